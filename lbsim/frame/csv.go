@@ -1,0 +1,109 @@
+package frame
+
+import (
+	"encoding/csv"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+)
+
+// WriteCSV writes df, with a header row, to the CSV file at path.
+//
+// It refuses to replace an existing file unless overwrite is true, creates
+// the parent directory, and writes atomically (a temporary file in the same
+// directory, renamed into place), so a reader never sees half a file.
+// Floats are written in the shortest form that reads back to the same
+// float64 (gota's own writer rounds to 6 decimals), and always with a
+// decimal point or exponent so that ReadCSV reads the column back as Float.
+func WriteCSV(df dataframe.DataFrame, path string, overwrite bool) (err error) {
+	if df.Err != nil {
+		return fmt.Errorf("frame.WriteCSV %s: the DataFrame has an error: %w", path, df.Err)
+	}
+	if !overwrite {
+		if _, err := os.Stat(path); err == nil {
+			return fmt.Errorf("frame.WriteCSV: %s already exists; pass overwrite=true to replace it, or choose another path", path)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("frame.WriteCSV: %w", err)
+		}
+	}
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("frame.WriteCSV: creating the directory of %s: %w", path, err)
+	}
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
+	if err != nil {
+		return fmt.Errorf("frame.WriteCSV: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			tmp.Close()
+			os.Remove(tmp.Name())
+		}
+	}()
+	w := csv.NewWriter(tmp)
+	if err := w.WriteAll(records(df)); err != nil {
+		return fmt.Errorf("frame.WriteCSV %s: %w", path, err)
+	}
+	if err := tmp.Chmod(0o644); err != nil {
+		return fmt.Errorf("frame.WriteCSV %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("frame.WriteCSV %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("frame.WriteCSV: %w", err)
+	}
+	return nil
+}
+
+// records returns the header and the rows of df as strings.
+func records(df dataframe.DataFrame) [][]string {
+	rows, cols := df.Dims()
+	types := df.Types()
+	out := make([][]string, 0, rows+1)
+	out = append(out, df.Names())
+	for r := 0; r < rows; r++ {
+		rec := make([]string, cols)
+		for c, t := range types {
+			e := df.Elem(r, c)
+			if t == series.Float && !e.IsNA() {
+				rec[c] = floatText(e.Float())
+			} else {
+				rec[c] = e.String()
+			}
+		}
+		out = append(out, rec)
+	}
+	return out
+}
+
+// floatText formats f exactly, keeping it distinguishable from an integer.
+func floatText(f float64) string {
+	s := strconv.FormatFloat(f, 'g', -1, 64)
+	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
+		s += ".0"
+	}
+	return s
+}
+
+// ReadCSV reads a CSV file with a header row into a DataFrame, detecting
+// column types (Int, Float, Bool, else String); "NaN" and "NA" cells are
+// missing values.
+func ReadCSV(path string) (dataframe.DataFrame, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return dataframe.DataFrame{}, fmt.Errorf("frame.ReadCSV: %w", err)
+	}
+	defer f.Close()
+	df := dataframe.ReadCSV(f)
+	if df.Err != nil {
+		return df, fmt.Errorf("frame.ReadCSV %s: %w", path, df.Err)
+	}
+	return df, nil
+}
