@@ -1,0 +1,127 @@
+#!/usr/bin/env bash
+# Set-up for lbsim on a fresh Debian machine (also used by the Dockerfile and by CI).
+#
+# Idempotent and non-interactive: every step checks first and prints "ok: X present" when there
+# is nothing to do, so a warm run takes well under five seconds. Steps:
+#   1. Go >= 1.26 must be on PATH (we do not install Go).
+#   2. Jupyter (nbconvert, nbclient, notebook) from Debian packages, run by /usr/bin/python3.
+#   3. Chromium (headless screenshots of the HTML reports in the tests).
+#   4. GoNB and goimports built from this project's go.mod (tool deps) into .bin/.
+#   5. The GoNB Jupyter kernel registered to .bin/gonb, with PATH reaching .bin/ and go.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd -P)"
+BIN="$ROOT/.bin"
+JUPYTER=/usr/bin/jupyter
+APT_PACKAGES=(jupyter-nbconvert python3-nbclient jupyter-client python3-ipykernel jupyter-notebook)
+
+step() { echo "setup: $*"; }
+ok() { echo "ok: $* present"; }
+die() { echo "setup: ERROR: $*" >&2; exit 1; }
+
+# as_root runs a command as root: directly when we are root, else through sudo.
+as_root() {
+	if [ "$(id -u)" -eq 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1; then
+		sudo "$@"
+	else
+		die "need root to run '$*': run this script as root or install sudo"
+	fi
+}
+
+# apt_install installs Debian packages, updating the package lists once per run.
+APT_UPDATED=0
+apt_install() {
+	command -v apt-get >/dev/null 2>&1 ||
+		die "apt-get not found: this script installs Jupyter and Chromium from Debian packages.
+  On other systems install them yourself: jupyter (nbconvert >= 6, nbclient, notebook, ipykernel,
+  reachable as $JUPYTER) and chromium (as /usr/bin/chromium), then run this script again."
+	if [ "$APT_UPDATED" -eq 0 ]; then
+		step "apt-get update"
+		as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q
+		APT_UPDATED=1
+	fi
+	step "apt-get install -y $*"
+	as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q "$@"
+}
+
+# 1. Go.
+command -v go >/dev/null 2>&1 || die "go not found on PATH: install Go >= 1.26 from https://go.dev/dl/"
+GOVERSION="$(go env GOVERSION)" # e.g. go1.26.8
+gv="${GOVERSION#go}"
+gmajor="${gv%%.*}"
+gminor="${gv#*.}"
+gminor="${gminor%%[!0-9]*}"
+if [ "$gmajor" -lt 1 ] || { [ "$gmajor" -eq 1 ] && [ "$gminor" -lt 26 ]; }; then
+	die "found $GOVERSION at $(command -v go); lbsim needs Go >= 1.26: install it from https://go.dev/dl/"
+fi
+ok "Go $GOVERSION ($(command -v go))"
+
+# 2. Jupyter, on the system python (/usr/bin/python3), not a pyenv/venv python earlier on PATH.
+jupyter_ok() {
+	[ -x "$JUPYTER" ] && [ -x /usr/bin/jupyter-nbconvert ] && [ -x /usr/bin/jupyter-notebook ] &&
+		/usr/bin/python3 -c 'import nbclient, nbconvert, jupyter_client, ipykernel' 2>/dev/null
+}
+if jupyter_ok; then
+	ok "Jupyter ($JUPYTER with nbconvert, nbclient, notebook)"
+else
+	apt_install "${APT_PACKAGES[@]}"
+	jupyter_ok || die "Jupyter still incomplete after apt-get install ${APT_PACKAGES[*]}"
+fi
+
+# 3. Chromium, for the report screenshots in the tests.
+if [ -x /usr/bin/chromium ]; then
+	ok "Chromium (/usr/bin/chromium)"
+else
+	apt_install chromium
+	[ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after apt-get install chromium"
+fi
+
+# 4. GoNB and goimports, built from go.mod's tool dependencies. The stamp records the inputs of
+# the build, so a change of go.mod, go.sum or Go version triggers a rebuild.
+stamp="$( (cat "$ROOT/go.mod" "$ROOT/go.sum"; echo "$GOVERSION") | sha256sum | cut -d' ' -f1)"
+if [ -x "$BIN/gonb" ] && [ -x "$BIN/goimports" ] && [ "$(cat "$BIN/.stamp" 2>/dev/null || true)" = "$stamp" ]; then
+	ok "GoNB and goimports ($BIN)"
+else
+	step "go build -o $BIN/ github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports"
+	mkdir -p "$BIN"
+	(cd "$ROOT" && go build -o "$BIN/" github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports)
+	echo "$stamp" >"$BIN/.stamp"
+fi
+
+# 5. The GoNB kernel. gonb --install writes $JUPYTER_DATA_DIR/kernels/gonb/kernel.json (default
+# ~/.local/share/jupyter) with argv[0] = this binary; it does not set PATH, so a kernel started by
+# a Jupyter launched from anywhere would miss goimports. We add an "env" entry: .bin/ and go's
+# directory first, then the launching process's PATH (jupyter_client expands ${PATH}).
+# --force_deps: gonb --install otherwise insists on gopls, which only serves auto-complete.
+kernel_dir="${JUPYTER_DATA_DIR:-$HOME/.local/share/jupyter}/kernels/gonb"
+kernel_json="$kernel_dir/kernel.json"
+kernel_path="$BIN:$(dirname "$(command -v go)"):\${PATH}"
+kernel_ok() {
+	[ -f "$kernel_json" ] && /usr/bin/python3 - "$kernel_json" "$BIN/gonb" "$kernel_path" <<'EOF'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+want = [sys.argv[2], "--kernel", "{connection_file}"]
+sys.exit(0 if spec["argv"][:3] == want and spec.get("env", {}).get("PATH") == sys.argv[3] else 1)
+EOF
+}
+if kernel_ok; then
+	ok "GoNB kernel ($kernel_json -> $BIN/gonb)"
+else
+	step "$BIN/gonb --install --force_deps"
+	# Its log warns about gopls even with --force_deps; show the log only when it fails.
+	if ! out="$("$BIN/gonb" --install --force_deps 2>&1)"; then
+		echo "$out" >&2
+		die "$BIN/gonb --install failed"
+	fi
+	step "set PATH=$kernel_path in $kernel_json"
+	/usr/bin/python3 - "$kernel_json" "$kernel_path" <<'EOF'
+import json, sys
+spec = json.load(open(sys.argv[1]))
+spec.setdefault("env", {})["PATH"] = sys.argv[2]
+json.dump(spec, open(sys.argv[1], "w"), indent=1)
+EOF
+	kernel_ok || die "GoNB kernel registration in $kernel_json did not take"
+fi
+echo "setup: done"
