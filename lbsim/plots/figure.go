@@ -1,0 +1,221 @@
+package plots
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// Series is a measured curve: points (X[i], Y[i]) with optional 95%
+// confidence-interval half-widths CI[i] (nil for none; a NaN entry draws no
+// bar for that point). Use StudentT95 to compute the half-widths.
+type Series struct {
+	Name string
+	X, Y []float64
+	CI   []float64
+}
+
+// Curve is an exact-theory or limiting curve, drawn as a dashed line without
+// markers. If Of names a Series of the same Figure the curve takes that
+// series' colour, so "RND" and "RND exact (M/G/1)" read as a pair;
+// otherwise it gets its own colour.
+type Curve struct {
+	Name string
+	Of   string
+	X, Y []float64
+}
+
+// Figure describes one plot: measured series, theory curves and axes.
+//
+// Points with a non-finite coordinate are dropped (theory is often +Inf at
+// rho >= 1). On a log axis, points with a coordinate <= 0 are dropped too,
+// and error bars that would reach below zero are cut at a positive floor:
+// a tenth of the smallest positive value drawn on that axis.
+type Figure struct {
+	Title, XLabel, YLabel string
+	LogX, LogY            bool
+	Series                []Series
+	Curves                []Curve
+	// YMin and YMax fix the y range when YMax > YMin; otherwise the range
+	// follows the data.
+	YMin, YMax float64
+	// LegendBottomRight moves the legend from the top left (best for
+	// curves that rise with the load) to the bottom right.
+	LegendBottomRight bool
+}
+
+// Plot builds the gonum plot for f, checking it first: every Series and
+// Curve needs len(X) == len(Y), a Series' CI is nil or as long as Y with no
+// negative entry, and a Curve's Of must name a Series.
+func (f *Figure) Plot() (*plot.Plot, error) {
+	if err := f.check(); err != nil {
+		return nil, err
+	}
+	p := plot.New()
+	p.Title.Text = f.Title
+	p.X.Label.Text = f.XLabel
+	p.Y.Label.Text = f.YLabel
+	p.Legend.Top = !f.LegendBottomRight
+	p.Legend.Left = !f.LegendBottomRight
+	p.Add(plotter.NewGrid())
+	if f.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if f.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	floor := f.logFloor()
+	colourOf := make(map[string]int, len(f.Series))
+	for i, s := range f.Series {
+		colourOf[s.Name] = i
+		if err := f.addSeries(p, s, i, floor); err != nil {
+			return nil, err
+		}
+	}
+	for j, c := range f.Curves {
+		colour := len(f.Series) + j
+		if c.Of != "" {
+			colour = colourOf[c.Of]
+		}
+		if err := f.addCurve(p, c, j, colour); err != nil {
+			return nil, err
+		}
+	}
+	f.setRanges(p)
+	return p, nil
+}
+
+func (f *Figure) check() error {
+	if len(f.Series) == 0 && len(f.Curves) == 0 {
+		return fmt.Errorf("plots: figure %q has no series and no curves; add at least one", f.Title)
+	}
+	if f.YMax > f.YMin && f.LogY && f.YMin <= 0 {
+		return fmt.Errorf("plots: figure %q has LogY with YMin = %g; a log axis needs YMin > 0", f.Title, f.YMin)
+	}
+	names := make(map[string]bool, len(f.Series))
+	for _, s := range f.Series {
+		names[s.Name] = true
+		if len(s.X) != len(s.Y) {
+			return fmt.Errorf("plots: series %q has %d X values and %d Y values; they must be equal", s.Name, len(s.X), len(s.Y))
+		}
+		if s.CI != nil && len(s.CI) != len(s.Y) {
+			return fmt.Errorf("plots: series %q has %d CI half-widths for %d points; give one per point or CI = nil", s.Name, len(s.CI), len(s.Y))
+		}
+		for i, h := range s.CI {
+			if h < 0 {
+				return fmt.Errorf("plots: series %q has CI[%d] = %g; a half-width must be >= 0 (NaN for none)", s.Name, i, h)
+			}
+		}
+	}
+	for _, c := range f.Curves {
+		if len(c.X) != len(c.Y) {
+			return fmt.Errorf("plots: curve %q has %d X values and %d Y values; they must be equal", c.Name, len(c.X), len(c.Y))
+		}
+		if c.Of != "" && !names[c.Of] {
+			return fmt.Errorf("plots: curve %q has Of = %q, which names no series of figure %q (series: %s)", c.Name, c.Of, f.Title, seriesNames(f.Series))
+		}
+	}
+	return nil
+}
+
+func seriesNames(ss []Series) string {
+	if len(ss) == 0 {
+		return "none"
+	}
+	names := make([]string, len(ss))
+	for i, s := range ss {
+		names[i] = fmt.Sprintf("%q", s.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// drawable reports whether (x, y) can be placed on f's axes.
+func (f *Figure) drawable(x, y float64) bool {
+	if math.IsNaN(x) || math.IsInf(x, 0) || math.IsNaN(y) || math.IsInf(y, 0) {
+		return false
+	}
+	return (!f.LogX || x > 0) && (!f.LogY || y > 0)
+}
+
+func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
+	pts, bars := f.points(s, floor)
+	if len(pts) == 0 {
+		return nil
+	}
+	line, scatter, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return fmt.Errorf("plots: series %q: %w", s.Name, err)
+	}
+	colour := pick(palette, i)
+	line.Color = colour
+	line.Width = vg.Points(1.2)
+	line.Dashes = pick(seriesDashes, i)
+	scatter.Color = colour
+	scatter.Shape = pick(markers, i)
+	scatter.Radius = vg.Points(2.5)
+	p.Add(line, scatter)
+	p.Legend.Add(s.Name, line, scatter)
+	if bars.Len() > 0 {
+		eb, err := plotter.NewYErrorBars(bars)
+		if err != nil {
+			return fmt.Errorf("plots: series %q error bars: %w", s.Name, err)
+		}
+		eb.Color = colour
+		eb.Width = vg.Points(0.8)
+		eb.CapWidth = vg.Points(4)
+		p.Add(eb)
+	}
+	return nil
+}
+
+func (f *Figure) addCurve(p *plot.Plot, c Curve, j, colour int) error {
+	var pts plotter.XYs
+	for i := range c.X {
+		if f.drawable(c.X[i], c.Y[i]) {
+			pts = append(pts, plotter.XY{X: c.X[i], Y: c.Y[i]})
+		}
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	line, err := plotter.NewLine(pts)
+	if err != nil {
+		return fmt.Errorf("plots: curve %q: %w", c.Name, err)
+	}
+	line.Color = pick(palette, colour)
+	line.Width = vg.Points(1)
+	line.Dashes = pick(curveDashes, j)
+	p.Add(line)
+	p.Legend.Add(c.Name, line)
+	return nil
+}
+
+// setRanges applies the fixed y range and keeps log axes positive: gonum's
+// log scale panics on a range that reaches 0.
+func (f *Figure) setRanges(p *plot.Plot) {
+	if f.YMax > f.YMin {
+		p.Y.Min, p.Y.Max = f.YMin, f.YMax
+	}
+	for _, ax := range []struct {
+		log bool
+		a   *plot.Axis
+	}{{f.LogX, &p.X}, {f.LogY, &p.Y}} {
+		switch {
+		case !ax.log:
+		case !(ax.a.Min > 0 && ax.a.Max >= ax.a.Min): // nothing drawn
+			ax.a.Min, ax.a.Max = 1, 10
+		case ax.a.Min == ax.a.Max: // one value; gonum would widen it by +-1
+			ax.a.Min, ax.a.Max = ax.a.Min/2, ax.a.Max*2
+		}
+	}
+}
+
+// errNoFigures is returned by GridPNG for an empty list.
+var errNoFigures = errors.New("plots: GridPNG got no figures; pass at least one")

@@ -1,0 +1,96 @@
+package plots
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+)
+
+// DPI is the resolution of the PNG images: sharp in a report, small enough
+// to embed (a 16 x 10 cm figure is 945 x 591 pixels).
+const DPI = 150
+
+// maxCm bounds image sides, so a unit mix-up (pixels for cm) fails clearly
+// instead of allocating gigabytes.
+const maxCm = 200
+
+// PNG renders fig as a PNG image of widthCm x heightCm centimetres.
+func PNG(fig Figure, widthCm, heightCm float64) ([]byte, error) {
+	if err := checkSize(widthCm, heightCm); err != nil {
+		return nil, err
+	}
+	p, err := fig.Plot()
+	if err != nil {
+		return nil, err
+	}
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(widthCm)*vg.Centimeter, vg.Length(heightCm)*vg.Centimeter), vgimg.UseDPI(DPI))
+	p.Draw(draw.New(c))
+	return encode(c)
+}
+
+// GridPNG renders figs as panels in a grid of cols columns (rows as needed,
+// filled left to right), each panel panelWidthCm x panelHeightCm, with the
+// axes of panels in a row and column aligned.
+func GridPNG(figs []Figure, cols int, panelWidthCm, panelHeightCm float64) ([]byte, error) {
+	if len(figs) == 0 {
+		return nil, errNoFigures
+	}
+	if cols < 1 {
+		return nil, fmt.Errorf("plots: GridPNG cols = %d; want at least 1 (e.g. %d for one row)", cols, len(figs))
+	}
+	if err := checkSize(panelWidthCm, panelHeightCm); err != nil {
+		return nil, err
+	}
+	cols = min(cols, len(figs))
+	rows := (len(figs) + cols - 1) / cols
+	grid := make([][]*plot.Plot, rows)
+	for r := range grid {
+		grid[r] = make([]*plot.Plot, cols)
+	}
+	for i := range figs {
+		p, err := figs[i].Plot()
+		if err != nil {
+			return nil, fmt.Errorf("plots: GridPNG panel %d: %w", i, err)
+		}
+		grid[i/cols][i%cols] = p
+	}
+	w := vg.Length(panelWidthCm*float64(cols)) * vg.Centimeter
+	h := vg.Length(panelHeightCm*float64(rows)) * vg.Centimeter
+	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
+	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
+		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	canvases := plot.Align(grid, tiles, draw.New(c))
+	for r := range grid {
+		for k, p := range grid[r] {
+			if p != nil {
+				p.Draw(canvases[r][k])
+			}
+		}
+	}
+	return encode(c)
+}
+
+func checkSize(w, h float64) error {
+	for _, d := range []struct {
+		name string
+		v    float64
+	}{{"width", w}, {"height", h}} {
+		if !(d.v > 0 && d.v <= maxCm) || math.IsNaN(d.v) {
+			return fmt.Errorf("plots: image %s = %g cm; want 0 < %s <= %d cm (e.g. 16 x 10)", d.name, d.v, d.name, maxCm)
+		}
+	}
+	return nil
+}
+
+func encode(c *vgimg.Canvas) ([]byte, error) {
+	var buf bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: c}).WriteTo(&buf); err != nil {
+		return nil, fmt.Errorf("plots: encoding PNG: %w", err)
+	}
+	return buf.Bytes(), nil
+}
