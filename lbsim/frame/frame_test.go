@@ -124,7 +124,7 @@ func TestHTML(t *testing.T) {
 		"Waiting &lt;time&gt;</caption>",
 		">W</th>", ">policy</th>",
 		"&lt;b&gt;&amp;&#34;x&#34;", // escaped cell
-		">0.333</td>",                // 1/3 at 3 significant digits
+		">0.333</td>",               // 1/3 at 3 significant digits
 		">NaN</td>",
 		">2000000</td>",
 	} {
