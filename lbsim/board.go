@@ -1,0 +1,56 @@
+package lbsim
+
+import "math"
+
+// board is the dispatcher's view of the servers when it reads stale
+// information: a snapshot of every server's workload or job count, taken
+// every Period time units (at the multiples of Period). With Tally the
+// dispatcher adds its own sends since the last refresh to the board.
+type board struct {
+	period, next, r0 float64
+	tally            bool
+	// work[k] is the board's "free time" max(free_k, r0) (+ tallied work):
+	// comparing it orders servers by workload, as workload = work[k] - r0.
+	work  []float64
+	count []int32
+}
+
+func newBoard(k int, period float64, tally bool, kind stateKind) *board {
+	b := &board{period: period, tally: tally}
+	if kind == readsWork {
+		b.work = make([]float64, k)
+	} else {
+		b.count = make([]int32, k)
+	}
+	return b
+}
+
+// due reports whether the board must be refreshed before time t.
+func (b *board) due(t float64) bool { return t >= b.next }
+
+// refresh snapshots the state at the last refresh instant r0 <= t. Between
+// r0 and t no job arrived (t is the first arrival after r0), so the servers'
+// lazily kept state is exactly the state at r0.
+func (b *board) refresh(t float64, srv *servers, m *metrics) {
+	b.r0 = math.Floor(t/b.period) * b.period
+	b.next = b.r0 + b.period
+	for k := range srv.free {
+		if b.work != nil {
+			b.work[k] = max(srv.free[k], b.r0)
+		} else {
+			b.count[k] = srv.count(k, b.r0, m)
+		}
+	}
+}
+
+// sent tallies a job of service time s sent to server k.
+func (b *board) sent(k int, s float64) {
+	if !b.tally {
+		return
+	}
+	if b.work != nil {
+		b.work[k] += s
+	} else {
+		b.count[k]++
+	}
+}

@@ -1,0 +1,170 @@
+package lbsim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+)
+
+// Config is one simulated system and how to measure it. The zero values of
+// optional fields mean: speeds 1, Poisson arrivals, live state, FCFS, one
+// replication, all cores.
+type Config struct {
+	Servers    int       // K >= 1
+	Speeds     []float64 // mu_k: nil (all 1), one value for all, or K values
+	Load       float64   // rho = lambda E[X] / sum(mu_k), in (0, 1) unless AllowOverload
+	Sizes      SizeLaw
+	Arrivals   ArrivalProcess // nil = Poisson
+	Trace      *Trace         // replays arrival times and sizes instead of Arrivals and Sizes
+	Policy     Policy
+	Refresh    float64 // board refresh period T; 0 = the policy reads live state
+	Tally      bool    // the dispatcher adds its own sends since the last refresh to the board
+	Discipline Discipline
+	Jobs       int64  // measured jobs per replication, N >= 1 (a trace: 0 = all its jobs)
+	Warmup     int64  // jobs simulated before measuring
+	Reps       int    // independent replications R (0 = 1)
+	Seed       uint64 // base seed; replication r uses streams derived from (Seed, r)
+	Workers    int    // replications run in parallel (0 = GOMAXPROCS)
+
+	// AllowOverload permits load >= 1 (the queues grow without bound; the
+	// results then depend on N and are not steady-state values).
+	AllowOverload bool
+	// SampleEvery > 0 records the number of jobs at every server every
+	// SampleEvery time units in replication 0, and their moments across servers.
+	SampleEvery float64
+	// Batches is the number of batch means used for confidence intervals when
+	// Reps = 1 (0 = 20).
+	Batches int
+}
+
+// speeds returns the K server speeds.
+func (c *Config) speeds() []float64 {
+	out := make([]float64, c.Servers)
+	for i := range out {
+		switch len(c.Speeds) {
+		case 0:
+			out[i] = 1
+		case 1:
+			out[i] = c.Speeds[0]
+		default:
+			out[i] = c.Speeds[i]
+		}
+	}
+	return out
+}
+
+// sizes is the size law in force: the trace's empirical law when replaying.
+func (c *Config) sizes() SizeLaw {
+	if c.Trace != nil {
+		return NewEmpirical(c.Trace.Sizes)
+	}
+	return c.Sizes
+}
+
+// Capacity is sum(mu_k), the total service rate in work units per time unit.
+func (c *Config) Capacity() float64 {
+	sum := 0.0
+	for _, mu := range c.speeds() {
+		sum += mu
+	}
+	return sum
+}
+
+// ArrivalRate is the total arrival rate lambda = rho sum(mu_k) / E[X].
+func (c *Config) ArrivalRate() float64 { return c.Load * c.Capacity() / c.sizes().Mean() }
+
+func (c *Config) reps() int { return max(c.Reps, 1) }
+
+func (c *Config) jobs() int64 {
+	if c.Trace != nil && c.Jobs == 0 {
+		return int64(c.Trace.Len()) - c.Warmup
+	}
+	return c.Jobs
+}
+
+// Validate checks every parameter and returns the first problem, naming the
+// value, the allowed range and a fix.
+func (c *Config) Validate() error {
+	if c.Servers < 1 {
+		return fmt.Errorf("servers K=%d is invalid: need K >= 1; e.g. -servers 50", c.Servers)
+	}
+	if n := len(c.Speeds); n > 1 && n != c.Servers {
+		return fmt.Errorf("speeds: %d values given for K=%d servers: give one value for all servers or exactly K values", n, c.Servers)
+	}
+	for i, mu := range c.Speeds {
+		if err := positive(fmt.Sprintf("speed mu_%d", i+1), mu, "speeds are service rates, e.g. 1"); err != nil {
+			return err
+		}
+	}
+	if c.Policy == nil {
+		return errors.New("policy is missing: choose one of rnd, rr, ll:d=D, lwl, jsq:d=D, jsq, sita:c=C")
+	}
+	if c.Trace == nil {
+		if c.Sizes == nil {
+			return errors.New("sizes are missing: give a size law, e.g. twopoint:xm=1,xM=1000,beta=0.8")
+		}
+		if err := c.Sizes.Validate(); err != nil {
+			return err
+		}
+		if m2 := c.Sizes.SecondMoment(); math.IsNaN(m2) {
+			return fmt.Errorf("sizes %s have an undefined second moment; check the parameters", c.Sizes)
+		}
+		arr := c.arrivals()
+		if err := arr.Validate(); err != nil {
+			return err
+		}
+		if _, ramp := arr.(Ramp); !ramp {
+			if math.IsNaN(c.Load) || c.Load <= 0 || math.IsInf(c.Load, 0) {
+				return fmt.Errorf("load rho=%v is invalid: need 0 < rho < 1; e.g. -load 0.5", c.Load)
+			}
+			if arr.overloads(c.Load) && !c.AllowOverload {
+				return fmt.Errorf("load rho=%v is unstable: need rho < 1 (arrivals at least as fast as the servers can work make queues grow without bound); lower the load, or allow it explicitly with -overload", c.Load)
+			}
+		}
+		if c.Jobs < 1 {
+			return fmt.Errorf("jobs N=%d is invalid: need N >= 1; e.g. -jobs 2000000", c.Jobs)
+		}
+	} else {
+		if c.Trace.Len() == 0 {
+			return errors.New("trace has no jobs: load a trace with rows arrival_time,size")
+		}
+		if c.Jobs < 0 || c.Jobs+c.Warmup > int64(c.Trace.Len()) {
+			return fmt.Errorf("jobs N=%d with warm-up %d is invalid for a trace of %d jobs: need 0 <= N+warmup <= %d (N=0 replays all)", c.Jobs, c.Warmup, c.Trace.Len(), c.Trace.Len())
+		}
+		if c.jobs() < 1 {
+			return fmt.Errorf("warm-up %d leaves no job of the trace's %d to measure; lower the warm-up", c.Warmup, c.Trace.Len())
+		}
+	}
+	if c.Warmup < 0 {
+		return fmt.Errorf("warm-up %d is invalid: need >= 0", c.Warmup)
+	}
+	if c.Reps < 0 {
+		return fmt.Errorf("reps R=%d is invalid: need R >= 1", c.Reps)
+	}
+	if math.IsNaN(c.Refresh) || c.Refresh < 0 || math.IsInf(c.Refresh, 0) {
+		return fmt.Errorf("refresh T=%v is invalid: need T >= 0 (0 = live state); e.g. -refresh 10", c.Refresh)
+	}
+	if c.Refresh > 0 && c.Policy.reads() == readsNothing {
+		return fmt.Errorf("refresh T=%v has no effect on policy %s, which reads no server state; use -refresh 0 or a policy such as jsq:d=2", c.Refresh, c.Policy)
+	}
+	if c.Tally && c.Refresh == 0 {
+		return errors.New("tally needs a board: set a refresh period T > 0 (live state already includes every send)")
+	}
+	if c.Discipline != FCFS && c.Discipline != PS {
+		return fmt.Errorf("discipline %d is invalid: use FCFS or PS", int(c.Discipline))
+	}
+	if math.IsNaN(c.SampleEvery) || c.SampleEvery < 0 {
+		return fmt.Errorf("sample period %v is invalid: need >= 0 (0 = no time series)", c.SampleEvery)
+	}
+	if c.Batches < 0 || c.Batches == 1 {
+		return fmt.Errorf("batches=%d is invalid: need 0 (default 20) or >= 2", c.Batches)
+	}
+	return c.Policy.Validate(c.Servers, c.sizes())
+}
+
+func (c *Config) arrivals() ArrivalProcess {
+	if c.Arrivals == nil {
+		return Poisson{}
+	}
+	return c.Arrivals
+}

@@ -1,0 +1,83 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+)
+
+// JSQ is join-the-shortest-queue: each job goes to the server with the fewest
+// jobs among D servers sampled uniformly without replacement (JSQ-d, the
+// power of d choices); ties are broken uniformly at random. D = 0 (or D = K)
+// looks at all servers.
+type JSQ struct{ D int }
+
+func (p JSQ) String() string {
+	if p.D == 0 {
+		return "jsq"
+	}
+	return fmt.Sprintf("jsq:d=%d", p.D)
+}
+func (p JSQ) Validate(k int, _ SizeLaw) error { return checkD("jsq", p.D, k) }
+func (p JSQ) reads() stateKind                { return readsCount }
+func (p JSQ) newDispatcher(s *sim) dispatcher {
+	if p.D == 0 || p.D == s.k {
+		return newLeastCount(s)
+	}
+	return newSampleMin(s, p.D, readsCount)
+}
+
+// leastCount is JSQ over all K servers: servers kept in count buckets (O(1)
+// per change, uniform among the shortest). Live, a heap of the servers' next
+// departure times brings the counts up to date before each decision, O(log K)
+// per departure; on a board the buckets are rebuilt at each refresh.
+type leastCount struct {
+	s    *sim
+	b    *countBuckets
+	deps *indexHeap // live only
+}
+
+func newLeastCount(s *sim) *leastCount {
+	d := &leastCount{s: s, b: newCountBuckets(s.k)}
+	if s.board == nil {
+		d.deps = newIndexHeap(s.k)
+	}
+	return d
+}
+
+// sync brings server k's count and next departure up to time t.
+func (d *leastCount) sync(k int, t float64) {
+	srv := d.s.srv
+	d.b.set(k, srv.count(k, t, d.s.m))
+	if next := srv.nextDeparture(k); math.IsInf(next, 1) {
+		if d.deps.has(k) {
+			d.deps.remove(k)
+		}
+	} else {
+		d.deps.set(k, next)
+	}
+}
+
+func (d *leastCount) pick(t, _ float64) int {
+	if d.deps != nil {
+		for d.deps.len() > 0 {
+			k, next := d.deps.min()
+			if next > t {
+				break
+			}
+			d.sync(k, t)
+		}
+	}
+	return d.b.pickMin(d.s.rDispatch)
+}
+
+func (d *leastCount) sent(k int, t, _ float64) {
+	if b := d.s.board; b != nil {
+		if b.tally {
+			d.b.inc(k)
+		}
+		return
+	}
+	d.sync(k, t)
+}
+
+func (d *leastCount) refreshed(float64) { d.b.reset(d.s.board.count) }

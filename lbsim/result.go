@@ -1,0 +1,208 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// Estimate is a mean with the half-width of its 95% confidence interval
+// (Student t over independent replications, or over batch means when there
+// is a single replication).
+type Estimate struct {
+	Mean, CI95 float64
+}
+
+func (e Estimate) String() string { return fmt.Sprintf("%.6g ± %.3g", e.Mean, e.CI95) }
+
+// ClassResult is the measurement of one size class (short or long jobs).
+type ClassResult struct {
+	Name     string
+	Jobs     int64
+	Wait     Estimate
+	Response Estimate
+}
+
+// Result is what a configuration measured over its replications.
+type Result struct {
+	Policy     string
+	Servers    int
+	Load       float64
+	Sizes      string
+	Arrivals   string
+	Discipline string
+	Refresh    float64
+	Tally      bool
+	Jobs       int64 // measured jobs per replication
+	Reps       int
+	Seed       uint64
+
+	// Wait is the waiting time (arrival to start of service; under PS the
+	// response time minus the job's own service time x/mu).
+	Wait     Estimate
+	Response Estimate
+	// P50Wait, P95Wait and P99Wait are waiting-time quantiles over all
+	// measured jobs, within 0.8% (histogram bins, see histogram.go).
+	P50Wait, P95Wait, P99Wait float64
+	// Handout is the course's R quantity, FCFS only (HasHandout): per job
+	// max(V + X/mu - A_next, 0), the workload just after the job joined minus
+	// the time to the next arrival. It is not the waiting time.
+	Handout    Estimate
+	HasHandout bool
+	// Utilization is the mean over servers of the work sent to each server
+	// per unit time; ServerUtilization has one value per server.
+	Utilization       float64
+	ServerUtilization []float64
+	Classes           []ClassResult // per size class, for two-point sizes
+	Series            []TimePoint   // replication 0, when SampleEvery > 0
+	CIMethod          string        // "replications" or "batch means"
+	Seconds           float64       // wall-clock time of the run
+}
+
+// Class returns the named class result (short, long).
+func (r Result) Class(name string) (ClassResult, bool) {
+	for _, c := range r.Classes {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return ClassResult{}, false
+}
+
+func (r Result) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "policy %s, K=%d, load %.4g, sizes %s, %s arrivals, %s", r.Policy, r.Servers, r.Load, r.Sizes, r.Arrivals, r.Discipline)
+	if r.Refresh > 0 {
+		fmt.Fprintf(&b, ", board refreshed every %g", r.Refresh)
+		if r.Tally {
+			b.WriteString(" with tally")
+		}
+	}
+	fmt.Fprintf(&b, "\n%d jobs x %d replication(s), seed %d, 95%% CI from %s\n", r.Jobs, r.Reps, r.Seed, r.CIMethod)
+	fmt.Fprintf(&b, "  mean waiting time   %s\n", r.Wait)
+	fmt.Fprintf(&b, "  mean response time  %s\n", r.Response)
+	fmt.Fprintf(&b, "  waiting time p50 %.4g  p95 %.4g  p99 %.4g\n", r.P50Wait, r.P95Wait, r.P99Wait)
+	for _, c := range r.Classes {
+		fmt.Fprintf(&b, "  %-5s jobs: wait %s, response %s (%d jobs)\n", c.Name, c.Wait, c.Response, c.Jobs)
+	}
+	if r.HasHandout {
+		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see the README)\n", r.Handout)
+	}
+	fmt.Fprintf(&b, "  utilization %.4g (mean over servers)\n", r.Utilization)
+	fmt.Fprintf(&b, "  %.3g s", r.Seconds)
+	return b.String()
+}
+
+// tQuantile975 is the 0.975 quantile of Student's t with n-1 degrees of freedom.
+func tQuantile975(n int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+}
+
+// estimate pools sums over units (replications or batches): the point
+// estimate is sum/count over all units, the CI half-width is
+// t_{0.975,n-1} s/sqrt(n) over the n unit means (units without jobs skipped).
+func estimate(sums, counts []float64) Estimate {
+	var s, c float64
+	var means []float64
+	for i := range sums {
+		s += sums[i]
+		c += counts[i]
+		if counts[i] > 0 {
+			means = append(means, sums[i]/counts[i])
+		}
+	}
+	if c == 0 {
+		return Estimate{Mean: math.NaN(), CI95: math.NaN()}
+	}
+	e := Estimate{Mean: s / c, CI95: math.NaN()}
+	if n := len(means); n >= 2 {
+		var mu, ss float64
+		for _, m := range means {
+			mu += m
+		}
+		mu /= float64(n)
+		for _, m := range means {
+			ss += (m - mu) * (m - mu)
+		}
+		e.CI95 = tQuantile975(n) * math.Sqrt(ss/float64(n-1)/float64(n))
+	}
+	return e
+}
+
+// aggregate combines the replications of one configuration, in order.
+func aggregate(cfg *Config, reps []replication) Result {
+	sizes := cfg.sizes()
+	r := Result{
+		Policy: cfg.Policy.String(), Servers: cfg.Servers, Load: cfg.Load, Sizes: sizes.String(),
+		Arrivals: cfg.arrivals().String(), Discipline: cfg.Discipline.String(),
+		Refresh: cfg.Refresh, Tally: cfg.Tally, Jobs: cfg.jobs(), Reps: cfg.reps(), Seed: cfg.Seed,
+		HasHandout: cfg.Discipline == FCFS, CIMethod: "replications",
+	}
+	if cfg.Trace != nil {
+		r.Sizes, r.Arrivals, r.Load = "trace", "trace", 0
+	}
+	if len(reps) == 1 {
+		r.CIMethod = fmt.Sprintf("%d batch means", reps[0].m.batches)
+	}
+	m0 := reps[0].m
+	cols := m0.classes + 1
+	// Units are (replication, batch) pairs: one of the two has length 1.
+	unit := func(col int, from func(*metrics) []float64) []float64 {
+		var out []float64
+		for _, rep := range reps {
+			v := from(rep.m)
+			for b := range rep.m.batches {
+				out = append(out, v[b*cols+col])
+			}
+		}
+		return out
+	}
+	cnt := func(m *metrics) []float64 { return m.cnt }
+	sumW := func(m *metrics) []float64 { return m.sumW }
+	sumR := func(m *metrics) []float64 { return m.sumR }
+	all := m0.classes
+	counts := unit(all, cnt)
+	r.Wait = estimate(unit(all, sumW), counts)
+	r.Response = estimate(unit(all, sumR), counts)
+	if r.HasHandout {
+		var hs []float64
+		for _, rep := range reps {
+			hs = append(hs, rep.m.handout...)
+		}
+		r.Handout = estimate(hs, counts)
+	}
+	if c, ok := sizes.(Classifier); ok && m0.classes > 1 {
+		for i, name := range c.Classes() {
+			cc := unit(i, cnt)
+			var n float64
+			for _, v := range cc {
+				n += v
+			}
+			r.Classes = append(r.Classes, ClassResult{
+				Name: name, Jobs: int64(n),
+				Wait: estimate(unit(i, sumW), cc), Response: estimate(unit(i, sumR), cc),
+			})
+		}
+	}
+	hist := newHistogram()
+	for _, rep := range reps {
+		hist.merge(rep.m.hist)
+	}
+	r.P50Wait, r.P95Wait, r.P99Wait = hist.quantile(0.50), hist.quantile(0.95), hist.quantile(0.99)
+	r.ServerUtilization = make([]float64, cfg.Servers)
+	for _, rep := range reps {
+		span := rep.tEnd - rep.tStart
+		for k, b := range rep.busy {
+			if span > 0 {
+				r.ServerUtilization[k] += b / span / float64(len(reps))
+			}
+		}
+	}
+	for _, u := range r.ServerUtilization {
+		r.Utilization += u / float64(cfg.Servers)
+	}
+	r.Series = reps[0].series
+	return r
+}

@@ -1,0 +1,190 @@
+package lbsim
+
+import "math"
+
+// Discipline is the service discipline of every server's queue.
+type Discipline int
+
+const (
+	// FCFS serves jobs one at a time in arrival order.
+	FCFS Discipline = iota
+	// PS shares the server equally among the jobs present (processor sharing).
+	PS
+)
+
+func (d Discipline) String() string {
+	if d == PS {
+		return "ps"
+	}
+	return "fcfs"
+}
+
+// servers is the state of the K queues.
+//
+// Whatever the discipline, free[k] is the time at which server k's workload
+// reaches zero: the workload found at time t is max(free[k]-t, 0) time units,
+// because both FCFS and PS are work-conserving. Under FCFS this is also the
+// arriving job's waiting time (Lindley's recursion), so no events are needed.
+// Job counts need departures: under FCFS a job's departure time is known at
+// dispatch and each server keeps a FIFO of them (kept only when counts are
+// read); under PS each server keeps its jobs in a heap of virtual finish times.
+type servers struct {
+	inv  []float64 // 1/mu_k
+	free []float64
+	busy []float64 // work of measured jobs, in time units, per server
+
+	counting bool
+	deps     []fifo    // FCFS departure times, when counting
+	ps       []psQueue // PS queues
+}
+
+func newServers(speeds []float64, disc Discipline, counting bool) *servers {
+	k := len(speeds)
+	s := &servers{inv: make([]float64, k), free: make([]float64, k), busy: make([]float64, k), counting: counting}
+	for i, mu := range speeds {
+		s.inv[i] = 1 / mu
+	}
+	if disc == PS {
+		s.ps = make([]psQueue, k)
+	} else if counting {
+		s.deps = make([]fifo, k)
+	}
+	return s
+}
+
+// count is the number of jobs at server k at time t (t must not decrease
+// between calls for the same server). Under PS it completes the departures
+// due by t, recording them in m.
+func (s *servers) count(k int, t float64, m *metrics) int32 {
+	if s.ps != nil {
+		return int32(s.ps[k].advance(t, m))
+	}
+	return int32(s.deps[k].popUntil(t))
+}
+
+// nextDeparture is the time of the next departure from server k (+Inf if idle).
+func (s *servers) nextDeparture(k int) float64 {
+	if s.ps != nil {
+		return s.ps[k].nextDeparture()
+	}
+	return s.deps[k].front()
+}
+
+// fifo is a ring buffer of FCFS departure times; it grows with the queue
+// length, never with the number of jobs.
+type fifo struct {
+	buf        []float64
+	head, size int
+}
+
+func (q *fifo) push(x float64) {
+	if q.size == len(q.buf) {
+		nb := make([]float64, max(8, 2*len(q.buf)))
+		for i := range q.size {
+			nb[i] = q.buf[(q.head+i)%len(q.buf)]
+		}
+		q.buf, q.head = nb, 0
+	}
+	q.buf[(q.head+q.size)%len(q.buf)] = x
+	q.size++
+}
+
+func (q *fifo) front() float64 {
+	if q.size == 0 {
+		return math.Inf(1)
+	}
+	return q.buf[q.head]
+}
+
+// popUntil drops the departures at or before t and returns the jobs left.
+func (q *fifo) popUntil(t float64) int {
+	for q.size > 0 && q.buf[q.head] <= t {
+		q.head = (q.head + 1) % len(q.buf)
+		q.size--
+	}
+	return q.size
+}
+
+// psQueue is one processor-sharing server. With n jobs present each receives
+// 1/n of the server, so the attained "virtual time" v grows at rate 1/n; a job
+// of service time s arriving at virtual time v leaves when v reaches v+s.
+type psQueue struct {
+	v, t float64 // virtual time at real time t
+	jobs []psJob // min-heap on fin
+}
+
+type psJob struct {
+	fin      float64 // virtual finish time
+	arrival  float64
+	service  float64 // x/mu
+	class    int32
+	measured bool
+	seq      int64 // measured job index, for batch means
+}
+
+func (q *psQueue) nextDeparture() float64 {
+	if len(q.jobs) == 0 {
+		return math.Inf(1)
+	}
+	return q.t + (q.jobs[0].fin-q.v)*float64(len(q.jobs))
+}
+
+// advance moves the server to real time to, completing (and recording) the
+// departures on the way; it returns the number of jobs left.
+func (q *psQueue) advance(to float64, m *metrics) int {
+	for len(q.jobs) > 0 {
+		n := float64(len(q.jobs))
+		dt := (q.jobs[0].fin - q.v) * n
+		if q.t+dt > to {
+			q.v += (to - q.t) / n
+			q.t = to
+			return len(q.jobs)
+		}
+		q.t += dt
+		q.v = q.jobs[0].fin
+		j := q.pop()
+		if j.measured {
+			r := q.t - j.arrival
+			m.record(j.seq, int(j.class), r-j.service, r)
+		}
+	}
+	q.t = to
+	return 0
+}
+
+func (q *psQueue) push(j psJob) {
+	q.jobs = append(q.jobs, j)
+	i := len(q.jobs) - 1
+	for i > 0 {
+		p := (i - 1) / 2
+		if q.jobs[p].fin <= q.jobs[i].fin {
+			break
+		}
+		q.jobs[p], q.jobs[i] = q.jobs[i], q.jobs[p]
+		i = p
+	}
+}
+
+func (q *psQueue) pop() psJob {
+	top := q.jobs[0]
+	last := len(q.jobs) - 1
+	q.jobs[0] = q.jobs[last]
+	q.jobs = q.jobs[:last]
+	i := 0
+	for {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		m := l
+		if r := l + 1; r < last && q.jobs[r].fin < q.jobs[l].fin {
+			m = r
+		}
+		if q.jobs[i].fin <= q.jobs[m].fin {
+			break
+		}
+		q.jobs[i], q.jobs[m] = q.jobs[m], q.jobs[i]
+		i = m
+	}
+	return top
+}

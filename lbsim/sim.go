@@ -1,0 +1,196 @@
+package lbsim
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// sim is one replication of one configuration.
+type sim struct {
+	cfg   *Config
+	k     int
+	srv   *servers
+	board *board
+	disp  dispatcher
+	m     *metrics
+
+	rArrivals, rSizes, rDispatch *rand.Rand
+
+	series []TimePoint
+}
+
+// replication is what one replication measured.
+type replication struct {
+	m            *metrics
+	busy         []float64
+	tStart, tEnd float64 // arrival times of the first and last measured jobs
+	series       []TimePoint
+}
+
+func newSim(cfg *Config, rep int) *sim {
+	s := &sim{
+		cfg: cfg, k: cfg.Servers,
+		rArrivals: newStream(cfg.Seed, rep, streamArrivals),
+		rSizes:    newStream(cfg.Seed, rep, streamSizes),
+		rDispatch: newStream(cfg.Seed, rep, streamDispatch),
+	}
+	kind := cfg.Policy.reads()
+	counting := kind == readsCount || cfg.SampleEvery > 0
+	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
+	if cfg.Refresh > 0 {
+		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
+	}
+	classes := 1
+	if c, ok := cfg.sizes().(Classifier); ok {
+		classes = len(c.Classes())
+	}
+	batches := cfg.Batches
+	if batches == 0 {
+		batches = 20
+	}
+	if cfg.reps() > 1 {
+		batches = 1
+	}
+	s.m = newMetrics(classes, batches, cfg.jobs())
+	s.disp = cfg.Policy.newDispatcher(s)
+	return s
+}
+
+// run simulates Warmup + Jobs arrivals. Each job: draw its arrival time and
+// size, refresh the board if due, let the policy pick a server, and join that
+// server: under FCFS the waiting time is max(free_k - t, 0) at once.
+func (s *sim) run() replication {
+	cfg, srv, m := s.cfg, s.srv, s.m
+	warm, total := cfg.Warmup, cfg.Warmup+cfg.jobs()
+	tr := cfg.Trace
+	sizes := cfg.sizes()
+	var classifier Classifier
+	if c, ok := sizes.(Classifier); ok && m.classes > 1 {
+		classifier = c
+	}
+	var gen arrivalGen
+	if tr == nil {
+		gen = cfg.arrivals().start(cfg.Capacity()/sizes.Mean(), cfg.Load)
+	}
+	fcfs := cfg.Discipline == FCFS
+	nextSample := math.Inf(1)
+	if cfg.SampleEvery > 0 {
+		nextSample = 0
+	}
+
+	var out replication
+	t, prevT, pending := 0.0, 0.0, 0.0
+	for n := int64(0); n < total; n++ {
+		var x float64
+		if tr != nil {
+			t, x = tr.Times[n], tr.Sizes[n]
+		} else {
+			t = gen.next(t, s.rArrivals)
+			x = sizes.Rand(s.rSizes)
+		}
+		if fcfs && n > warm {
+			m.recordHandout(n-1-warm, max(pending-(t-prevT), 0))
+		}
+		for nextSample <= t {
+			s.sample(nextSample)
+			nextSample += cfg.SampleEvery
+		}
+		if s.board != nil && s.board.due(t) {
+			s.board.refresh(t, srv, m)
+			s.disp.refreshed(s.board.r0)
+		}
+		k := s.disp.pick(t, x)
+
+		service := x * srv.inv[k]
+		free := srv.free[k]
+		wait := 0.0
+		if free > t {
+			wait = free - t
+		} else {
+			free = t
+		}
+		srv.free[k] = free + service
+		measured := n >= warm
+		class := 0
+		if classifier != nil {
+			class = classifier.Class(x)
+		}
+		if fcfs {
+			if srv.deps != nil {
+				srv.deps[k].push(free + service)
+			}
+			if measured {
+				m.record(n-warm, class, wait, wait+service)
+			}
+			pending = wait + service
+		} else {
+			q := &srv.ps[k]
+			q.advance(t, m)
+			q.push(psJob{fin: q.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
+		}
+		if measured {
+			srv.busy[k] += service
+			if n == warm {
+				out.tStart = t
+			}
+		}
+		if s.board != nil {
+			s.board.sent(k, service)
+		}
+		s.disp.sent(k, t, x)
+		prevT = t
+	}
+	out.tEnd = t
+	if fcfs && total > warm {
+		// The handout's quantity for the last job needs the next interarrival.
+		next := math.Inf(1)
+		if gen != nil {
+			next = gen.next(t, s.rArrivals)
+		}
+		m.recordHandout(total-1-warm, max(pending-(next-t), 0))
+	}
+	if !fcfs {
+		for k := range srv.ps {
+			srv.ps[k].advance(math.Inf(1), m)
+		}
+	}
+	out.m, out.busy, out.series = m, srv.busy, s.series
+	return out
+}
+
+// TimePoint is the state of the servers at one sampling instant: the moments
+// of the number of jobs present across the K servers.
+type TimePoint struct {
+	T                                  float64
+	Mean, Variance, Skewness, Kurtosis float64
+	Max                                int
+}
+
+func (s *sim) sample(at float64) {
+	var sum, sum2 float64
+	counts := make([]float64, s.k)
+	mx := 0
+	for k := range s.k {
+		c := s.srv.count(k, at, s.m)
+		counts[k] = float64(c)
+		sum += float64(c)
+		mx = max(mx, int(c))
+	}
+	n := float64(s.k)
+	mean := sum / n
+	var m2, m3, m4 float64
+	for _, c := range counts {
+		d := c - mean
+		m2 += d * d
+		m3 += d * d * d
+		m4 += d * d * d * d
+	}
+	m2, m3, m4 = m2/n, m3/n, m4/n
+	p := TimePoint{T: at, Mean: mean, Variance: m2, Max: mx}
+	_ = sum2
+	if m2 > 0 {
+		p.Skewness = m3 / math.Pow(m2, 1.5)
+		p.Kurtosis = m4 / (m2 * m2)
+	}
+	s.series = append(s.series, p)
+}
