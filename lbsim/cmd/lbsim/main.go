@@ -1,0 +1,50 @@
+// Command lbsim runs the dispatching simulator from the command line.
+//
+//	lbsim run   [flags]   one configuration: a readable summary, or one JSON object with -json
+//	lbsim sweep [flags]   a grid (comma-separated lists of policies, loads, ...) as CSV
+//
+// Run "lbsim run -h" for the flags. Every invalid value exits with status 2
+// and one line naming the value, the allowed range and a fix.
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+)
+
+// commands maps a sub-command to its implementation.
+var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
+	"run":   runCommand,
+	"sweep": sweepCommand,
+}
+
+func main() {
+	os.Exit(mainWithArgs(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// usageError marks errors in what the user typed (exit status 2).
+type usageError struct{ error }
+
+func mainWithArgs(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
+		fmt.Fprintln(stderr, "usage: lbsim <command> [flags]; commands: run, sweep (see lbsim <command> -h)")
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "lbsim: unknown command %q; use one of: run, sweep\n", args[0])
+		return 2
+	}
+	if err := cmd(args[1:], stdout, stderr); err != nil {
+		if err == errHelp {
+			return 0
+		}
+		fmt.Fprintf(stderr, "lbsim %s: %v\n", args[0], err)
+		return 2
+	}
+	return 0
+}

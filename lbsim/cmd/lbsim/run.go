@@ -1,0 +1,70 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+func runCommand(args []string, stdout, stderr io.Writer) error {
+	var c configFlags
+	fs := newFlagSet("run", stderr, &c)
+	asJSON := fs.Bool("json", false, "print exactly one JSON object on stdout")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	g, err := c.grid(true)
+	if err != nil {
+		return err
+	}
+	cfg := g.Configs()[0]
+	if cfg.Load >= 1 && c.overload {
+		fmt.Fprintf(stderr, "lbsim run: warning: load %v >= 1 is unstable; the queues grow with N and the means are not steady-state values\n", cfg.Load)
+	}
+	res, err := lbsim.Run(cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		return enc.Encode(resultJSON(res))
+	}
+	_, err = fmt.Fprintln(stdout, res)
+	return err
+}
+
+// resultJSON is the run's JSON object (the command-line contract): every
+// mean has a _ci95 companion; values that do not exist are null.
+func resultJSON(r lbsim.Result) map[string]any {
+	row := lbsim.NewRow(r)
+	num := func(x float64) any {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil
+		}
+		return x
+	}
+	out := map[string]any{
+		"policy": r.Policy, "servers": r.Servers, "load": r.Load, "sizes": r.Sizes,
+		"arrivals": r.Arrivals, "discipline": r.Discipline, "refresh": r.Refresh, "tally": r.Tally,
+		"jobs": r.Jobs, "reps": r.Reps, "seed": r.Seed, "ci_method": r.CIMethod,
+		"mean_wait": num(row.MeanWait), "mean_wait_ci95": num(row.MeanWaitCI95),
+		"mean_response": num(row.MeanResponse), "mean_response_ci95": num(row.MeanResponseCI95),
+		"p50_wait": num(row.P50Wait), "p95_wait": num(row.P95Wait), "p99_wait": num(row.P99Wait),
+		"utilization": num(r.Utilization), "server_utilization": r.ServerUtilization,
+		"seconds": r.Seconds,
+	}
+	if r.HasHandout {
+		out["handout_wait"], out["handout_wait_ci95"] = num(row.HandoutWait), num(row.HandoutWaitCI95)
+	}
+	for _, c := range r.Classes {
+		out["mean_wait_"+c.Name] = num(c.Wait.Mean)
+		out["mean_wait_"+c.Name+"_ci95"] = num(c.Wait.CI95)
+		out["mean_response_"+c.Name] = num(c.Response.Mean)
+		out["mean_response_"+c.Name+"_ci95"] = num(c.Response.CI95)
+		out["jobs_"+c.Name] = c.Jobs
+	}
+	return out
+}
