@@ -1,0 +1,68 @@
+package nb
+
+import (
+	"github.com/go-gota/gota/dataframe"
+	"github.com/janpfeifer/gonb/gonbui"
+
+	"github.com/perfeval/lbsim/lbsim/frame"
+	"github.com/perfeval/lbsim/lbsim/plots"
+)
+
+// frontEnd is where output goes: the GoNB kernel. Tests replace it.
+var frontEnd = struct {
+	isNotebook  bool
+	displayHTML func(html string)
+	updateHTML  func(id, html string)
+	displayPNG  func(png []byte)
+}{
+	isNotebook:  gonbui.IsNotebook,
+	displayHTML: gonbui.DisplayHTML,
+	updateHTML:  gonbui.UpdateHTML,
+	displayPNG:  gonbui.DisplayPng,
+}
+
+// Figure size used by ShowFigure and, per panel, by ShowGrid, in cm.
+const (
+	FigureWidthCm  = 16
+	FigureHeightCm = 10
+	PanelWidthCm   = 11
+	PanelHeightCm  = 8
+)
+
+// Table displays df as an HTML table (see frame.HTML for the options, such
+// as frame.Precision(6) or frame.MaxRows(50)).
+func Table(df dataframe.DataFrame, opts ...frame.Option) {
+	frontEnd.displayHTML(frame.HTML(df, opts...))
+}
+
+// ShowTable displays df as an HTML table under the given caption.
+func ShowTable(df dataframe.DataFrame, caption string) {
+	Table(df, frame.Caption(caption))
+}
+
+// ShowPNG displays a PNG image, such as one made by plots.PNG.
+func ShowPNG(png []byte) {
+	frontEnd.displayPNG(png)
+}
+
+// ShowFigure renders fig at FigureWidthCm x FigureHeightCm and displays it.
+// As a PNG it survives export to HTML and PDF reports.
+func ShowFigure(fig plots.Figure) error {
+	png, err := plots.PNG(fig, FigureWidthCm, FigureHeightCm)
+	if err != nil {
+		return err
+	}
+	ShowPNG(png)
+	return nil
+}
+
+// ShowGrid displays figs side by side, cols panels per row, each panel
+// PanelWidthCm x PanelHeightCm.
+func ShowGrid(figs []plots.Figure, cols int) error {
+	png, err := plots.GridPNG(figs, cols, PanelWidthCm, PanelHeightCm)
+	if err != nil {
+		return err
+	}
+	ShowPNG(png)
+	return nil
+}
