@@ -1,0 +1,92 @@
+package nbrun
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// The self-test notebooks live in testdata/ (written by testdata/make_notebooks.py). They import
+// the repository module like notebooks/*.ipynb, with the root at "${GONB_DIR}/../../../..".
+
+// TestExecuteGood runs a notebook that draws a 4x3 inch gonum/plot figure and writes a CSV into
+// LBSIM_OUT_DIR, then exports and checks its report.
+func TestExecuteGood(t *testing.T) {
+	requireNotebooks(t)
+	art := artifactDir(t)
+	outDir := t.TempDir()
+	res, err := Execute(context.Background(), "testdata/good.ipynb", Options{
+		Env:    []string{"LBSIM_OUT_DIR=" + outDir},
+		Output: filepath.Join(art, "good.ipynb"),
+	})
+	if err != nil {
+		t.Fatalf("good notebook failed: %v", err)
+	}
+	t.Logf("good.ipynb: %d code cells in %v", res.Cells, res.Elapsed)
+	if res.Cells != 2 {
+		t.Errorf("Cells = %d, want 2 (the go.work cell and the plot cell)", res.Cells)
+	}
+	// The Go program of the notebook saw our environment.
+	csv, err := os.ReadFile(filepath.Join(outDir, "squares.csv"))
+	if err != nil || string(csv) != "x,y\n10,100\n" {
+		t.Errorf("LBSIM_OUT_DIR/squares.csv = %q, %v; want the notebook's table", csv, err)
+	}
+	html := filepath.Join(art, "good.html")
+	if err := ExportHTML(res.Executed, html); err != nil {
+		t.Fatal(err)
+	}
+	figs, err := CheckReport(html, filepath.Join(art, "good.png"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 4 x 3 inches at gonum/plot's 96 dpi (vgimg.DefaultDPI).
+	if len(figs) != 1 || figs[0] != (Figure{Width: 4 * 96, Height: 3 * 96}) {
+		t.Errorf("figures = %+v, want one of 384x288", figs)
+	}
+}
+
+// TestExecuteBad runs notebooks that fail in the three ways GoNB has: a compile error (a cell
+// error), a panic and os.Exit(3) (stderr text in a "successful" cell).
+func TestExecuteBad(t *testing.T) {
+	requireNotebooks(t)
+	tests := []struct {
+		notebook string
+		want     []string // all must appear in the error
+	}{
+		{"compile_error.ipynb", []string{"notebook compile_error.ipynb: cell 2: error output", `cannot use "not an int"`}},
+		{"panic.ipynb", []string{"notebook panic.ipynb: cell 1: stderr output contains \"panic:\"", "index out of range [3] with length 0"}},
+		{"exit.ipynb", []string{"notebook exit.ipynb: cell 1: stderr output contains \"exit status \"", "exit status 3"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.notebook, func(t *testing.T) {
+			_, err := Execute(context.Background(), filepath.Join("testdata", tt.notebook), Options{
+				Output: filepath.Join(artifactDir(t), tt.notebook),
+			})
+			if err == nil {
+				t.Fatalf("Execute(%s) succeeded, want a failure naming the cell", tt.notebook)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error does not contain %q:\n%v", w, err)
+				}
+			}
+			// Only the failing cell is blamed.
+			if n := strings.Count(err.Error(), "notebook "+tt.notebook+": cell "); n != 1 {
+				t.Errorf("error blames %d cells, want 1:\n%v", n, err)
+			}
+		})
+	}
+}
+
+func TestExecuteMissingNotebook(t *testing.T) {
+	_, err := Execute(context.Background(), "testdata/nonexistent.ipynb", Options{})
+	if err == nil || !strings.Contains(err.Error(), "nonexistent.ipynb") {
+		t.Errorf("err = %v, want one naming the missing notebook", err)
+	}
+	_, err = Execute(context.Background(), "testdata/good.ipynb", Options{CellTimeout: 1})
+	if err == nil || !strings.Contains(err.Error(), "CellTimeout 1ns") {
+		t.Errorf("err = %v, want one naming the bad CellTimeout", err)
+	}
+}

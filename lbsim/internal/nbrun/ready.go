@@ -1,0 +1,41 @@
+package nbrun
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+)
+
+// Ready reports whether notebooks can run here: Debian's jupyter with nbconvert and a registered
+// "gonb" kernel, and Chromium for report screenshots. The error says what is missing and that
+// .ci/setup.sh installs it.
+func Ready() error {
+	for _, bin := range []string{Jupyter, "/usr/bin/jupyter-nbconvert", Chromium} {
+		if _, err := os.Stat(bin); err != nil {
+			return fmt.Errorf("%s not found: run .ci/setup.sh to install Jupyter and Chromium", bin)
+		}
+	}
+	out, err := exec.Command(Jupyter, "kernelspec", "list", "--json").Output()
+	if err != nil {
+		return fmt.Errorf("%s kernelspec list: %w: run .ci/setup.sh", Jupyter, err)
+	}
+	var specs struct {
+		Kernelspecs map[string]struct {
+			Spec struct {
+				Argv []string `json:"argv"`
+			} `json:"spec"`
+		} `json:"kernelspecs"`
+	}
+	if err := json.Unmarshal(out, &specs); err != nil {
+		return fmt.Errorf("%s kernelspec list --json: %w", Jupyter, err)
+	}
+	gonb, ok := specs.Kernelspecs["gonb"]
+	if !ok || len(gonb.Spec.Argv) == 0 {
+		return fmt.Errorf("jupyter has no gonb kernel: run .ci/setup.sh to build and register GoNB")
+	}
+	if _, err := os.Stat(gonb.Spec.Argv[0]); err != nil {
+		return fmt.Errorf("gonb kernel binary %s is missing: run .ci/setup.sh to rebuild it", gonb.Spec.Argv[0])
+	}
+	return nil
+}

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Writes the harness self-test notebooks in this folder (run: python3 make_notebooks.py).
+
+Each notebook imports the repository module the way notebooks/*.ipynb do (DESIGN.md, "Notebooks"):
+a go.work in GoNB's temporary folder that uses the temporary module and the repository root.
+From notebooks/ the root is "${GONB_DIR}/.."; from here (lbsim/internal/nbrun/testdata) it is
+"${GONB_DIR}/../../../..".
+
+The go.work alone is not enough: GoNB runs `go get` after every cell, and `go get` ignores go.work,
+so it asks the module proxy for the latest gonb/gonum versions, which the proxy here refuses. So
+the temporary module also *requires* the repository module (replaced by its folder): then the
+repository's go.mod pins gonb (gonbui), gonum/plot and gota, and `go get` finds them in the
+build list without asking the proxy. %goworkfix (run after the shell line) adds the replace rule
+github.com/perfeval/lbsim => <repository root> that makes the requirement resolvable.
+"""
+import json
+
+ROOT = '"${GONB_DIR}/../../../.."'
+WORK = (
+    "!*rm -f go.work && go work init && go work use . " + ROOT + " \\\n"
+    "  && go mod edit -require=github.com/perfeval/lbsim@v0.0.0-00010101000000-000000000000\n"
+    "%goworkfix"
+)
+
+
+def notebook(*cells):
+    out = []
+    for kind, src in cells:
+        cell = {"cell_type": kind, "metadata": {}, "source": src}
+        if kind == "code":
+            cell.update(execution_count=None, outputs=[])
+        out.append(cell)
+    return {
+        "cells": out,
+        "metadata": {
+            "kernelspec": {"display_name": "Go (gonb)", "language": "go", "name": "gonb"},
+            "language_info": {"file_extension": ".go", "mimetype": "text/x-go", "name": "go"},
+        },
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+
+
+def write(name, *cells):
+    with open(name, "w") as f:
+        json.dump(notebook(*cells), f, indent=1)
+        f.write("\n")
+
+
+# good: draws a small gonum/plot figure and shows it as PNG; also writes a CSV into LBSIM_OUT_DIR.
+write(
+    "good.ipynb",
+    ("markdown", "# Good notebook\nDraws y = x^2 with gonum/plot and shows it inline as PNG."),
+    ("code", WORK),
+    ("code", '''import (
+	"bytes"
+	"os"
+	"path/filepath"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+%%
+pts := make(plotter.XYs, 11)
+for i := range pts {
+	pts[i].X = float64(i)
+	pts[i].Y = float64(i * i)
+}
+p := plot.New()
+p.Title.Text = "y = x^2"
+line, err := plotter.NewLine(pts)
+if err != nil {
+	panic(err)
+}
+p.Add(line)
+w, err := p.WriterTo(4*vg.Inch, 3*vg.Inch, "png")
+if err != nil {
+	panic(err)
+}
+var buf bytes.Buffer
+if _, err := w.WriteTo(&buf); err != nil {
+	panic(err)
+}
+gonbui.DisplayPNG(buf.Bytes())
+if dir := os.Getenv("LBSIM_OUT_DIR"); dir != "" {
+	if err := os.WriteFile(filepath.Join(dir, "squares.csv"), []byte("x,y\\n10,100\\n"), 0o644); err != nil {
+		panic(err)
+	}
+}
+fmt.Println("drawn")'''),
+)
+
+# compile_error: cell 2 does not compile.
+write(
+    "compile_error.ipynb",
+    ("code", WORK),
+    ("code", '%%\nfmt.Println("fine")'),
+    ("code", '%%\nvar x int = "not an int"\nfmt.Println(x)'),
+)
+
+# panic: cell 1 panics (GoNB prints "panic:" and "exit status 2" but the cell "succeeds").
+write(
+    "panic.ipynb",
+    ("code", '%%\nfmt.Println("about to panic")'),
+    ("code", '%%\nvar s []int\nfmt.Println(s[3])'),
+)
+
+# exit: cell 1 calls os.Exit(3) (GoNB prints "exit status 3" to stderr).
+write(
+    "exit.ipynb",
+    ("code", '%%\nfmt.Println("ok")'),
+    ("code", 'import "os"\n\n%%\nfmt.Println("leaving")\nos.Exit(3)'),
+)
