@@ -66,8 +66,12 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		fmt.Fprintf(&b, "<caption style=%q>%s</caption>\n", captionStyle, html.EscapeString(o.caption))
 	}
 	b.WriteString("<thead><tr>")
-	for _, n := range names {
-		fmt.Fprintf(&b, "<th style=%q>%s</th>", headStyle, html.EscapeString(n))
+	for c, n := range names {
+		style := headStyle
+		if types[c] == series.String {
+			style += ";text-align:left"
+		}
+		fmt.Fprintf(&b, "<th style=%q>%s</th>", style, html.EscapeString(n))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
 	rows := df.Nrow()

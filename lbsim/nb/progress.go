@@ -79,9 +79,9 @@ func (p *Progress) Count() int {
 	return p.count
 }
 
-// Done ends the report: in a notebook the transient bar is removed and a
-// permanent one-line summary (count and total time) is displayed, so saved
-// notebooks and exported reports keep it. Only the first call has effect.
+// Done ends the report: in a notebook the bar is replaced, in place, by a
+// one-line summary (count and total time), which is what a saved notebook
+// or an exported report keeps. Only the first call has effect.
 func (p *Progress) Done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -93,8 +93,7 @@ func (p *Progress) Done() {
 	summary := fmt.Sprintf("%s: %s steps in %s", p.label, p.countText(), roundDuration(elapsed))
 	switch {
 	case p.id != "":
-		frontEnd.updateHTML(p.id, "")
-		frontEnd.displayHTML(fmt.Sprintf(`<div style="font-family:sans-serif;font-size:13px;color:#444">%s</div>`, html.EscapeString(summary)))
+		frontEnd.updateHTML(p.id, fmt.Sprintf(`<div style="font-family:sans-serif;font-size:13px;color:#444">%s</div>`, html.EscapeString(summary)))
 	case p.term != nil:
 		fmt.Fprintf(p.term, "\r%s\n", summary)
 	}

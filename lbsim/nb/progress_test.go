@@ -70,11 +70,11 @@ func TestProgressThrottledInPlaceUpdates(t *testing.T) {
 	p.Done()
 	p.Done()
 	p.Add(5)
-	if r.updates[len(r.updates)-1] != "" {
-		t.Error("Done did not clear the transient bar")
+	if got := r.updates[len(r.updates)-1]; !strings.Contains(got, "100/100 (100%) steps in 1s") || strings.Contains(got, "<progress") {
+		t.Errorf("Done left %q in place of the bar, want the summary with 100/100 and 1s", got)
 	}
-	if len(r.shown) != 1 || !strings.Contains(r.shown[0], "100/100 (100%) steps in 1s") {
-		t.Errorf("Done summary = %q, want one line with 100/100 and 1s", r.shown)
+	if len(r.ids) != 1 || len(r.shown) != 0 {
+		t.Errorf("Done used %d display ids and %d new outputs; want the bar's id only", len(r.ids), len(r.shown))
 	}
 	if p.Count() != 100 {
 		t.Errorf("Count after Done and a late Add = %d, want 100", p.Count())
@@ -139,7 +139,7 @@ func TestProgressConcurrentInNotebook(t *testing.T) {
 	}
 	wg.Wait()
 	p.Done()
-	if !strings.Contains(r.shown[0], "4000/4000") {
-		t.Errorf("summary %q, want 4000/4000", r.shown[0])
+	if got := r.updates[len(r.updates)-1]; !strings.Contains(got, "4000/4000") {
+		t.Errorf("summary %q, want 4000/4000", got)
 	}
 }
