@@ -1,0 +1,112 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+func init() { commands["slurm"] = slurmCommand }
+
+// slurmCommand prints a Slurm batch script that runs the sweep as a job array
+// of n shards: task $SLURM_ARRAY_TASK_ID runs lbsim sweep -shard
+// $SLURM_ARRAY_TASK_ID/n with a prebuilt lbsim binary. Shards already
+// complete in -out are skipped by the tasks themselves, so resubmitting the
+// same script after a failure reruns only what is missing.
+func slurmCommand(args []string, stdout, stderr io.Writer) error {
+	var c configFlags
+	var s shardFlags
+	fs := newFlagSet("slurm", stderr, &c)
+	s.register(fs)
+	shards := fs.Int("shards", 0, "number n of array tasks (shards), n >= 1")
+	bin := fs.String("bin", "", "path of the lbsim binary the tasks run (default: this binary)")
+	cpus := fs.Int("cpus-per-task", 1, "CPUs per task; the task's sweep uses that many workers")
+	timeLimit := fs.String("time", "", "sbatch --time for each task (e.g. 1:00:00)")
+	partition := fs.String("partition", "", "sbatch --partition")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if *shards < 1 {
+		return fmt.Errorf("-shards %d: need n >= 1 array tasks; e.g. -shards 8", *shards)
+	}
+	if s.shard != "" {
+		return fmt.Errorf("-shard %s: the batch script sets each task's shard from $SLURM_ARRAY_TASK_ID; give -shards n instead", s.shard)
+	}
+	if s.out == "" {
+		return fmt.Errorf("-out DIR is required: the directory (on a file system the compute nodes share) where the tasks write their shard files")
+	}
+	if *cpus < 1 {
+		return fmt.Errorf("-cpus-per-task %d: need >= 1", *cpus)
+	}
+	p, err := s.plan(&c, fs)
+	if err != nil {
+		return err
+	}
+	if *bin == "" {
+		if *bin, err = os.Executable(); err != nil {
+			return fmt.Errorf("cannot find this binary (%v); give -bin PATH", err)
+		}
+	}
+	binPath, err := filepath.Abs(*bin)
+	if err != nil {
+		return err
+	}
+	if st, err := os.Stat(binPath); err != nil || st.IsDir() {
+		return fmt.Errorf("-bin %s is not an lbsim binary (build one with go build -o lbsim ./lbsim/cmd/lbsim)", binPath)
+	}
+	out, err := filepath.Abs(s.out)
+	if err != nil {
+		return err
+	}
+	spec := p.spec
+	if spec.Trace != "" {
+		if spec.Trace, err = filepath.Abs(spec.Trace); err != nil {
+			return err
+		}
+	}
+	n := *shards
+	var b strings.Builder
+	fmt.Fprintf(&b, "#!/bin/sh\n")
+	fmt.Fprintf(&b, "# lbsim sweep %.12s: %d configurations in %d shards, written to %s.\n", p.id.ID, len(p.configs), n, out)
+	fmt.Fprintf(&b, "# Submit: sbatch THIS_FILE; wait: squeue --me; merge: %s merge %s -o sweep.csv\n", shellQuote(binPath), shellQuote(out))
+	fmt.Fprintf(&b, "# Resubmitting reruns only the shards that are not complete.\n")
+	fmt.Fprintf(&b, "#SBATCH --job-name=lbsim-%.8s\n", p.id.ID)
+	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", n-1)
+	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=%d\n", *cpus)
+	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(out, "slurm-%A_%a.out"))
+	if *timeLimit != "" {
+		fmt.Fprintf(&b, "#SBATCH --time=%s\n", *timeLimit)
+	}
+	if *partition != "" {
+		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", *partition)
+	}
+	fmt.Fprintf(&b, "set -eu\n")
+	cmd := append([]string{binPath, "sweep"}, spec.args()...)
+	for k := range cmd {
+		cmd[k] = shellQuote(cmd[k])
+	}
+	fmt.Fprintf(&b, "exec %s \\\n  -shard \"$SLURM_ARRAY_TASK_ID/%d\" -out %s -workers \"${SLURM_CPUS_PER_TASK:-1}\"\n",
+		strings.Join(cmd, " "), n, shellQuote(out))
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		return fmt.Errorf("-out: %w (sbatch needs the directory for the tasks' logs)", err)
+	}
+	_, err = io.WriteString(stdout, b.String())
+	return err
+}
+
+// shellQuote quotes s for sh when it holds anything but safe characters.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:=,+@%", r)) {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

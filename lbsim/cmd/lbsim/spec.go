@@ -1,0 +1,161 @@
+package main
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// sweepSpec describes a sweep once: the grid and everything else that
+// changes its rows. It is what a -spec JSON file holds (keys are the flag
+// names; lists for the grid axes) and, encoded canonically, what identifies
+// the sweep in shard files. How the sweep runs (-workers, -shard, -out) is
+// not part of it, so shards run with different core counts still merge.
+type sweepSpec struct {
+	Servers    []int     `json:"servers"`
+	Speeds     []float64 `json:"speeds"`
+	Load       []float64 `json:"load"`
+	Sizes      []string  `json:"sizes"`
+	Arrivals   string    `json:"arrivals"`
+	Trace      string    `json:"trace,omitempty"`
+	Policy     []string  `json:"policy"`
+	Refresh    []float64 `json:"refresh"`
+	Tally      bool      `json:"tally"`
+	Discipline []string  `json:"discipline"`
+	Jobs       int64     `json:"jobs"`
+	Warmup     int64     `json:"warmup"`
+	Reps       int       `json:"reps"`
+	Seed       uint64    `json:"seed"`
+	Batches    int       `json:"batches"`
+	Overload   bool      `json:"overload"`
+}
+
+// specFlags are the flags a spec replaces; giving one together with -spec is
+// an error rather than a silent override.
+var specFlags = []string{"servers", "speeds", "load", "sizes", "arrivals", "trace", "policy", "refresh",
+	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload"}
+
+// specOf reads the sweep flags into a spec.
+func specOf(c *configFlags) (sweepSpec, error) {
+	s := sweepSpec{Arrivals: c.arrivals, Trace: c.trace, Tally: c.tally, Jobs: c.jobs, Warmup: c.warmup,
+		Reps: c.reps, Seed: c.seed, Batches: c.batches, Overload: c.overload,
+		Sizes: splitList(c.sizes), Policy: splitList(c.policy), Discipline: splitList(c.discipline)}
+	var err error
+	if s.Servers, err = parseInts("servers", c.servers); err != nil {
+		return s, err
+	}
+	if s.Speeds, err = parseFloats("speeds", c.speeds); err != nil {
+		return s, err
+	}
+	if s.Load, err = parseFloats("load", c.load); err != nil {
+		return s, err
+	}
+	if s.Refresh, err = parseFloats("refresh", c.refresh); err != nil {
+		return s, err
+	}
+	return s, nil
+}
+
+// loadSpec reads a -spec file. Keys left out keep the flag defaults in c;
+// unknown keys are errors (a typo would otherwise silently change the sweep).
+func loadSpec(path string, c *configFlags, fs *flag.FlagSet) (sweepSpec, error) {
+	var set []string
+	fs.Visit(func(f *flag.Flag) {
+		for _, name := range specFlags {
+			if f.Name == name {
+				set = append(set, "-"+name)
+			}
+		}
+	})
+	if len(set) > 0 {
+		return sweepSpec{}, fmt.Errorf("%s given together with -spec %s; put the value in the spec file instead", strings.Join(set, ", "), path)
+	}
+	s, err := specOf(c) // the defaults
+	if err != nil {
+		return s, err
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return s, fmt.Errorf("-spec: %w", err)
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&s); err != nil {
+		return s, fmt.Errorf("-spec %s: %v; keys are the sweep flag names (%s), grid axes as JSON lists", path, err, strings.Join(specFlags, ", "))
+	}
+	return s, nil
+}
+
+// flags writes the spec back into c, the one place grids are built from.
+func (s sweepSpec) flags(c *configFlags) {
+	c.servers = joinInts(s.Servers)
+	c.speeds = joinFloats(s.Speeds)
+	c.load = joinFloats(s.Load)
+	c.refresh = joinFloats(s.Refresh)
+	c.sizes = strings.Join(s.Sizes, ",")
+	c.policy = strings.Join(s.Policy, ",")
+	c.discipline = strings.Join(s.Discipline, ",")
+	c.arrivals, c.trace, c.tally = s.Arrivals, s.Trace, s.Tally
+	c.jobs, c.warmup, c.reps, c.seed, c.batches, c.overload = s.Jobs, s.Warmup, s.Reps, s.Seed, s.Batches, s.Overload
+}
+
+// args is the spec as lbsim sweep flags (for generated batch scripts).
+func (s sweepSpec) args() []string {
+	a := []string{"-servers", joinInts(s.Servers), "-speeds", joinFloats(s.Speeds), "-load", joinFloats(s.Load),
+		"-sizes", strings.Join(s.Sizes, ","), "-arrivals", s.Arrivals, "-policy", strings.Join(s.Policy, ","),
+		"-refresh", joinFloats(s.Refresh), "-discipline", strings.Join(s.Discipline, ","),
+		"-jobs", strconv.FormatInt(s.Jobs, 10), "-warmup", strconv.FormatInt(s.Warmup, 10),
+		"-reps", strconv.Itoa(s.Reps), "-seed", strconv.FormatUint(s.Seed, 10), "-batches", strconv.Itoa(s.Batches)}
+	if s.Trace != "" {
+		a = append(a, "-trace", s.Trace)
+	}
+	if s.Tally {
+		a = append(a, "-tally")
+	}
+	if s.Overload {
+		a = append(a, "-overload")
+	}
+	return a
+}
+
+// canonical is the byte string whose SHA-256 is the sweep id: a format tag,
+// the spec as JSON (fixed field order, shortest round-trip numbers) and, for
+// a trace, the hash of its contents (the same path may hold another trace).
+func (s sweepSpec) canonical() ([]byte, error) {
+	id := struct {
+		Format      string    `json:"format"`
+		Spec        sweepSpec `json:"spec"`
+		TraceSHA256 string    `json:"trace_sha256,omitempty"`
+	}{Format: "lbsim-sweep v1", Spec: s}
+	if s.Trace != "" {
+		data, err := os.ReadFile(s.Trace)
+		if err != nil {
+			return nil, fmt.Errorf("-trace: %w", err)
+		}
+		sum := sha256.Sum256(data)
+		id.TraceSHA256 = hex.EncodeToString(sum[:])
+	}
+	return json.Marshal(id)
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.Itoa(x)
+	}
+	return strings.Join(parts, ",")
+}
+
+func joinFloats(xs []float64) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	return strings.Join(parts, ",")
+}
