@@ -159,7 +159,34 @@ func (c *Config) Validate() error {
 	if c.Batches < 0 || c.Batches == 1 {
 		return fmt.Errorf("batches=%d is invalid: need 0 (default 20) or >= 2", c.Batches)
 	}
-	return c.Policy.Validate(c.Servers, c.sizes())
+	if err := c.Policy.Validate(c.Servers, c.sizes()); err != nil {
+		return err
+	}
+	return c.checkServerLoads()
+}
+
+// checkServerLoads rejects unstable servers under policies that split jobs
+// without looking at the servers (RND and RR send 1/K of the jobs to each
+// server whatever its speed), unless overload is allowed.
+func (c *Config) checkServerLoads() error {
+	switch c.Policy.(type) {
+	case Random, RoundRobin:
+	default:
+		return nil
+	}
+	if c.AllowOverload || c.Trace != nil {
+		return nil
+	}
+	if _, ramp := c.arrivals().(Ramp); ramp {
+		return nil
+	}
+	for k, mu := range c.speeds() {
+		if rho := c.ArrivalRate() / float64(c.Servers) * c.sizes().Mean() / mu; rho >= 1 {
+			return fmt.Errorf("server %d (speed %v) has load %.4g under %s, which sends 1/K of the jobs to every server: need each server's load < 1; lower the load below %.4g, raise its speed, or use a policy that reads the servers (ll, jsq, lwl)",
+				k+1, mu, rho, c.Policy, c.Load/rho)
+		}
+	}
+	return nil
 }
 
 func (c *Config) arrivals() ArrivalProcess {

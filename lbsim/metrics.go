@@ -28,15 +28,11 @@ func (m *metrics) batch(seq int64) int { return min(int(float64(seq)*m.perBatch)
 
 // record adds the measured job number seq (0-based) of the given class.
 func (m *metrics) record(seq int64, class int, w, r float64) {
-	i := m.batch(seq) * (m.classes + 1)
-	m.cnt[i+m.classes]++
-	m.sumW[i+m.classes] += w
-	m.sumR[i+m.classes] += r
-	if m.classes > 1 {
-		m.cnt[i+class]++
-		m.sumW[i+class] += w
-		m.sumR[i+class] += r
-	}
+	b := m.batch(seq)
+	i := b*m.classes + class
+	m.cnt[i]++
+	m.sumW[i] += w
+	m.sumR[i] += r
 	m.hist.add(w)
 }
 

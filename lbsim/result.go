@@ -147,14 +147,23 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.CIMethod = fmt.Sprintf("%d batch means", reps[0].m.batches)
 	}
 	m0 := reps[0].m
-	cols := m0.classes + 1
+	cols := m0.classes
 	// Units are (replication, batch) pairs: one of the two has length 1.
+	// Column -1 sums all classes.
 	unit := func(col int, from func(*metrics) []float64) []float64 {
 		var out []float64
 		for _, rep := range reps {
 			v := from(rep.m)
 			for b := range rep.m.batches {
-				out = append(out, v[b*cols+col])
+				if col >= 0 {
+					out = append(out, v[b*cols+col])
+					continue
+				}
+				sum := 0.0
+				for c := range cols {
+					sum += v[b*cols+c]
+				}
+				out = append(out, sum)
 			}
 		}
 		return out
@@ -162,7 +171,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 	cnt := func(m *metrics) []float64 { return m.cnt }
 	sumW := func(m *metrics) []float64 { return m.sumW }
 	sumR := func(m *metrics) []float64 { return m.sumR }
-	all := m0.classes
+	all := -1
 	counts := unit(all, cnt)
 	r.Wait = estimate(unit(all, sumW), counts)
 	r.Response = estimate(unit(all, sumR), counts)
@@ -174,7 +183,8 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Handout = estimate(hs, counts)
 	}
 	if c, ok := sizes.(Classifier); ok && m0.classes > 1 {
-		for i, name := range c.Classes() {
+		names, _ := c.Classes()
+		for i, name := range names {
 			cc := unit(i, cnt)
 			var n float64
 			for _, v := range cc {

@@ -42,7 +42,8 @@ func newSim(cfg *Config, rep int) *sim {
 	}
 	classes := 1
 	if c, ok := cfg.sizes().(Classifier); ok {
-		classes = len(c.Classes())
+		names, _ := c.Classes()
+		classes = len(names)
 	}
 	batches := cfg.Batches
 	if batches == 0 {
@@ -64,9 +65,9 @@ func (s *sim) run() replication {
 	warm, total := cfg.Warmup, cfg.Warmup+cfg.jobs()
 	tr := cfg.Trace
 	sizes := cfg.sizes()
-	var classifier Classifier
-	if c, ok := sizes.(Classifier); ok && m.classes > 1 {
-		classifier = c
+	var cuts []float64
+	if c, ok := sizes.(Classifier); ok {
+		_, cuts = c.Classes()
 	}
 	var gen arrivalGen
 	if tr == nil {
@@ -112,8 +113,10 @@ func (s *sim) run() replication {
 		srv.free[k] = free + service
 		measured := n >= warm
 		class := 0
-		if classifier != nil {
-			class = classifier.Class(x)
+		for _, c := range cuts {
+			if x > c {
+				class++
+			}
 		}
 		if fcfs {
 			if srv.deps != nil {

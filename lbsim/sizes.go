@@ -24,10 +24,9 @@ type SizeLaw interface {
 
 // Classifier is implemented by size laws whose jobs fall in named classes
 // (short and long jobs of a two-point law); results are then also reported
-// per class.
+// per class. A job of size x is in class i when cuts[i-1] < x <= cuts[i].
 type Classifier interface {
-	Classes() []string
-	Class(x float64) int
+	Classes() (names []string, cuts []float64)
 }
 
 // SCV is the squared coefficient of variation Var[X]/E[X]^2 of a size law.
@@ -70,12 +69,8 @@ func (s TwoPoint) Mean() float64 { return (1-s.P)*s.Xm + s.P*s.XM }
 func (s TwoPoint) SecondMoment() float64 {
 	return (1-s.P)*s.Xm*s.Xm + s.P*s.XM*s.XM
 }
-func (s TwoPoint) Classes() []string { return []string{"short", "long"} }
-func (s TwoPoint) Class(x float64) int {
-	if x == s.XM {
-		return 1
-	}
-	return 0
+func (s TwoPoint) Classes() ([]string, []float64) {
+	return []string{"short", "long"}, []float64{(s.Xm + s.XM) / 2}
 }
 func (s TwoPoint) Validate() error {
 	if err := positive("twopoint xm", s.Xm, "give the short size, e.g. xm=1"); err != nil {

@@ -1,0 +1,69 @@
+package lbsim
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// benchConfig is the handout's system at load 0.5: K=50, two-point sizes.
+func benchConfig(p Policy, d Discipline, jobs int64) Config {
+	return Config{Servers: 50, Load: 0.5, Sizes: NewTwoPointBeta(1, 1000, 0.8), Policy: p,
+		Discipline: d, Jobs: jobs, Seed: 17, Workers: 1}
+}
+
+// BenchmarkPolicies reports jobs per second on one core for every policy and
+// discipline, with every metric switched on.
+func BenchmarkPolicies(b *testing.B) {
+	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, LeastLoaded{}, JSQ{D: 2}, JSQ{}, SITA{C: 20}}
+	for _, disc := range []Discipline{FCFS, PS} {
+		for _, p := range policies {
+			b.Run(fmt.Sprintf("%s/%s", disc, p), func(b *testing.B) {
+				const jobs = 1 << 20
+				b.ReportAllocs()
+				for b.Loop() {
+					cfg := benchConfig(p, disc, jobs)
+					if err := cfg.Validate(); err != nil {
+						b.Fatal(err)
+					}
+					newSim(&cfg, 0).run()
+				}
+				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+				b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(jobs*int64(b.N)), "ns/job")
+			})
+		}
+	}
+}
+
+// BenchmarkStaleBoard is JSQ-2 and JSQ on a board of counts refreshed every
+// 10 time units, the document's staleness study (K=100, H2 SCV 10, load 0.9).
+func BenchmarkStaleBoard(b *testing.B) {
+	h2, _ := NewH2Balanced(1, 10)
+	for _, p := range []Policy{JSQ{D: 2}, JSQ{}} {
+		b.Run(p.String(), func(b *testing.B) {
+			const jobs = 1 << 20
+			for b.Loop() {
+				cfg := Config{Servers: 100, Load: 0.9, Sizes: h2, Policy: p, Refresh: 10, Jobs: jobs, Seed: 1}
+				newSim(&cfg, 0).run()
+			}
+			b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
+}
+
+// BenchmarkHandoutExperiment is the course's whole experiment: 10 loads x
+// {RND, RR, LL-2} x 2e6 jobs, K=50 (about 62 minutes in the R code).
+func BenchmarkHandoutExperiment(b *testing.B) {
+	g := Grid{
+		Base:     Config{Servers: 50, Sizes: NewTwoPointBeta(1, 1000, 0.8), Jobs: 2_000_000, Seed: 17},
+		Policies: []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}},
+		Loads:    []float64{0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95},
+	}
+	for b.Loop() {
+		start := time.Now()
+		if _, err := Sweep(g, nil); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(time.Since(start).Seconds(), "s/experiment")
+	}
+}
