@@ -1,0 +1,27 @@
+# lbsim: the two commands of the README, plus the optional notebook server.
+# Each runs .ci/setup.sh first (quick when everything is installed).
+
+SETUP := .ci/setup.sh
+GO ?= go
+# NOTEBOOK_IP=0.0.0.0 serves other machines (the Dockerfile does this); root needs --allow-root.
+NOTEBOOK_IP ?= localhost
+NOTEBOOK_PORT ?= 8888
+ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
+
+.PHONY: reports test notebook
+
+## reports: execute every notebooks/*.ipynb at full size and write reports/NAME.html
+reports:
+	$(SETUP)
+	$(GO) run ./lbsim/cmd/nbreports -out reports
+
+## test: go vet and the whole test suite, notebooks executed quick and required
+test:
+	$(SETUP)
+	$(GO) vet ./...
+	LBSIM_REQUIRE_NOTEBOOKS=1 LBSIM_QUICK=1 $(GO) test -timeout 60m ./...
+
+## notebook: interactive Jupyter Notebook server on notebooks/ (http://localhost:8888)
+notebook:
+	$(SETUP)
+	/usr/bin/jupyter notebook --notebook-dir=notebooks --ip=$(NOTEBOOK_IP) --port=$(NOTEBOOK_PORT) --no-browser $(ALLOW_ROOT)

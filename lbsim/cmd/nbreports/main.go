@@ -1,0 +1,129 @@
+// Command nbreports executes notebooks and exports each as a self-contained HTML report.
+//
+// Usage (from the repository root; `make reports` runs it):
+//
+//	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [notebooks...]
+//
+// Without arguments it runs every notebooks/*.ipynb at full size. Each notebook's CSV tables go
+// to LBSIM_OUT_DIR (default: the -out folder) and its report to OUT/NAME.html. It prints each
+// notebook's wall time and exits non-zero when any notebook fails (a failed notebook's report is
+// still written when nbconvert got that far, to show what went wrong).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/perfeval/lbsim/lbsim/internal/nbrun"
+)
+
+func main() {
+	quick := flag.Bool("quick", false, "run the notebooks' quick versions (sets LBSIM_QUICK=1)")
+	out := flag.String("out", "reports", "folder for the HTML reports (and CSV tables unless LBSIM_OUT_DIR is set)")
+	check := flag.Bool("check", false, "also check each report: embedded PNG figures, no error text, non-blank Chromium screenshot")
+	cellTimeout := flag.Duration("cell-timeout", 20*time.Minute, "maximum run time of one cell")
+	flag.Usage = func() {
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: nbreports [flags] [notebook.ipynb ...]\n\nExecutes notebooks (default notebooks/*.ipynb) and writes OUT/NAME.html reports.\n\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	if err := run(flag.Args(), *out, *quick, *check, *cellTimeout); err != nil {
+		fmt.Fprintln(os.Stderr, "nbreports:", err)
+		os.Exit(1)
+	}
+}
+
+func run(notebooks []string, out string, quick, check bool, cellTimeout time.Duration) error {
+	if len(notebooks) == 0 {
+		var err error
+		if notebooks, err = filepath.Glob("notebooks/*.ipynb"); err != nil {
+			return err
+		}
+		sort.Strings(notebooks)
+		if len(notebooks) == 0 {
+			return fmt.Errorf("no notebooks/*.ipynb in %s: run from the repository root or name the notebooks", mustGetwd())
+		}
+	}
+	for _, nb := range notebooks {
+		if !strings.HasSuffix(nb, ".ipynb") {
+			return fmt.Errorf("argument %q is not a notebook: want paths ending in .ipynb", nb)
+		}
+	}
+	if err := nbrun.Ready(); err != nil {
+		return err
+	}
+	outAbs, err := filepath.Abs(out)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(outAbs, 0o755); err != nil {
+		return err
+	}
+	var env []string
+	if quick {
+		env = append(env, "LBSIM_QUICK=1")
+	}
+	if _, set := os.LookupEnv("LBSIM_OUT_DIR"); !set {
+		env = append(env, "LBSIM_OUT_DIR="+outAbs)
+	}
+	tmp, err := os.MkdirTemp("", "nbreports-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(tmp)
+
+	start := time.Now()
+	var failed []string
+	for _, nb := range notebooks {
+		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
+		html := filepath.Join(outAbs, stem+".html")
+		fmt.Printf("%-40s ", nb)
+		res, err := nbrun.Execute(context.Background(), nb, nbrun.Options{
+			CellTimeout: cellTimeout,
+			Env:         env,
+			Output:      filepath.Join(tmp, stem+".ipynb"),
+		})
+		if res != nil {
+			if xerr := nbrun.ExportHTML(res.Executed, html); xerr != nil && err == nil {
+				err = xerr
+			}
+		}
+		if err == nil && check {
+			_, err = nbrun.CheckReport(html, filepath.Join(tmp, stem+".png"))
+		}
+		switch {
+		case err != nil:
+			fmt.Printf("FAIL\n%v\n", err)
+			failed = append(failed, nb)
+		default:
+			fmt.Printf("ok  %6.1fs  %s\n", res.Elapsed.Seconds(), relative(html))
+		}
+	}
+	fmt.Printf("%d notebooks in %.1fs\n", len(notebooks), time.Since(start).Seconds())
+	if len(failed) > 0 {
+		return fmt.Errorf("%d of %d notebooks failed: %s", len(failed), len(notebooks), strings.Join(failed, ", "))
+	}
+	return nil
+}
+
+// relative shortens an absolute path to one relative to the working directory when possible.
+func relative(p string) string {
+	if r, err := filepath.Rel(mustGetwd(), p); err == nil && !strings.HasPrefix(r, "..") {
+		return r
+	}
+	return p
+}
+
+func mustGetwd() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return "."
+	}
+	return wd
+}
