@@ -110,8 +110,10 @@ if kernel_ok; then
 	ok "GoNB kernel ($kernel_json -> $BIN/gonb)"
 else
 	step "$BIN/gonb --install --force_deps"
-	# Its log warns about gopls even with --force_deps; show the log only when it fails.
-	if ! out="$("$BIN/gonb" --install --force_deps 2>&1)"; then
+	# Its log warns about gopls even with --force_deps; show the log only when it fails. It runs
+	# as ./gonb because gonb --install copies a binary called by a /tmp/... path into the kernel
+	# folder (taking it for a `go run` build), and the kernel must use .bin/gonb.
+	if ! out="$(cd "$BIN" && ./gonb --install --force_deps 2>&1)"; then
 		echo "$out" >&2
 		die "$BIN/gonb --install failed"
 	fi
@@ -121,6 +123,7 @@ import json, sys
 spec = json.load(open(sys.argv[1]))
 spec.setdefault("env", {})["PATH"] = sys.argv[2]
 json.dump(spec, open(sys.argv[1], "w"), indent=1)
+print(file=open(sys.argv[1], "a"))
 EOF
 	kernel_ok || die "GoNB kernel registration in $kernel_json did not take"
 fi
