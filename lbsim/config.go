@@ -195,3 +195,37 @@ func (c *Config) arrivals() ArrivalProcess {
 	}
 	return c.Arrivals
 }
+
+// Key is a canonical text naming every parameter that affects the numbers
+// of a run (not Workers), for caches and sweep identities. Traces and
+// empirical laws enter through a hash of their values.
+func (c Config) Key() string {
+	sizes := "none"
+	if c.Sizes != nil {
+		sizes = c.Sizes.String()
+		if e, ok := c.Sizes.(Empirical); ok {
+			sizes += fmt.Sprintf("#%016x", hashFloats(e.Values))
+		}
+	}
+	trace := "none"
+	if c.Trace != nil {
+		trace = fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
+	}
+	return fmt.Sprintf("K=%d speeds=%v load=%v sizes=%s arrivals=%s trace=%s policy=%s refresh=%v tally=%v disc=%s jobs=%d warmup=%d reps=%d seed=%d overload=%v sample=%v batches=%d",
+		c.Servers, c.speeds(), c.Load, sizes, c.arrivals(), trace, policyName(c), c.Refresh, c.Tally, c.Discipline,
+		c.Jobs, c.Warmup, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches)
+}
+
+// hashFloats is FNV-1a over the bits of xs.
+func hashFloats(xs []float64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, x := range xs {
+		b := math.Float64bits(x)
+		for range 8 {
+			h ^= b & 0xff
+			h *= 1099511628211
+			b >>= 8
+		}
+	}
+	return h
+}
