@@ -107,7 +107,7 @@ func TestSweepWallTime(t *testing.T) {
 		t.Skip("timing only; set LBSIM_SWEEP_TIMING=1")
 	}
 	sweep := []string{"-servers", "50", "-sizes", "exp:mean=1", "-policy", "rnd,ll:d=2",
-		"-load", "0.5,0.6,0.7,0.8,0.9,0.95", "-reps", "4", "-jobs", "500000", "-seed", "3"}
+		"-load", "0.5,0.6,0.7,0.8,0.9,0.95", "-reps", "4", "-jobs", "2000000", "-seed", "3"}
 	bin := buildLbsim(t)
 	local := map[int][]byte{}
 	for _, procs := range []int{1, 2} {
