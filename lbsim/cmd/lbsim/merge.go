@@ -40,8 +40,11 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	if dir == "" && len(rest) == 1 {
 		dir, rest = rest[0], nil
 	}
-	if dir == "" || len(rest) > 0 {
-		return fmt.Errorf("need exactly one shard directory (lbsim merge DIR [-o out.csv]), got %q", append([]string{dir}, rest...))
+	if dir == "" {
+		return fmt.Errorf("need exactly one shard directory: lbsim merge DIR [-o out.csv]")
+	}
+	if len(rest) > 0 {
+		return fmt.Errorf("unexpected argument %q after the shard directory %s; merge takes one directory (lbsim merge DIR [-o out.csv])", rest[0], dir)
 	}
 	header, rows, err := shard.Merge(dir)
 	if err != nil {
