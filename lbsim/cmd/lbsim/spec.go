@@ -126,13 +126,15 @@ func (s sweepSpec) args() []string {
 
 // canonical is the byte string whose SHA-256 is the sweep id: a format tag,
 // the spec as JSON (fixed field order, shortest round-trip numbers) and, for
-// a trace, the hash of its contents (the same path may hold another trace).
+// a trace, the hash of its contents instead of its path (a relative and an
+// absolute path name the same trace; one path may hold another trace later).
 func (s sweepSpec) canonical() ([]byte, error) {
 	id := struct {
 		Format      string    `json:"format"`
 		Spec        sweepSpec `json:"spec"`
 		TraceSHA256 string    `json:"trace_sha256,omitempty"`
 	}{Format: "lbsim-sweep v1", Spec: s}
+	id.Spec.Trace = ""
 	if s.Trace != "" {
 		data, err := os.ReadFile(s.Trace)
 		if err != nil {
