@@ -20,7 +20,6 @@ type progress struct {
 	now      func() time.Time
 	start    time.Time
 	last     time.Time // of the last plain line
-	drawn    bool
 }
 
 func newProgress(w io.Writer, label string) *progress {
@@ -55,24 +54,14 @@ func (p *progress) update(done, total int) {
 		}
 		fmt.Fprintf(p.w, "\r%s [%s%s] %d/%d %3.0f%% elapsed %v ETA %s\x1b[K",
 			p.label, strings.Repeat("#", fill), strings.Repeat(".", width-fill), done, total, pct, roundDuration(elapsed), eta)
-		p.drawn = true
 		if done == total {
 			fmt.Fprintln(p.w)
-			p.drawn = false
 		}
 		return
 	}
 	if done == total || done == 1 || now.Sub(p.last) >= p.interval {
 		fmt.Fprintf(p.w, "%s: %d/%d configurations (%.0f%%), elapsed %v, ETA %s\n", p.label, done, total, pct, roundDuration(elapsed), eta)
 		p.last = now
-	}
-}
-
-// finish ends a bar left unfinished (an error stopped the sweep).
-func (p *progress) finish() {
-	if p.drawn {
-		fmt.Fprintln(p.w)
-		p.drawn = false
 	}
 }
 
