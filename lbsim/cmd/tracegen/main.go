@@ -1,0 +1,72 @@
+// Command tracegen writes the four traces of the load-moments study
+// (lbsim.LoadMomentTraces) as CSV files trace1.csv ... trace4.csv:
+//
+//	go run ./lbsim/cmd/tracegen -out data -seed 1
+//
+// Each file starts with a '#' line naming the generator's parameters, then
+// "arrival,size" rows in milliseconds; lbsim.LoadTrace reads it back.
+package main
+
+import (
+	"bufio"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+func main() {
+	out := flag.String("out", "data", "directory to write trace1.csv ... trace4.csv into")
+	seed := flag.Uint64("seed", 1, "seed of the modal durations")
+	flag.Parse()
+	if err := write(*out, *seed); err != nil {
+		fmt.Fprintln(os.Stderr, "tracegen:", err)
+		os.Exit(1)
+	}
+}
+
+func write(dir string, seed uint64) error {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, g := range lbsim.LoadMomentTraces(seed) {
+		tr, err := g.Generate()
+		if err != nil {
+			return err
+		}
+		path := filepath.Join(dir, g.Name+".csv")
+		if err := writeFile(path, g, tr, seed); err != nil {
+			return err
+		}
+		fmt.Printf("%s: %d jobs over %.0f ms\n", path, tr.Len(), tr.Times[tr.Len()-1])
+	}
+	return nil
+}
+
+// writeFile writes atomically, so a reader never sees half a trace.
+func writeFile(path string, g lbsim.TraceGen, tr lbsim.Trace, seed uint64) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tracegen-*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	w := bufio.NewWriter(tmp)
+	fmt.Fprintf(w, "# %s (go run ./lbsim/cmd/tracegen -seed %d)\n", g, seed)
+	if err := tr.WriteTrace(w); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := w.Flush(); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
