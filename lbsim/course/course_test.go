@@ -1,0 +1,249 @@
+package course
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
+
+func near(got, want, relTol float64) bool { return math.Abs(got-want) <= relTol*math.Abs(want) }
+
+func TestMidpointLoadsAreTheHandoutsXdata(t *testing.T) {
+	// R: xdata = (0.5:(B-0.5))/B with B = 10 prints 0.05 0.15 ... 0.95.
+	want := []float64{0.05, 0.15, 0.25, 0.35, 0.45, 0.55, 0.65, 0.75, 0.85, 0.95}
+	got := MidpointLoads(10)
+	if len(got) != len(want) {
+		t.Fatalf("len %d, want %d", len(got), len(want))
+	}
+	for i := range want {
+		if math.Abs(got[i]-want[i]) > 1e-12 {
+			t.Errorf("load %d = %v, want %v", i, got[i], want[i])
+		}
+	}
+}
+
+func TestHandoutSizes(t *testing.T) {
+	s := TheHandout().Sizes()
+	// EX = xm (1 - 1/xM^beta) + xM^(1-beta), the handout's own line.
+	ex := 1*(1-math.Pow(1000, -0.8)) + math.Pow(1000, 0.2)
+	if !near(s.Mean(), ex, 1e-12) {
+		t.Errorf("E[X] = %v, want the handout's %v", s.Mean(), ex)
+	}
+	if scv := lbsim.SCV(s); scv < 155 || scv > 165 {
+		t.Errorf("SCV = %v, want about 160 (DESIGN.md)", scv)
+	}
+}
+
+func TestReadPrinted(t *testing.T) {
+	rows, err := LoadPrinted()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 10 {
+		t.Fatalf("%d lines, want the handout's 10", len(rows))
+	}
+	// Spot values copied from the handout's printout.
+	last := rows[9]
+	if last.Rho != 0.95 || last.Random != 4398.69389561897 || last.RR != 4296.29082343331 || last.LLd != 675.476173668452 {
+		t.Errorf("rho=0.95 line = %+v", last)
+	}
+	if v, _ := rows[0].Value("LL-2"); v != 4.72371764317381 {
+		t.Errorf("rho=0.05 LL-2 = %v", v)
+	}
+	for i, r := range rows {
+		if math.Abs(r.Rho-MidpointLoads(10)[i]) > 1e-12 {
+			t.Errorf("line %d has rho %v, not the handout's grid", i, r.Rho)
+		}
+	}
+}
+
+func TestReadPrintedErrors(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"rho,rnd,rr,lld\n0.05,1,2,3\n", "header"},
+		{"rho,random,rr,lld\n0.05,1,x,3\n", `line 2: rr="x"`},
+		{"rho,random,rr,lld\n", "no data"},
+		{"rho,random,rr,lld\n0.05,1,2\n", "wrong number of fields"},
+	} {
+		_, err := ReadPrinted(strings.NewReader(tc.in))
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("ReadPrinted(%q) error %v, want it to mention %q", tc.in, err, tc.want)
+		}
+	}
+}
+
+func TestPolicyLabel(t *testing.T) {
+	for _, p := range []struct {
+		p    lbsim.Policy
+		want string
+	}{
+		{lbsim.Random{}, "RND"}, {lbsim.RoundRobin{}, "RR"}, {lbsim.LeastLoaded{D: 2}, "LL-2"},
+		{lbsim.LeastLoaded{}, "LWL"}, {lbsim.JSQ{D: 3}, "JSQ-3"}, {lbsim.SITA{C: 20}, "SITA-20"},
+	} {
+		if got := PolicyLabel(p.p.String()); got != p.want {
+			t.Errorf("PolicyLabel(%q) = %q, want %q", p.p.String(), got, p.want)
+		}
+	}
+}
+
+func TestTheoriesAgainstPublishedValues(t *testing.T) {
+	s := TheHandout().Sizes()
+	// P-K by hand for the handout's sizes: E[W] = rho E[X^2] / (2 E[X] (1 - rho)).
+	rnd := RNDExact(50, s)
+	for _, rho := range []float64{0.05, 0.5, 0.95} {
+		w, err := rnd.Wait(rho)
+		want := rho * s.SecondMoment() / (2 * s.Mean() * (1 - rho))
+		if err != nil || !near(w, want, 1e-12) {
+			t.Errorf("RND rho=%v: %v (%v), want %v", rho, w, err, want)
+		}
+	}
+	// E_K/M/1 values from DESIGN.md: K=2, rho=0.9: 6.588; K=10: 4.660; K=2, rho=0.5: 0.618.
+	for _, c := range []struct {
+		k         int
+		rho, want float64
+	}{{2, 0.9, 6.588}, {10, 0.9, 4.660}, {2, 0.5, 0.618}} {
+		w, err := RRExpExact(c.k, 1).Wait(c.rho)
+		if err != nil || math.Abs(w-c.want) > 0.001 {
+			t.Errorf("RR exp K=%d rho=%v: %v (%v), want %v", c.k, c.rho, w, err, c.want)
+		}
+	}
+	// Hellemans & Van Houdt: LL-2 mean response 1.1507 at 0.5 and 2.0503 at 0.9; a mean of 2 doubles the wait.
+	for _, c := range []struct{ rho, resp float64 }{{0.5, 1.1507}, {0.9, 2.0503}} {
+		w, err := LLdLimit(2, 2).Wait(c.rho)
+		if err != nil || math.Abs(w-2*(c.resp-1)) > 2e-4 {
+			t.Errorf("LL-2 limit rho=%v: %v (%v), want %v", c.rho, w, err, 2*(c.resp-1))
+		}
+	}
+	// SITA-20 at rho=0.5, K=100: each group is M/D/1, W = r x / (2 (1 - r)).
+	lam := 100 * 0.5 / s.Mean()
+	rs, rl := lam*(1-s.P)*s.Xm/20, lam*s.P*s.XM/80
+	ws, wl := rs*s.Xm/(2*(1-rs)), rl*s.XM/(2*(1-rl))
+	for m, want := range map[Metric]float64{ShortWait: ws, LongWait: wl, MeanWait: (1-s.P)*ws + s.P*wl} {
+		w, err := SITAExact(100, 20, s, m).Wait(0.5)
+		if err != nil || !near(w, want, 1e-12) {
+			t.Errorf("SITA-20 %v: %v (%v), want %v", m, w, err, want)
+		}
+	}
+	if _, err := SITAExact(100, 1, s, MeanWait).Wait(0.5); err == nil {
+		t.Error("SITA-1 at rho=0.5 has a short-group load of about 10: want an error")
+	}
+}
+
+// rowsFor simulates the handout's grid with exponential sizes, small and fast.
+func rowsFor(t *testing.T, h Handout, sizes lbsim.SizeLaw, reps int, pol ...lbsim.Policy) []lbsim.Row {
+	t.Helper()
+	g, err := h.Grid(sizes, reps, pol...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := lbsim.Sweep(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestGridSimulatesTheTheory(t *testing.T) {
+	h := TheHandout()
+	h.Jobs, h.Servers, h.Loads = 200_000, 10, []float64{0.3, 0.6}
+	rows := rowsFor(t, h, lbsim.Exponential{M: 1}, 5, lbsim.Random{}, lbsim.RoundRobin{})
+	if len(rows) != 4 {
+		t.Fatalf("%d rows, want 2 policies x 2 loads", len(rows))
+	}
+	th := []Theory{RNDExact(10, theory.Exponential(1)), RRExpExact(10, 1)}
+	for _, p := range WaitTable(rows, []Metric{MeanWait}, th) {
+		// A 5-replication t interval: allow 2 half-widths so the test is not a coin flip.
+		if math.IsNaN(p.Exact) || math.Abs(p.Dev) > 2 {
+			t.Errorf("%s at %v: %v ± %v, exact %v", p.Policy, p.Load, p.Wait, p.CI95, p.Exact)
+		}
+	}
+	r, err := Ratio(rows, "RND", "RR", 0.6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w1, _ := th[0].Wait(0.6)
+	w2, _ := th[1].Wait(0.6)
+	if math.Abs(r.Mean-w1/w2) > 2*r.CI95 {
+		t.Errorf("RND/RR at 0.6 = %v, exact %v", r, w1/w2)
+	}
+	if _, err := Ratio(rows, "LL-2", "RR", 0.6); err == nil || !strings.Contains(err.Error(), "LL-2") {
+		t.Errorf("missing policy: error %v", err)
+	}
+	if _, err := h.Grid(lbsim.Exponential{M: 1}, 0, lbsim.Random{}); err == nil || !strings.Contains(err.Error(), "reps=0") {
+		t.Errorf("reps=0: error %v", err)
+	}
+}
+
+func TestWaitFigureAndComparison(t *testing.T) {
+	h := TheHandout()
+	h.Jobs = 50_000
+	rows := rowsFor(t, h, h.Sizes(), 2, Policies()...)
+	th := []Theory{RNDExact(50, h.Sizes()), SITAExact(50, 10, h.Sizes(), MeanWait)}
+	fig, err := WaitFigure("t", rows, []Metric{MeanWait}, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fig.Series) != 3 || fig.Series[2].Name != "LL-2" || len(fig.Series[0].Y) != 10 {
+		t.Fatalf("series %+v", fig.Series)
+	}
+	if fig.Series[1].CI[3] != rows[13].MeanWaitCI95 {
+		t.Errorf("RR CI at 0.35 = %v, want the row's %v", fig.Series[1].CI[3], rows[13].MeanWaitCI95)
+	}
+	// SITA was not simulated: its curve is left out, RND's is drawn up to 0.95.
+	if len(fig.Curves) != 1 || fig.Curves[0].Of != "RND" || fig.Curves[0].X[len(fig.Curves[0].X)-1] != 0.95 {
+		t.Fatalf("curves %+v", fig.Curves)
+	}
+	if _, err := fig.Plot(); err != nil {
+		t.Fatal(err)
+	}
+	printed, err := LoadPrinted()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := CompareWithPrinted(printed, rows, th)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b) != 30 {
+		t.Fatalf("%d comparisons, want 30", len(b))
+	}
+	// At rho = 0.95 the printed RND value is about 58% of the exact 400*0.95/0.05 = 7600.
+	last := b[9]
+	if last.Policy != "RND" || last.Load != 0.95 || !near(last.Exact, 7600, 0.002) || last.PrintedVsWait > 0.6 {
+		t.Errorf("rho=0.95 RND comparison %+v", last)
+	}
+	// The handout's measure exceeds the wait by about E[(X - A)^+] > 0 for every job.
+	for _, x := range b {
+		if x.HandoutWait <= x.MeanWait {
+			t.Errorf("%s %v: handout measure %v <= wait %v", x.Policy, x.Load, x.HandoutWait, x.MeanWait)
+		}
+	}
+}
+
+func TestSITASweepFigure(t *testing.T) {
+	h := TheHandout()
+	h.Jobs, h.Servers, h.Loads = 100_000, 100, []float64{0.5}
+	pols := []lbsim.Policy{lbsim.SITA{C: 15}, lbsim.SITA{C: 20}, lbsim.SITA{C: 30}, lbsim.LeastLoaded{D: 2}}
+	rows := rowsFor(t, h, h.Sizes(), 3, pols...)
+	fig, err := SITASweepFigure("t", rows, h.Sizes(), 100, 0.5, []Metric{MeanWait, ShortWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fig.Series) != 2 || len(fig.Series[0].X) != 3 || fig.Series[0].X[1] != 20 {
+		t.Fatalf("series %+v", fig.Series)
+	}
+	// Exact curve: the stable c at rho=0.5 are 11..60 (theory's error message names that range).
+	ex := fig.Curves[0]
+	if ex.X[0] != 11 || ex.X[len(ex.X)-1] != 60 {
+		t.Errorf("exact curve spans c=%v..%v, want 11..60", ex.X[0], ex.X[len(ex.X)-1])
+	}
+	// SITA groups are M/D/1 with light tails: short-job waits agree with theory tightly.
+	for i, c := range fig.Series[1].X {
+		w, _ := SITAExact(100, int(c), h.Sizes(), ShortWait).Wait(0.5)
+		if y, ci := fig.Series[1].Y[i], fig.Series[1].CI[i]; math.Abs(y-w) > 3*ci {
+			t.Errorf("SITA-%v short: %v ± %v, exact %v", c, y, ci, w)
+		}
+	}
+}
