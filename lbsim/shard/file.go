@@ -71,11 +71,11 @@ func Verify(dir string, s Sweep, i, n int) error {
 	if err := checkShard(s, i, n); err != nil {
 		return err
 	}
-	f, err := ReadFile(filepath.Join(dir, FileName(i, n)))
+	path := filepath.Join(dir, FileName(i, n))
+	f, err := ReadFile(path)
 	if err != nil {
 		return err
 	}
-	path := filepath.Join(dir, FileName(i, n))
 	switch {
 	case f.Sweep.ID != s.ID:
 		return &InvalidFileError{path, fmt.Sprintf("belongs to sweep %s, not %s", short(f.Sweep.ID), short(s.ID))}

@@ -14,10 +14,11 @@ import (
 // Merge reads every shard file (shard-*-of-*.csv) in dir and returns the
 // table of the whole sweep, rows ordered by configuration index. It fails,
 // naming the files and what to do, when the directory holds no shard files,
-// an incomplete or corrupt file, files of two sweeps or two splits, files
-// with different headers, a missing shard or configuration, or a
-// configuration twice. Other files (temporary files of killed writers, the
-// merged output) are ignored.
+// an incomplete or corrupt file, files of two sweeps, files with different
+// headers, a missing shard or configuration, or a configuration twice (two
+// splits of one sweep in one directory). Files of different splits that
+// cover every configuration exactly once are merged. Other files (temporary
+// files of killed writers, batch logs, the merged output) are ignored.
 func Merge(dir string) (header []string, rows [][]string, err error) {
 	files, err := readDir(dir)
 	if err != nil {
