@@ -14,8 +14,8 @@ const repoRoot = "../../.."
 
 // TestNotebooks executes every notebooks/*.ipynb, exports its HTML report, checks the report
 // and runs the notebook's entry in notebookChecks, if any. Notebooks run quick
-// (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, and write their CSV tables into a fresh
-// LBSIM_OUT_DIR. Executed notebooks, reports and screenshots stay in $TMPDIR/lbsim-nbrun-tests.
+// (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, write their CSV tables into a fresh
+// LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in $TMPDIR/lbsim-nbrun-tests.
 func TestNotebooks(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(repoRoot, "notebooks", "*.ipynb"))
 	if err != nil {
@@ -46,8 +46,14 @@ func TestNotebooks(t *testing.T) {
 		stem := strings.TrimSuffix(name, ".ipynb")
 		t.Run(stem, func(t *testing.T) {
 			outDir := t.TempDir()
+			nbEnv := append(env[:len(env):len(env)], "LBSIM_OUT_DIR="+outDir)
+			if _, set := os.LookupEnv("LBSIM_CACHE_DIR"); !set {
+				// A fresh nb.Cached folder: cells of this run share results, but no result
+				// computed by an earlier run (or by `make reports`) can stand in for this one.
+				nbEnv = append(nbEnv, "LBSIM_CACHE_DIR="+t.TempDir())
+			}
 			res, err := Execute(context.Background(), path, Options{
-				Env:    append(env, "LBSIM_OUT_DIR="+outDir),
+				Env:    nbEnv,
 				Output: filepath.Join(art, name),
 			})
 			if res != nil {
