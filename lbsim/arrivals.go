@@ -3,7 +3,6 @@ package lbsim
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 )
 
 // ArrivalProcess is the exogenous arrival process. Its rate is given as a load:
@@ -20,7 +19,7 @@ type ArrivalProcess interface {
 
 type arrivalGen interface {
 	// next returns the arrival time that follows time t.
-	next(t float64, r *rand.Rand) float64
+	next(t float64, r *Stream) float64
 }
 
 // Poisson arrivals at the configured load: exponential interarrival times of
@@ -70,11 +69,11 @@ func (p Ramp) start(lambda1, _ float64) arrivalGen {
 
 type poissonGen struct{ mean float64 }
 
-func (g poissonGen) next(t float64, r *rand.Rand) float64 { return t + r.ExpFloat64()*g.mean }
+func (g poissonGen) next(t float64, r *Stream) float64 { return t + r.ExpFloat64()*g.mean }
 
 type detGen struct{ gap float64 }
 
-func (g detGen) next(t float64, _ *rand.Rand) float64 { return t + g.gap }
+func (g detGen) next(t float64, _ *Stream) float64 { return t + g.gap }
 
 type rampGen struct{ a, b, c, over, lamOver float64 }
 
@@ -87,7 +86,7 @@ func (g rampGen) cum(s float64) float64 {
 }
 
 // next solves Lambda(s) = Lambda(t) + E with E ~ Exp(1).
-func (g rampGen) next(t float64, r *rand.Rand) float64 {
+func (g rampGen) next(t float64, r *Stream) float64 {
 	target := g.cum(t) + r.ExpFloat64()
 	if target > g.lamOver {
 		return g.over + (target-g.lamOver)/g.b

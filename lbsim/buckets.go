@@ -1,7 +1,5 @@
 package lbsim
 
-import "math/rand/v2"
-
 // countBuckets keeps K servers ordered by an integer count (jobs in system)
 // so that incrementing or decrementing one count and drawing uniformly among
 // the servers with the fewest jobs all cost O(1). Servers sit in ord sorted by
@@ -92,7 +90,7 @@ func (b *countBuckets) set(k int, c int32) {
 }
 
 // pickMin draws uniformly among the servers with the smallest count.
-func (b *countBuckets) pickMin(r *rand.Rand) int {
+func (b *countBuckets) pickMin(r *Stream) int {
 	m := b.cnt[b.ord[0]]
 	n := b.first[m+1] // servers ord[0:n] have count m
 	if n == 1 {

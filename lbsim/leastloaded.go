@@ -2,7 +2,6 @@ package lbsim
 
 import (
 	"fmt"
-	"math/rand/v2"
 )
 
 // LeastLoaded is LL-d, the handout's least loaded: each job goes to the
@@ -45,7 +44,7 @@ type sampleMin struct {
 	d, k int
 	kind stateKind
 	perm []int32 // a permutation of the servers, reshuffled partially per job
-	r    *rand.Rand
+	r    *Stream
 }
 
 func newSampleMin(s *sim, d int, kind stateKind) *sampleMin {

@@ -2,7 +2,6 @@ package lbsim
 
 import (
 	"fmt"
-	"math/rand/v2"
 )
 
 // Policy is a dispatching policy: it sends each arriving job to one server.
@@ -47,7 +46,7 @@ func (Random) newDispatcher(s *sim) dispatcher { return &randomDispatcher{k: s.k
 
 type randomDispatcher struct {
 	k int
-	r *rand.Rand
+	r *Stream
 }
 
 func (d *randomDispatcher) pick(float64, float64) int  { return d.r.IntN(d.k) }
@@ -115,7 +114,7 @@ func (p SITA) newDispatcher(s *sim) dispatcher {
 type sitaDispatcher struct {
 	c, k      int
 	cut, long float64
-	r         *rand.Rand
+	r         *Stream
 }
 
 func (d *sitaDispatcher) pick(_, x float64) int {

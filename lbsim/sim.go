@@ -2,7 +2,6 @@ package lbsim
 
 import (
 	"math"
-	"math/rand/v2"
 )
 
 // sim is one replication of one configuration.
@@ -14,7 +13,7 @@ type sim struct {
 	disp  dispatcher
 	m     *metrics
 
-	rArrivals, rSizes, rDispatch *rand.Rand
+	rArrivals, rSizes, rDispatch *Stream
 
 	series []TimePoint
 }

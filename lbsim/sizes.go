@@ -3,7 +3,6 @@ package lbsim
 import (
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"strconv"
 )
 
@@ -11,7 +10,7 @@ import (
 // mu serves a job of size x in x/mu time units).
 type SizeLaw interface {
 	// Rand draws one size.
-	Rand(r *rand.Rand) float64
+	Rand(r *Stream) float64
 	// Mean is E[X].
 	Mean() float64
 	// SecondMoment is E[X^2] (+Inf when it does not exist).
@@ -59,7 +58,7 @@ func NewTwoPointBeta(xm, xM, beta float64) TwoPoint {
 	return TwoPoint{Xm: xm, XM: xM, P: math.Pow(xM, -beta), Beta: beta}
 }
 
-func (s TwoPoint) Rand(r *rand.Rand) float64 {
+func (s TwoPoint) Rand(r *Stream) float64 {
 	if r.Float64() < s.P {
 		return s.XM
 	}
@@ -97,9 +96,9 @@ func (s TwoPoint) String() string {
 // Exponential sizes with mean M: E[X] = M, E[X^2] = 2 M^2.
 type Exponential struct{ M float64 }
 
-func (s Exponential) Rand(r *rand.Rand) float64 { return r.ExpFloat64() * s.M }
-func (s Exponential) Mean() float64             { return s.M }
-func (s Exponential) SecondMoment() float64     { return 2 * s.M * s.M }
+func (s Exponential) Rand(r *Stream) float64 { return r.ExpFloat64() * s.M }
+func (s Exponential) Mean() float64          { return s.M }
+func (s Exponential) SecondMoment() float64  { return 2 * s.M * s.M }
 func (s Exponential) Validate() error {
 	return positive("exp mean", s.M, "e.g. exp:mean=1")
 }
@@ -108,11 +107,11 @@ func (s Exponential) String() string { return "exp:mean=" + fmtNum(s.M) }
 // Deterministic sizes: X = X0 always.
 type Deterministic struct{ X0 float64 }
 
-func (s Deterministic) Rand(*rand.Rand) float64 { return s.X0 }
-func (s Deterministic) Mean() float64           { return s.X0 }
-func (s Deterministic) SecondMoment() float64   { return s.X0 * s.X0 }
-func (s Deterministic) Validate() error         { return positive("det x", s.X0, "e.g. det:x=1") }
-func (s Deterministic) String() string          { return "det:x=" + fmtNum(s.X0) }
+func (s Deterministic) Rand(*Stream) float64  { return s.X0 }
+func (s Deterministic) Mean() float64         { return s.X0 }
+func (s Deterministic) SecondMoment() float64 { return s.X0 * s.X0 }
+func (s Deterministic) Validate() error       { return positive("det x", s.X0, "e.g. det:x=1") }
+func (s Deterministic) String() string        { return "det:x=" + fmtNum(s.X0) }
 
 // H2 is a two-phase hyperexponential: with probability P1 an exponential of
 // rate Rate1, else of rate Rate2.
@@ -138,7 +137,7 @@ func NewH2Balanced(m, c2 float64) (H2, error) {
 	return H2{P1: p1, Rate1: 2 * p1 / m, Rate2: 2 * (1 - p1) / m, mean: m, scv: c2}, nil
 }
 
-func (s H2) Rand(r *rand.Rand) float64 {
+func (s H2) Rand(r *Stream) float64 {
 	if r.Float64() < s.P1 {
 		return r.ExpFloat64() / s.Rate1
 	}
@@ -204,7 +203,7 @@ func NewPareto(alpha, mean, max float64) (Pareto, error) {
 func (s Pareto) ratio() float64 { return math.Pow(s.L/s.H, s.Alpha) }
 
 // Rand inverts the distribution function: X = L (1 - U (1 - r))^(-1/Alpha).
-func (s Pareto) Rand(r *rand.Rand) float64 {
+func (s Pareto) Rand(r *Stream) float64 {
 	return s.L * math.Pow(1-r.Float64()*(1-s.ratio()), -1/s.Alpha)
 }
 
@@ -258,7 +257,7 @@ func NewModal(values ...float64) Empirical { return Empirical{Values: values, na
 // NewEmpirical resamples observed sizes uniformly.
 func NewEmpirical(values []float64) Empirical { return Empirical{Values: values, name: "empirical"} }
 
-func (s Empirical) Rand(r *rand.Rand) float64 { return s.Values[r.IntN(len(s.Values))] }
+func (s Empirical) Rand(r *Stream) float64 { return s.Values[r.IntN(len(s.Values))] }
 func (s Empirical) Mean() float64 {
 	sum := 0.0
 	for _, v := range s.Values {
