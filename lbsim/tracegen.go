@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 )
 
 // TraceGen generates a synthetic trace: a deterministic saw-tooth of
@@ -89,7 +88,7 @@ func (g TraceGen) Generate() (Trace, error) {
 	}
 	n := g.Jobs()
 	tr := Trace{Times: make([]float64, 0, n), Sizes: make([]float64, 0, n)}
-	r := rand.New(rand.NewPCG(g.Seed, 0x7ace))
+	r := NewStream(g.Seed, 0x7ace)
 	t := 0.0
 	for c := range g.Cycles {
 		for j := range g.RampJobs + g.HoldJobs {
