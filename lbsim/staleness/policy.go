@@ -1,0 +1,38 @@
+package staleness
+
+import "github.com/perfeval/lbsim/lbsim"
+
+// Policy is one of the document's dispatchers, under the document's name.
+type Policy struct {
+	Name   string
+	Policy lbsim.Policy
+	// Board is true when the policy reads the board of job counts, which is refreshed every T;
+	// the others (random, round robin) read nothing and the oracle reads live workloads.
+	Board bool
+}
+
+// Policies are the document's five dispatchers, in its order:
+//   - random: a uniformly random server (each server is M/G/1);
+//   - round robin: server n mod K (each server sees Erlang-K interarrival times);
+//   - best of two: the fewer jobs on the board among two sampled servers (JSQ-2);
+//   - least loaded: the fewest jobs on the board among all servers (JSQ);
+//   - oracle: the least work left, read live (LWL), which under FCFS is the central M/G/K queue.
+func Policies() []Policy {
+	return []Policy{
+		{Name: "random", Policy: lbsim.Random{}},
+		{Name: "round robin", Policy: lbsim.RoundRobin{}},
+		{Name: "best of two", Policy: lbsim.JSQ{D: 2}, Board: true},
+		{Name: "least loaded", Policy: lbsim.JSQ{}, Board: true},
+		{Name: "oracle", Policy: lbsim.LeastLoaded{}},
+	}
+}
+
+// PolicyNamed returns the policy with the document's name, if there is one.
+func PolicyNamed(name string) (Policy, bool) {
+	for _, p := range Policies() {
+		if p.Name == name {
+			return p, true
+		}
+	}
+	return Policy{}, false
+}

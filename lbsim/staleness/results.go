@@ -1,0 +1,62 @@
+package staleness
+
+import (
+	"math"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+// Results indexes simulated rows by policy, SCV, refresh period and tally, so that tables,
+// figures and the comparison with the document read the same numbers.
+type Results struct {
+	rows []lbsim.Row
+}
+
+// NewResults indexes the rows of any number of runs (live, stale, tally).
+func NewResults(rows ...[]lbsim.Row) Results {
+	var all []lbsim.Row
+	for _, r := range rows {
+		all = append(all, r...)
+	}
+	return Results{rows: all}
+}
+
+// Get returns the row of policy p at size SCV scv read with a board of period T (and the
+// dispatcher's tally if tally). Policies that read no board, and T = 0, give the live row.
+func (r Results) Get(p Policy, scv, T float64, tally bool) (lbsim.Row, bool) {
+	if !p.Board || T == 0 {
+		T, tally = 0, false
+	}
+	spec := p.Policy.String()
+	for _, row := range r.rows {
+		if row.Policy == spec && sameSCV(row.SCV, scv) && row.Refresh == T && row.Tally == tally {
+			return row, true
+		}
+	}
+	return lbsim.Row{}, false
+}
+
+// Mean is the mean time in system of Get, NaN when there is no such row.
+func (r Results) Mean(p Policy, scv, T float64, tally bool) Estimate {
+	row, ok := r.Get(p, scv, T, tally)
+	if !ok {
+		return Estimate{Mean: math.NaN(), CI95: math.NaN()}
+	}
+	return Estimate{Mean: row.MeanResponse, CI95: row.MeanResponseCI95}
+}
+
+// sameSCV compares SCVs computed from a size law's moments with the nominal value.
+func sameSCV(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
+
+// Estimate is a mean with the half-width of its 95% confidence interval.
+type Estimate struct{ Mean, CI95 float64 }
+
+// Ratio is a/b with a first-order (delta-method) CI half-width,
+//
+//	CI(a/b) ~ (a/b) sqrt((CI_a/a)^2 + (CI_b/b)^2),
+//
+// which ignores the positive correlation of common random numbers, so it is conservative.
+func Ratio(a, b Estimate) Estimate {
+	r := a.Mean / b.Mean
+	return Estimate{Mean: r, CI95: math.Abs(r) * math.Hypot(a.CI95/a.Mean, b.CI95/b.Mean)}
+}

@@ -1,0 +1,182 @@
+package staleness
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
+
+// The document describes its SCV-30 mix in words: about 1 job in 61 is a giant averaging 30
+// service times, the rest average half a service time, and the giants carry half the work.
+func TestSizesMatchTheDocumentsWords(t *testing.T) {
+	law, err := Sizes(30)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, ok := law.(lbsim.H2)
+	if !ok {
+		t.Fatalf("Sizes(30) is %T, want lbsim.H2", law)
+	}
+	giant := 1 - h.P1
+	if got := 1 / giant; math.Abs(got-61) > 0.5 {
+		t.Errorf("1 job in %.2f is a giant, the document says 1 in 61", got)
+	}
+	if got := 1 / h.Rate2; math.Abs(got-30.5) > 0.05 {
+		t.Errorf("giants average %.3f, the document says about 30", got)
+	}
+	if got := 1 / h.Rate1; math.Abs(got-0.5) > 0.01 {
+		t.Errorf("small jobs average %.3f, the document says half a service time", got)
+	}
+	if share := giant / h.Rate2; math.Abs(share-0.5) > 1e-12 {
+		t.Errorf("giants carry %.6f of the work, want 1/2", share)
+	}
+	for _, c := range []float64{1, 4, 10, 30} {
+		law, err := Sizes(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, got := law.Mean(), lbsim.SCV(law); math.Abs(m-1) > 1e-12 || math.Abs(got-c) > 1e-9 {
+			t.Errorf("Sizes(%v): mean %v SCV %v, want 1 and %v", c, m, got, c)
+		}
+	}
+	if _, err := Sizes(0.5); err == nil {
+		t.Error("Sizes(0.5) accepted an SCV below 1, which H2 cannot reach")
+	}
+}
+
+// The document's exact values for random dispatch (140.5 at SCV 30, 50.5 at SCV 10) and its
+// Pareto value (55), from their own formulas: E[R] = 1 + rho (1 + SCV) / (2 (1 - rho)).
+func TestReferencesReproduceTheDocumentsFormulaValues(t *testing.T) {
+	s := Document()
+	random, _ := PolicyNamed("random")
+	for _, c := range []struct{ scv, want float64 }{{30, 140.5}, {10, 50.5}, {1, 10}} {
+		ref, err := s.ReferenceFor(random, c.scv)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !ref.Exact || math.Abs(ref.Value-c.want) > 1e-9 {
+			t.Errorf("random at SCV %v: %v (%s), want exact %v", c.scv, ref.Value, ref.Method, c.want)
+		}
+	}
+	laws, err := TrapLaws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	lambda := s.Load * float64(s.Servers)
+	for _, c := range []struct {
+		law  int
+		want float64
+	}{{0, 55}, {1, 1 + 0.9*(1.2*1.2/(2.2*0.2))/0.2}} {
+		d, err := theory.RandomDispatch(lambda, laws[c.law].Law, uniformSpeeds(s.Servers))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(d.Response-c.want) > 1e-9 {
+			t.Errorf("%s: P-K %v, want %v", laws[c.law].Name, d.Response, c.want)
+		}
+	}
+}
+
+// Under PS random dispatch is M/G/1-PS: E[R] = 1/(1 - rho) = 10 at every SCV.
+func TestPSReferenceIsInsensitive(t *testing.T) {
+	s := Document()
+	s.Discipline = lbsim.PS
+	random, _ := PolicyNamed("random")
+	for _, scv := range s.SCVs {
+		ref, err := s.ReferenceFor(random, scv)
+		if err != nil || math.Abs(ref.Value-10) > 1e-12 {
+			t.Errorf("PS random at SCV %v: %v, %v; want 10", scv, ref.Value, err)
+		}
+	}
+	oracle, _ := PolicyNamed("oracle")
+	if ref, _ := s.ReferenceFor(oracle, 30); !math.IsNaN(ref.Value) {
+		t.Errorf("PS oracle has reference %v (%s); LWL on PS servers is not a central queue", ref.Value, ref.Method)
+	}
+}
+
+// The oracle at SCV 1 is M/M/100; check Erlang C against a direct log-space evaluation of
+//
+//	C = (a^K/K! K/(K-a)) / (sum_{j<K} a^j/j! + a^K/K! K/(K-a)).
+func TestOracleReferenceIsErlangC(t *testing.T) {
+	s := Document()
+	oracle, _ := PolicyNamed("oracle")
+	ref, err := s.ReferenceFor(oracle, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	K, a := float64(s.Servers), s.Load*float64(s.Servers)
+	term := func(j float64) float64 { lg, _ := math.Lgamma(j + 1); return math.Exp(j*math.Log(a) - lg) }
+	var sum float64
+	for j := 0.0; j < K; j++ {
+		sum += term(j)
+	}
+	top := term(K) * K / (K - a)
+	want := 1 + top/(sum+top)/(K-a)
+	if !ref.Exact || math.Abs(ref.Value-want) > 1e-9 {
+		t.Errorf("oracle SCV 1: %v (%s), want %v", ref.Value, ref.Method, want)
+	}
+	approx, _ := s.ReferenceFor(oracle, 30)
+	if approx.Exact || math.Abs(approx.Value-(1+15.5*(want-1))) > 1e-9 {
+		t.Errorf("oracle SCV 30: %v (%s), want the Lee-Longton value %v", approx.Value, approx.Method, 1+15.5*(want-1))
+	}
+}
+
+func TestBracket(t *testing.T) {
+	ts := []float64{1, 2, 5, 10}
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		name   string
+		means  []float64
+		lo, hi float64
+	}{
+		{"crosses between 2 and 5", []float64{1, 2, 6, 9}, 2, 5},
+		{"worse at once", []float64{7, 8, 9, 9}, 0, 1},
+		{"never worse", []float64{1, 2, 3, 4}, 10, inf},
+		{"first crossing wins", []float64{1, 6, 4, 9}, 1, 2},
+		{"missing point is not a crossing", []float64{1, math.NaN(), 6, 9}, 2, 5},
+	} {
+		lo, hi := Bracket(ts, c.means, 5)
+		if lo != c.lo || hi != c.hi {
+			t.Errorf("%s: (%v, %v], want (%v, %v]", c.name, lo, hi, c.lo, c.hi)
+		}
+	}
+}
+
+func TestSetupValidate(t *testing.T) {
+	for _, c := range []struct {
+		edit func(*Setup)
+		want string
+	}{
+		{func(s *Setup) { s.Servers = 1 }, "K=1"},
+		{func(s *Setup) { s.Load = 1 }, "load 1"},
+		{func(s *Setup) { s.SCVs = []float64{0.5} }, "SCV 0.5"},
+		{func(s *Setup) { s.Refresh = []float64{5, 2} }, "not increasing"},
+		{func(s *Setup) { s.Refresh = []float64{0} }, "T=0"},
+		{func(s *Setup) { s.Reps = 1 }, "R=1"},
+		{func(s *Setup) { s.Jobs = 0 }, "N=0"},
+	} {
+		s := Document()
+		c.edit(&s)
+		_, err := s.LiveConfigs()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("want an error naming %q, got %v", c.want, err)
+		}
+	}
+	s := Document()
+	live, err := s.LiveConfigs()
+	if err != nil || len(live) != 4*5 {
+		t.Fatalf("live configs: %d, %v; want 20", len(live), err)
+	}
+	stale, err := s.StaleConfigs()
+	if err != nil || len(stale) != 4*len(TGrid())*2 {
+		t.Fatalf("stale configs: %d, %v; want %d", len(stale), err, 4*len(TGrid())*2)
+	}
+	for _, c := range stale {
+		if c.Refresh == 0 || c.Tally || c.Reps != 12 || c.Jobs != 2_000_000 {
+			t.Fatalf("stale config %s does not follow the document", c.Key())
+		}
+	}
+}

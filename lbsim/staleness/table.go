@@ -1,0 +1,141 @@
+package staleness
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/stat/distuv"
+)
+
+// LiveRow is one line of the live-board table: a policy at one SCV, with its standard error and
+// the exact or approximate value beside it.
+type LiveRow struct {
+	Policy    string  `json:"policy"`
+	SCV       float64 `json:"scv"`
+	Mean      float64 `json:"mean_response"`
+	CI95      float64 `json:"ci95"`
+	StdErr    float64 `json:"std_err"`
+	RelStdErr float64 `json:"rel_std_err"` // StdErr / Mean; the document's "under 2% everywhere"
+	Reference float64 `json:"reference"`
+	Method    string  `json:"reference_method"`
+	Exact     bool    `json:"exact"`
+}
+
+// LiveTable lists every policy at every SCV with a live board, from res, with the references of
+// ReferenceFor. The standard error is the CI half-width over R replications divided by the
+// Student-t quantile t_{0.975, R-1}.
+func (s Setup) LiveTable(res Results) ([]LiveRow, error) {
+	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.Reps - 1)}.Quantile(0.975)
+	var out []LiveRow
+	for _, scv := range s.SCVs {
+		for _, p := range Policies() {
+			est := res.Mean(p, scv, 0, false)
+			ref, err := s.ReferenceFor(p, scv)
+			if err != nil {
+				return nil, err
+			}
+			se := est.CI95 / t
+			out = append(out, LiveRow{
+				Policy: p.Name, SCV: scv, Mean: est.Mean, CI95: est.CI95, StdErr: se,
+				RelStdErr: se / est.Mean, Reference: ref.Value, Method: ref.Method, Exact: ref.Exact,
+			})
+		}
+	}
+	return out, nil
+}
+
+// StaleRow is one point of the staleness sweep in long form: policy, SCV, T and the mean time in
+// system, with round robin's (which does not depend on T) for comparison.
+type StaleRow struct {
+	Policy     string  `json:"policy"`
+	SCV        float64 `json:"scv"`
+	T          float64 `json:"refresh"`
+	Tally      bool    `json:"tally"`
+	Mean       float64 `json:"mean_response"`
+	CI95       float64 `json:"ci95"`
+	RoundRobin float64 `json:"round_robin"`
+	VsRR       float64 `json:"vs_round_robin"` // Mean / RoundRobin: above 1 is worse than round robin
+}
+
+// StaleTable lists the board policies at every SCV and T of the grid.
+func (s Setup) StaleTable(res Results) []StaleRow {
+	rr, _ := PolicyNamed("round robin")
+	var out []StaleRow
+	for _, scv := range s.SCVs {
+		base := res.Mean(rr, scv, 0, false)
+		for _, p := range Policies() {
+			if !p.Board {
+				continue
+			}
+			for _, T := range s.Refresh {
+				e := res.Mean(p, scv, T, s.Tally)
+				out = append(out, StaleRow{Policy: p.Name, SCV: scv, T: T, Tally: s.Tally, Mean: e.Mean,
+					CI95: e.CI95, RoundRobin: base.Mean, VsRR: e.Mean / base.Mean})
+			}
+		}
+	}
+	return out
+}
+
+// Crossing says where a board policy becomes worse than round robin as the board ages: between
+// the grid points Lo and Hi (Lo < T* <= Hi). Lo = 0 means it is already worse at the first grid
+// point; Hi = +Inf that it is never worse on the grid.
+type Crossing struct {
+	Policy string  `json:"policy"`
+	SCV    float64 `json:"scv"`
+	Tally  bool    `json:"tally"`
+	Lo     float64 `json:"lo"`
+	Hi     float64 `json:"hi"`
+	Range  string  `json:"range"`
+}
+
+// Crossings finds, for each board policy and SCV, the first grid point where its mean time in
+// system exceeds round robin's, and the grid point before it. Means are compared without their
+// CIs: near a crossing the two curves are within noise of each other, which is what "the two
+// grid points bracketing the crossing" allows for.
+func (s Setup) Crossings(res Results) []Crossing {
+	rr, _ := PolicyNamed("round robin")
+	var out []Crossing
+	for _, scv := range s.SCVs {
+		base := res.Mean(rr, scv, 0, false).Mean
+		for _, p := range Policies() {
+			if !p.Board {
+				continue
+			}
+			means := make([]float64, len(s.Refresh))
+			for i, T := range s.Refresh {
+				means[i] = res.Mean(p, scv, T, s.Tally).Mean
+			}
+			lo, hi := Bracket(s.Refresh, means, base)
+			out = append(out, Crossing{Policy: p.Name, SCV: scv, Tally: s.Tally, Lo: lo, Hi: hi, Range: bracketText(lo, hi)})
+		}
+	}
+	return out
+}
+
+// Bracket returns the grid points (lo, hi] around the first T at which means[i] > level: hi is
+// that T, lo the grid point before it (0 if it is the first one). If no mean exceeds level, lo is
+// the last grid point and hi is +Inf. A NaN mean (missing run) counts as not exceeding.
+func Bracket(ts, means []float64, level float64) (lo, hi float64) {
+	for i, m := range means {
+		if m > level {
+			if i == 0 {
+				return 0, ts[0]
+			}
+			return ts[i-1], ts[i]
+		}
+	}
+	if len(ts) == 0 {
+		return 0, math.Inf(1)
+	}
+	return ts[len(ts)-1], math.Inf(1)
+}
+
+func bracketText(lo, hi float64) string {
+	switch {
+	case math.IsInf(hi, 1):
+		return "never worse for T <= " + num(lo)
+	case lo == 0:
+		return "worse already at T = " + num(hi)
+	}
+	return num(lo) + " < T <= " + num(hi)
+}

@@ -1,0 +1,101 @@
+package staleness
+
+import (
+	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
+
+// NamedLaw is a size law with the name a table shows for it.
+type NamedLaw struct {
+	Name string
+	Law  lbsim.SizeLaw
+}
+
+// TrapLaws are the laws of the Pareto trap, all of mean 1: the document's Pareto (Lomax, tail
+// exponent 2.2, SCV 11), the classical Pareto of the same index (SCV 2.27), and the H2 mix at
+// SCV 30, whose every moment is finite.
+func TrapLaws() ([]NamedLaw, error) {
+	lomax, err := NewLomax(2.2, 1)
+	if err != nil {
+		return nil, err
+	}
+	pareto, err := lbsim.NewPareto(2.2, 1, 0)
+	if err != nil {
+		return nil, err
+	}
+	h2, err := Sizes(30)
+	if err != nil {
+		return nil, err
+	}
+	return []NamedLaw{
+		{Name: "Lomax (Pareto II) a=2.2", Law: lomax},
+		{Name: "Pareto I a=2.2", Law: pareto},
+		{Name: "H2 SCV 30", Law: h2},
+	}, nil
+}
+
+// TrapConfigs lists random dispatch on the setup's servers at its load for every law and run
+// length N (jobs measured per replication, after a warm-up of N/10), reps replications each.
+func (s Setup) TrapConfigs(laws []NamedLaw, lengths []int64, reps int) ([]lbsim.Config, error) {
+	if reps < 2 {
+		return nil, fmt.Errorf("reps R=%d is invalid: need R >= 2 for a confidence interval", reps)
+	}
+	var out []lbsim.Config
+	for _, l := range laws {
+		for _, n := range lengths {
+			c := s.base(l.Law)
+			c.Discipline = lbsim.FCFS
+			c.Policy = lbsim.Random{}
+			c.Jobs, c.Warmup, c.Reps = n, n/10, reps
+			if err := c.Validate(); err != nil {
+				return nil, fmt.Errorf("%s with N=%d: %w", l.Name, n, err)
+			}
+			out = append(out, c)
+		}
+	}
+	return out, nil
+}
+
+// TrapRow is random dispatch's mean time in system after a run of N jobs, beside the exact
+// Pollaczek-Khinchine value.
+type TrapRow struct {
+	Law   string  `json:"law"`
+	SCV   float64 `json:"scv"`
+	Jobs  int64   `json:"jobs"`
+	Mean  float64 `json:"mean_response"`
+	CI95  float64 `json:"ci95"`
+	Exact float64 `json:"exact"`
+	Ratio float64 `json:"ratio"` // Mean / Exact
+}
+
+// TrapTable pairs the rows of TrapConfigs with the exact values, law by law, in run-length order.
+func (s Setup) TrapTable(laws []NamedLaw, lengths []int64, rows []lbsim.Row) ([]TrapRow, error) {
+	lambda := s.Load * float64(s.Servers)
+	var out []TrapRow
+	for _, l := range laws {
+		exact, err := theory.RandomDispatch(lambda, l.Law, uniformSpeeds(s.Servers))
+		if err != nil {
+			return nil, err
+		}
+		for _, n := range lengths {
+			row, ok := findRow(rows, l.Law.String(), n)
+			if !ok {
+				return nil, fmt.Errorf("no run of %s with N=%d: run TrapConfigs with the same laws and lengths", l.Name, n)
+			}
+			out = append(out, TrapRow{Law: l.Name, SCV: lbsim.SCV(l.Law), Jobs: n, Mean: row.MeanResponse,
+				CI95: row.MeanResponseCI95, Exact: exact.Response, Ratio: row.MeanResponse / exact.Response})
+		}
+	}
+	return out, nil
+}
+
+func findRow(rows []lbsim.Row, sizes string, jobs int64) (lbsim.Row, bool) {
+	for _, r := range rows {
+		if r.Sizes == sizes && r.Jobs == jobs {
+			return r, true
+		}
+	}
+	return lbsim.Row{}, false
+}
