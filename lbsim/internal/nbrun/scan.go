@@ -56,7 +56,7 @@ func Scan(name string, data []byte) (int, error) {
 	if err := json.Unmarshal(data, &nb); err != nil {
 		return 0, fmt.Errorf("notebook %s: not a valid notebook JSON: %w", name, err)
 	}
-	var errs []error
+	var fails []string // "cell N: why", in cell order
 	code := 0
 	for i, cell := range nb.Cells {
 		if cell.CellType != "code" {
@@ -67,25 +67,46 @@ func Scan(name string, data []byte) (int, error) {
 		for j, o := range cell.Outputs {
 			texts[j] = o.text()
 		}
-		for j, o := range cell.Outputs {
-			if o.OutputType == "error" {
-				msg := fmt.Sprintf("%s: %s", o.EName, o.EValue)
-				if ctx := strings.TrimSpace(strings.Join(append(texts[:j:j], texts[j+1:]...), "\n")); ctx != "" {
-					msg += "\n" + clip(ctx, 2000)
-				}
-				errs = append(errs, fmt.Errorf("notebook %s: cell %d: error output: %s", name, i, msg))
-				continue
-			}
-			for _, mark := range failureMarks {
-				if k := strings.Index(texts[j], mark); k >= 0 {
-					errs = append(errs, fmt.Errorf("notebook %s: cell %d: %s output contains %q:\n%s",
-						name, i, o.kind(), mark, clip(strings.TrimSpace(texts[j][lineStart(texts[j], k):]), 2000)))
-					break
-				}
+		if err := cellFailure(cell.Outputs, texts); err != nil {
+			fails = append(fails, fmt.Sprintf("cell %d: %v", i, err))
+		}
+	}
+	if len(fails) == 0 {
+		return code, nil
+	}
+	// The first failure in full; later cells usually fail for the same reason (a compile error
+	// in a package repeats in every cell), so they get one line each.
+	msg := fmt.Sprintf("notebook %s: %s", name, fails[0])
+	for _, f := range fails[1:] {
+		first, _, _ := strings.Cut(f, "\n")
+		msg += fmt.Sprintf("\nnotebook %s: also %s", name, clip(first, 300))
+	}
+	return code, errors.New(msg)
+}
+
+// cellFailure returns why a cell failed, or nil: its error output, shown with the text of its
+// other outputs (GoNB puts the compiler's message there), else its first output that contains
+// a failure mark. One failure per cell: GoNB's error display repeats the error's text.
+func cellFailure(outputs []output, texts []string) error {
+	for j, o := range outputs {
+		if o.OutputType != "error" {
+			continue
+		}
+		msg := fmt.Sprintf("%s: %s", o.EName, o.EValue)
+		if ctx := strings.TrimSpace(strings.Join(append(texts[:j:j], texts[j+1:]...), "\n")); ctx != "" {
+			msg += "\n" + clip(ctx, 2000)
+		}
+		return fmt.Errorf("error output: %s", msg)
+	}
+	for j, o := range outputs {
+		for _, mark := range failureMarks {
+			if k := strings.Index(texts[j], mark); k >= 0 {
+				return fmt.Errorf("%s output contains %q:\n%s",
+					o.kind(), mark, clip(strings.TrimSpace(texts[j][lineStart(texts[j], k):]), 2000))
 			}
 		}
 	}
-	return code, errors.Join(errs...)
+	return nil
 }
 
 // kind names an output for messages: "stderr", "stdout", "display_data", ...
@@ -100,6 +121,7 @@ var (
 	styleOrScript = regexp.MustCompile(`(?is)<(style|script)\b.*?</(style|script)>`)
 	htmlTag       = regexp.MustCompile(`(?s)<[^>]*>`)
 	ansiEscape    = regexp.MustCompile("\x1b\\[[0-9;]*[A-Za-z]")
+	blankLines    = regexp.MustCompile(`\n[ \t]*(\n[ \t]*)+\n`) // left where HTML tags were
 )
 
 // text returns what a reader sees of an output: stream text, text/plain, or text/html without
@@ -124,7 +146,7 @@ func (o output) text() string {
 		}
 		parts = append(parts, s)
 	}
-	return ansiEscape.ReplaceAllString(strings.Join(parts, "\n"), "")
+	return blankLines.ReplaceAllString(ansiEscape.ReplaceAllString(strings.Join(parts, "\n"), ""), "\n")
 }
 
 // lineStart is the index of the start of the line holding s[k].

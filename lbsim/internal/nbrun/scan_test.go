@@ -29,9 +29,13 @@ func TestScan(t *testing.T) {
 			1, []string{`cell 1: stdout output contains "panic:":` + "\npanic: x"}},
 		{"text/plain result", `{"cell_type": "code", "outputs": [{"output_type": "execute_result", "data": {"text/plain": ["exit status 1"]}}]}`,
 			1, []string{`cell 1: execute_result output contains "exit status "`}},
+		{"error and its display blamed once", `{"cell_type": "code", "outputs": [
+			{"output_type": "display_data", "data": {"text/html": "<pre>go get: exit status 1</pre>"}},
+			{"output_type": "error", "ename": "ERROR", "evalue": "go get failed"}]}`,
+			1, []string{"notebook nb.ipynb: cell 1: error output: ERROR: go get failed\ngo get: exit status 1"}},
 		{"two bad cells", `{"cell_type": "code", "outputs": [{"output_type": "error", "ename": "E", "evalue": "v"}]},
 			{"cell_type": "code", "outputs": [{"output_type": "stream", "name": "stderr", "text": "exit status 1"}]}`,
-			2, []string{"cell 1: error output: E: v", "cell 2: stderr"}},
+			2, []string{"notebook nb.ipynb: cell 1: error output: E: v", "notebook nb.ipynb: also cell 2: stderr"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -52,6 +56,9 @@ func TestScan(t *testing.T) {
 				if !strings.Contains(err.Error(), w) {
 					t.Errorf("error does not contain %q:\n%v", w, err)
 				}
+			}
+			if got, want := strings.Count(err.Error(), "notebook nb.ipynb: "), len(tt.wantErr); tt.name != "exit as string" && got != want {
+				t.Errorf("error blames %d cells, want %d:\n%v", got, want, err)
 			}
 		})
 	}
