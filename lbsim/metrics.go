@@ -1,35 +1,70 @@
 package lbsim
 
-// metrics accumulates one replication's measurements: per batch and class
-// the job count and the sums of waiting and response times, the handout's
-// quantity, a waiting-time histogram and per-server busy time. Batches are
-// contiguous blocks of measured jobs; with a single replication their means
-// give the confidence interval (batch means).
+// metrics accumulates one replication's measurements: per batch and size
+// class the job count and the sums of waiting and response times, the
+// handout's quantity, and a waiting-time histogram. Batches are contiguous
+// blocks of measured jobs; with a single replication their means give the
+// confidence interval (batch means). Totals over classes are summed when the
+// replication is aggregated, which keeps the per-job cost to one class.
 type metrics struct {
-	classes  int // size classes; column `classes` holds all jobs
-	batches  int
-	perBatch float64 // batches / measured jobs
+	classes int
+	batches int
 
-	cnt, sumW, sumR []float64 // [batch*(classes+1) + class]
+	cnt, sumW, sumR []float64 // [batch*classes + class]
 	handout         []float64 // [batch]
 	hist            histogram
+
+	// bound[b] is the first job of batch b: batch b holds the measured jobs
+	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
+	bound []int64
+	// Sequential recording (FCFS measures jobs in arrival order).
+	b    int
+	next int64
 }
 
 func newMetrics(classes, batches int, jobs int64) *metrics {
-	n := batches * (classes + 1)
-	return &metrics{
-		classes: classes, batches: batches, perBatch: float64(batches) / float64(jobs),
+	n := batches * classes
+	m := &metrics{
+		classes: classes, batches: batches,
 		cnt: make([]float64, n), sumW: make([]float64, n), sumR: make([]float64, n),
-		handout: make([]float64, batches), hist: newHistogram(),
+		handout: make([]float64, batches), hist: newHistogram(), bound: make([]int64, batches+2),
 	}
+	for b := range batches + 1 {
+		m.bound[b] = int64(b) * jobs / int64(batches)
+	}
+	m.bound[batches+1] = -1 // never reached: recordNext stays in the last batch
+	return m
 }
 
-func (m *metrics) batch(seq int64) int { return min(int(float64(seq)*m.perBatch), m.batches-1) }
+// batch locates job seq: a guess from the proportion, then corrected.
+func (m *metrics) batch(seq int64) int {
+	b := min(int(seq*int64(m.batches)/max(m.bound[m.batches], 1)), m.batches-1)
+	for b > 0 && seq < m.bound[b] {
+		b--
+	}
+	for b < m.batches-1 && seq >= m.bound[b+1] {
+		b++
+	}
+	return b
+}
+
+// recordNext records the next measured job in arrival order (FCFS); it is
+// record(seq, ...) for seq = 0, 1, 2, ... without locating the batch.
+func (m *metrics) recordNext(class int, w, r float64) {
+	if m.next == m.bound[m.b+1] && m.b < m.batches-1 {
+		m.b++
+	}
+	m.next++
+	i := m.b*m.classes + class
+	m.cnt[i]++
+	m.sumW[i] += w
+	m.sumR[i] += r
+	m.hist.add(w)
+}
 
 // record adds the measured job number seq (0-based) of the given class.
 func (m *metrics) record(seq int64, class int, w, r float64) {
-	b := m.batch(seq)
-	i := b*m.classes + class
+	i := m.batch(seq)*m.classes + class
 	m.cnt[i]++
 	m.sumW[i] += w
 	m.sumR[i] += r

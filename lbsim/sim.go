@@ -122,7 +122,7 @@ func (s *sim) run() replication {
 				srv.deps[k].push(free + service)
 			}
 			if measured {
-				m.record(n-warm, class, wait, wait+service)
+				m.recordNext(class, wait, wait+service)
 			}
 			pending = wait + service
 		} else {

@@ -1,0 +1,33 @@
+package lbsim
+
+import "testing"
+
+// Batches partition the measured jobs into near-equal contiguous blocks,
+// and sequential and random-order recording agree.
+func TestMetricsBatches(t *testing.T) {
+	for _, tc := range []struct {
+		jobs    int64
+		batches int
+	}{{100, 20}, {7, 3}, {1, 2}, {2_000_003, 20}} {
+		seq, rnd := newMetrics(2, tc.batches, tc.jobs), newMetrics(2, tc.batches, tc.jobs)
+		for i := range tc.jobs {
+			seq.recordNext(int(i%2), 1, 2)
+			rnd.record(i, int(i%2), 1, 2)
+		}
+		total := 0.0
+		for b := range tc.batches {
+			n := seq.cnt[2*b] + seq.cnt[2*b+1]
+			want := float64(seq.bound[b+1] - seq.bound[b])
+			if n != want || seq.cnt[2*b] != rnd.cnt[2*b] || seq.cnt[2*b+1] != rnd.cnt[2*b+1] {
+				t.Errorf("N=%d B=%d batch %d: %v jobs (random order %v), want %v", tc.jobs, tc.batches, b, n, rnd.cnt[2*b]+rnd.cnt[2*b+1], want)
+			}
+			if lo, hi := tc.jobs/int64(tc.batches), (tc.jobs+int64(tc.batches)-1)/int64(tc.batches); n < float64(lo) || n > float64(hi) {
+				t.Errorf("N=%d B=%d batch %d has %v jobs, want %d..%d", tc.jobs, tc.batches, b, n, lo, hi)
+			}
+			total += n
+		}
+		if total != float64(tc.jobs) {
+			t.Errorf("N=%d: batches hold %v jobs", tc.jobs, total)
+		}
+	}
+}
