@@ -1,10 +1,11 @@
 package nbrun
 
 import (
+	"fmt"
 	"image"
 	"image/png"
 	"os"
-	"path/filepath"
+	"sync"
 	"testing"
 )
 
@@ -20,16 +21,21 @@ func requireNotebooks(t *testing.T) {
 	}
 }
 
-// artifactDir returns a folder that outlives the test for executed notebooks, reports and
-// screenshots, so that a failure can be inspected.
+// artifactDir returns this test run's folder for executed notebooks, reports and screenshots:
+// unique per run, so that concurrent runs (two clones, two helpers) never read each other's
+// files, and kept after a failed run (TestMain), so that the failure can be inspected.
 func artifactDir(t *testing.T) string {
 	t.Helper()
-	dir := filepath.Join(os.TempDir(), "lbsim-nbrun-tests")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
+	dir, err := artifacts()
+	if err != nil {
 		t.Fatal(err)
 	}
 	return dir
 }
+
+var artifacts = sync.OnceValues(func() (string, error) {
+	return os.MkdirTemp("", "lbsim-nbrun-tests-")
+})
 
 func writeFile(path, s string) error { return os.WriteFile(path, []byte(s), 0o644) }
 
@@ -40,4 +46,18 @@ func decodeFile(path string) (image.Image, error) {
 	}
 	defer f.Close()
 	return png.Decode(f)
+}
+
+// TestMain removes the artifact folder when every test passed; after a failure it stays, and
+// its path is in the test log.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if dir, err := artifacts(); err == nil {
+		if code == 0 {
+			os.RemoveAll(dir)
+		} else {
+			fmt.Fprintf(os.Stderr, "nbrun: executed notebooks, reports and screenshots kept in %s\n", dir)
+		}
+	}
+	os.Exit(code)
 }

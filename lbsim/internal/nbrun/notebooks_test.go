@@ -15,7 +15,7 @@ const repoRoot = "../../.."
 // TestNotebooks executes every notebooks/*.ipynb, exports its HTML report, checks the report
 // and runs the notebook's entry in notebookChecks, if any. Notebooks run quick
 // (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, write their CSV tables into a fresh
-// LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in $TMPDIR/lbsim-nbrun-tests.
+// LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in $TMPDIR/lbsim-nbrun-tests-*/.
 func TestNotebooks(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(repoRoot, "notebooks", "*.ipynb"))
 	if err != nil {
