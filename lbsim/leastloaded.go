@@ -95,9 +95,6 @@ func (p *sampleMin) pick(t, _ float64) int {
 	return best
 }
 
-func (p *sampleMin) sent(int, float64, float64) {}
-func (p *sampleMin) refreshed(float64)          {}
-
 // leastWork is LWL over all K servers in O(log K): servers with no work
 // (free time <= now) sit in an idle set drawn from uniformly; the others in a
 // heap keyed by their free time. Live, keys are the servers' free times and

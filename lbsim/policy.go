@@ -30,9 +30,17 @@ const (
 type dispatcher interface {
 	// pick chooses the server for a job of size x arriving at time t.
 	pick(t, x float64) int
-	// sent tells that the job of size x joined server k at time t.
+}
+
+// observer is a dispatcher that keeps its own index of the servers: it is
+// told that the job of size x joined server k at time t.
+type observer interface {
 	sent(k int, t, x float64)
-	// refreshed tells that the board was refreshed at time r0.
+}
+
+// refresher is a dispatcher that rebuilds its index when the board is
+// refreshed at time r0.
+type refresher interface {
 	refreshed(r0 float64)
 }
 
@@ -49,9 +57,7 @@ type randomDispatcher struct {
 	r *Stream
 }
 
-func (d *randomDispatcher) pick(float64, float64) int  { return d.r.IntN(d.k) }
-func (d *randomDispatcher) sent(int, float64, float64) {}
-func (d *randomDispatcher) refreshed(float64)          {}
+func (d *randomDispatcher) pick(float64, float64) int { return d.r.IntN(d.k) }
 
 // RoundRobin (RR) sends the n-th job to server n mod K.
 type RoundRobin struct{}
@@ -70,8 +76,6 @@ func (d *rrDispatcher) pick(float64, float64) int {
 	}
 	return k
 }
-func (d *rrDispatcher) sent(int, float64, float64) {}
-func (d *rrDispatcher) refreshed(float64)          {}
 
 // SITA (size interval task allocation) sends short jobs uniformly to servers
 // 1..C and long jobs uniformly to servers C+1..K. With Cut = 0 the size law
@@ -123,5 +127,3 @@ func (d *sitaDispatcher) pick(_, x float64) int {
 	}
 	return d.r.IntN(d.c)
 }
-func (d *sitaDispatcher) sent(int, float64, float64) {}
-func (d *sitaDispatcher) refreshed(float64)          {}

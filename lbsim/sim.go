@@ -11,6 +11,8 @@ type sim struct {
 	srv   *servers
 	board *board
 	disp  dispatcher
+	obs   observer  // nil when the dispatcher keeps no index
+	ref   refresher // nil when the dispatcher keeps no board index
 	m     *metrics
 
 	rArrivals, rSizes, rDispatch *Stream
@@ -53,6 +55,8 @@ func newSim(cfg *Config, rep int) *sim {
 	}
 	s.m = newMetrics(classes, batches, cfg.jobs())
 	s.disp = cfg.Policy.newDispatcher(s)
+	s.obs, _ = s.disp.(observer)
+	s.ref, _ = s.disp.(refresher)
 	return s
 }
 
@@ -97,7 +101,9 @@ func (s *sim) run() replication {
 		}
 		if s.board != nil && s.board.due(t) {
 			s.board.refresh(t, srv, m)
-			s.disp.refreshed(s.board.r0)
+			if s.ref != nil {
+				s.ref.refreshed(s.board.r0)
+			}
 		}
 		k := s.disp.pick(t, x)
 
@@ -139,7 +145,9 @@ func (s *sim) run() replication {
 		if s.board != nil {
 			s.board.sent(k, service)
 		}
-		s.disp.sent(k, t, x)
+		if s.obs != nil {
+			s.obs.sent(k, t, x)
+		}
 		prevT = t
 	}
 	out.tEnd = t
