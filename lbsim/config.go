@@ -189,6 +189,18 @@ func (c *Config) checkServerLoads() error {
 	return nil
 }
 
+// classes are the size classes results are reported for: those of a
+// two-point law, or short and long jobs around a SITA size cut-off.
+func (c *Config) classes() (names []string, cuts []float64) {
+	if p, ok := c.Policy.(SITA); ok && p.Cut > 0 {
+		return []string{"short", "long"}, []float64{p.Cut}
+	}
+	if cl, ok := c.sizes().(Classifier); ok {
+		return cl.Classes()
+	}
+	return nil, nil
+}
+
 func (c *Config) arrivals() ArrivalProcess {
 	if c.Arrivals == nil {
 		return Poisson{}

@@ -8,7 +8,9 @@ import (
 // server with the least remaining workload (in time units) among D servers
 // sampled uniformly without replacement; ties are broken uniformly at random.
 // D = 0 (or D = K) samples all servers: LWL, least work left, which under FCFS
-// behaves as the central M/G/K queue.
+// behaves as the central M/G/K queue. (LWL draws uniformly among idle servers;
+// two busy servers with exactly equal workloads, which has probability zero
+// for continuous sizes, are ordered by its heap.)
 type LeastLoaded struct{ D int }
 
 func (p LeastLoaded) String() string {

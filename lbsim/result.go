@@ -182,8 +182,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 		}
 		r.Handout = estimate(hs, counts)
 	}
-	if c, ok := sizes.(Classifier); ok && m0.classes > 1 {
-		names, _ := c.Classes()
+	if names, _ := cfg.classes(); len(names) > 1 {
 		for i, name := range names {
 			cc := unit(i, cnt)
 			var n float64

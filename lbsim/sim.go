@@ -41,11 +41,8 @@ func newSim(cfg *Config, rep int) *sim {
 	if cfg.Refresh > 0 {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
-	classes := 1
-	if c, ok := cfg.sizes().(Classifier); ok {
-		names, _ := c.Classes()
-		classes = len(names)
-	}
+	names, _ := cfg.classes()
+	classes := max(1, len(names))
 	batches := cfg.Batches
 	if batches == 0 {
 		batches = 20
@@ -68,10 +65,7 @@ func (s *sim) run() replication {
 	warm, total := cfg.Warmup, cfg.Warmup+cfg.jobs()
 	tr := cfg.Trace
 	sizes := cfg.sizes()
-	var cuts []float64
-	if c, ok := sizes.(Classifier); ok {
-		_, cuts = c.Classes()
-	}
+	_, cuts := cfg.classes()
 	var gen arrivalGen
 	if tr == nil {
 		gen = cfg.arrivals().start(cfg.Capacity()/sizes.Mean(), cfg.Load)

@@ -256,3 +256,48 @@ func TestUnstableSlowServerRejected(t *testing.T) {
 		}
 	}
 }
+
+// SITA with a size cut-off on H2 sizes: each group is M/G/1 with the
+// conditional law of its sizes under random splitting. The conditional
+// moments of the H2 density below and above the cut come from a numerical
+// integral (Simpson's rule), an independent route to the exact waits.
+func TestSITACutMatchesConditionalMG1(t *testing.T) {
+	const k, c, cut = 10, 6, 2.0
+	cfg := lbsim.Config{Servers: k, Load: 0.5, Sizes: h2scv10, Policy: lbsim.SITA{C: c, Cut: cut}, Jobs: 400_000, Reps: 8}
+	r := run(t, cfg)
+	density := func(x float64) float64 {
+		h := h2scv10
+		return h.P1*h.Rate1*math.Exp(-h.Rate1*x) + (1-h.P1)*h.Rate2*math.Exp(-h.Rate2*x)
+	}
+	moments := func(a, b float64) (p, m1, m2 float64) {
+		const n = 200_000
+		dx := (b - a) / n
+		for i := 0; i <= n; i++ {
+			w := 2.0
+			if i == 0 || i == n {
+				w = 1
+			} else if i%2 == 1 {
+				w = 4
+			}
+			x := a + float64(i)*dx
+			f := density(x) * w * dx / 3
+			p, m1, m2 = p+f, m1+x*f, m2+x*x*f
+		}
+		return p, m1 / p, m2 / p
+	}
+	pS, m1S, m2S := moments(0, cut)
+	pL, m1L, m2L := moments(cut, 400) // the tail beyond 400 is below 1e-40
+	lambda := cfg.ArrivalRate()
+	for _, g := range []struct {
+		name   string
+		rate   float64
+		m1, m2 float64
+	}{{"short", lambda * pS / c, m1S, m2S}, {"long", lambda * pL / (k - c), m1L, m2L}} {
+		exact := must(theory.MG1{Lambda: g.rate, Size: theory.Law{M1: g.m1, M2: g.m2}, Mu: 1}.FCFS())
+		got, ok := r.Class(g.name)
+		if !ok {
+			t.Fatalf("no %s class in %+v", g.name, r.Classes)
+		}
+		within(t, "sita cut "+g.name, got.Wait, exact.Wait, 0)
+	}
+}
