@@ -91,6 +91,16 @@ func TestPSReferenceIsInsensitive(t *testing.T) {
 			t.Errorf("PS random at SCV %v: %v, %v; want 10", scv, ref.Value, err)
 		}
 	}
+	rr, _ := PolicyNamed("round robin")
+	fcfs := Document()
+	a, _ := s.ReferenceFor(rr, 1)
+	b, _ := fcfs.ReferenceFor(rr, 1)
+	if !a.Exact || a.Value != b.Value {
+		t.Errorf("PS round robin at SCV 1: %v (%s), want the FCFS E_K/M/1 value %v", a.Value, a.Method, b.Value)
+	}
+	if ref, _ := s.ReferenceFor(rr, 4); !math.IsNaN(ref.Value) {
+		t.Errorf("PS round robin at SCV 4 has reference %v (%s); there is none", ref.Value, ref.Method)
+	}
 	oracle, _ := PolicyNamed("oracle")
 	if ref, _ := s.ReferenceFor(oracle, 30); !math.IsNaN(ref.Value) {
 		t.Errorf("PS oracle has reference %v (%s); LWL on PS servers is not a central queue", ref.Value, ref.Method)

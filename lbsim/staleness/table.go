@@ -3,6 +3,8 @@ package staleness
 import (
 	"math"
 
+	"github.com/perfeval/lbsim/lbsim"
+
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -80,12 +82,13 @@ func (s Setup) StaleTable(res Results) []StaleRow {
 // the grid points Lo and Hi (Lo < T* <= Hi). Lo = 0 means it is already worse at the first grid
 // point; Hi = +Inf that it is never worse on the grid.
 type Crossing struct {
-	Policy string  `json:"policy"`
-	SCV    float64 `json:"scv"`
-	Tally  bool    `json:"tally"`
-	Lo     float64 `json:"lo"`
-	Hi     float64 `json:"hi"`
-	Range  string  `json:"range"`
+	Policy     string  `json:"policy"`
+	SCV        float64 `json:"scv"`
+	Discipline string  `json:"discipline"`
+	Tally      bool    `json:"tally"`
+	Lo         float64 `json:"lo"`
+	Hi         float64 `json:"hi"`
+	Range      string  `json:"range"`
 }
 
 // Crossings finds, for each board policy and SCV, the first grid point where its mean time in
@@ -106,7 +109,7 @@ func (s Setup) Crossings(res Results) []Crossing {
 				means[i] = res.Mean(p, scv, T, s.Tally).Mean
 			}
 			lo, hi := Bracket(s.Refresh, means, base)
-			out = append(out, Crossing{Policy: p.Name, SCV: scv, Tally: s.Tally, Lo: lo, Hi: hi, Range: bracketText(lo, hi)})
+			out = append(out, Crossing{Policy: p.Name, SCV: scv, Discipline: s.Discipline.String(), Tally: s.Tally, Lo: lo, Hi: hi, Range: bracketText(lo, hi)})
 		}
 	}
 	return out
@@ -138,4 +141,33 @@ func bracketText(lo, hi float64) string {
 		return "worse already at T = " + num(hi)
 	}
 	return num(lo) + " < T <= " + num(hi)
+}
+
+// SizeRow describes the size law at one SCV: the H2 phases with balanced means, each carrying
+// half the work. "Giants" are the long phase.
+type SizeRow struct {
+	SCV          float64 `json:"scv"`
+	GiantProb    float64 `json:"p_giant"`
+	OneIn        float64 `json:"one_job_in"`
+	GiantMean    float64 `json:"giant_mean"`
+	SmallMean    float64 `json:"small_mean"`
+	SecondMoment float64 `json:"second_moment"`
+}
+
+// SizeTable describes the setup's size laws (SCV 1 is exponential: both phases have mean 1).
+func (s Setup) SizeTable() ([]SizeRow, error) {
+	var out []SizeRow
+	for _, scv := range s.SCVs {
+		law, err := Sizes(scv)
+		if err != nil {
+			return nil, err
+		}
+		row := SizeRow{SCV: scv, GiantProb: 0.5, OneIn: 2, GiantMean: 1, SmallMean: 1, SecondMoment: law.SecondMoment()}
+		if h, ok := law.(lbsim.H2); ok {
+			row.GiantProb, row.GiantMean, row.SmallMean = 1-h.P1, 1/h.Rate2, 1/h.Rate1
+			row.OneIn = 1 / row.GiantProb
+		}
+		out = append(out, row)
+	}
+	return out, nil
 }

@@ -23,11 +23,13 @@ func none() Reference { return Reference{Value: math.NaN()} }
 //     E[X^2] = 1 + SCV (Pollaczek-Khinchine, theory.RandomDispatch). Exact.
 //   - random, PS: each server is M/G/1-PS, E[R] = E[X] / (1 - rho), whatever the SCV. Exact.
 //   - round robin, FCFS, SCV 1: each server is E_K/M/1 (theory.RoundRobinExp). Exact.
+//     Also under PS: with exponential sizes every busy server completes jobs at rate 1 whatever
+//     the discipline, so the number of jobs (hence, by Little's law, E[R]) has the same law.
 //     SCV > 1: Kingman's GI/G/1 approximation with arrival SCV 1/K. Approximation.
 //   - oracle, FCFS: least work left is the central M/G/K queue. SCV 1: M/M/K (Erlang C). Exact.
 //     SCV > 1: Lee-Longton, E[W] ~ (1 + SCV)/2 E[W_{M/M/K}]. Approximation.
 //
-// Other cases (board policies, the PS oracle and PS round robin) have none.
+// Other cases (board policies, the PS oracle, PS round robin at SCV > 1) have none.
 func (s Setup) ReferenceFor(p Policy, scv float64) (Reference, error) {
 	sizes, err := Sizes(scv)
 	if err != nil {
@@ -47,7 +49,7 @@ func (s Setup) ReferenceFor(p Policy, scv float64) (Reference, error) {
 			return none(), err
 		}
 		return Reference{Value: d.Response, Method: "exact M/G/1-PS", Exact: true}, nil
-	case p.Policy == lbsim.RoundRobin{} && s.Discipline == lbsim.FCFS && scv == 1:
+	case p.Policy == lbsim.RoundRobin{} && scv == 1:
 		d, err := theory.RoundRobinExp(lambda, s.Servers, 1)
 		if err != nil {
 			return none(), err
