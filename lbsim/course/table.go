@@ -37,7 +37,11 @@ func WaitTable(rows []lbsim.Row, metrics []Metric, theories []Theory) []WaitPoin
 					break
 				}
 			}
-			out = append(out, WaitPoint{Policy: label, Class: m.String(), Load: r.Load, Wait: y, CI95: ci, Exact: exact, Dev: (y - exact) / ci})
+			dev := math.NaN() // no CI (a single unit, or no jobs waited at all): no distance
+			if ci > 0 {
+				dev = (y - exact) / ci
+			}
+			out = append(out, WaitPoint{Policy: label, Class: m.String(), Load: r.Load, Wait: y, CI95: ci, Exact: exact, Dev: dev})
 		}
 	}
 	return out
