@@ -234,10 +234,20 @@ func TestSITASweepFigure(t *testing.T) {
 	if len(fig.Series) != 2 || len(fig.Series[0].X) != 3 || fig.Series[0].X[1] != 20 {
 		t.Fatalf("series %+v", fig.Series)
 	}
-	// Exact curve: the stable c at rho=0.5 are 11..60 (theory's error message names that range).
+	// Exact curve: c = 13..32, two beyond the simulated cuts 15..30, all stable at rho=0.5 (11..60).
 	ex := fig.Curves[0]
-	if ex.X[0] != 11 || ex.X[len(ex.X)-1] != 60 {
-		t.Errorf("exact curve spans c=%v..%v, want 11..60", ex.X[0], ex.X[len(ex.X)-1])
+	if ex.X[0] != 13 || ex.X[len(ex.X)-1] != 32 || len(ex.X) != 20 {
+		t.Errorf("exact curve spans c=%v..%v (%d points), want 13..32", ex.X[0], ex.X[len(ex.X)-1], len(ex.X))
+	}
+	// Near the edge of the stable range the exact curve stops where the long group is unstable.
+	h.Loads = []float64{0.5}
+	edge := rowsFor(t, h, h.Sizes(), 2, lbsim.SITA{C: 58})
+	fe, err := SITASweepFigure("t", edge, h.Sizes(), 100, 0.5, []Metric{MeanWait})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if x := fe.Curves[0].X; x[0] != 56 || x[len(x)-1] != 60 {
+		t.Errorf("edge curve spans c=%v..%v, want 56..60 (c=61 is unstable)", x[0], x[len(x)-1])
 	}
 	// SITA groups are M/D/1 with light tails: short-job waits agree with theory tightly.
 	for i, c := range fig.Series[1].X {

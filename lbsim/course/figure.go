@@ -3,6 +3,7 @@ package course
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/plots"
@@ -78,9 +79,11 @@ func curve(th Theory, from, to float64) (plots.Curve, error) {
 
 // SITASweepFigure is the mean wait of SITA-c against c at one load rho: the
 // simulated SITA rows (other policies are skipped) with CIs, for each metric,
-// beside the exact M/D/1 value at every stable c in 1..K-1.
+// beside the exact M/D/1 value at every stable c from two below the smallest
+// simulated c to two above the largest (the exact wait explodes at the edges
+// of the stable range, which would flatten the rest of the figure).
 func SITASweepFigure(title string, rows []lbsim.Row, s lbsim.TwoPoint, k int, rho float64, metrics []Metric) (plots.Figure, error) {
-	fig := plots.Figure{Title: title, XLabel: "c (servers for short jobs)", YLabel: "mean waiting time E[W]", LogY: true}
+	fig := plots.Figure{Title: title, XLabel: "c (servers for short jobs)", YLabel: "mean waiting time E[W]", LogY: true, LegendBottomRight: true}
 	for _, m := range metrics {
 		ser := plots.Series{Name: "SITA-c" + m.suffix()}
 		for _, r := range rows {
@@ -95,7 +98,7 @@ func SITASweepFigure(title string, rows []lbsim.Row, s lbsim.TwoPoint, k int, rh
 			return fig, fmt.Errorf("course: no SITA rows at load %g for %q", rho, title)
 		}
 		ex := plots.Curve{Name: "exact (M/D/1)" + m.suffix(), Of: ser.Name}
-		for c := 1; c < k; c++ {
+		for c := max(1, int(slices.Min(ser.X))-2); c <= min(k-1, int(slices.Max(ser.X))+2); c++ {
 			if w, err := SITAExact(k, c, s, m).Wait(rho); err == nil {
 				ex.X, ex.Y = append(ex.X, float64(c)), append(ex.Y, w)
 			}
