@@ -2,6 +2,9 @@
 //
 //	lbsim run   [flags]   one configuration: a readable summary, or one JSON object with -json
 //	lbsim sweep [flags]   a grid (comma-separated lists of policies, loads, ...) as CSV
+//	                      (-shard i/n -out DIR runs one part; -spec FILE.json reads the grid)
+//	lbsim merge DIR       merges the parts into the same CSV
+//	lbsim slurm -shards n prints a Slurm job-array script for the parts
 //
 // Run "lbsim run -h" for the flags. Every invalid value exits with status 2
 // and one line naming the value, the allowed range and a fix.
@@ -28,7 +31,7 @@ type usageError struct{ error }
 
 func mainWithArgs(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: lbsim <command> [flags]; commands: run, sweep (see lbsim <command> -h)")
+		fmt.Fprintln(stderr, "usage: lbsim <command> [flags]; commands: run, sweep, merge, slurm (see lbsim <command> -h)")
 		if len(args) == 0 {
 			return 2
 		}
@@ -36,7 +39,7 @@ func mainWithArgs(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "lbsim: unknown command %q; use one of: run, sweep\n", args[0])
+		fmt.Fprintf(stderr, "lbsim: unknown command %q; use one of: run, sweep, merge, slurm\n", args[0])
 		return 2
 	}
 	if err := cmd(args[1:], stdout, stderr); err != nil {
