@@ -109,13 +109,14 @@ func checkSITA(t *testing.T, outDir string) {
 			best, bestC = v, r.s(t, "policy")
 		}
 		// Near a group's critical load the run cannot reach steady state (see the notebook):
-		// check the cuts that keep the long group (the slow one to converge) below load 0.85.
+		// check the cuts that keep the long group (the slow one to converge: quick mode sends
+		// only about 20 long jobs to each of its servers) below load 0.7.
 		c, err := strconv.Atoi(strings.TrimPrefix(r.s(t, "policy"), "SITA-"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		lambda := k * r.f(t, "load") / ((1-p)*1 + p*1000)
-		if lambda*p*1000/float64(k-c) < 0.85 && math.Abs(r.f(t, "mean_wait")-r.f(t, "exact")) > 2*r.f(t, "ci95") {
+		if lambda*p*1000/float64(k-c) < 0.7 && math.Abs(r.f(t, "mean_wait")-r.f(t, "exact")) > 2*r.f(t, "ci95") {
 			t.Errorf("sweep %s: %v ± %v, exact %v", r.s(t, "policy"), r.f(t, "mean_wait"), r.f(t, "ci95"), r.f(t, "exact"))
 		}
 	}
