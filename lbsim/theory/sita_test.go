@@ -1,0 +1,138 @@
+package theory
+
+import (
+	"math"
+	"testing"
+)
+
+// md1Wait is the M/D/1 mean wait written out independently: rho x / (2 (1 - rho)).
+func md1Wait(rate, x float64) float64 {
+	rho := rate * x
+	return rho * x / (2 * (1 - rho))
+}
+
+func TestSITATwoPoint(t *testing.T) {
+	const K, xm, xM, p = 100, 1.0, 1000.0, 0.001
+	ex := (1-p)*xm + p*xM // 1.999
+	for _, rho := range []float64{0.5, 0.8, 0.95} {
+		lambda := rho * K / ex
+		for c := 1; c < K; c++ {
+			if lambda*(1-p)*xm >= float64(c) || lambda*p*xM >= float64(K-c) {
+				continue // unstable: covered in TestSITAErrors
+			}
+			r, err := SITATwoPoint(lambda, K, c, xm, xM, p)
+			if err != nil {
+				t.Fatalf("rho=%g c=%d: %v", rho, c, err)
+			}
+			ws := md1Wait(lambda*(1-p)/float64(c), xm)
+			wl := md1Wait(lambda*p/float64(K-c), xM)
+			w := (1-p)*ws + p*wl
+			if !near(r.Short.Wait, ws, 1e-12) || !near(r.Long.Wait, wl, 1e-12) || !near(r.Overall.Wait, w, 1e-12) {
+				t.Errorf("rho=%g c=%d: got short %g long %g overall %g, want %g %g %g", rho, c, r.Short.Wait, r.Long.Wait, r.Overall.Wait, ws, wl, w)
+			}
+			if !near(r.Overall.Response, w+ex, 1e-12) || !near(r.Long.Response, wl+xM, 1e-12) {
+				t.Errorf("rho=%g c=%d: responses %+v", rho, c, r)
+			}
+		}
+	}
+}
+
+func TestSITAEqualClassesIsRandom(t *testing.T) {
+	// Two classes with the same law split in proportion to the servers give
+	// every server rate lambda/K: SITA then equals random dispatching.
+	h, _ := H2BalancedMeans(1, 10)
+	cls := func(p float64) SizeClass { return SizeClass{Prob: p, M1: h.Mean(), M2: h.SecondMoment()} }
+	s, err := SITA(8, 10, 3, cls(0.3), cls(0.7))
+	if err != nil {
+		t.Fatal(err)
+	}
+	speeds := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 1}
+	r, err := RandomDispatch(8, h, speeds)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(s.Overall.Wait, r.Wait, 1e-12) || !near(s.Short.Wait, s.Long.Wait, 1e-12) {
+		t.Errorf("SITA %+v vs RND %+v", s.Overall, r.Delay)
+	}
+}
+
+func TestSITAOptimalC(t *testing.T) {
+	const K, xm, xM, p = 100, 1.0, 1000.0, 0.001
+	for _, rho := range []float64{0.3, 0.7, 0.9} {
+		lambda := rho * K / ((1-p)*xm + p*xM)
+		best, err := SITAOptimalC(lambda, K, xm, xM, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// Independent exhaustive search with the M/D/1 formula.
+		wantC, wantW := 0, math.Inf(1)
+		for c := 1; c < K; c++ {
+			rs, rl := lambda*(1-p)*xm/float64(c), lambda*p*xM/float64(K-c)
+			if rs >= 1 || rl >= 1 {
+				continue
+			}
+			w := (1-p)*md1Wait(lambda*(1-p)/float64(c), xm) + p*md1Wait(lambda*p/float64(K-c), xM)
+			if w < wantW {
+				wantC, wantW = c, w
+			}
+		}
+		if best.C != wantC || !near(best.Overall.Wait, wantW, 1e-12) {
+			t.Errorf("rho=%g: optimal c=%d W=%g, want c=%d W=%g", rho, best.C, best.Overall.Wait, wantC, wantW)
+		}
+	}
+}
+
+func TestSITACuts(t *testing.T) {
+	// Handout: K=100, x_m=1, x_M=1000: c* = 100/1001.
+	cs, err := HandoutCStar(100, 1, 1000)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !near(cs, 100.0/1001, 1e-12) || !near(1/cs, 1000/(100-cs), 1e-12) {
+		t.Errorf("c* = %g, want 100/1001 solving x_m/c = x_M/(K-c)", cs)
+	}
+	// Equal-load c: both groups have the same load at c_E for any lambda.
+	const K, xm, xM, p = 100, 1.0, 1000.0, 0.004
+	ce, err := SITAEqualLoadC(K, xm, xM, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lambda := 0.7 * K / ((1-p)*xm + p*xM)
+	if rs, rl := lambda*(1-p)*xm/ce, lambda*p*xM/(K-ce); !near(rs, rl, 1e-12) || !near(rs, 0.7, 1e-12) {
+		t.Errorf("c_E=%g: loads %g and %g, want both 0.7", ce, rs, rl)
+	}
+	if !near(ce, 100*0.996/4.996, 1e-12) {
+		t.Errorf("c_E=%g, want %g", ce, 100*0.996/4.996)
+	}
+}
+
+func TestSITAErrors(t *testing.T) {
+	const K, xm, xM, p = 100, 1.0, 1000.0, 0.001
+	lambda := 0.9 * K / ((1-p)*xm + p*xM)
+	_, err := SITATwoPoint(lambda, K, 0, xm, xM, p)
+	wantErr(t, err, "c=0", "1 <= c <= 99")
+	_, err = SITATwoPoint(lambda, K, K, xm, xM, p)
+	wantErr(t, err, "c=100", "1 <= c <= 99")
+	// Short offered load lambda*(1-p)*x_m = 44.97: c must exceed 44.
+	_, err = SITATwoPoint(lambda, K, 40, xm, xM, p)
+	wantErr(t, err, "short-job group", "choose c in 45..")
+	// Long offered load 45.02: K - c must exceed 45, so c <= 54.
+	_, err = SITATwoPoint(lambda, K, 60, xm, xM, p)
+	wantErr(t, err, "long-job group", "45..54")
+	_, err = SITAOptimalC(2*K/((1-p)*xm+p*xM), K, xm, xM, p)
+	wantErr(t, err, "no SITA cut", "lower the arrival rate")
+	_, err = SITATwoPoint(lambda, 1, 1, xm, xM, p)
+	wantErr(t, err, "K=1", "K >= 2")
+	_, err = SITATwoPoint(lambda, K, 50, 10, 1, p)
+	wantErr(t, err, "x_M=1", "x_M > x_m")
+	_, err = SITATwoPoint(lambda, K, 50, xm, xM, 0)
+	wantErr(t, err, "p=0", "0 < p < 1")
+	_, err = SITA(1, 10, 5, SizeClass{0.5, 1, 1}, SizeClass{0.6, 2, 4})
+	wantErr(t, err, "sum to 1.1")
+	_, err = SITA(1, 10, 5, SizeClass{0.5, 1, 0.5}, SizeClass{0.5, 2, 4})
+	wantErr(t, err, "E[X^2]=0.5", "short class")
+	_, err = HandoutCStar(100, 0, 1000)
+	wantErr(t, err, "x_m=0")
+	_, err = SITAEqualLoadC(1, xm, xM, p)
+	wantErr(t, err, "K=1")
+}
