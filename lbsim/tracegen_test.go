@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"slices"
@@ -172,4 +173,21 @@ func TestTraceGenValidate(t *testing.T) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
+}
+
+func ExampleLoadMomentTraces() {
+	for _, g := range LoadMomentTraces(1) {
+		tr, err := g.Generate()
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		lo, hi := g.Loads(LoadMomentServers)
+		fmt.Printf("%s: %d jobs over %.0f s, load %.3f -> %.3f\n", g.Name, tr.Len(), tr.Times[tr.Len()-1]/1000, lo, hi)
+	}
+	// Output:
+	// trace1: 4000 jobs over 240 s, load 0.833 -> 0.833
+	// trace2: 4000 jobs over 240 s, load 0.889 -> 0.889
+	// trace3: 4000 jobs over 280 s, load 0.417 -> 1.250
+	// trace4: 4000 jobs over 280 s, load 0.444 -> 1.333
 }
