@@ -4,8 +4,8 @@
 //
 //	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [notebooks...]
 //
-// Without arguments it runs every notebooks/*.ipynb at full size. Each notebook's CSV tables go
-// to LBSIM_OUT_DIR (default: the -out folder) and its report to OUT/NAME.html. It prints each
+// Without arguments it runs every notebooks/*.ipynb at full size. Each notebook's report goes to
+// OUT/NAME.html and its CSV tables to LBSIM_OUT_DIR, by default OUT/NAME/. It prints each
 // notebook's wall time and exits non-zero when any notebook fails (a failed notebook's report is
 // still written when nbconvert got that far, to show what went wrong).
 package main
@@ -25,7 +25,7 @@ import (
 
 func main() {
 	quick := flag.Bool("quick", false, "run the notebooks' quick versions (sets LBSIM_QUICK=1)")
-	out := flag.String("out", "reports", "folder for the HTML reports (and CSV tables unless LBSIM_OUT_DIR is set)")
+	out := flag.String("out", "reports", "folder for the HTML reports OUT/NAME.html (and CSV tables in OUT/NAME/ unless LBSIM_OUT_DIR is set)")
 	check := flag.Bool("check", false, "also check each report: embedded PNG figures, no error text, non-blank Chromium screenshot")
 	cellTimeout := flag.Duration("cell-timeout", 20*time.Minute, "maximum run time of one cell")
 	flag.Usage = func() {
@@ -69,9 +69,7 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 	if quick {
 		env = append(env, "LBSIM_QUICK=1")
 	}
-	if _, set := os.LookupEnv("LBSIM_OUT_DIR"); !set {
-		env = append(env, "LBSIM_OUT_DIR="+outAbs)
-	}
+	_, outDirSet := os.LookupEnv("LBSIM_OUT_DIR")
 	tmp, err := os.MkdirTemp("", "nbreports-")
 	if err != nil {
 		return err
@@ -84,9 +82,18 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 		html := filepath.Join(outAbs, stem+".html")
 		fmt.Printf("%-40s ", nb)
+		nbEnv := env[:len(env):len(env)]
+		if !outDirSet {
+			// A folder per notebook: notebooks name their tables freely (results.csv).
+			tables := filepath.Join(outAbs, stem)
+			if err := os.MkdirAll(tables, 0o755); err != nil {
+				return err
+			}
+			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+tables)
+		}
 		res, err := nbrun.Execute(context.Background(), nb, nbrun.Options{
 			CellTimeout: cellTimeout,
-			Env:         env,
+			Env:         nbEnv,
 			Output:      filepath.Join(tmp, stem+".ipynb"),
 		})
 		if res != nil {
