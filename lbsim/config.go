@@ -167,17 +167,20 @@ func (c *Config) Validate() error {
 
 // checkServerLoads rejects unstable servers under policies that split jobs
 // without looking at the servers (RND and RR send 1/K of the jobs to each
-// server whatever its speed), unless overload is allowed.
+// server whatever its speed; SITA without a cut-off sends each class of a
+// two-point law uniformly to its group), unless overload is allowed.
 func (c *Config) checkServerLoads() error {
-	switch c.Policy.(type) {
-	case Random, RoundRobin:
-	default:
-		return nil
-	}
 	if c.AllowOverload || c.Trace != nil {
 		return nil
 	}
 	if _, ramp := c.arrivals().(Ramp); ramp {
+		return nil
+	}
+	switch p := c.Policy.(type) {
+	case Random, RoundRobin:
+	case SITA:
+		return c.checkSITAGroups(p)
+	default:
 		return nil
 	}
 	for k, mu := range c.speeds() {
@@ -199,6 +202,36 @@ func (c *Config) classes() (names []string, cuts []float64) {
 		return cl.Classes()
 	}
 	return nil, nil
+}
+
+// checkSITAGroups rejects SITA-c when a server of the short group (load
+// lambda (1-p) x_m / (c mu_k)) or of the long group (lambda p x_M / ((K-c) mu_k))
+// is unstable. With a size cut-off the class loads depend on the law's
+// conditional moments, which are not checked here.
+func (c *Config) checkSITAGroups(p SITA) error {
+	tp, ok := c.sizes().(TwoPoint)
+	if !ok || p.Cut > 0 {
+		return nil
+	}
+	lambda, speeds := c.ArrivalRate(), c.speeds()
+	groups := []struct {
+		name     string
+		from, to int
+		work     float64 // work per time unit sent to the group
+	}{
+		{"short jobs", 0, p.C, lambda * (1 - tp.P) * tp.Xm},
+		{"long jobs", p.C, c.Servers, lambda * tp.P * tp.XM},
+	}
+	for _, g := range groups {
+		for k := g.from; k < g.to; k++ {
+			if rho := g.work / float64(g.to-g.from) / speeds[k]; rho >= 1 {
+				cE := float64(c.Servers) * (1 - tp.P) * tp.Xm / tp.Mean()
+				return fmt.Errorf("servers %d..%d (%s) have load %.4g under %s, which sends the %s uniformly to them: need each server's load < 1; choose c near the equal-load c=%d (K (1-p) x_m / E[X]), lower the load, or allow overload",
+					g.from+1, g.to, g.name, rho, p, g.name, int(math.Round(cE)))
+			}
+		}
+	}
+	return nil
 }
 
 func (c *Config) arrivals() ArrivalProcess {
