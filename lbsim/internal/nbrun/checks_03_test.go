@@ -45,6 +45,10 @@ func checkSITA(t *testing.T, outDir string) {
 			t.Errorf("SITA-0 error %q should name c=0 and the range 1 <= c <= K-1", e)
 		}
 		rho := r.f(t, "load")
+		// SITA-1 puts 20% of the work on one server: unstable from rho = c/c_E ~ 0.05 on.
+		if e := r.s(t, "sita1_error"); !strings.Contains(e, "servers 1..1 (short jobs)") {
+			t.Errorf("rho=%v: SITA-1 error %q, want lbsim to reject the overloaded short group", rho, e)
+		}
 		best, bestC := math.Inf(1), 0
 		for c := 1; c < k; c++ {
 			if w, _, _, ok := sitaWait(k, c, rho); ok && w < best {
