@@ -177,10 +177,14 @@ func TestJSQdExactConsistency(t *testing.T) {
 
 func TestJSQdExactApproachesMeanField(t *testing.T) {
 	// Finite N is worse than the limit and improves towards it as N grows.
-	for _, rho := range []float64{0.5, 0.7} {
+	for _, c := range []struct {
+		rho float64
+		Ns  []int
+	}{{0.5, []int{2, 4, 8, 16}}, {0.7, []int{2, 4, 8}}} {
+		rho := c.rho
 		limit, _ := JSQdMeanField(2, rho)
 		prev := math.Inf(1)
-		for _, N := range []int{2, 4, 8} {
+		for _, N := range c.Ns {
 			e, err := JSQdExact(N, 2, rho)
 			if err != nil {
 				t.Fatal(err)
