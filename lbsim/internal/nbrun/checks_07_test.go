@@ -98,7 +98,7 @@ func checkFiniteRegimes(t *testing.T, outDir string) {
 	if cold := rowFloat(t, w[0], "mean_response") + rowFloat(t, w[0], "mean_response_ci95"); cold >= lim {
 		t.Errorf("no warm-up: E[R] up to %v, want below the limit %v (queues start empty)", cold, lim)
 	}
-	if warm, ci := rowFloat(t, w[1], "mean_response"), rowFloat(t, w[1], "mean_response_ci95"); math.Abs(warm-lim) > 2*ci+0.02*lim {
+	if warm, ci := rowFloat(t, w[2], "mean_response"), rowFloat(t, w[2], "mean_response_ci95"); math.Abs(warm-lim) > 2*ci+0.02*lim {
 		t.Errorf("with warm-up: E[R] = %v ± %v, want the limit %v at N = 1000", warm, ci, lim)
 	}
 }
