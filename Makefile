@@ -16,10 +16,12 @@ reports:
 	$(GO) run ./lbsim/cmd/nbreports -out reports
 
 ## test: go vet and the whole test suite, notebooks executed quick and required
+# -count=1: go test's result cache does not see the notebooks' inputs (the kernel compiles the
+# simulator in a subprocess), so a cached notebook pass could be stale.
 test:
 	$(SETUP)
 	$(GO) vet ./...
-	LBSIM_REQUIRE_NOTEBOOKS=1 LBSIM_QUICK=1 $(GO) test -timeout 60m ./...
+	LBSIM_REQUIRE_NOTEBOOKS=1 LBSIM_QUICK=1 $(GO) test -count=1 -timeout 60m ./...
 
 ## notebook: interactive Jupyter Notebook server on notebooks/ (http://localhost:8888)
 notebook:
