@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math/rand/v2"
 	"testing"
 	"time"
 )
@@ -66,4 +67,39 @@ func BenchmarkHandoutExperiment(b *testing.B) {
 		}
 		b.ReportMetric(time.Since(start).Seconds(), "s/experiment")
 	}
+}
+
+// BenchmarkMinimalLoop is the yardstick of the speed target: a hand-written
+// loop with random dispatch, lazy free-time update and two-point sizes (K=50,
+// rho=0.5, math/rand/v2 PCG) that only sums the waits. lbsim's RND path,
+// with every metric on, should cost at most 1.5 times this loop.
+func BenchmarkMinimalLoop(b *testing.B) {
+	const jobs, k = 1 << 20, 50
+	sizes := NewTwoPointBeta(1, 1000, 0.8)
+	gap := sizes.Mean() / (0.5 * k)
+	for b.Loop() {
+		r := rand.New(rand.NewPCG(1, 2))
+		var free [k]float64
+		t, sum := 0.0, 0.0
+		for range jobs {
+			t += r.ExpFloat64() * gap
+			x := sizes.Xm
+			if r.Float64() < sizes.P {
+				x = sizes.XM
+			}
+			i := r.IntN(k)
+			f := free[i]
+			if f > t {
+				sum += f - t
+			} else {
+				f = t
+			}
+			free[i] = f + x
+		}
+		if sum < 0 {
+			b.Fatal(sum)
+		}
+	}
+	b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(jobs*int64(b.N)), "ns/job")
 }

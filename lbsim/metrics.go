@@ -17,9 +17,10 @@ type metrics struct {
 	// bound[b] is the first job of batch b: batch b holds the measured jobs
 	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
 	bound []int64
-	// Sequential recording (FCFS measures jobs in arrival order).
-	b    int
-	next int64
+	// Sequential recording (FCFS measures jobs in arrival order): batch
+	// and next job, for the waits and for the handout's quantity.
+	b, hb       int
+	next, hnext int64
 }
 
 func newMetrics(classes, batches int, jobs int64) *metrics {
@@ -71,5 +72,12 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 	m.hist.add(w)
 }
 
-// recordHandout adds the course's quantity (V + X/mu - A_next)^+ of job seq.
-func (m *metrics) recordHandout(seq int64, v float64) { m.handout[m.batch(seq)] += v }
+// recordHandoutNext adds the course's quantity (V + X/mu - A_next)^+ of the
+// next measured job in arrival order.
+func (m *metrics) recordHandoutNext(v float64) {
+	if m.hnext == m.bound[m.hb+1] && m.hb < m.batches-1 {
+		m.hb++
+	}
+	m.hnext++
+	m.handout[m.hb] += v
+}

@@ -12,6 +12,7 @@ func TestMetricsBatches(t *testing.T) {
 		seq, rnd := newMetrics(2, tc.batches, tc.jobs), newMetrics(2, tc.batches, tc.jobs)
 		for i := range tc.jobs {
 			seq.recordNext(int(i%2), 1, 2)
+			seq.recordHandoutNext(1)
 			rnd.record(i, int(i%2), 1, 2)
 		}
 		total := 0.0
@@ -23,6 +24,9 @@ func TestMetricsBatches(t *testing.T) {
 			}
 			if lo, hi := tc.jobs/int64(tc.batches), (tc.jobs+int64(tc.batches)-1)/int64(tc.batches); n < float64(lo) || n > float64(hi) {
 				t.Errorf("N=%d B=%d batch %d has %v jobs, want %d..%d", tc.jobs, tc.batches, b, n, lo, hi)
+			}
+			if seq.handout[b] != n {
+				t.Errorf("N=%d B=%d batch %d: handout count %v, want %v", tc.jobs, tc.batches, b, seq.handout[b], n)
 			}
 			total += n
 		}

@@ -66,6 +66,10 @@ func (s *sim) run() replication {
 	tr := cfg.Trace
 	sizes := cfg.sizes()
 	_, cuts := cfg.classes()
+	cut0 := math.Inf(1)
+	if len(cuts) > 0 {
+		cut0 = cuts[0]
+	}
 	var gen arrivalGen
 	if tr == nil {
 		gen = cfg.arrivals().start(cfg.Capacity()/sizes.Mean(), cfg.Load)
@@ -78,16 +82,25 @@ func (s *sim) run() replication {
 
 	var out replication
 	t, prevT, pending := 0.0, 0.0, 0.0
+	// Arrival times and sizes are drawn a block at a time: one call per
+	// block instead of two interface calls per job. The streams are
+	// separate, so the numbers are the same as drawing job by job.
+	var times, xs []float64
+	if tr != nil {
+		times, xs = tr.Times, tr.Sizes
+	} else {
+		times, xs = make([]float64, blockSize), make([]float64, blockSize)
+	}
+	i := -1 // index of job n in times and xs
 	for n := int64(0); n < total; n++ {
-		var x float64
-		if tr != nil {
-			t, x = tr.Times[n], tr.Sizes[n]
-		} else {
-			t = gen.next(t, s.rArrivals)
-			x = sizes.Rand(s.rSizes)
+		if i++; tr == nil && (i == blockSize || n == 0) {
+			i = 0
+			s.drawBlock(gen, sizes, t, times, xs)
 		}
+		t = times[i]
+		x := xs[i]
 		if fcfs && n > warm {
-			m.recordHandout(n-1-warm, max(pending-(t-prevT), 0))
+			m.recordHandoutNext(max(pending-(t-prevT), 0))
 		}
 		for nextSample <= t {
 			s.sample(nextSample)
@@ -112,9 +125,12 @@ func (s *sim) run() replication {
 		srv.free[k] = free + service
 		measured := n >= warm
 		class := 0
-		for _, c := range cuts {
-			if x > c {
-				class++
+		if x > cut0 { // most laws have at most one cut: test it first
+			class = 1
+			for _, c := range cuts[1:] {
+				if x > c {
+					class++
+				}
 			}
 		}
 		if fcfs {
@@ -148,10 +164,13 @@ func (s *sim) run() replication {
 	if fcfs && total > warm {
 		// The handout's quantity for the last job needs the next interarrival.
 		next := math.Inf(1)
-		if gen != nil {
+		switch {
+		case gen != nil && i+1 < blockSize:
+			next = times[i+1]
+		case gen != nil:
 			next = gen.next(t, s.rArrivals)
 		}
-		m.recordHandout(total-1-warm, max(pending-(next-t), 0))
+		m.recordHandoutNext(max(pending-(next-t), 0))
 	}
 	if !fcfs {
 		for k := range srv.ps {
@@ -160,6 +179,24 @@ func (s *sim) run() replication {
 	}
 	out.m, out.busy, out.series = m, srv.busy, s.series
 	return out
+}
+
+// blockSize is the number of arrivals and sizes drawn at a time.
+const blockSize = 256
+
+// drawBlock fills times with the arrivals after t and xs with their sizes.
+func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64) {
+	for j := range times {
+		t = gen.next(t, s.rArrivals)
+		times[j] = t
+	}
+	if f, ok := sizes.(filler); ok {
+		f.fill(s.rSizes, xs)
+		return
+	}
+	for j := range xs {
+		xs[j] = sizes.Rand(s.rSizes)
+	}
 }
 
 // TimePoint is the state of the servers at one sampling instant: the moments

@@ -28,6 +28,12 @@ type Classifier interface {
 	Classes() (names []string, cuts []float64)
 }
 
+// filler is a size law that draws a block of sizes in one call (the common
+// laws, for speed; others are drawn one Rand at a time).
+type filler interface {
+	fill(r *Stream, out []float64)
+}
+
 // SCV is the squared coefficient of variation Var[X]/E[X]^2 of a size law.
 func SCV(s SizeLaw) float64 {
 	m := s.Mean()
@@ -64,6 +70,14 @@ func (s TwoPoint) Rand(r *Stream) float64 {
 	}
 	return s.Xm
 }
+func (s TwoPoint) fill(r *Stream, out []float64) {
+	for i := range out {
+		out[i] = s.Xm
+		if r.Float64() < s.P {
+			out[i] = s.XM
+		}
+	}
+}
 func (s TwoPoint) Mean() float64 { return (1-s.P)*s.Xm + s.P*s.XM }
 func (s TwoPoint) SecondMoment() float64 {
 	return (1-s.P)*s.Xm*s.Xm + s.P*s.XM*s.XM
@@ -97,8 +111,13 @@ func (s TwoPoint) String() string {
 type Exponential struct{ M float64 }
 
 func (s Exponential) Rand(r *Stream) float64 { return r.ExpFloat64() * s.M }
-func (s Exponential) Mean() float64          { return s.M }
-func (s Exponential) SecondMoment() float64  { return 2 * s.M * s.M }
+func (s Exponential) fill(r *Stream, out []float64) {
+	for i := range out {
+		out[i] = r.ExpFloat64() * s.M
+	}
+}
+func (s Exponential) Mean() float64         { return s.M }
+func (s Exponential) SecondMoment() float64 { return 2 * s.M * s.M }
 func (s Exponential) Validate() error {
 	return positive("exp mean", s.M, "e.g. exp:mean=1")
 }
