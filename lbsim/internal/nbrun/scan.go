@@ -13,6 +13,10 @@ import (
 // a Go panic and the exit status of a program that stopped early (panic, os.Exit) to stderr.
 var failureMarks = []string{"panic:", "exit status "}
 
+// errorLine is the notebooks' own convention for a failed step: a cell that cannot go on prints
+// a line starting "error: " and returns (a panic would lose the cells' partial output).
+var errorLine = regexp.MustCompile(`(?m)^error: `)
+
 // notebook is the part of the nbformat 4 JSON that the scan reads.
 type notebook struct {
 	Cells []struct {
@@ -104,6 +108,9 @@ func cellFailure(outputs []output, texts []string) error {
 				return fmt.Errorf("%s output contains %q:\n%s",
 					o.kind(), mark, clip(strings.TrimSpace(texts[j][lineStart(texts[j], k):]), 2000))
 			}
+		}
+		if loc := errorLine.FindStringIndex(texts[j]); loc != nil {
+			return fmt.Errorf("%s output has an error line:\n%s", o.kind(), clip(strings.TrimSpace(texts[j][loc[0]:]), 2000))
 		}
 	}
 	return nil
