@@ -64,11 +64,14 @@ func GridPNG(figs []Figure, cols int, panelWidthCm, panelHeightCm float64) ([]by
 	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	canvases := plot.Align(grid, tiles, draw.New(c))
+	// Each panel draws into its own tile. (plot.Align would line up the
+	// data areas, but with a log axis beside a linear one it shifts titles
+	// and squeezes panels.)
+	dc := draw.New(c)
 	for r := range grid {
 		for k, p := range grid[r] {
 			if p != nil {
-				p.Draw(canvases[r][k])
+				p.Draw(tiles.At(dc, k, r))
 			}
 		}
 	}
