@@ -1,7 +1,6 @@
 package lbsim
 
 import (
-	"fmt"
 	"math"
 )
 
@@ -9,21 +8,25 @@ import (
 // jobs among D servers sampled uniformly without replacement (JSQ-d, the
 // power of d choices); ties are broken uniformly at random. D = 0 (or D = K)
 // looks at all servers.
-type JSQ struct{ D int }
+// Replace samples with replacement (see LeastLoaded).
+type JSQ struct {
+	D       int
+	Replace bool
+}
 
 func (p JSQ) String() string {
 	if p.D == 0 {
 		return "jsq"
 	}
-	return fmt.Sprintf("jsq:d=%d", p.D)
+	return sampledSpec("jsq", p.D, p.Replace)
 }
-func (p JSQ) Validate(k int, _ SizeLaw) error { return checkD("jsq", p.D, k) }
+func (p JSQ) Validate(k int, _ SizeLaw) error { return checkD("jsq", p.D, k, p.Replace) }
 func (p JSQ) reads() stateKind                { return readsCount }
 func (p JSQ) newDispatcher(s *sim) dispatcher {
-	if p.D == 0 || p.D == s.k {
+	if p.D == 0 || (p.D == s.k && !p.Replace) {
 		return newLeastCount(s)
 	}
-	return newSampleMin(s, p.D, readsCount)
+	return newSampleMin(s, p.D, readsCount, p.Replace)
 }
 
 // leastCount is JSQ over all K servers: servers kept in count buckets (O(1)

@@ -11,46 +11,65 @@ import (
 // behaves as the central M/G/K queue. (LWL draws uniformly among idle servers;
 // two busy servers with exactly equal workloads, which has probability zero
 // for continuous sizes, are ordered by its heap.)
-type LeastLoaded struct{ D int }
+//
+// With Replace the D servers are sampled with replacement, as in the
+// simulations of the mean-field literature (Hellemans' finite-K LL-2 values
+// are reproduced only this way); the default samples D distinct servers.
+type LeastLoaded struct {
+	D       int
+	Replace bool
+}
 
 func (p LeastLoaded) String() string {
 	if p.D == 0 {
 		return "lwl"
 	}
-	return fmt.Sprintf("ll:d=%d", p.D)
+	return sampledSpec("ll", p.D, p.Replace)
 }
-func (p LeastLoaded) Validate(k int, _ SizeLaw) error { return checkD("ll", p.D, k) }
+func (p LeastLoaded) Validate(k int, _ SizeLaw) error { return checkD("ll", p.D, k, p.Replace) }
 func (p LeastLoaded) reads() stateKind                { return readsWork }
 func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
-	if p.D == 0 || p.D == s.k {
+	if p.D == 0 || (p.D == s.k && !p.Replace) {
 		return newLeastWork(s)
 	}
-	return newSampleMin(s, p.D, readsWork)
+	return newSampleMin(s, p.D, readsWork, p.Replace)
 }
 
-func checkD(name string, d, k int) error {
-	if d < 0 || d > k {
-		return fmt.Errorf("%s d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d or add servers", name, d, k)
+// sampledSpec is the spec of a power-of-d policy: "ll:d=2", "jsq:d=2,replace=1".
+func sampledSpec(name string, d int, replace bool) string {
+	if replace {
+		return fmt.Sprintf("%s:d=%d,replace=1", name, d)
 	}
-	if d == 0 {
-		return nil // all servers
+	return fmt.Sprintf("%s:d=%d", name, d)
+}
+
+func checkD(name string, d, k int, replace bool) error {
+	switch {
+	case replace && d < 1:
+		return fmt.Errorf("%s replace needs a sample size d >= 1, got d=%d; e.g. %s:d=2,replace=1", name, d, name)
+	case replace:
+		return nil // any d: the same server may be drawn again
+	case d < 0 || d > k:
+		return fmt.Errorf("%s d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, add servers, or sample with replacement (replace=1)", name, d, k)
 	}
-	return nil
+	return nil // d = 0: all servers
 }
 
 // sampleMin is the power-of-d dispatcher shared by LL-d and JSQ-d: sample d
-// distinct servers in uniformly random order and take the first one with the
-// least value, which breaks ties uniformly at random. O(d) per job.
+// distinct servers (or d independent ones, with replacement) in uniformly
+// random order and take the first one with the least value, which breaks
+// ties uniformly at random. O(d) per job.
 type sampleMin struct {
-	s    *sim
-	d, k int
-	kind stateKind
-	perm []int32 // a permutation of the servers, reshuffled partially per job
-	r    *Stream
+	s       *sim
+	d, k    int
+	kind    stateKind
+	replace bool
+	perm    []int32 // a permutation of the servers, reshuffled partially per job
+	r       *Stream
 }
 
-func newSampleMin(s *sim, d int, kind stateKind) *sampleMin {
-	p := &sampleMin{s: s, d: d, k: s.k, kind: kind, r: s.rDispatch, perm: make([]int32, s.k)}
+func newSampleMin(s *sim, d int, kind stateKind, replace bool) *sampleMin {
+	p := &sampleMin{s: s, d: d, k: s.k, kind: kind, replace: replace, r: s.rDispatch, perm: make([]int32, s.k)}
 	for i := range p.perm {
 		p.perm[i] = int32(i)
 	}
@@ -73,6 +92,16 @@ func (p *sampleMin) value(k int, t float64) float64 {
 }
 
 func (p *sampleMin) pick(t, _ float64) int {
+	if p.replace {
+		best, bestV := -1, 0.0
+		for range p.d {
+			k := p.r.IntN(p.k)
+			if v := p.value(k, t); best < 0 || v < bestV {
+				best, bestV = k, v
+			}
+		}
+		return best
+	}
 	if p.d == 2 {
 		a := p.r.IntN(p.k)
 		b := p.r.IntN(p.k - 1)

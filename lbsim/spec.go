@@ -210,14 +210,24 @@ func ParsePolicy(spec string) (Policy, error) {
 	case "lwl":
 		return noParams(LeastLoaded{})
 	case "ll", "jsq":
-		kv, err := keyValues(name, params, "d")
+		kv, err := keyValues(name, params, "d", "replace")
 		if err != nil {
 			return nil, err
+		}
+		replace := false
+		if rv, ok := kv["replace"]; ok {
+			if rv != 0 && rv != 1 {
+				return nil, fmt.Errorf("%s: replace=%v is invalid: use replace=1 (sample with replacement) or replace=0", name, rv)
+			}
+			replace = rv == 1
 		}
 		dv, ok := kv["d"]
 		if !ok {
 			if name == "ll" {
 				return nil, fmt.Errorf("ll: missing parameter d; e.g. ll:d=2 (or lwl for all servers)")
+			}
+			if replace {
+				return nil, fmt.Errorf("jsq: replace needs a sample size; e.g. jsq:d=2,replace=1")
 			}
 			return JSQ{}, nil
 		}
@@ -226,9 +236,9 @@ func ParsePolicy(spec string) (Policy, error) {
 			return nil, err
 		}
 		if name == "ll" {
-			return LeastLoaded{D: d}, nil
+			return LeastLoaded{D: d, Replace: replace}, nil
 		}
-		return JSQ{D: d}, nil
+		return JSQ{D: d, Replace: replace}, nil
 	case "sita":
 		kv, err := keyValues(name, params, "c", "cut")
 		if err == nil {

@@ -301,3 +301,24 @@ func TestSITACutMatchesConditionalMG1(t *testing.T) {
 		within(t, "sita cut "+g.name, got.Wait, exact.Wait, 0)
 	}
 }
+
+// Hellemans' finite-K LL-2 values (simulation behind her thesis; DESIGN.md:
+// exponential sizes, rho = 0.9, mean response K=10 2.6022, K=20 2.3042,
+// K=50 2.1500, K=100 2.0976) are reproduced when the two servers are
+// sampled with replacement; distinct sampling is measurably better at small
+// K (notebook 07).
+func TestLL2FiniteKHellemans(t *testing.T) {
+	for _, tc := range []struct {
+		k     int
+		table float64
+	}{{10, 2.6022}, {20, 2.3042}, {50, 2.1500}, {100, 2.0976}} {
+		cfg := lbsim.Config{Servers: tc.k, Load: 0.9, Sizes: exp1, Policy: lbsim.LeastLoaded{D: 2, Replace: true},
+			Jobs: 1_000_000, Warmup: 100_000, Reps: 8}
+		// The published values carry their own simulation noise: allow 0.3%.
+		within(t, cfg.Policy.String(), run(t, cfg).Response, tc.table, 0.003*tc.table)
+	}
+	distinct := run(t, lbsim.Config{Servers: 10, Load: 0.9, Sizes: exp1, Policy: lbsim.LeastLoaded{D: 2}, Jobs: 1_000_000, Warmup: 100_000, Reps: 8})
+	if d := distinct.Response; d.Mean+d.CI95 > 2.6022*0.97 {
+		t.Errorf("LL-2 with distinct servers at K=10: %v, expected clearly below the with-replacement 2.6022", d)
+	}
+}
