@@ -1,11 +1,7 @@
 package nbrun
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
-	"path/filepath"
-	"strconv"
 	"testing"
 
 	"github.com/perfeval/lbsim/lbsim/course"
@@ -91,48 +87,4 @@ func checkDispatching(t *testing.T, outDir string) {
 		}
 		prev = w
 	}
-}
-
-// csvRow is one CSV record by column name.
-type csvRow map[string]string
-
-func (r csvRow) s(t *testing.T, col string) string {
-	t.Helper()
-	v, ok := r[col]
-	if !ok {
-		t.Fatalf("no column %q in %v", col, r)
-	}
-	return v
-}
-
-func (r csvRow) f(t *testing.T, col string) float64 {
-	t.Helper()
-	x, err := strconv.ParseFloat(r.s(t, col), 64)
-	if err != nil {
-		t.Fatalf("column %q: %v", col, err)
-	}
-	return x
-}
-
-// readCSVRows reads name.csv, written by the notebook with nb.Save, from outDir.
-func readCSVRows(t *testing.T, outDir, name string) []csvRow {
-	t.Helper()
-	f, err := os.Open(filepath.Join(outDir, name+".csv"))
-	if err != nil {
-		t.Fatalf("the notebook did not save %s.csv: %v", name, err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll()
-	if err != nil || len(recs) < 1 {
-		t.Fatalf("%s.csv: %v", name, err)
-	}
-	var out []csvRow
-	for _, rec := range recs[1:] {
-		r := csvRow{}
-		for i, col := range recs[0] {
-			r[col] = rec[i]
-		}
-		out = append(out, r)
-	}
-	return out
 }
