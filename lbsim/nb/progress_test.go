@@ -107,17 +107,7 @@ func TestProgressConcurrentOutsideNotebook(t *testing.T) {
 		t.Skip("running inside a notebook")
 	}
 	p := NewProgress("parallel", 8000)
-	var wg sync.WaitGroup
-	for g := 0; g < 8; g++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; i < 1000; i++ {
-				p.Add(1)
-			}
-		}()
-	}
-	wg.Wait()
+	addConcurrently(p, 8, 1000)
 	p.Done()
 	if p.Count() != 8000 {
 		t.Errorf("Count = %d after 8 x 1000 concurrent Adds, want 8000", p.Count())
@@ -127,19 +117,24 @@ func TestProgressConcurrentOutsideNotebook(t *testing.T) {
 func TestProgressConcurrentInNotebook(t *testing.T) {
 	r := fakeNotebook(t)
 	p := NewProgress("parallel", 4000)
+	addConcurrently(p, 4, 1000)
+	p.Done()
+	if got := r.updates[len(r.updates)-1]; !strings.Contains(got, "4000/4000") {
+		t.Errorf("summary %q, want 4000/4000", got)
+	}
+}
+
+// addConcurrently calls p.Add(1) each times from each of n goroutines.
+func addConcurrently(p *Progress, n, each int) {
 	var wg sync.WaitGroup
-	for g := 0; g < 4; g++ {
+	for range n {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := 0; i < 1000; i++ {
+			for range each {
 				p.Add(1)
 			}
 		}()
 	}
 	wg.Wait()
-	p.Done()
-	if got := r.updates[len(r.updates)-1]; !strings.Contains(got, "4000/4000") {
-		t.Errorf("summary %q, want 4000/4000", got)
-	}
 }
