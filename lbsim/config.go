@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Config is one simulated system and how to measure it. The zero values of
@@ -97,7 +98,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Policy == nil {
-		return errors.New("policy is missing: choose one of rnd, rr, ll:d=D, lwl, jsq:d=D, jsq, sita:c=C")
+		return fmt.Errorf("policy is missing: choose one of %s", strings.Join(PolicyExamples(), ", "))
 	}
 	if c.Trace == nil {
 		if c.Sizes == nil {
@@ -144,7 +145,7 @@ func (c *Config) Validate() error {
 	if math.IsNaN(c.Refresh) || c.Refresh < 0 || math.IsInf(c.Refresh, 0) {
 		return fmt.Errorf("refresh T=%v is invalid: need T >= 0 (0 = live state); e.g. -refresh 10", c.Refresh)
 	}
-	if c.Refresh > 0 && c.Policy.reads() == readsNothing {
+	if c.Refresh > 0 && Reads(c.Policy) == 0 {
 		return fmt.Errorf("refresh T=%v has no effect on policy %s, which reads no server state; use -refresh 0 or a policy such as jsq:d=2", c.Refresh, c.Policy)
 	}
 	if c.Tally && c.Refresh == 0 {
@@ -159,7 +160,7 @@ func (c *Config) Validate() error {
 	if c.Batches < 0 || c.Batches == 1 {
 		return fmt.Errorf("batches=%d is invalid: need 0 (default 20) or >= 2", c.Batches)
 	}
-	if err := c.Policy.Validate(c.Servers, c.sizes()); err != nil {
+	if err := validatePolicy(c.Policy, c.Servers, c.sizes()); err != nil {
 		return err
 	}
 	return c.checkServerLoads()

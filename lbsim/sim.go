@@ -35,8 +35,8 @@ func newSim(cfg *Config, rep int) *sim {
 		rSizes:    newStream(cfg.Seed, rep, streamSizes),
 		rDispatch: newStream(cfg.Seed, rep, streamDispatch),
 	}
-	kind := cfg.Policy.reads()
-	counting := kind == readsCount || cfg.SampleEvery > 0
+	kind := Reads(cfg.Policy)
+	counting := kind&Count != 0 || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	if cfg.Refresh > 0 {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
@@ -51,7 +51,7 @@ func newSim(cfg *Config, rep int) *sim {
 		batches = 1
 	}
 	s.m = newMetrics(classes, batches, cfg.jobs())
-	s.disp = cfg.Policy.newDispatcher(s)
+	s.disp = newDispatcher(cfg.Policy, s)
 	s.obs, _ = s.disp.(observer)
 	s.ref, _ = s.disp.(refresher)
 	return s

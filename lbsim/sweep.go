@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"math"
 	"reflect"
@@ -48,6 +49,19 @@ func (g Grid) Configs() []Config {
 	expand(len(g.Policies), func(c *Config, i int) { c.Policy = g.Policies[i] })
 	expand(len(g.Loads), func(c *Config, i int) { c.Load = g.Loads[i] })
 	return cfgs
+}
+
+// Valid splits the grid's configurations into those that pass
+// Config.Validate and the errors of the others (each naming its configuration).
+func (g Grid) Valid() (valid []Config, invalid []error) {
+	for i, c := range g.Configs() {
+		if err := c.Validate(); err != nil {
+			invalid = append(invalid, fmt.Errorf("configuration %d (%s, K=%d, load %v): %w", i+1, Label(c.Policy), c.Servers, c.Load, err))
+			continue
+		}
+		valid = append(valid, c)
+	}
+	return valid, invalid
 }
 
 // Sweep runs every configuration of the grid (all replications of all
