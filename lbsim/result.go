@@ -59,6 +59,18 @@ type Result struct {
 	Series            []TimePoint   // replication 0, when SampleEvery > 0
 	CIMethod          string        // "replications" or "batch means"
 	Seconds           float64       // wall-clock time of the run
+
+	// Config is the configuration that produced the result; Label its
+	// policy's human name (RND, LL-2).
+	Config Config
+	Label  string
+	// Exact is what theory knows about this configuration (see Exact),
+	// when HasExact.
+	Exact    Reference
+	HasExact bool
+	// Warnings are the reasons not to trust a number of this result (see
+	// diagnose.go); empty when none.
+	Warnings Warnings
 }
 
 // Class returns the named class result (short, long).
@@ -90,7 +102,13 @@ func (r Result) String() string {
 	if r.HasHandout {
 		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see the README)\n", r.Handout)
 	}
+	if r.HasExact {
+		fmt.Fprintf(&b, "  theory (%s, %s): mean wait %.6g, mean response %.6g\n", r.Exact.Method, r.Exact.Kind, r.Exact.Wait, r.Exact.Response)
+	}
 	fmt.Fprintf(&b, "  utilization %.4g (mean over servers)\n", r.Utilization)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  WARNING %s\n", w)
+	}
 	fmt.Fprintf(&b, "  %.3g s", r.Seconds)
 	return b.String()
 }
@@ -139,7 +157,9 @@ func aggregate(cfg *Config, reps []replication) Result {
 		Arrivals: cfg.arrivals().String(), Discipline: cfg.Discipline.String(),
 		Refresh: cfg.Refresh, Tally: cfg.Tally, Jobs: cfg.jobs(), Reps: cfg.reps(), Seed: cfg.Seed,
 		HasHandout: cfg.Discipline == FCFS, CIMethod: "replications",
+		Config: *cfg, Label: Label(cfg.Policy),
 	}
+	r.Exact, r.HasExact = Exact(*cfg)
 	if cfg.Trace != nil {
 		r.Sizes, r.Arrivals, r.Load = "trace", "trace", 0
 	}
