@@ -18,21 +18,26 @@ import (
 )
 
 // Limit returns the mean-field mean delays of a power-of-d policy at per-server
-// load rho: JSQ{D} (Mitzenmacher, theory.JSQdMeanField) or LeastLoaded{D}
-// (Hellemans and Van Houdt, theory.LLdMeanField). Policies that look at all
-// servers (D = 0) have no such limit.
+// load rho: JSQ{D} (Mitzenmacher) or LeastLoaded{D} (Hellemans and Van Houdt),
+// D >= 2 distinct samples, as lbsim.Exact knows them (the one theory lookup).
+// The limit does not depend on N, so it is looked up for N = D+1 servers, where
+// LL-d is not yet the central queue. Policies that look at all servers have no
+// such limit.
 func Limit(p lbsim.Policy, rho float64) (theory.Delay, error) {
+	d := 0
 	switch q := p.(type) {
 	case lbsim.JSQ:
-		if q.D >= 1 {
-			return theory.JSQdMeanField(q.D, rho)
-		}
+		d = q.D
 	case lbsim.LeastLoaded:
-		if q.D >= 1 {
-			return theory.LLdMeanField(q.D, rho)
+		d = q.D
+	}
+	if d >= 2 {
+		cfg := lbsim.Config{Servers: d + 1, Load: rho, Sizes: lbsim.Exponential{M: 1}, Policy: p, Jobs: 1}
+		if ref, ok := lbsim.Exact(cfg); ok && ref.Kind == lbsim.LimitValue {
+			return theory.Delay{Wait: ref.Wait, Response: ref.Response}, nil
 		}
 	}
-	return theory.Delay{}, fmt.Errorf("finite: policy %s has no mean-field limit here: use jsq:d=D or ll:d=D with D >= 1", p)
+	return theory.Delay{}, fmt.Errorf("finite: policy %s at load %v has no mean-field limit here: use jsq:d=D or ll:d=D with D >= 2 (distinct samples) and 0 < load < 1", p, rho)
 }
 
 // Excess is the relative error of a limit against the finite-N value it is
@@ -66,21 +71,4 @@ func Bounds(n int, rho float64) (lower, upper theory.Delay, err error) {
 	}
 	upper, err = theory.MM1(rho, 1, 1)
 	return lower, upper, err
-}
-
-// LogGrid returns about `points` distinct integers from lo to hi (both
-// included), evenly spaced on a log scale, in increasing order.
-func LogGrid(lo, hi, points int) ([]int, error) {
-	if lo < 1 || hi < lo || points < 2 {
-		return nil, fmt.Errorf("finite: log grid %d..%d with %d points is invalid: need 1 <= lo <= hi and points >= 2", lo, hi, points)
-	}
-	var out []int
-	ratio := math.Log(float64(hi) / float64(lo))
-	for i := range points {
-		n := int(math.Round(float64(lo) * math.Exp(ratio*float64(i)/float64(points-1))))
-		if len(out) == 0 || n > out[len(out)-1] {
-			out = append(out, n)
-		}
-	}
-	return out, nil
 }

@@ -2,7 +2,6 @@ package finite
 
 import (
 	"math"
-	"slices"
 	"testing"
 
 	"github.com/perfeval/lbsim/lbsim"
@@ -29,7 +28,7 @@ func TestLimitPublished(t *testing.T) {
 			t.Errorf("%s rho=%v: limit %v, want %v", c.p, c.rho, got.Response, c.want)
 		}
 	}
-	for _, p := range []lbsim.Policy{lbsim.JSQ{}, lbsim.LeastLoaded{}, lbsim.Random{}} {
+	for _, p := range []lbsim.Policy{lbsim.JSQ{}, lbsim.LeastLoaded{}, lbsim.Random{}, lbsim.JSQ{D: 2, Replace: true}} {
 		if _, err := Limit(p, 0.5); err == nil {
 			t.Errorf("%s: no error, but it has no power-of-d limit", p)
 		}
@@ -96,24 +95,5 @@ func TestSimulationMatchesExactChain(t *testing.T) {
 		if d := math.Abs(res.Response.Mean - ex.MeanResponse); d > res.Response.CI95+1e-3 {
 			t.Errorf("N=%d d=%d rho=%v: simulated %v, exact %v", c.n, c.d, c.rho, res.Response, ex.MeanResponse)
 		}
-	}
-}
-
-func TestLogGrid(t *testing.T) {
-	g, err := LogGrid(2, 1000, 12)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if g[0] != 2 || g[len(g)-1] != 1000 || !slices.IsSorted(g) || len(g) < 10 {
-		t.Errorf("grid %v: want increasing from 2 to 1000 with about 12 points", g)
-	}
-	// Even spacing on a log scale: successive ratios near (1000/2)^(1/11) = 1.76.
-	for i := 3; i < len(g); i++ {
-		if r := float64(g[i]) / float64(g[i-1]); r < 1.5 || r > 2.1 {
-			t.Errorf("ratio %d/%d = %v, want about 1.76", g[i], g[i-1], r)
-		}
-	}
-	if _, err := LogGrid(0, 10, 3); err == nil {
-		t.Error("lo=0: no error")
 	}
 }

@@ -59,7 +59,7 @@ func TestReadQuotesErrors(t *testing.T) {
 // Compare on fabricated rows: the numbers are ours by construction, so each verdict is known.
 func TestCompare(t *testing.T) {
 	row := func(p lbsim.Policy, scv, T, mean, ci float64) lbsim.Row {
-		return lbsim.Row{Policy: p.String(), SCV: scv, Refresh: T, MeanResponse: mean, MeanResponseCI95: ci}
+		return lbsim.Row{Policy: p.String(), Label: lbsim.Label(p), SCV: scv, Refresh: T, MeanResponse: mean, MeanResponseCI95: ci}
 	}
 	res := NewResults([]lbsim.Row{
 		row(lbsim.Random{}, 30, 0, 139.0, 2),

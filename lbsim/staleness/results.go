@@ -27,9 +27,9 @@ func (r Results) Get(p Policy, scv, T float64, tally bool) (lbsim.Row, bool) {
 	if !p.Board || T == 0 {
 		T, tally = 0, false
 	}
-	spec := p.Policy.String()
+	label := lbsim.Label(p.Policy)
 	for _, row := range r.rows {
-		if row.Policy == spec && sameSCV(row.SCV, scv) && row.Refresh == T && row.Tally == tally {
+		if row.Label == label && sameSCV(row.SCV, scv) && row.Refresh == T && row.Tally == tally {
 			return row, true
 		}
 	}

@@ -7,21 +7,15 @@ import (
 	"github.com/perfeval/lbsim/lbsim"
 )
 
-// Setup is the document's experiment: K identical speed-1 servers with their own queues, Poisson
-// arrivals at per-server load Load, job sizes of mean 1 at each SCV, and a board of job counts
-// refreshed every T in Refresh (the dispatcher does not count its own sends unless Tally).
+// Setup is the document's experiment: the model shared by every run (Config: K identical speed-1
+// servers with their own queues, Poisson arrivals at per-server load Load, the discipline, the
+// run length, replications and seed; Tally if board policies count their own sends since the
+// last refresh), run at job sizes of mean 1 at each SCV, with a board of job counts refreshed
+// every T in Refresh. Config's Sizes, Policy and Refresh are set per run and ignored here.
 type Setup struct {
-	Servers    int
-	Load       float64
-	SCVs       []float64 // squared coefficients of variation of the sizes, each >= 1
-	Refresh    []float64 // board refresh periods T > 0, increasing (the staleness grid)
-	Discipline lbsim.Discipline
-	Tally      bool // board policies add their own sends since the last refresh
-
-	Jobs   int64 // measured jobs per replication
-	Warmup int64 // jobs simulated before measuring, in every replication
-	Reps   int
-	Seed   uint64
+	lbsim.Config
+	SCVs    []float64 // squared coefficients of variation of the sizes, each >= 1
+	Refresh []float64 // board refresh periods T > 0, increasing (the staleness grid)
 }
 
 // Document returns the document's setup at its fidelity: 100 FCFS servers, load 0.9, SCV 1, 4, 10,
@@ -30,8 +24,9 @@ type Setup struct {
 // state rather than empty (an empty start biases heavy-tailed means low).
 func Document() Setup {
 	return Setup{
-		Servers: 100, Load: 0.9, SCVs: []float64{1, 4, 10, 30}, Refresh: TGrid(),
-		Discipline: lbsim.FCFS, Jobs: 2_000_000, Warmup: 200_000, Reps: 12, Seed: 1,
+		Config: lbsim.Config{Servers: 100, Load: 0.9, Discipline: lbsim.FCFS,
+			Jobs: 2_000_000, Warmup: 200_000, Reps: 12, Seed: 1},
+		SCVs: []float64{1, 4, 10, 30}, Refresh: TGrid(),
 	}
 }
 
@@ -90,10 +85,9 @@ func Sizes(scv float64) (lbsim.SizeLaw, error) {
 
 // base is the configuration shared by every run of the setup.
 func (s Setup) base(sizes lbsim.SizeLaw) lbsim.Config {
-	return lbsim.Config{
-		Servers: s.Servers, Load: s.Load, Sizes: sizes, Discipline: s.Discipline,
-		Jobs: s.Jobs, Warmup: s.Warmup, Reps: s.Reps, Seed: s.Seed,
-	}
+	c := s.Config
+	c.Sizes, c.Policy, c.Refresh, c.Tally = sizes, nil, 0, false
+	return c
 }
 
 // LiveConfigs lists every policy at every SCV with a live board (Refresh 0): the live table.

@@ -65,12 +65,12 @@ func TestReferencesReproduceTheDocumentsFormulaValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lambda := s.Load * float64(s.Servers)
+	lambda := s.Load // one server of the K: P-K per server
 	for _, c := range []struct {
 		law  int
 		want float64
 	}{{0, 55}, {1, 1 + 0.9*(1.2*1.2/(2.2*0.2))/0.2}} {
-		d, err := theory.RandomDispatch(lambda, laws[c.law].Law, uniformSpeeds(s.Servers))
+		d, err := theory.RandomDispatch(lambda, laws[c.law].Law, []float64{1})
 		if err != nil {
 			t.Fatal(err)
 		}

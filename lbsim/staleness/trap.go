@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/perfeval/lbsim/lbsim"
-	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // NamedLaw is a size law with the name a table shows for it.
@@ -70,32 +69,28 @@ type TrapRow struct {
 	Ratio float64 `json:"ratio"` // Mean / Exact
 }
 
-// TrapTable pairs the rows of TrapConfigs with the exact values, law by law, in run-length order.
+// TrapTable pairs the rows of TrapConfigs (in its order: law by law, each at every run length)
+// with the exact Pollaczek-Khinchine value of each configuration (lbsim.Exact).
 func (s Setup) TrapTable(laws []NamedLaw, lengths []int64, rows []lbsim.Row) ([]TrapRow, error) {
-	lambda := s.Load * float64(s.Servers)
+	if len(rows) != len(laws)*len(lengths) {
+		return nil, fmt.Errorf("%d trap rows for %d laws x %d run lengths: run TrapConfigs with the same laws and lengths", len(rows), len(laws), len(lengths))
+	}
+	cfgs, err := s.TrapConfigs(laws, lengths, 2)
+	if err != nil {
+		return nil, err
+	}
 	var out []TrapRow
-	for _, l := range laws {
-		exact, err := theory.RandomDispatch(lambda, l.Law, uniformSpeeds(s.Servers))
-		if err != nil {
-			return nil, err
+	for i, row := range rows {
+		l, n := laws[i/len(lengths)], lengths[i%len(lengths)]
+		if row.Jobs != n || row.SCV != lbsim.SCV(l.Law) {
+			return nil, fmt.Errorf("trap row %d is N=%d at SCV %v, want %s with N=%d: pass the rows of TrapConfigs in order", i, row.Jobs, row.SCV, l.Name, n)
 		}
-		for _, n := range lengths {
-			row, ok := findRow(rows, l.Law.String(), n)
-			if !ok {
-				return nil, fmt.Errorf("no run of %s with N=%d: run TrapConfigs with the same laws and lengths", l.Name, n)
-			}
-			out = append(out, TrapRow{Law: l.Name, SCV: lbsim.SCV(l.Law), Jobs: n, Mean: row.MeanResponse,
-				CI95: row.MeanResponseCI95, Exact: exact.Response, Ratio: row.MeanResponse / exact.Response})
+		exact, ok := lbsim.Exact(cfgs[i])
+		if !ok {
+			return nil, fmt.Errorf("no exact value for random dispatch with %s", l.Name)
 		}
+		out = append(out, TrapRow{Law: l.Name, SCV: row.SCV, Jobs: n, Mean: row.MeanResponse,
+			CI95: row.MeanResponseCI95, Exact: exact.Response, Ratio: row.MeanResponse / exact.Response})
 	}
 	return out, nil
-}
-
-func findRow(rows []lbsim.Row, sizes string, jobs int64) (lbsim.Row, bool) {
-	for _, r := range rows {
-		if r.Sizes == sizes && r.Jobs == jobs {
-			return r, true
-		}
-	}
-	return lbsim.Row{}, false
 }
