@@ -67,6 +67,8 @@ type TrapRow struct {
 	CI95  float64 `json:"ci95"`
 	Exact float64 `json:"exact"`
 	Ratio float64 `json:"ratio"` // Mean / Exact
+	// Warnings are the run's reasons not to take Mean at face value (lbsim's trust rules).
+	Warnings lbsim.Warnings `json:"warnings"`
 }
 
 // TrapTable pairs the rows of TrapConfigs (in its order: law by law, each at every run length)
@@ -90,7 +92,7 @@ func (s Setup) TrapTable(laws []NamedLaw, lengths []int64, rows []lbsim.Row) ([]
 			return nil, fmt.Errorf("no exact value for random dispatch with %s", l.Name)
 		}
 		out = append(out, TrapRow{Law: l.Name, SCV: row.SCV, Jobs: n, Mean: row.MeanResponse,
-			CI95: row.MeanResponseCI95, Exact: exact.Response, Ratio: row.MeanResponse / exact.Response})
+			CI95: row.MeanResponseCI95, Exact: exact.Response, Ratio: row.MeanResponse / exact.Response, Warnings: row.Warnings})
 	}
 	return out, nil
 }
