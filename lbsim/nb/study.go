@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/go-gota/gota/dataframe"
+
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/frame"
 )
@@ -97,15 +99,19 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 	return rows, nil
 }
 
-// Save writes rows (any slice of structs) as CSV named name.csv into the
-// directory LBSIM_OUT_DIR (set by the test suite, which checks the numbers)
-// or, when unset, into the repository's reports/ folder. These files are
-// generated, so an existing one is replaced.
+// Save writes rows (a slice of structs, or a gota DataFrame) as CSV named
+// name.csv into the directory LBSIM_OUT_DIR (set by the test suite, which
+// checks the numbers) or, when unset, into the repository's reports/
+// folder. These files are generated, so an existing one is replaced.
 func Save(name string, rows any) error {
-	df, err := frame.FromStructs(rows)
+	df, err := toFrame(rows)
 	if err != nil {
 		return err
 	}
+	return saveFrame(name, df)
+}
+
+func saveFrame(name string, df dataframe.DataFrame) error {
 	dir := os.Getenv("LBSIM_OUT_DIR")
 	if dir == "" {
 		dir = filepath.Join("..", "reports")
