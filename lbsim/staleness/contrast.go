@@ -43,8 +43,8 @@ func Contrast(fcfs, ps Evidence) ([]ContrastRow, error) {
 			if err != nil {
 				return nil, err
 			}
-			f := fcfs.Results.Mean(a, scv, m.ta, false).Over(fcfs.Results.Mean(b, scv, m.tb, false))
-			p := ps.Results.Mean(a, scv, m.ta, false).Over(ps.Results.Mean(b, scv, m.tb, false))
+			f := Ratio(fcfs.Results.Mean(a, scv, m.ta, false), fcfs.Results.Mean(b, scv, m.tb, false))
+			p := Ratio(ps.Results.Mean(a, scv, m.ta, false), ps.Results.Mean(b, scv, m.tb, false))
 			out = append(out, ContrastRow{SCV: scv, Measure: m.name(), FCFS: f.Mean, FCFSCI: f.CI95, PS: p.Mean, PSCI: p.CI95})
 		}
 	}
