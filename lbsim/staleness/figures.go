@@ -3,7 +3,9 @@ package staleness
 import (
 	"fmt"
 	"math"
+	"slices"
 
+	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/plots"
 )
 
@@ -76,32 +78,36 @@ func (s Setup) StaleFigures(res Results) ([]plots.Figure, error) {
 
 // TrapFigure draws, for each law, random dispatch's simulated mean time in system divided by
 // the exact Pollaczek-Khinchine value against the run length N, with 95% CIs; 1 is dashed.
-func TrapFigure(rows []TrapRow) plots.Figure {
+// Runs with warnings are drawn hollow and named in a footnote (plots.Line).
+func TrapFigure(rows []TrapRow) (plots.Figure, error) {
 	fig := plots.Figure{Title: "The Pareto trap: random dispatch, load 0.9",
 		XLabel: "jobs per run N", YLabel: "simulated / exact mean time in system", LogX: true,
 		LegendBottomRight: true}
 	var order []string
-	byLaw := map[string]*plots.Series{}
+	byLaw := map[string][]lbsim.Row{}
 	for _, r := range rows {
-		ser, ok := byLaw[r.Law]
-		if !ok {
-			ser = &plots.Series{Name: r.Law}
-			byLaw[r.Law] = ser
+		if _, ok := byLaw[r.Law]; !ok {
 			order = append(order, r.Law)
 		}
-		ser.X, ser.Y, ser.CI = append(ser.X, float64(r.Jobs)), append(ser.Y, r.Ratio), append(ser.CI, r.CI95/r.Exact)
+		byLaw[r.Law] = append(byLaw[r.Law], r.Row)
+	}
+	jobs := func(r lbsim.Row) float64 { return float64(r.Jobs) }
+	ratio := func(r lbsim.Row) (float64, float64) {
+		return r.MeanResponse / r.ExactResponse, r.MeanResponseCI95 / r.ExactResponse
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
-	for _, name := range order {
-		fig.Series = append(fig.Series, *byLaw[name])
-		for _, x := range byLaw[name].X {
-			lo, hi = math.Min(lo, x), math.Max(hi, x)
+	for _, law := range order {
+		s, err := plots.Line(law, byLaw[law], jobs, ratio)
+		if err != nil {
+			return fig, err
 		}
+		fig.Series = append(fig.Series, s)
+		lo, hi = math.Min(lo, slices.Min(s.X)), math.Max(hi, slices.Max(s.X))
 	}
 	if len(order) > 0 {
 		fig.Curves = []plots.Curve{{Name: "exact (P-K)", X: []float64{lo, hi}, Y: []float64{1, 1}}}
 	}
-	return fig
+	return fig, nil
 }
 
 // logSpace returns n points from a to b (a, b > 0), evenly spaced in log scale.

@@ -190,3 +190,28 @@ func TestSetupValidate(t *testing.T) {
 		}
 	}
 }
+
+// The trap figure draws a warned run hollow: its point carries the rule that fired, the others
+// none, and a law without a warned run has plain markers.
+func TestTrapFigureMarksWarnedRuns(t *testing.T) {
+	row := func(jobs int64, ws ...lbsim.Warning) lbsim.Row {
+		return lbsim.Row{Jobs: jobs, MeanResponse: 40, MeanResponseCI95: 4, ExactResponse: 55, Warnings: ws}
+	}
+	tail := lbsim.Warning{Rule: "tail", Message: "the run did not sample the tail"}
+	fig, err := TrapFigure([]TrapRow{
+		{Law: "Lomax", Row: row(1e4)}, {Law: "Lomax", Row: row(1e5, tail)},
+		{Law: "H2", Row: row(1e4)}, {Law: "H2", Row: row(1e5)},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fig.Series[0].Warned; len(got) != 2 || got[0] != "" || got[1] != "tail" {
+		t.Errorf("Lomax points warned %q, want [\"\" \"tail\"]", got)
+	}
+	if fig.Series[1].Warned != nil {
+		t.Errorf("H2 points warned %q, want none", fig.Series[1].Warned)
+	}
+	if y := fig.Series[0].Y[0]; math.Abs(y-40.0/55) > 1e-12 {
+		t.Errorf("ratio %v, want 40/55", y)
+	}
+}

@@ -2,6 +2,7 @@ package staleness
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/perfeval/lbsim/lbsim"
 )
@@ -69,17 +70,14 @@ type TrapRow struct {
 	Ratio float64 `json:"ratio"` // Mean / Exact
 	// Warnings are the run's reasons not to take Mean at face value (lbsim's trust rules).
 	Warnings lbsim.Warnings `json:"warnings"`
+	Row      lbsim.Row      `json:"-"` // the run itself, for figures
 }
 
 // TrapTable pairs the rows of TrapConfigs (in its order: law by law, each at every run length)
-// with the exact Pollaczek-Khinchine value of each configuration (lbsim.Exact).
+// with their exact Pollaczek-Khinchine values (Row.ExactResponse, from lbsim.Exact).
 func (s Setup) TrapTable(laws []NamedLaw, lengths []int64, rows []lbsim.Row) ([]TrapRow, error) {
 	if len(rows) != len(laws)*len(lengths) {
 		return nil, fmt.Errorf("%d trap rows for %d laws x %d run lengths: run TrapConfigs with the same laws and lengths", len(rows), len(laws), len(lengths))
-	}
-	cfgs, err := s.TrapConfigs(laws, lengths, 2)
-	if err != nil {
-		return nil, err
 	}
 	var out []TrapRow
 	for i, row := range rows {
@@ -87,12 +85,11 @@ func (s Setup) TrapTable(laws []NamedLaw, lengths []int64, rows []lbsim.Row) ([]
 		if row.Jobs != n || row.SCV != lbsim.SCV(l.Law) {
 			return nil, fmt.Errorf("trap row %d is N=%d at SCV %v, want %s with N=%d: pass the rows of TrapConfigs in order", i, row.Jobs, row.SCV, l.Name, n)
 		}
-		exact, ok := lbsim.Exact(cfgs[i])
-		if !ok {
-			return nil, fmt.Errorf("no exact value for random dispatch with %s", l.Name)
+		if math.IsNaN(row.ExactResponse) {
+			return nil, fmt.Errorf("trap row %d (%s): no exact value; random dispatch with a finite E[X^2] has one", i, l.Name)
 		}
-		out = append(out, TrapRow{Law: l.Name, SCV: row.SCV, Jobs: n, Mean: row.MeanResponse,
-			CI95: row.MeanResponseCI95, Exact: exact.Response, Ratio: row.MeanResponse / exact.Response, Warnings: row.Warnings})
+		out = append(out, TrapRow{Law: l.Name, SCV: row.SCV, Jobs: n, Mean: row.MeanResponse, CI95: row.MeanResponseCI95,
+			Exact: row.ExactResponse, Ratio: row.MeanResponse / row.ExactResponse, Warnings: row.Warnings, Row: row})
 	}
 	return out, nil
 }
