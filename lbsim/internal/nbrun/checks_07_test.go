@@ -40,13 +40,13 @@ func checkFiniteRegimes(t *testing.T, outDir string) {
 		}
 		// JSQ over all servers does at least as well as JSQ-d.
 		if r["policy"] == "JSQ-2" || r["policy"] == "JSQ-3" {
-			all := byKey[key("JSQ (all N)", r.f(t, "n"), r.f(t, "load"))]
+			all := byKey[key("JSQ", r.f(t, "n"), r.f(t, "load"))]
 			if a := all.f(t, "mean_response"); a-all.f(t, "mean_response_ci95") > R+ci {
 				t.Errorf("%s: JSQ over all N (%v) is worse than JSQ-d (%v)", name, a, R)
 			}
 		}
 		// At N = 1000 and moderate load the mean-field limit is accurate.
-		if r.f(t, "n") == 1000 && r.f(t, "load") <= 0.9 && r["policy"] != "JSQ (all N)" {
+		if r.f(t, "n") == 1000 && r.f(t, "load") <= 0.9 && r["policy"] != "JSQ" {
 			if e := math.Abs(r.f(t, "excess_response")); e > 0.02+r.f(t, "excess_response_ci95") {
 				t.Errorf("%s: limit off by %.1f%% at N = 1000", name, 100*e)
 			}
