@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-
-	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Estimate is a mean with the half-width of its 95% confidence interval
@@ -113,11 +111,6 @@ func (r Result) String() string {
 	return b.String()
 }
 
-// tQuantile975 is the 0.975 quantile of Student's t with n-1 degrees of freedom.
-func tQuantile975(n int) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-}
-
 // estimate pools sums over units (replications or batches): the point
 // estimate is sum/count over all units, the CI half-width is
 // t_{0.975,n-1} s/sqrt(n) over the n unit means (units without jobs skipped).
@@ -134,19 +127,7 @@ func estimate(sums, counts []float64) Estimate {
 	if c == 0 {
 		return Estimate{Mean: math.NaN(), CI95: math.NaN()}
 	}
-	e := Estimate{Mean: s / c, CI95: math.NaN()}
-	if n := len(means); n >= 2 {
-		var mu, ss float64
-		for _, m := range means {
-			mu += m
-		}
-		mu /= float64(n)
-		for _, m := range means {
-			ss += (m - mu) * (m - mu)
-		}
-		e.CI95 = tQuantile975(n) * math.Sqrt(ss/float64(n-1)/float64(n))
-	}
-	return e
+	return Estimate{Mean: s / c, CI95: MeanCI95(means).CI95}
 }
 
 // aggregate combines the replications of one configuration, in order.

@@ -84,11 +84,7 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows := make([]lbsim.Row, len(res))
-		for i, r := range res {
-			rows[i] = lbsim.NewRow(r)
-		}
-		return rows, nil
+		return lbsim.Rows(res), nil
 	})
 	if err != nil {
 		return nil, err

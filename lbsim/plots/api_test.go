@@ -4,7 +4,6 @@ import (
 	"math"
 	"strings"
 	"testing"
-
 )
 
 func TestLogTicksReadable(t *testing.T) {

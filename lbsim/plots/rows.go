@@ -3,7 +3,6 @@ package plots
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strings"
 
 	"github.com/perfeval/lbsim/lbsim"
@@ -89,40 +88,56 @@ func Labels(rows []lbsim.Row) []string {
 	return out
 }
 
-// CurvePoints is the number of loads at which ExactCurve evaluates theory.
+// CurvePoints is the number of x values at which CurveOf evaluates theory.
 const CurvePoints = 100
 
+// CurveOf samples f at CurvePoints x values evenly spaced on [lo, hi],
+// keeping those where f has a finite value (ok); its name and colour come
+// from name and of (see Curve). Empty when f has no value anywhere.
+func CurveOf(name, of string, lo, hi float64, f func(x float64) (y float64, ok bool)) Curve {
+	c := Curve{Name: name, Of: of}
+	for i := range CurvePoints {
+		x := lo + (hi-lo)*float64(i)/float64(CurvePoints-1)
+		if y, ok := f(x); ok && !math.IsInf(y, 0) && !math.IsNaN(y) {
+			c.X, c.Y = append(c.X, x), append(c.Y, y)
+		}
+	}
+	return c
+}
+
+// LoadRange is the smallest and largest load of rows.
+func LoadRange(rows []lbsim.Row) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		lo, hi = math.Min(lo, r.Load), math.Max(hi, r.Load)
+	}
+	return lo, hi
+}
+
 // ExactCurve is the theory's mean wait (lbsim.Exact) for the configuration
-// of the rows labelled label, at CurvePoints loads spanning the loads they
-// were simulated at, drawn in the colour of the series of that name. Its
-// legend names the method ("LL-2 limit K→∞ (...)" for a mean-field limit).
-// An error says when the rows are missing or theory knows nothing of them.
+// of the rows labelled label, over the loads they were simulated at, drawn
+// in the colour of the series of that name (see ByLabel). Its legend names
+// the method and whether it is exact or a K -> infinity limit. An error
+// says when no row has the label or theory knows nothing of them.
 func ExactCurve(rows []lbsim.Row, label string) (Curve, error) {
 	sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label || r.Policy == label })
 	if len(sel) == 0 {
 		return Curve{}, fmt.Errorf("plots: no row has the policy %q; the rows have %s", label, strings.Join(Labels(rows), ", "))
 	}
-	loads := make([]float64, len(sel))
-	for i, r := range sel {
-		loads[i] = r.Load
-	}
-	sort.Float64s(loads)
-	lo, hi := loads[0], loads[len(loads)-1]
+	lo, hi := LoadRange(sel)
 	cfg := sel[0].Config
-	c := Curve{Of: label}
-	for i := range CurvePoints {
-		cfg.Load = lo + (hi-lo)*float64(i)/float64(max(CurvePoints-1, 1))
+	method := ""
+	c := CurveOf("", label, lo, hi, func(rho float64) (float64, bool) {
+		cfg.Load = rho
 		ref, ok := lbsim.Exact(cfg)
-		if !ok || math.IsInf(ref.Wait, 0) {
-			continue
+		if ok && method == "" {
+			method = string(ref.Kind) + " (" + ref.Method + ")"
 		}
-		if c.Name == "" {
-			c.Name = label + " " + string(ref.Kind) + " (" + ref.Method + ")"
-		}
-		c.X, c.Y = append(c.X, cfg.Load), append(c.Y, ref.Wait)
-	}
+		return ref.Wait, ok
+	})
 	if len(c.X) == 0 {
-		return Curve{}, fmt.Errorf("plots: theory (lbsim.Exact) has no mean wait for %s at loads %g..%g with these sizes and servers; draw the series alone", label, lo, hi)
+		return Curve{}, fmt.Errorf("plots: theory (lbsim.Exact) has no finite mean wait for %s at loads %g..%g with these sizes and servers; draw the series alone", label, lo, hi)
 	}
+	c.Name = label + " " + method
 	return c, nil
 }
