@@ -1,6 +1,10 @@
 package staleness
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
 
 // ContrastRow is one measure of the value of information at one SCV under two disciplines
 // (FCFS and PS), as a ratio of mean times in system: above 1 means the first-named policy is
@@ -43,8 +47,8 @@ func Contrast(fcfs, ps Evidence) ([]ContrastRow, error) {
 			if err != nil {
 				return nil, err
 			}
-			f := Ratio(fcfs.Results.Mean(a, scv, m.ta, false), fcfs.Results.Mean(b, scv, m.tb, false))
-			p := Ratio(ps.Results.Mean(a, scv, m.ta, false), ps.Results.Mean(b, scv, m.tb, false))
+			f := lbsim.Ratio(fcfs.Results.Mean(a, scv, m.ta, false), fcfs.Results.Mean(b, scv, m.tb, false))
+			p := lbsim.Ratio(ps.Results.Mean(a, scv, m.ta, false), ps.Results.Mean(b, scv, m.tb, false))
 			out = append(out, ContrastRow{SCV: scv, Measure: m.name(), FCFS: f.Mean, FCFSCI: f.CI95, PS: p.Mean, PSCI: p.CI95})
 		}
 	}

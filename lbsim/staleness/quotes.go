@@ -8,6 +8,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // Quote is one number the document states, with the document's own precision [Low, High]
@@ -157,7 +159,7 @@ func docText(q Quote) string {
 
 // measure returns our value of q and its interval.
 func (ev Evidence) measure(q Quote) (v, lo, hi float64, err error) {
-	point := func(e Estimate) (float64, float64, float64, error) {
+	point := func(e lbsim.Estimate) (float64, float64, float64, error) {
 		return e.Mean, e.Mean - e.CI95, e.Mean + e.CI95, nil
 	}
 	switch q.Quantity {
@@ -183,7 +185,7 @@ func (ev Evidence) measure(q Quote) (v, lo, hi float64, err error) {
 		if err != nil {
 			return 0, 0, 0, err
 		}
-		return point(Ratio(ev.Results.Mean(a, q.SCV, q.Refresh, false), ev.Results.Mean(b, q.SCV, q.Refresh, false)))
+		return point(lbsim.Ratio(ev.Results.Mean(a, q.SCV, q.Refresh, false), ev.Results.Mean(b, q.SCV, q.Refresh, false)))
 	case "max_rel_se":
 		tab, err := ev.Setup.LiveTable(ev.Results)
 		if err != nil {

@@ -37,26 +37,13 @@ func (r Results) Get(p Policy, scv, T float64, tally bool) (lbsim.Row, bool) {
 }
 
 // Mean is the mean time in system of Get, NaN when there is no such row.
-func (r Results) Mean(p Policy, scv, T float64, tally bool) Estimate {
+func (r Results) Mean(p Policy, scv, T float64, tally bool) lbsim.Estimate {
 	row, ok := r.Get(p, scv, T, tally)
 	if !ok {
-		return Estimate{Mean: math.NaN(), CI95: math.NaN()}
+		return lbsim.Estimate{Mean: math.NaN(), CI95: math.NaN()}
 	}
-	return Estimate{Mean: row.MeanResponse, CI95: row.MeanResponseCI95}
+	return lbsim.Estimate{Mean: row.MeanResponse, CI95: row.MeanResponseCI95}
 }
 
 // sameSCV compares SCVs computed from a size law's moments with the nominal value.
 func sameSCV(a, b float64) bool { return math.Abs(a-b) <= 1e-9*math.Max(1, math.Abs(b)) }
-
-// Estimate is a mean with the half-width of its 95% confidence interval.
-type Estimate struct{ Mean, CI95 float64 }
-
-// Ratio is a/b with a first-order (delta-method) CI half-width,
-//
-//	CI(a/b) ~ (a/b) sqrt((CI_a/a)^2 + (CI_b/b)^2),
-//
-// which ignores the positive correlation of common random numbers, so it is conservative.
-func Ratio(a, b Estimate) Estimate {
-	r := a.Mean / b.Mean
-	return Estimate{Mean: r, CI95: math.Abs(r) * math.Hypot(a.CI95/a.Mean, b.CI95/b.Mean)}
-}

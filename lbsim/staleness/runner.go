@@ -43,14 +43,7 @@ func (r Runner) run(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 		return r.Run(label, cfgs)
 	}
 	res, err := lbsim.RunAll(cfgs, nil)
-	if err != nil {
-		return nil, err
-	}
-	rows := make([]lbsim.Row, len(res))
-	for i, x := range res {
-		rows[i] = lbsim.NewRow(x)
-	}
-	return rows, nil
+	return lbsim.Rows(res), err
 }
 
 // Live runs the live-board table of the setup.
