@@ -11,16 +11,19 @@ import (
 
 // LiveFigure draws the live-board mean time in system of every policy against the SCV, with the
 // exact random curve (and the oracle's M/M/K value and Lee-Longton approximation under FCFS)
-// dashed.
+// dashed; warned runs are hollow points, their rules in a footnote.
 func (s Setup) LiveFigure(res Results) (plots.Figure, error) {
 	fig := plots.Figure{Title: fmt.Sprintf("Live board, K=%d, load %g, %s", s.Servers, s.Load, s.Discipline),
 		XLabel: "SCV of job sizes", YLabel: "mean time in system", LogX: true, LogY: true}
 	fine := logSpace(s.SCVs[0], s.SCVs[len(s.SCVs)-1], 40)
 	for _, p := range Policies() {
-		ser := plots.Series{Name: p.Name}
+		var rows []lbsim.Row
 		for _, scv := range s.SCVs {
-			e := res.Mean(p, scv, 0, false)
-			ser.X, ser.Y, ser.CI = append(ser.X, scv), append(ser.Y, e.Mean), append(ser.CI, e.CI95)
+			rows = append(rows, res.Row(p, scv, 0, false))
+		}
+		ser, err := plots.Line(p.Name, rows, func(r lbsim.Row) float64 { return r.SCV }, plots.MeanResponse)
+		if err != nil {
+			return fig, err
 		}
 		fig.Series = append(fig.Series, ser)
 		cur := plots.Curve{Of: p.Name}
@@ -44,7 +47,8 @@ func (s Setup) LiveFigure(res Results) (plots.Figure, error) {
 
 // StaleFigures draws one panel per SCV: the board policies' mean time in system against the
 // board's refresh period T, and the policies that read no board (random, round robin, oracle) as
-// flat lines at their live values, each with its 95% CI; random's exact value is dashed.
+// flat lines at their live values, each with its 95% CI; random's exact value is dashed; warned
+// runs are hollow points, their rules in a footnote.
 func (s Setup) StaleFigures(res Results) ([]plots.Figure, error) {
 	var figs []plots.Figure
 	tally := ""
@@ -55,10 +59,15 @@ func (s Setup) StaleFigures(res Results) ([]plots.Figure, error) {
 		fig := plots.Figure{Title: fmt.Sprintf("SCV %g, %s%s", scv, s.Discipline, tally),
 			XLabel: "board refresh period T (service times)", YLabel: "mean time in system", LogX: true, LogY: true}
 		for _, p := range Policies() {
-			ser := plots.Series{Name: p.Name}
+			var rows []lbsim.Row
 			for _, T := range s.Refresh {
-				e := res.Mean(p, scv, T, s.Tally)
-				ser.X, ser.Y, ser.CI = append(ser.X, T), append(ser.Y, e.Mean), append(ser.CI, e.CI95)
+				row := res.Row(p, scv, T, s.Tally)
+				row.Refresh = T // where to draw it: a policy that reads no board is a flat line
+				rows = append(rows, row)
+			}
+			ser, err := plots.Line(p.Name, rows, func(r lbsim.Row) float64 { return r.Refresh }, plots.MeanResponse)
+			if err != nil {
+				return nil, err
 			}
 			fig.Series = append(fig.Series, ser)
 			ref, err := s.ReferenceFor(p, scv)

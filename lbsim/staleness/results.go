@@ -36,12 +36,19 @@ func (r Results) Get(p Policy, scv, T float64, tally bool) (lbsim.Row, bool) {
 	return lbsim.Row{}, false
 }
 
+// Row is Get's row, or a row of NaN means at (scv, T) when there is none (a run left out of the
+// sweep: tables show NaN and figures draw no point there).
+func (r Results) Row(p Policy, scv, T float64, tally bool) lbsim.Row {
+	if row, ok := r.Get(p, scv, T, tally); ok {
+		return row
+	}
+	nan := math.NaN()
+	return lbsim.Row{Label: lbsim.Label(p.Policy), SCV: scv, Refresh: T, Tally: tally, MeanResponse: nan, MeanResponseCI95: nan}
+}
+
 // Mean is the mean time in system of Get, NaN when there is no such row.
 func (r Results) Mean(p Policy, scv, T float64, tally bool) lbsim.Estimate {
-	row, ok := r.Get(p, scv, T, tally)
-	if !ok {
-		return lbsim.Estimate{Mean: math.NaN(), CI95: math.NaN()}
-	}
+	row := r.Row(p, scv, T, tally)
 	return lbsim.Estimate{Mean: row.MeanResponse, CI95: row.MeanResponseCI95}
 }
 

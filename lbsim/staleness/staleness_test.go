@@ -2,6 +2,7 @@ package staleness
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -213,5 +214,42 @@ func TestTrapFigureMarksWarnedRuns(t *testing.T) {
 	}
 	if y := fig.Series[0].Y[0]; math.Abs(y-40.0/55) > 1e-12 {
 		t.Errorf("ratio %v, want 40/55", y)
+	}
+}
+
+// StaleFigures draws a policy that reads no board as a flat line at its live value across the
+// grid, a missing run as no point, and a warned run hollow; StaleTable carries the warnings.
+func TestStaleFiguresFromRows(t *testing.T) {
+	s := Document()
+	s.SCVs, s.Refresh = []float64{1}, []float64{1, 2}
+	row := func(p lbsim.Policy, T, mean float64, ws ...lbsim.Warning) lbsim.Row {
+		return lbsim.Row{Label: lbsim.Label(p), SCV: 1, Refresh: T, MeanResponse: mean, MeanResponseCI95: 0.1, Warnings: ws}
+	}
+	drift := lbsim.Warning{Rule: "drift", Message: "the halves disagree"}
+	res := NewResults([]lbsim.Row{
+		row(lbsim.Random{}, 0, 10), row(lbsim.RoundRobin{}, 0, 5), row(lbsim.LeastLoaded{}, 0, 1.1),
+		row(lbsim.JSQ{D: 2}, 1, 3, drift), row(lbsim.JSQ{D: 2}, 2, 4), row(lbsim.JSQ{}, 1, 2), // JSQ at T=2 missing
+	})
+	figs, err := s.StaleFigures(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	series := map[string]int{}
+	for i, ser := range figs[0].Series {
+		series[ser.Name] = i
+	}
+	rnd := figs[0].Series[series["random"]]
+	if !slices.Equal(rnd.X, []float64{1, 2}) || !slices.Equal(rnd.Y, []float64{10, 10}) {
+		t.Errorf("random: x %v y %v, want a flat line at 10 over T = 1, 2", rnd.X, rnd.Y)
+	}
+	if w := figs[0].Series[series["best of two"]].Warned; len(w) != 2 || w[0] != "drift" || w[1] != "" {
+		t.Errorf("best of two warned %q, want [drift \"\"]", w)
+	}
+	if y := figs[0].Series[series["least loaded"]].Y; y[0] != 2 || !math.IsNaN(y[1]) {
+		t.Errorf("least loaded y %v, want [2 NaN] (no run at T=2)", y)
+	}
+	tab := s.StaleTable(res)
+	if len(tab) != 4 || !tab[0].Warnings.Has("drift") || tab[1].Warnings.Has("drift") {
+		t.Errorf("stale table %+v: want 4 rows, the first (best of two, T=1) warned", tab)
 	}
 }

@@ -20,6 +20,8 @@ type LiveRow struct {
 	Reference float64 `json:"reference"`
 	Method    string  `json:"reference_method"`
 	Exact     bool    `json:"exact"`
+	// Warnings are the run's reasons not to take Mean at face value (lbsim's trust rules).
+	Warnings lbsim.Warnings `json:"warnings"`
 }
 
 // LiveTable lists every policy at every SCV with a live board, from res, with the references of
@@ -30,7 +32,8 @@ func (s Setup) LiveTable(res Results) ([]LiveRow, error) {
 	var out []LiveRow
 	for _, scv := range s.SCVs {
 		for _, p := range Policies() {
-			est := res.Mean(p, scv, 0, false)
+			row := res.Row(p, scv, 0, false)
+			est := lbsim.Estimate{Mean: row.MeanResponse, CI95: row.MeanResponseCI95}
 			ref, err := s.ReferenceFor(p, scv)
 			if err != nil {
 				return nil, err
@@ -39,6 +42,7 @@ func (s Setup) LiveTable(res Results) ([]LiveRow, error) {
 			out = append(out, LiveRow{
 				Policy: p.Name, SCV: scv, Mean: est.Mean, CI95: est.CI95, StdErr: se,
 				RelStdErr: se / est.Mean, Reference: ref.Value, Method: ref.Method, Exact: ref.Exact,
+				Warnings: row.Warnings,
 			})
 		}
 	}
@@ -48,14 +52,15 @@ func (s Setup) LiveTable(res Results) ([]LiveRow, error) {
 // StaleRow is one point of the staleness sweep in long form: policy, SCV, T and the mean time in
 // system, with round robin's (which does not depend on T) for comparison.
 type StaleRow struct {
-	Policy     string  `json:"policy"`
-	SCV        float64 `json:"scv"`
-	T          float64 `json:"refresh"`
-	Tally      bool    `json:"tally"`
-	Mean       float64 `json:"mean_response"`
-	CI95       float64 `json:"ci95"`
-	RoundRobin float64 `json:"round_robin"`
-	VsRR       float64 `json:"vs_round_robin"` // Mean / RoundRobin: above 1 is worse than round robin
+	Policy     string         `json:"policy"`
+	SCV        float64        `json:"scv"`
+	T          float64        `json:"refresh"`
+	Tally      bool           `json:"tally"`
+	Mean       float64        `json:"mean_response"`
+	CI95       float64        `json:"ci95"`
+	RoundRobin float64        `json:"round_robin"`
+	VsRR       float64        `json:"vs_round_robin"` // Mean / RoundRobin: above 1 is worse than round robin
+	Warnings   lbsim.Warnings `json:"warnings"`
 }
 
 // StaleTable lists the board policies at every SCV and T of the grid.
@@ -69,9 +74,9 @@ func (s Setup) StaleTable(res Results) []StaleRow {
 				continue
 			}
 			for _, T := range s.Refresh {
-				e := res.Mean(p, scv, T, s.Tally)
-				out = append(out, StaleRow{Policy: p.Name, SCV: scv, T: T, Tally: s.Tally, Mean: e.Mean,
-					CI95: e.CI95, RoundRobin: base.Mean, VsRR: e.Mean / base.Mean})
+				row := res.Row(p, scv, T, s.Tally)
+				out = append(out, StaleRow{Policy: p.Name, SCV: scv, T: T, Tally: s.Tally, Mean: row.MeanResponse,
+					CI95: row.MeanResponseCI95, RoundRobin: base.Mean, VsRR: row.MeanResponse / base.Mean, Warnings: row.Warnings})
 			}
 		}
 	}
