@@ -55,3 +55,7 @@ func (l Lomax) Validate() error {
 func (l Lomax) String() string {
 	return "lomax:shape=" + strconv.FormatFloat(l.A, 'g', -1, 64) + ",scale=" + strconv.FormatFloat(l.S, 'g', -1, 64)
 }
+
+// TailIndex is A: E[X^j] is finite only for j < A. lbsim's warnings read it (A <= 3: the waiting
+// time has infinite variance, so a run's confidence interval is too narrow).
+func (l Lomax) TailIndex() float64 { return l.A }

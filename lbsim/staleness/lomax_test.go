@@ -53,3 +53,19 @@ func TestLomaxSampling(t *testing.T) {
 		t.Errorf("sample mean %v, want 1", m)
 	}
 }
+
+// The note's Lomax (tail index 2.2) has E[X^3] = inf, and a run says so: lbsim's warning rule
+// reads the law's tail index.
+func TestLomaxRunWarnsInfiniteThirdMoment(t *testing.T) {
+	l, err := NewLomax(2.2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := lbsim.Run(lbsim.Config{Servers: 2, Load: 0.5, Sizes: l, Policy: lbsim.Random{}, Jobs: 10_000, Reps: 2, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Warnings.Has(lbsim.RuleInfiniteThirdMoment) {
+		t.Errorf("Lomax a=2.2 run: warnings %v, want %s", res.Warnings, lbsim.RuleInfiniteThirdMoment)
+	}
+}
