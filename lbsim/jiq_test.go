@@ -93,3 +93,14 @@ func TestJIQManyServers(t *testing.T) {
 		}
 	}
 }
+
+// JIQ on a board: never refreshed (T beyond the last arrival) every server
+// shows idle, so JIQ draws uniformly among all K: random dispatch, M/M/1 per
+// server; refreshed far more often than jobs arrive, it is live JIQ.
+func TestJIQStaleBoard(t *testing.T) {
+	cfg := lbsim.Config{Servers: 10, Load: 0.7, Sizes: exp1, Policy: lbsim.JIQ{}, Refresh: 1e12, Jobs: 300_000, Reps: 8}
+	within(t, "jiq on a frozen board", run(t, cfg).Wait, must(theory.MM1(0.7, 1, 1)).Wait, 0)
+	exact := meanResponse(t, jiqChain(0.8, 200), 1.6, func(q [2]int) int { return q[0] + q[1] })
+	cfg = lbsim.Config{Servers: 2, Load: 0.8, Sizes: exp1, Policy: lbsim.JIQ{}, Refresh: 1e-4, Jobs: 200_000, Reps: 8}
+	within(t, "jiq board T=1e-4", run(t, cfg).Response, exact, 0)
+}

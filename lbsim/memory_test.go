@@ -122,3 +122,11 @@ func TestJSQMemoryManyServers(t *testing.T) {
 		t.Errorf("LL(2,1) rho=0.9: %v outside [M/M/K %.4g, LL-2 %.4g]", r, lower, upper)
 	}
 }
+
+// Memory on a board refreshed far more often than jobs arrive is live
+// JSQ(2,1): the chain's value again.
+func TestJSQMemoryBoardRefreshedOften(t *testing.T) {
+	exact := meanResponse(t, memoryChain(2, 0.5, 50, 10), 1.5, func(s memState) int { return s.q[0] + s.q[1] + s.q[2] })
+	cfg := lbsim.Config{Servers: 3, Load: 0.5, Sizes: exp1, Policy: lbsim.JSQ{D: 2, Mem: 1}, Refresh: 1e-4, Jobs: 200_000, Reps: 8}
+	within(t, "JSQ(2,1) board T=1e-4", run(t, cfg).Response, exact, 0)
+}
