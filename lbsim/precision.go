@@ -8,12 +8,14 @@ import (
 
 // Precision-driven run length (sequential stopping on the relative
 // half-width, Law and Kelton, Simulation Modeling and Analysis, sec. 9.4.1):
-// run R replications (Reps, at least 2) of N jobs; while the 95% half-width
+// run R replications (Reps, at least 4) of N jobs; while the 95% half-width
 // of the metric (mean wait, or mean response under PS) exceeds Precision
-// times its mean, grow the run and aggregate again:
+// times its mean, or a warning says the run is too short, grow the run and
+// aggregate again:
 //
 //   - when a warning says the replications are too short to be trusted
-//     (drift, few long jobs, under-sampled tail, correlated batches), more
+//     (drift, few long jobs, under-sampled tail, correlated batches, the
+//     exact value outside the interval), more
 //     of them would only narrow a biased interval, so N doubles and the
 //     replications start again (the first N jobs of each are the same);
 //   - otherwise replications are added: R' = R (h/(Precision m))^2 with a
@@ -26,7 +28,8 @@ import (
 const defaultMaxJobs = 10_000_000_000
 
 // lengthRules are the warnings that more replications of the same length cannot fix.
-var lengthRules = []string{RuleDrift, RuleFewLongJobs, RuleSampleMoment, RuleCorrelatedBatches}
+// A run that meets the target while one of them fires is not done either.
+var lengthRules = []string{RuleDrift, RuleFewLongJobs, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside}
 
 func runPrecise(cfg *Config, workers int) (Result, error) {
 	start := time.Now()
@@ -35,7 +38,7 @@ func runPrecise(cfg *Config, workers int) (Result, error) {
 		budget = defaultMaxJobs
 	}
 	c := *cfg
-	c.Reps = max(cfg.reps(), 2)
+	c.Reps = max(cfg.reps(), 4) // fewer make a fragile interval (t quantile 12.7 at R = 2)
 	var reps []replication
 	var used int64
 	for {
@@ -54,12 +57,13 @@ func runPrecise(cfg *Config, workers int) (Result, error) {
 			metric = r.Response
 		}
 		rel := metric.CI95 / math.Abs(metric.Mean)
-		if rel <= cfg.Precision {
+		tooShort := hasAny(r.Warnings, lengthRules)
+		if rel <= cfg.Precision && !tooShort {
 			r.PrecisionMet = true
 			return r, nil
 		}
 		next := c
-		if hasAny(r.Warnings, lengthRules) {
+		if tooShort {
 			next.Jobs *= 2
 			next.Reps = c.Reps
 		} else {
