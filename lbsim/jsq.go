@@ -41,13 +41,8 @@ func (p JSQ) Label() string {
 	}
 	return memoryLabel("JSQ", p.D, p.Replace, p.Mem)
 }
-func (p JSQ) Reads() State { return Count }
-func (p JSQ) Validate(k int, _ SizeLaw) error {
-	if err := checkD("jsq", p.D, k, p.Replace); err != nil {
-		return err
-	}
-	return checkMemory("jsq", p.D, p.Mem, k)
-}
+func (p JSQ) Reads() State                    { return Count }
+func (p JSQ) Validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
 
 // Pick samples D servers and takes the one with the fewest jobs (all K for
 // JSQ); the run uses it directly for JSQ-d and count buckets for JSQ.

@@ -55,10 +55,7 @@ func (p LeastLoaded) Label() string {
 }
 func (p LeastLoaded) Reads() State { return Workload }
 func (p LeastLoaded) Validate(k int, _ SizeLaw) error {
-	if err := checkD("ll", p.D, k, p.Replace); err != nil {
-		return err
-	}
-	return checkMemory("ll", p.D, p.Mem, k)
+	return checkSampled("ll", p.D, p.Mem, k, p.Replace)
 }
 
 // Pick samples D servers and takes the least loaded (all K for LWL); the run

@@ -137,8 +137,11 @@ func memoryParam(name string, p Params, d int) (int, error) {
 	return m, nil
 }
 
-// checkMemory checks m remembered servers against K.
-func checkMemory(name string, d, m, k int) error {
+// checkSampled checks a power-of-d policy's d and m against K.
+func checkSampled(name string, d, m, k int, replace bool) error {
+	if err := checkD(name, d, k, replace); err != nil {
+		return err
+	}
 	switch {
 	case m < 0 || m > k:
 		return fmt.Errorf("%s mem=%d is invalid: need 0 <= mem <= K = %d (remembered servers are distinct); lower mem", name, m, k)
