@@ -13,11 +13,15 @@ import (
 	"github.com/janpfeifer/gonb/gonbui/widgets"
 )
 
-// ProbeTimeout bounds the wait for a front-end to answer before an Explorer
-// falls back to static figures. GoNB itself gives the browser 3 s to open
-// its websocket, so a live notebook answers well within it; under nbconvert
-// nothing answers and the notebook pays this once.
-var ProbeTimeout = 5 * time.Second
+// ProbeTimeout bounds one attempt to hear from a front-end before an
+// Explorer falls back to static figures; it makes ProbeAttempts. GoNB gives
+// the browser 3 s to open its websocket and half a second to acknowledge it,
+// which a busy machine can miss; each attempt makes GoNB install it afresh.
+// Under nbconvert nothing answers and the notebook pays every attempt once.
+var (
+	ProbeTimeout  = 4 * time.Second
+	ProbeAttempts = 2
+)
 
 // Show draws the explorer. With a browser attached it shows the controls and
 // redraws both views after every change until its stop button is pressed;
@@ -33,21 +37,33 @@ func (e *Explorer) Show() error {
 	if e.SweepOver != "" {
 		sweep = e.sweepIndex(e.SweepOver)
 	}
-	// The first view goes out before the sweep is computed: it is the quick one.
-	draw := func(choices []int, sweep int) {
+	// The first view goes out before the sweep is computed: it is the quick
+	// one. The sweep is skipped while further changes wait (pending), so a
+	// user moving a slider sees the first view follow.
+	draw := func(choices []int, sweep int, pending func() bool) {
 		v := e.drawSingle(choices)
 		frontEnd.updateHTML(ids[0], v.Figure)
 		frontEnd.updateHTML(ids[1], v.Table)
-		frontEnd.updateHTML(ids[2], e.drawSweep(choices, sweep))
+		if !pending() {
+			frontEnd.updateHTML(ids[2], e.drawSweep(choices, sweep))
+		}
 	}
+	none := func() bool { return false }
 	if !frontEnd.isNotebook {
-		draw(e.defaults(), sweep)
+		draw(e.defaults(), sweep, none)
 		return nil
 	}
-	if !frontEndAnswers(ProbeTimeout) {
-		frontEnd.displayHTML(`<p style="font-family:sans-serif;font-size:13px;color:#555">Explorer: no browser answered, ` +
-			`so these are static figures for the default values. Open the notebook in Jupyter (<code>make notebook</code>) to use the controls.</p>`)
-		draw(e.defaults(), sweep)
+	answered := false
+	for range ProbeAttempts {
+		if answered = frontEndAnswers(ProbeTimeout); answered {
+			break
+		}
+	}
+	if !answered {
+		frontEnd.displayHTML(fmt.Sprintf(`<p style="font-family:sans-serif;font-size:13px;color:#555">Explorer: no browser answered within %v, `+
+			`so these are static figures for the default values. Open the notebook in Jupyter (<code>make notebook</code>) to use the controls `+
+			`(in a browser already? run the cell again).</p>`, time.Duration(ProbeAttempts)*ProbeTimeout))
+		draw(e.defaults(), sweep, none)
 		return nil
 	}
 	return e.live(draw, sweep)
@@ -86,7 +102,7 @@ func frontEndAnswers(timeout time.Duration) bool {
 type change struct{ control, value int }
 
 // live shows the controls and redraws after every change until stop.
-func (e *Explorer) live(draw func([]int, int), sweep int) error {
+func (e *Explorer) live(draw func(choices []int, sweep int, pending func() bool), sweep int) error {
 	root := dom.CreateTransientDiv()
 	uid := gonbui.UniqueId()
 	cell := func(i int) string { return fmt.Sprintf("lbsim-explorer-%s-%d", uid, i) }
@@ -137,7 +153,8 @@ func (e *Explorer) live(draw func([]int, int), sweep int) error {
 	stop := widgets.Button("stop explorer").AppendTo(uid + "-stop").Done().Listen()
 
 	choices := e.defaults()
-	draw(choices, sweep)
+	pending := func() bool { return len(changes) > 0 }
+	draw(choices, sweep, pending)
 	for {
 		var c change
 		select {
@@ -161,6 +178,6 @@ func (e *Explorer) live(draw func([]int, int), sweep int) error {
 				more = false
 			}
 		}
-		draw(choices, sweep)
+		draw(choices, sweep, pending)
 	}
 }
