@@ -97,17 +97,14 @@ func TestExplorerInBrowser(t *testing.T) {
 		t.Errorf("theory column shows %v for RND at load 0.9, want the M/M/1 value 9", rnd.theory)
 	}
 
+	b.eval(`() => { document.querySelector('.lbsim-explorer-controls').scrollIntoView(); return true; }`)
+	b.screenshot("08-explorer-browser.png")
+
 	// Stop the explorer: the cell finishes and leaves no error.
 	b.eval(`() => { [...document.querySelectorAll('button')].find(x => x.textContent === "stop explorer").click(); return true; }`)
 	b.waitFor("the cell to finish", time.Minute, `() => document.querySelectorAll('.cell.running').length === 0`)
 	if errs := b.eval(`() => [...document.querySelectorAll('.output_error, .output_stderr')].map(e => e.textContent).join("\n")`).Str(); strings.Contains(errs, "panic:") || b.eval(`() => document.querySelectorAll('.output_error').length`).Num() != 0 {
 		t.Errorf("error output in the notebook:\n%s", errs)
-	}
-	if png, err := page.Screenshot(true, nil); err == nil {
-		shot := filepath.Join(artifactDir(t), "08-explorer-browser.png")
-		if err := os.WriteFile(shot, png, 0o644); err == nil {
-			t.Logf("screenshot %s", shot)
-		}
 	}
 	after, err := os.ReadFile(filepath.Join(nbDir, explorerNotebook))
 	if err != nil || !bytes.Equal(before, after) {
@@ -187,6 +184,21 @@ func (b *browserPage) waitFor(what string, timeout time.Duration, cond string) t
 	b.t.Fatalf("%s did not happen within %v; page text:\n%s", what, timeout,
 		tail(b.eval(`() => document.querySelector('#notebook') ? document.querySelector('#notebook').innerText : document.body.innerText`).Str(), 40))
 	return 0
+}
+
+// screenshot saves the visible page into the test's artifact folder (kept when a test fails).
+func (b *browserPage) screenshot(name string) {
+	b.t.Helper()
+	png, err := b.page.Screenshot(false, nil)
+	if err != nil {
+		b.t.Logf("no screenshot: %v", err)
+		return
+	}
+	shot := filepath.Join(artifactDir(b.t), name)
+	if err := os.WriteFile(shot, png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+	b.t.Logf("screenshot %s", shot)
 }
 
 // explorerView is what the explorer's first view shows.
