@@ -209,7 +209,7 @@ type theoryRow struct {
 // single renders the chosen configuration: its mean wait with CI on the
 // theory curve over the load, and a table of mean wait and response.
 func (e *Explorer) single(cfg lbsim.Config, r lbsim.Result) (figure, table string) {
-	ref, ok := lbsim.Exact(cfg)
+	ref, ok := r.Exact, r.HasExact
 	rows := []theoryRow{
 		{Quantity: "mean wait", Simulated: r.Wait.Mean, CI95: r.Wait.CI95, Theory: math.NaN()},
 		{Quantity: "mean response", Simulated: r.Response.Mean, CI95: r.Response.CI95, Theory: math.NaN()},
@@ -225,10 +225,10 @@ func (e *Explorer) single(cfg lbsim.Config, r lbsim.Result) (figure, table strin
 	}
 	caption := fmt.Sprintf("%s: %d × %d jobs in %.0f ms", describe(cfg), r.Reps, r.Jobs, 1000*r.Seconds)
 	table = frame.HTML(df, frame.Caption(caption), frame.Precision(4))
-	if ws := resultWarnings(cfg, r); len(ws) > 0 {
+	if len(r.Warnings) > 0 {
 		table += "<ul style=\"color:#a60;font-family:sans-serif;font-size:13px\">"
-		for _, w := range ws {
-			table += "<li>warning: " + html.EscapeString(w) + "</li>"
+		for _, w := range r.Warnings {
+			table += "<li>warning " + html.EscapeString(w.String()) + "</li>"
 		}
 		table += "</ul>"
 	}
@@ -330,9 +330,9 @@ func (e *Explorer) sweep(choices []int, ctl int) string {
 		th := plots.Curve{Of: "simulated"}
 		for i, r := range res {
 			sim.X, sim.Y, sim.CI = append(sim.X, xs[i]), append(sim.Y, r.Wait.Mean), append(sim.CI, r.Wait.CI95)
-			if ref, ok := lbsim.Exact(cfgs[i]); ok && !math.IsInf(ref.Wait, 0) {
-				th.X, th.Y = append(th.X, xs[i]), append(th.Y, ref.Wait)
-				th.Name = fmt.Sprintf("theory (%s)", ref.Kind)
+			if r.HasExact && !math.IsInf(r.Exact.Wait, 0) {
+				th.X, th.Y = append(th.X, xs[i]), append(th.Y, r.Exact.Wait)
+				th.Name = fmt.Sprintf("theory (%s)", r.Exact.Kind)
 			}
 		}
 		fig := plots.Figure{

@@ -89,6 +89,22 @@ func TestExplorerTableAgainstMM1(t *testing.T) {
 	}
 }
 
+// Pareto sizes of SCV 10 have tail index 1 + sqrt(1.1) = 2.05 <= 3, so E[X^3] is infinite:
+// lbsim's warning for that must be listed under the table.
+func TestExplorerTableShowsWarnings(t *testing.T) {
+	e := testExplorer()
+	v := e.drawSingle(choose(t, &e, map[string]string{"policy": "rnd", "job sizes": SizesPareto, "size SCV": "10"}))
+	if !v.Result.Warnings.Has("infinite-third-moment") {
+		t.Fatalf("no infinite-third-moment warning for %s: %v", v.Result.Sizes, v.Result.Warnings)
+	}
+	if !strings.Contains(v.Table, "<li>warning infinite-third-moment: sizes pareto:alpha=2.04880884817") {
+		t.Errorf("table does not list the warning:\n%s", v.Table)
+	}
+	if quiet := e.drawSingle(choose(t, &e, map[string]string{"policy": "rnd"})); strings.Contains(quiet.Table, "<li>warning") {
+		t.Errorf("RND with exponential sizes at load 0.5 got a warning")
+	}
+}
+
 // A configuration that lbsim rejects is shown as its error in the table, not a panic.
 func TestExplorerShowsInvalidConfiguration(t *testing.T) {
 	e := testExplorer()
