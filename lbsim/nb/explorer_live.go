@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"os"
 	"strings"
 	"time"
 
@@ -53,6 +54,7 @@ func (e *Explorer) Show() error {
 		draw(e.defaults(), sweep, none)
 		return nil
 	}
+	go exitWithKernel()
 	answered := false
 	for range ProbeAttempts {
 		if answered = frontEndAnswers(ProbeTimeout); answered {
@@ -67,6 +69,19 @@ func (e *Explorer) Show() error {
 		return nil
 	}
 	return e.live(draw, sweep)
+}
+
+// exitWithKernel ends the cell's program once the GoNB kernel that started it
+// is gone (Jupyter stopped or killed): GoNB runs the program in a process
+// group of its own, so it would otherwise wait forever for a browser that
+// can no longer reach it, in a widget's set-up or for the stop button.
+func exitWithKernel() {
+	kernel := os.Getppid()
+	for range time.Tick(time.Second) {
+		if os.Getppid() != kernel {
+			os.Exit(0)
+		}
+	}
 }
 
 // frontEndAnswers reports whether a browser runs GoNB's websocket for this

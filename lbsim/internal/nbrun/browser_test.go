@@ -1,20 +1,22 @@
 package nbrun
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/go-rod/rod"
-	"github.com/go-rod/rod/lib/launcher"
 	"github.com/go-rod/rod/lib/proto"
 )
 
@@ -113,16 +115,43 @@ func TestExplorerInBrowser(t *testing.T) {
 }
 
 // openBrowser starts headless Chromium (the system's, no download) and opens a blank page;
-// the browser is killed when the test ends, passed or not.
+// the browser is killed when the test ends, passed or not (and when the test process dies).
 func openBrowser(t *testing.T, ctx context.Context) *rod.Page {
 	t.Helper()
-	l := launcher.New().Bin(Chromium).Headless(true).NoSandbox(true).Leakless(false).
-		UserDataDir(t.TempDir()).Set("disable-gpu").Set("disable-component-update").Set("window-size", "1280,2000")
-	u, err := l.Context(ctx).Launch()
+	cmd := exec.Command(Chromium, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+		"--user-data-dir="+t.TempDir(), "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0",
+		"--window-size=1280,2000", "about:blank")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	stderr, err := cmd.StderrPipe()
 	if err != nil {
-		t.Fatalf("launch %s: %v", Chromium, err)
+		t.Fatal(err)
 	}
-	t.Cleanup(func() { l.Kill() })
+	if err := cmd.Start(); err != nil {
+		t.Fatalf("start %s: %v", Chromium, err)
+	}
+	t.Cleanup(func() {
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		_ = cmd.Wait()
+	})
+	// Chromium prints "DevTools listening on ws://..." once it accepts a driver.
+	found := make(chan string, 1)
+	var log syncBuffer
+	go func() {
+		sc := bufio.NewScanner(stderr)
+		for sc.Scan() {
+			fmt.Fprintln(&log, sc.Text())
+			if m := devtoolsURL.FindStringSubmatch(sc.Text()); m != nil {
+				found <- m[1]
+			}
+		}
+	}()
+	var u string
+	select {
+	case u = <-found:
+	case <-time.After(time.Minute):
+		t.Fatalf("%s printed no DevTools URL within a minute:\n%s", Chromium, tail(log.String(), 20))
+	}
 	browser := rod.New().ControlURL(u).Context(ctx)
 	if err := browser.Connect(); err != nil {
 		t.Fatalf("connect to chromium: %v", err)
@@ -148,6 +177,8 @@ func openBrowser(t *testing.T, ctx context.Context) *rod.Page {
 	})
 	return page
 }
+
+var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 
 // browserPage evaluates JavaScript in the notebook page and fails the test with a reason.
 type browserPage struct {

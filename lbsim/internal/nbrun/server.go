@@ -64,8 +64,9 @@ func StartServer(ctx context.Context, dir string) (*Server, error) {
 	// A runtime folder of its own: connection files of this server do not mix with a user's.
 	s.cmd.Env = append(os.Environ(), "PYDEVD_DISABLE_FILE_VALIDATION=1", "JUPYTER_RUNTIME_DIR="+runtime)
 	s.cmd.Stdout, s.cmd.Stderr = s.out, s.out
-	// Its own process group, so Close reaches the kernels and their programs too.
-	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Its own process group, so that Close reaches what it started; SIGTERM (a clean shutdown
+	// of its kernels) if this process dies without calling Close.
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	if err := s.cmd.Start(); err != nil {
 		os.RemoveAll(runtime)
 		return nil, fmt.Errorf("start %s notebook: %w", Jupyter, err)
