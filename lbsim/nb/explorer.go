@@ -7,7 +7,6 @@ import (
 	"html"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/frame"
@@ -132,29 +131,18 @@ func (e *Explorer) Config(choices []int) (lbsim.Config, error) {
 	return cfg, cfg.Validate()
 }
 
-// View is what one redraw shows: the configuration's figure and table, and
-// the sweep figure, as HTML fragments ready for the notebook.
-type View struct {
-	Figure, Table, Sweep string
-	Result               lbsim.Result // the chosen configuration's run
-	Elapsed              time.Duration
+// view is the first view of one redraw: the configuration's figure and
+// table as HTML fragments ready for the notebook, and its run.
+type view struct {
+	Figure, Table string
+	Result        lbsim.Result
 }
 
-// Draw runs the configuration of choices and the sweep over the control at
-// index sweep, and renders both views. A bad configuration is not an error
-// of Draw: the table then states it (so a live explorer shows it and stays
-// usable).
-func (e *Explorer) Draw(choices []int, sweep int) View {
-	start := time.Now()
-	v := e.drawSingle(choices)
-	v.Sweep = e.drawSweep(choices, sweep)
-	v.Elapsed = time.Since(start)
-	return v
-}
-
-// drawSingle renders the first view: Figure, Table and Result.
-func (e *Explorer) drawSingle(choices []int) View {
-	v := View{}
+// drawSingle runs the configuration of choices and renders the first view.
+// A bad configuration is not an error here: the table states it, so a live
+// explorer shows it and stays usable.
+func (e *Explorer) drawSingle(choices []int) view {
+	v := view{}
 	cfg, err := e.Config(choices)
 	if err == nil {
 		v.Result, err = lbsim.Run(cfg)
@@ -169,7 +157,7 @@ func (e *Explorer) drawSingle(choices []int) View {
 	return v
 }
 
-// drawSweep renders the second view.
+// drawSweep renders the second view: the sweep over control sweep.
 func (e *Explorer) drawSweep(choices []int, sweep int) string {
 	return wrap("sweep", e.sweep(choices, sweep))
 }
