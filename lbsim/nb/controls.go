@@ -23,6 +23,8 @@ type Control struct {
 	Numbers []float64
 	LogX    bool // sweep x axis on a log scale
 	Set     func(cfg *lbsim.Config, value string) error
+
+	err error // a mistake in the constructor's arguments, reported by Show
 }
 
 // Slider is a numeric Control stepping through values, starting at def (which
@@ -60,6 +62,8 @@ func Menu(name string, options []string, def string, set func(cfg *lbsim.Config,
 // check says what is wrong with c, if anything.
 func (c Control) check() error {
 	switch {
+	case c.err != nil:
+		return fmt.Errorf("explorer control %q: %w", c.Name, c.err)
 	case c.Name == "":
 		return fmt.Errorf("explorer control %v has no Name: give each control a label", c.Values)
 	case len(c.Values) == 0:
@@ -75,17 +79,24 @@ func (c Control) check() error {
 }
 
 // PolicyMenu chooses among every registered policy (lbsim.Policies), each by
-// its example spec ("ll:d=2", "sita:c=20", ...), starting at def.
-func PolicyMenu(def string) Control {
+// its example spec ("ll:d=2", "sita:c=20", ...), and the extra specs given
+// ("jsq", "ll:d=3", ...), starting at def.
+func PolicyMenu(def string, extra ...string) Control {
 	var specs []string
 	for _, p := range lbsim.Policies() {
 		specs = append(specs, p.Example)
 	}
-	return Menu("policy", specs, def, func(cfg *lbsim.Config, spec string) error {
+	c := Menu("policy", append(specs, extra...), def, func(cfg *lbsim.Config, spec string) error {
 		p, err := lbsim.ParsePolicy(spec)
 		cfg.Policy = p
 		return err
 	})
+	for _, spec := range extra {
+		if _, err := lbsim.ParsePolicy(spec); err != nil && c.err == nil {
+			c.err = err
+		}
+	}
+	return c
 }
 
 // ServersSlider sets the number of servers K.

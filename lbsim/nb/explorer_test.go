@@ -15,7 +15,7 @@ func testExplorer() Explorer {
 	return Explorer{
 		Base: FastSettings(),
 		Controls: []Control{
-			PolicyMenu("ll:d=2"), ServersSlider(100), LoadSlider(0.5), SizesMenu(SizesExp),
+			PolicyMenu("ll:d=2", "jsq", "ll:d=3", "sita:cut=3,c=80"), ServersSlider(100), LoadSlider(0.5), SizesMenu(SizesExp),
 			SCVSlider(10), RefreshSlider(0), TallyMenu(false), DisciplineMenu("fcfs"),
 		},
 		SweepOver: "load rho",
@@ -132,6 +132,7 @@ func TestExplorerDeclarationErrors(t *testing.T) {
 		{"duplicate names", func(e *Explorer) { e.Controls[1] = LoadSlider(0.5) }, `two controls are named "load rho"`},
 		{"one sweep point", func(e *Explorer) { e.SweepPoints = 1 }, "SweepPoints = 1"},
 		{"no controls", func(e *Explorer) { e.Controls = nil }, "no Controls"},
+		{"bad extra policy", func(e *Explorer) { e.Controls[0] = PolicyMenu("rnd", "jsq:d=2", "ll:e=2") }, `"policy": ll: unknown parameter`},
 	} {
 		e := testExplorer()
 		tc.edit(&e)
