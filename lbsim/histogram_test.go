@@ -39,7 +39,7 @@ func mm1Waits(n int, rho, scale float64) []float64 {
 	for i := range out {
 		u := (float64(i) + 0.5) / float64(n) // P(W <= w)
 		if u > 1-rho {
-			out[i] = scale * math.Log(rho/(1-u)) / (1-rho)
+			out[i] = scale * math.Log(rho/(1-u)) / (1 - rho)
 		}
 	}
 	return out
@@ -69,7 +69,7 @@ func TestHistogramFollowsMagnitude(t *testing.T) {
 		ba.merge(b)
 		ba.merge(a)
 		for _, q := range []float64{0.5, 0.9, 0.95, 0.99, 0.999} {
-			want := scale * math.Log(rho/(1-q)) / (1-rho)
+			want := scale * math.Log(rho/(1-q)) / (1 - rho)
 			tol := 0.008*want + scale*3/(float64(n)*(1-q)*(1-rho)) // bin + sample spacing
 			for name, x := range map[string]*histogram{"one": &h, "a+b": &ab, "b+a": &ba} {
 				if got := x.quantile(q); !(math.Abs(got-want) <= tol) {
