@@ -75,6 +75,10 @@ func writeFileAtomic(path string, data []byte) error {
 		return err
 	}
 	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a table is for sharing
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err
