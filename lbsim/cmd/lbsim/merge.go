@@ -74,7 +74,7 @@ func writeFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
+	defer os.Remove(tmp.Name())              // after a successful rename this fails harmlessly
 	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a table is for sharing
 		tmp.Close()
 		return err
