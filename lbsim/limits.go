@@ -54,8 +54,8 @@ func (c *Config) checkBounds() error {
 		return fmt.Errorf("batches=%d exceeds the %d measured jobs: every batch needs at least one job; use -batches %d or fewer, or more jobs", c.Batches, n, max(n, 2))
 	}
 	if need := c.MemoryEstimate(); need > MaxMemory {
-		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers, %d replications, %d batches): the limit is %s; lower K, the replications or the batches",
-			bytesText(need), c.Servers, c.reps(), c.Batches, bytesText(MaxMemory))
+		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers, %d replications, %d batches, %d in parallel): the limit is %s; lower K, the replications, the batches or the workers",
+			bytesText(need), c.Servers, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(MaxMemory))
 	}
 	return nil
 }
@@ -65,7 +65,7 @@ func (c *Config) checkBounds() error {
 // departure FIFO or PS queue, a policy index, a board slot).
 const (
 	histogramBytes = 8 * (1 + histSpan*histSub)
-	serverBytes    = 192
+	serverBytes    = 128
 )
 
 // MemoryEstimate is an upper estimate, in bytes, of the memory a run of the
@@ -73,12 +73,7 @@ const (
 // parallel, and the results of every replication until they are combined.
 // It does not allocate.
 func (c *Config) MemoryEstimate() int64 {
-	reps := int64(c.reps())
-	workers := int64(c.Workers)
-	if workers <= 0 {
-		workers = int64(runtime.GOMAXPROCS(0))
-	}
-	workers = min(workers, reps)
+	reps, workers := int64(c.reps()), int64(c.parallel())
 	batches := int64(max(c.Batches, 20))
 	perResult := histogramBytes + 8*int64(c.Servers) + 64*batches
 	perRunning := serverBytes * int64(c.Servers)
@@ -86,6 +81,15 @@ func (c *Config) MemoryEstimate() int64 {
 		perRunning += 16 * blockSize
 	}
 	return reps*perResult + workers*perRunning
+}
+
+// parallel is the number of replications that run at once.
+func (c *Config) parallel() int {
+	w := c.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return min(w, c.reps())
 }
 
 // checkMagnitudes rejects scale parameters whose products would overflow or

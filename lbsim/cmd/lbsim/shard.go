@@ -92,6 +92,7 @@ func (s *shardFlags) sweep(fs *flag.FlagSet, c *configFlags, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	warnUnstable(stderr, "sweep", p.configs)
 	if s.shard == "" && s.out == "" {
 		rows, err := lbsim.Sweep(p.grid, s.progress(stderr, "sweep"))
 		if err != nil {
