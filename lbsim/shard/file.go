@@ -124,6 +124,11 @@ func ReadFile(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseFile(path, data)
+}
+
+// parseFile is ReadFile on the file's contents.
+func parseFile(path string, data []byte) (*File, error) {
 	invalid := func(format string, a ...any) error {
 		return &InvalidFileError{path, fmt.Sprintf(format, a...)}
 	}
