@@ -75,7 +75,7 @@ const (
 func (c *Config) MemoryEstimate() int64 {
 	reps, workers := int64(c.reps()), int64(c.parallel())
 	batches := int64(max(c.Batches, 20))
-	perResult := histogramBytes + 8*int64(c.Servers) + 64*batches
+	perResult := histogramBytes + 8*int64(c.Servers) + fineFactor*80*batches // 3 sums x 3 classes + the handout sum
 	perRunning := serverBytes * int64(c.Servers)
 	if c.Trace == nil {
 		perRunning += 16 * blockSize
