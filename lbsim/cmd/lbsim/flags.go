@@ -55,8 +55,12 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
+	// Wrap the values while parsing only: -h then prints the flags' own
+	// types and defaults.
 	fs.VisitAll(func(f *flag.Flag) { f.Value = &onceValue{Value: f.Value, name: f.Name} })
-	if err := fs.Parse(args); err != nil {
+	err := fs.Parse(args)
+	fs.VisitAll(func(f *flag.Flag) { f.Value = f.Value.(*onceValue).Value })
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(out)
 			fmt.Fprintf(out, "usage: %s [flags]\n", fs.Name())
@@ -111,10 +115,19 @@ type onceValue struct {
 
 func (v *onceValue) Set(s string) error {
 	if v.set {
-		return fmt.Errorf("given twice (already %s); give it once", v.Value.String())
+		return fmt.Errorf("given twice (already %s); give it once", v.String())
 	}
 	v.set = true
 	return v.Value.Set(s)
+}
+
+// String serves flag's printing of defaults, which calls it on a zero
+// onceValue too.
+func (v *onceValue) String() string {
+	if v == nil || v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
 }
 
 // IsBoolFlag keeps "-tally" (no value) working for boolean flags.

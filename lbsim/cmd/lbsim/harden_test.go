@@ -73,6 +73,15 @@ func TestHostileCommandLines(t *testing.T) {
 	}
 }
 
+// -h lists every flag with its default, once, and exits 0 (the flags are
+// wrapped to refuse duplicates; printing them must not trip on that).
+func TestHelpListsFlags(t *testing.T) {
+	_, errOut, code := cli("run", "-h")
+	if code != 0 || strings.Contains(errOut, "panic") || !strings.Contains(errOut, "-jobs") || !strings.Contains(errOut, "(default 2000000)") {
+		t.Errorf("run -h: exit %d, %q", code, errOut)
+	}
+}
+
 // Unstable loads warn: a ramp to load 5 and an overloaded sweep point.
 func TestUnstableLoadsWarn(t *testing.T) {
 	_, errOut, code := cli("run", "-arrivals", "ramp:from=0.5,to=5,over=100", "-jobs", "2000", "-json")
