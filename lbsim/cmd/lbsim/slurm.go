@@ -67,7 +67,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if st, err := os.Stat(binPath); err != nil || st.IsDir() {
-		return fmt.Errorf("-bin %s is not an lbsim binary (build one with go build -o lbsim ./lbsim/cmd/lbsim)", binPath)
+		return fmt.Errorf("-bin %q is not an lbsim binary (build one with go build -o lbsim ./lbsim/cmd/lbsim)", binPath)
 	}
 	out, err := filepath.Abs(s.out)
 	if err != nil {
