@@ -54,10 +54,10 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args strictly: a flag given twice is an error (the
+// parseStrict parses args strictly: a flag given twice is an error (the
 // second value would silently win), and a parse error is one line with a
 // pointer to -h instead of the whole flag list.
-func parseFlags(fs *flag.FlagSet, args []string) error {
+func parseStrict(fs *flag.FlagSet, args []string) error {
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
 	fs.Usage = func() {}
@@ -74,6 +74,14 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 			return errHelp
 		}
 		return fmt.Errorf("%v (%s -h lists the flags)", err, fs.Name())
+	}
+	return nil
+}
+
+// parseFlags is parseStrict for commands that take no arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := parseStrict(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; all options are flags (see -h)", fs.Arg(0))
