@@ -198,3 +198,29 @@ func bytesText(b int64) string {
 		return fmt.Sprintf("%d bytes", b)
 	}
 }
+
+// MaxGridConfigs bounds the configurations of one grid: they are listed in
+// memory (a few hundred bytes each) before any runs.
+const MaxGridConfigs = 1_000_000
+
+// Count is the number of configurations the grid lists, computed without
+// listing them; an error if it exceeds MaxGridConfigs.
+func (g Grid) Count() (int, error) {
+	n := 1
+	for _, axis := range []struct {
+		name string
+		len  int
+	}{
+		{"sizes", len(g.Sizes)}, {"servers", len(g.Servers)}, {"disciplines", len(g.Disciplines)},
+		{"refresh periods", len(g.Refresh)}, {"policies", len(g.Policies)}, {"loads", len(g.Loads)},
+	} {
+		if axis.len == 0 {
+			continue
+		}
+		if n > MaxGridConfigs/axis.len {
+			return 0, fmt.Errorf("the grid has more than %d configurations (%s multiply it by %d): split it into several sweeps", MaxGridConfigs, axis.name, axis.len)
+		}
+		n *= axis.len
+	}
+	return n, nil
+}

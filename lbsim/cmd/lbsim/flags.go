@@ -301,6 +301,9 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 		return g, fmt.Errorf("-workers %d is invalid: need >= 0 (0 = all cores)", c.workers)
 	}
 	g.Base = b
+	if _, err := g.Count(); err != nil {
+		return g, err
+	}
 	for _, cfg := range g.Configs() {
 		if err := cfg.Validate(); err != nil {
 			return g, err

@@ -54,11 +54,25 @@ var hostile = []struct {
 	{[]string{"run", "-tally", "-tally", "-refresh", "1", "-policy", "ll:d=2"}, "flag tally: given twice"},
 	{[]string{"run", "-arrivals", "ramp:from=0.5,to=5,over=100", "-load", "7"}, "-load 7 has no effect"},
 	{[]string{"sweep", "-arrivals", "ramp:from=0.5,to=0.9,over=100", "-load", "0.3,0.6"}, "has no effect"},
+	// A grid listed in memory before it runs: 999 x 999 x 2 configurations.
+	{[]string{"sweep", "-load", gridAxis, "-refresh", gridAxis, "-policy", "ll:d=2,jsq:d=2", "-jobs", "10"}, "more than 1000000 configurations"},
 	// Batch scripts: a value must not end its line and start a command.
 	{[]string{"slurm", "-shards", "2", "-out", "dir\ntouch PWNED #", "-jobs", "100"}, "control character"},
 	{[]string{"slurm", "-shards", "2", "-out", "x", "-partition", "debug\necho X", "-jobs", "100"}, "-partition"},
 	{[]string{"slurm", "-shards", "2", "-out", "x", "-time", "1:00 --wrap=id", "-jobs", "100"}, "-time"},
 }
+
+// gridAxis is 999 values 0.001, 0.002, ..., 0.999.
+var gridAxis = func() string {
+	var b strings.Builder
+	for i := 1; i < 1000; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%g", float64(i)/1000)
+	}
+	return b.String()
+}()
 
 func TestHostileCommandLines(t *testing.T) {
 	for _, tc := range hostile {
