@@ -268,14 +268,22 @@ func writeExclusive(dir, name string, data []byte) error {
 		return fmt.Errorf("shard: closing %s: %w", tmp.Name(), err)
 	}
 	final := filepath.Join(dir, name)
-	if err := os.Link(tmp.Name(), final); err != nil {
+	exists := fmt.Errorf("shard: %w: %s already exists (another run wrote it meanwhile?); it is not replaced: check it with lbsim merge, or remove it and run this shard again", ErrExists, final)
+	if err := os.Link(tmpName, final); err != nil {
 		if errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("shard: %w: %s already exists (another run wrote it meanwhile?); it is not replaced: check it with lbsim merge, or remove it and run this shard again", ErrExists, final)
+			return exists
 		}
-		return fmt.Errorf("shard: creating %s: %w", final, err)
+		// A file system without hard links: rename, after checking the
+		// name is free (the shard's claim, see Lock, keeps other writers out).
+		if _, serr := os.Lstat(final); serr == nil {
+			return exists
+		}
+		if err := os.Rename(tmpName, final); err != nil {
+			return fmt.Errorf("shard: creating %s: %w", final, err)
+		}
 	}
 	tmp = nil
-	os.Remove(filepath.Join(dir, filepath.Base(tmpName)))
+	os.Remove(tmpName) // the link's other name (gone after a rename)
 	done = true
 	// Sync the directory so the rename itself survives a crash.
 	if d, err := os.Open(dir); err == nil {
