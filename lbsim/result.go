@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // Estimate is a mean with the half-width of its 95% confidence interval
@@ -69,6 +71,13 @@ type Result struct {
 	// Warnings are the reasons not to trust a number of this result (see
 	// diagnose.go); empty when none.
 	Warnings Warnings
+	// TotalJobs is the number of jobs simulated, warm-ups included (with a
+	// Precision target: over every round); WarmupJobs the jobs discarded per
+	// replication (chosen by MSER with WarmupAuto).
+	TotalJobs  int64
+	WarmupJobs []int64
+	// PrecisionMet says whether a Precision target was reached.
+	PrecisionMet bool
 }
 
 // Class returns the named class result (short, long).
@@ -111,6 +120,11 @@ func (r Result) String() string {
 	return b.String()
 }
 
+// tQuantile is the p quantile of Student's t with n-1 degrees of freedom.
+func tQuantile(p float64, n int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(p)
+}
+
 // estimate pools sums over units (replications or batches): the point
 // estimate is sum/count over all units, the CI half-width is
 // t_{0.975,n-1} s/sqrt(n) over the n unit means (units without jobs skipped).
@@ -145,24 +159,27 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Sizes, r.Arrivals, r.Load = "trace", "trace", 0
 	}
 	if len(reps) == 1 {
-		r.CIMethod = fmt.Sprintf("%d batch means", reps[0].m.batches)
+		r.CIMethod = fmt.Sprintf("%d batch means", cfg.ciBatches())
 	}
-	m0 := reps[0].m
-	cols := m0.classes
-	// Units are (replication, batch) pairs: one of the two has length 1.
-	// Column -1 sums all classes.
+	// A CI unit is a replication, or with one replication a batch of
+	// fineFactor consecutive fine batches. Column -1 sums all classes.
+	group := cfg.fineBatches()
+	if len(reps) == 1 {
+		group = fineFactor
+	}
 	unit := func(col int, from func(*metrics) []float64) []float64 {
 		var out []float64
 		for _, rep := range reps {
 			v := from(rep.m)
-			for b := range rep.m.batches {
-				if col >= 0 {
-					out = append(out, v[b*cols+col])
-					continue
-				}
+			stride := len(v) / rep.m.batches // classes, or 1 (the handout's quantity)
+			for b0 := 0; b0 < rep.m.batches; b0 += group {
 				sum := 0.0
-				for c := range cols {
-					sum += v[b*cols+c]
+				for b := b0; b < b0+group; b++ {
+					for c := range stride {
+						if col < 0 || c == col {
+							sum += v[b*stride+c]
+						}
+					}
 				}
 				out = append(out, sum)
 			}
@@ -177,11 +194,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 	r.Wait = estimate(unit(all, sumW), counts)
 	r.Response = estimate(unit(all, sumR), counts)
 	if r.HasHandout {
-		var hs []float64
-		for _, rep := range reps {
-			hs = append(hs, rep.m.handout...)
-		}
-		r.Handout = estimate(hs, counts)
+		r.Handout = estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
 	}
 	if names, _ := cfg.classes(); len(names) > 1 {
 		for i, name := range names {
@@ -214,5 +227,10 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Utilization += u / float64(cfg.Servers)
 	}
 	r.Series = reps[0].series
+	for _, rep := range reps {
+		r.WarmupJobs = append(r.WarmupJobs, rep.warmup)
+		r.TotalJobs += rep.simulated
+	}
+	r.Warnings = diagnose(cfg, reps, &r)
 	return r
 }

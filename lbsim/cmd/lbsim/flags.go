@@ -19,7 +19,10 @@ var errHelp = errors.New("help requested")
 type configFlags struct {
 	servers, speeds, load, sizes, arrivals, policy, refresh, discipline string
 	trace                                                               string
-	jobs, warmup                                                        int64
+	jobs                                                                int64
+	warmup                                                              string
+	precision, maxSeconds                                               float64
+	maxJobs                                                             int64
 	reps, workers, batches                                              int
 	seed                                                                uint64
 	overload, tally                                                     bool
@@ -39,7 +42,10 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	fs.BoolVar(&c.tally, "tally", false, "the dispatcher adds its own sends since the last refresh to the board")
 	fs.StringVar(&c.discipline, "discipline", "fcfs", "service discipline: fcfs or ps")
 	fs.Int64Var(&c.jobs, "jobs", 2000000, "measured jobs N per replication")
-	fs.Int64Var(&c.warmup, "warmup", 0, "jobs simulated before measuring")
+	fs.StringVar(&c.warmup, "warmup", "0", "jobs simulated before measuring, or auto (MSER truncation per replication)")
+	fs.Float64Var(&c.precision, "precision", 0, "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)")
+	fs.Int64Var(&c.maxJobs, "max-jobs", 0, "with -precision: at most this many jobs in all (0 = 1e10)")
+	fs.Float64Var(&c.maxSeconds, "max-seconds", 0, "with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)")
 	fs.IntVar(&c.reps, "reps", 1, "independent replications R (CIs over replications; R=1 uses batch means)")
 	fs.Uint64Var(&c.seed, "seed", 1, "base seed")
 	fs.IntVar(&c.workers, "workers", 0, "parallel workers (0 = all cores)")
@@ -62,14 +68,16 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 }
 
 // splitList splits a comma-separated list of specs, keeping a spec's own
-// comma-separated parameters with it: a piece without ':' that is not a bare
-// word (rnd, rr, ...) continues the previous spec ("sita:cut=10,c=20").
+// comma-separated parameters with it: a piece without ':' that is key=value
+// or a number continues the previous spec ("sita:cut=10,c=20",
+// "modal:100,500"); any other piece is a spec of its own (rnd, jsq).
 func splitList(s string) []string {
-	bare := map[string]bool{"rnd": true, "random": true, "rr": true, "lwl": true, "jsq": true, "poisson": true, "det": true, "fcfs": true, "ps": true}
 	var out []string
 	for _, p := range strings.Split(s, ",") {
 		p = strings.TrimSpace(p)
-		if len(out) > 0 && !strings.Contains(p, ":") && !bare[strings.ToLower(p)] {
+		_, numErr := strconv.ParseFloat(p, 64)
+		param := !strings.Contains(p, ":") && (strings.Contains(p, "=") || numErr == nil) // "c=20", "500" of modal:100,500
+		if len(out) > 0 && param {
 			out[len(out)-1] += "," + p
 			continue
 		}
@@ -155,8 +163,12 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 		return g, err
 	}
 	b := lbsim.Config{
-		Speeds: speeds, Jobs: c.jobs, Warmup: c.warmup, Reps: c.reps, Seed: c.seed,
+		Speeds: speeds, Jobs: c.jobs, Reps: c.reps, Seed: c.seed,
 		Workers: c.workers, Batches: c.batches, AllowOverload: c.overload, Tally: c.tally,
+		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds,
+	}
+	if b.Warmup, b.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
+		return g, err
 	}
 	if c.trace != "" {
 		tr, err := lbsim.LoadTrace(c.trace)
@@ -206,4 +218,16 @@ func policyHelp() string {
 		fmt.Fprintf(&b, "\n      %-12s %s", t.Example, t.Summary)
 	}
 	return b.String()
+}
+
+// parseWarmup reads -warmup: a number of jobs, or auto.
+func parseWarmup(s string) (int64, bool, error) {
+	if strings.EqualFold(strings.TrimSpace(s), "auto") {
+		return 0, true, nil
+	}
+	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	if err != nil {
+		return 0, false, fmt.Errorf("-warmup %q is invalid: give a number of jobs (e.g. 100000) or auto", s)
+	}
+	return n, false, nil
 }

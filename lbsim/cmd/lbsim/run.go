@@ -56,6 +56,10 @@ func resultJSON(r lbsim.Result) map[string]any {
 		"utilization": num(r.Utilization), "server_utilization": r.ServerUtilization,
 		"seconds": r.Seconds, "label": r.Label, "warnings": r.Warnings,
 		"exact": nil, "exact_response": nil, "exact_method": nil,
+		"total_jobs": r.TotalJobs, "warmup_truncated": r.WarmupJobs,
+	}
+	if r.Config.Precision > 0 {
+		out["precision"], out["precision_met"] = r.Config.Precision, r.PrecisionMet
 	}
 	if r.HasExact {
 		out["exact"], out["exact_response"], out["exact_method"] = num(r.Exact.Wait), num(r.Exact.Response), row.ExactMethod
