@@ -40,10 +40,7 @@ func WaitFigure(title string, rows []lbsim.Row, metrics ...Metric) (plots.Figure
 				return r.Wait, ok
 			})
 			if len(c.X) > 0 {
-				c.Name = plots.TheoryName(name, ref.Kind)
-				if ref.Kind == lbsim.ExactValue {
-					c.Name += ": " + ref.Method
-				}
+				c.Name = plots.TheoryName(name, ref.Kind) // the formula is in WaitTable's exact_method
 				fig.Curves = append(fig.Curves, c)
 			}
 		}
