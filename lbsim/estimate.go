@@ -1,10 +1,6 @@
 package lbsim
 
-import (
-	"math"
-
-	"gonum.org/v1/gonum/stat/distuv"
-)
+import "math"
 
 // MeanCI95 is the sample mean of samples with the half-width of its 95%
 // confidence interval,
@@ -32,8 +28,7 @@ func MeanCI95(samples []float64) Estimate {
 	for _, x := range samples {
 		ss += (x - mu) * (x - mu)
 	}
-	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
-	e.CI95 = t * math.Sqrt(ss/float64(n-1)/float64(n))
+	e.CI95 = tQuantile(0.975, n) * math.Sqrt(ss/float64(n-1)/float64(n))
 	return e
 }
 

@@ -30,17 +30,17 @@ func WaitFigure(title string, rows []lbsim.Row, metrics ...Metric) (plots.Figure
 			}
 			fig.Series = append(fig.Series, s)
 			cfg := sel[0].Config
-			kind := ""
+			var ref lbsim.Reference
 			c := plots.CurveOf("", name, lo, hi, func(rho float64) (float64, bool) {
 				cfg.Load = rho
-				ref, ok := m.Exact(cfg)
+				r, ok := m.Exact(cfg)
 				if ok {
-					kind = string(ref.Kind) + " (" + ref.Method + ")"
+					ref = r
 				}
-				return ref.Wait, ok
+				return r.Wait, ok
 			})
 			if len(c.X) > 0 {
-				c.Name = name + " " + kind
+				c.Name = plots.TheoryName(name, ref.Kind) // the formula is in WaitTable's exact_method
 				fig.Curves = append(fig.Curves, c)
 			}
 		}

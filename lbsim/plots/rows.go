@@ -114,10 +114,20 @@ func LoadRange(rows []lbsim.Row) (lo, hi float64) {
 	return lo, hi
 }
 
+// TheoryName is the legend of a theory curve for the series label: "RND
+// exact", or "LL-2 limit K→∞" for a mean-field limit (the formula is in the
+// rows' ExactMethod).
+func TheoryName(label string, kind lbsim.RefKind) string {
+	if kind == lbsim.LimitValue {
+		return label + " limit K→∞"
+	}
+	return label + " " + string(kind)
+}
+
 // ExactCurve is the theory's mean wait (lbsim.Exact) for the configuration
 // of the rows labelled label, over the loads they were simulated at, drawn
-// in the colour of the series of that name (see ByLabel). Its legend names
-// the method and whether it is exact or a K -> infinity limit. An error
+// in the colour of the series of that name (see ByLabel); its legend says
+// whether it is exact or a K -> infinity limit (TheoryName). An error
 // says when no row has the label or theory knows nothing of them.
 func ExactCurve(rows []lbsim.Row, label string) (Curve, error) {
 	sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label || r.Policy == label })
@@ -126,18 +136,18 @@ func ExactCurve(rows []lbsim.Row, label string) (Curve, error) {
 	}
 	lo, hi := LoadRange(sel)
 	cfg := sel[0].Config
-	method := ""
+	var kind lbsim.RefKind
 	c := CurveOf("", label, lo, hi, func(rho float64) (float64, bool) {
 		cfg.Load = rho
 		ref, ok := lbsim.Exact(cfg)
-		if ok && method == "" {
-			method = string(ref.Kind) + " (" + ref.Method + ")"
+		if ok {
+			kind = ref.Kind
 		}
 		return ref.Wait, ok
 	})
 	if len(c.X) == 0 {
 		return Curve{}, fmt.Errorf("plots: theory (lbsim.Exact) has no finite mean wait for %s at loads %g..%g with these sizes and servers; draw the series alone", label, lo, hi)
 	}
-	c.Name = label + " " + method
+	c.Name = TheoryName(label, kind)
 	return c, nil
 }
