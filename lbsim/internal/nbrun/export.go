@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/net/html"
 )
 
 // exportTimeout bounds one nbconvert HTML export; it takes about a second.
@@ -17,43 +19,65 @@ const exportTimeout = 5 * time.Minute
 // data URIs (nbconvert embeds image/png outputs), math is typeset into inline SVG and no script
 // remains (see [selfContain]); it opens offline in any browser.
 func ExportHTML(executedNb, htmlPath string) error {
-	return export(executedNb, htmlPath, false)
+	doc, err := export(executedNb)
+	if err != nil {
+		return err
+	}
+	return writeHTML(htmlPath, doc)
 }
 
-// ExportReportView is [ExportHTML] without the code: markdown, outputs, figures and tables,
-// which is what a reader of a report wants (nbconvert's --no-input).
+// ExportReportView is [ExportHTML] without the code (see [hideCode]): markdown, outputs,
+// figures and tables, which is what a reader of a report wants.
 func ExportReportView(executedNb, htmlPath string) error {
-	return export(executedNb, htmlPath, true)
+	doc, err := export(executedNb)
+	if err != nil {
+		return err
+	}
+	hideCode(doc)
+	return writeHTML(htmlPath, doc)
 }
 
-func export(executedNb, htmlPath string, noInput bool) error {
+// export runs nbconvert's HTML exporter (lab template) on executedNb and makes the result
+// self-contained.
+func export(executedNb string) (*html.Node, error) {
 	src, err := filepath.Abs(executedNb)
 	if err != nil {
-		return fmt.Errorf("export %s: %w", executedNb, err)
-	}
-	dst, err := filepath.Abs(htmlPath)
-	if err != nil {
-		return fmt.Errorf("export %s: report path %s: %w", executedNb, htmlPath, err)
-	}
-	if !strings.HasSuffix(dst, ".html") {
-		return fmt.Errorf("export %s: report path %q must end in .html", executedNb, htmlPath)
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
 	tmp, err := os.MkdirTemp("", "nbrun-export-")
 	if err != nil {
-		return fmt.Errorf("export %s: %w", executedNb, err)
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
 	defer os.RemoveAll(tmp)
 	ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 	defer cancel()
-	args := []string{"nbconvert", "--to", "html", "--output-dir", tmp, "--output", "export"}
-	if noInput {
-		args = append(args, "--no-input")
+	err = jupyter(ctx, filepath.Dir(src), nil, "nbconvert", "--to", "html", "--output-dir", tmp, "--output", "export", src)
+	if err != nil {
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
-	if err := jupyter(ctx, filepath.Dir(src), nil, append(args, src)...); err != nil {
-		return fmt.Errorf("export %s: %w", executedNb, err)
+	doc, err := selfContain(filepath.Join(tmp, "export.html"))
+	if err != nil {
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
-	if err := selfContain(filepath.Join(tmp, "export.html"), dst); err != nil {
-		return fmt.Errorf("export %s: %w", executedNb, err)
+	return doc, nil
+}
+
+// hideCode removes what nbconvert's --no-input leaves out: the input of every code cell (its
+// editor block and In [n] prompt) and the Out[n] prompts. Markdown cells and all outputs stay,
+// except those of the module set-up cell (the one with %goworkfix, DESIGN.md "Notebooks"),
+// whose "Added replace rule" line is plumbing, not a result.
+func hideCode(doc *html.Node) {
+	for _, n := range findAll(doc, func(n *html.Node) bool {
+		if hasClass(n, "jp-CodeCell") {
+			if in := find(n, isCodeInput); in != nil && strings.Contains(textOf(in), "%goworkfix") {
+				return true
+			}
+		}
+		if hasClass(n, "jp-OutputPrompt") {
+			return true
+		}
+		return hasClass(n, "jp-Cell-inputWrapper") && n.Parent != nil && hasClass(n.Parent, "jp-CodeCell")
+	}) {
+		n.Parent.RemoveChild(n)
 	}
-	return nil
 }

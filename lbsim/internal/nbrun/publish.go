@@ -49,10 +49,16 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 		View: filepath.Join(dir, name+".html"),
 		Full: filepath.Join(dir, name+"-code.html"),
 		PDF:  filepath.Join(dir, name+".pdf")}
-	if err := ExportReportView(executedNb, r.View); err != nil {
+	// One export and one typesetting pass for both pages: the view is the page without code.
+	doc, err := export(executedNb)
+	if err != nil {
 		return nil, err
 	}
-	if err := ExportHTML(executedNb, r.Full); err != nil {
+	if err := writeHTML(r.Full, doc); err != nil {
+		return nil, err
+	}
+	hideCode(doc)
+	if err := writeHTML(r.View, doc); err != nil {
 		return nil, err
 	}
 	if err := PrintPDF(r.View, r.PDF); err != nil {

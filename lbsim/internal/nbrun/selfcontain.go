@@ -52,59 +52,59 @@ const printCSS = `
 }
 `
 
-// selfContain turns nbconvert's HTML export src into a report dst that needs nothing outside
-// itself: MathJax typesets the math to inline SVG in headless Chromium (no network), the DOM
+// selfContain turns nbconvert's HTML export src into the document of a report that needs
+// nothing outside itself: MathJax typesets the math to inline SVG in headless Chromium (no network), the DOM
 // after typesetting is kept, and every script is removed (MathJax, RequireJS, the TeX sources);
 // a print stylesheet is added. It fails when MathJax did not finish, when a formula has a TeX
 // error, or when anything in the result would still be loaded from outside the file ([loads]).
-func selfContain(src, dst string) error {
+func selfContain(src string) (*html.Node, error) {
 	if _, err := os.Stat(filepath.Join(MathJaxDir, "MathJax.js")); err != nil {
-		return fmt.Errorf("MathJax not found in %s: run .ci/setup.sh (installs Debian's libjs-mathjax)", MathJaxDir)
+		return nil, fmt.Errorf("MathJax not found in %s: run .ci/setup.sh (installs Debian's libjs-mathjax)", MathJaxDir)
 	}
 	data, err := os.ReadFile(src)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	doc, err := html.Parse(bytes.NewReader(data))
 	if err != nil {
-		return fmt.Errorf("%s does not parse: %w", src, err)
+		return nil, fmt.Errorf("%s does not parse: %w", src, err)
 	}
 	if err := useSVGMath(doc); err != nil {
-		return fmt.Errorf("%s: %w", src, err)
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	// The page to typeset sits beside src: nbconvert's export holds only data URIs and the
 	// MathJax script, which is loaded by absolute file:// URL.
 	typeset := strings.TrimSuffix(src, ".html") + ".typeset.html"
 	if err := writeHTML(typeset, doc); err != nil {
-		return err
+		return nil, err
 	}
 	defer os.Remove(typeset)
 	dom, err := chromium("--virtual-time-budget="+mathBudget, "--dump-dom", fileURL(typeset))
 	if err != nil {
-		return fmt.Errorf("typesetting math in %s: %w", src, err)
+		return nil, fmt.Errorf("typesetting math in %s: %w", src, err)
 	}
 	if doc, err = html.Parse(bytes.NewReader(dom)); err != nil {
-		return fmt.Errorf("typeset DOM of %s does not parse: %w", src, err)
+		return nil, fmt.Errorf("typeset DOM of %s does not parse: %w", src, err)
 	}
 	body := find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	if body == nil || attr(body, mathDoneAttr) != "done" {
-		return fmt.Errorf("MathJax did not finish typesetting %s within %s ms of virtual time", src, mathBudget)
+		return nil, fmt.Errorf("MathJax did not finish typesetting %s within %s ms of virtual time", src, mathBudget)
 	}
 	if bad := findAll(doc, isMathError); len(bad) > 0 {
 		frame := bad[0]
 		if !hasClass(frame, "MathJax_SVG") {
 			frame = frame.Parent
 		}
-		return fmt.Errorf("%d formulas have TeX errors (fix them in the notebook's markdown), the first: %q", len(bad), texOf(frame))
+		return nil, fmt.Errorf("%d formulas have TeX errors (fix them in the notebook's markdown), the first: %q", len(bad), texOf(frame))
 	}
 	cleanTypeset(doc, body)
 	if err := addStyle(doc, printCSS); err != nil {
-		return fmt.Errorf("%s: %w", src, err)
+		return nil, fmt.Errorf("%s: %w", src, err)
 	}
 	if outside := loads(doc); len(outside) > 0 {
-		return fmt.Errorf("%s would still load %d resources from outside the file, the first: %s", src, len(outside), outside[0])
+		return nil, fmt.Errorf("%s would still load %d resources from outside the file, the first: %s", src, len(outside), outside[0])
 	}
-	return writeHTML(dst, doc)
+	return doc, nil
 }
 
 // useSVGMath points the page's MathJax script at Debian's MathJax with SVG output, adds the
