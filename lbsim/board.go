@@ -15,11 +15,12 @@ type board struct {
 	count []int32
 }
 
-func newBoard(k int, period float64, tally bool, kind stateKind) *board {
+func newBoard(k int, period float64, tally bool, reads State) *board {
 	b := &board{period: period, tally: tally}
-	if kind == readsWork {
+	if reads&Workload != 0 {
 		b.work = make([]float64, k)
-	} else {
+	}
+	if reads&Count != 0 {
 		b.count = make([]int32, k)
 	}
 	return b
@@ -37,7 +38,8 @@ func (b *board) refresh(t float64, srv *servers, m *metrics) {
 	for k := range srv.free {
 		if b.work != nil {
 			b.work[k] = max(srv.free[k], b.r0)
-		} else {
+		}
+		if b.count != nil {
 			b.count[k] = srv.count(k, b.r0, m)
 		}
 	}
@@ -50,7 +52,8 @@ func (b *board) sent(k int, s float64) {
 	}
 	if b.work != nil {
 		b.work[k] += s
-	} else {
+	}
+	if b.count != nil {
 		b.count[k]++
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 )
 
 // Config is one simulated system and how to measure it. The zero values of
@@ -35,7 +36,34 @@ type Config struct {
 	// Batches is the number of batch means used for confidence intervals when
 	// Reps = 1 (0 = 20).
 	Batches int
+
+	// WarmupAuto discards each replication's initial transient, chosen by
+	// MSER on its batch means (see mser.go), instead of a fixed Warmup: Jobs
+	// are simulated and the truncated ones are not measured.
+	WarmupAuto bool
+	// Precision > 0 runs until the 95% half-width of the mean wait (of the
+	// mean response under PS) is at most Precision times the mean, adding
+	// replications or lengthening them (see precision.go), within MaxJobs
+	// jobs in all (0 = 1e10) and MaxSeconds of wall time (0 = no limit;
+	// a time limit makes the stopping point depend on the machine).
+	Precision  float64
+	MaxJobs    int64
+	MaxSeconds float64
 }
+
+// ciBatches is the number of batch means for a CI from one replication.
+func (c *Config) ciBatches() int {
+	if c.Batches == 0 {
+		return 20
+	}
+	return c.Batches
+}
+
+// fineBatches is the number of batches every replication records: fineFactor
+// per CI batch, for the diagnostics and MSER.
+func (c *Config) fineBatches() int { return fineFactor * c.ciBatches() }
+
+const fineFactor = 5
 
 // speeds returns the K server speeds.
 func (c *Config) speeds() []float64 {
@@ -97,7 +125,7 @@ func (c *Config) Validate() error {
 		}
 	}
 	if c.Policy == nil {
-		return errors.New("policy is missing: choose one of rnd, rr, ll:d=D, lwl, jsq:d=D, jsq, sita:c=C")
+		return fmt.Errorf("policy is missing: choose one of %s", strings.Join(PolicyExamples(), ", "))
 	}
 	if c.Trace == nil {
 		if c.Sizes == nil {
@@ -144,7 +172,7 @@ func (c *Config) Validate() error {
 	if math.IsNaN(c.Refresh) || c.Refresh < 0 || math.IsInf(c.Refresh, 0) {
 		return fmt.Errorf("refresh T=%v is invalid: need T >= 0 (0 = live state); e.g. -refresh 10", c.Refresh)
 	}
-	if c.Refresh > 0 && c.Policy.reads() == readsNothing {
+	if c.Refresh > 0 && Reads(c.Policy) == 0 {
 		return fmt.Errorf("refresh T=%v has no effect on policy %s, which reads no server state; use -refresh 0 or a policy such as jsq:d=2", c.Refresh, c.Policy)
 	}
 	if c.Tally && c.Refresh == 0 {
@@ -159,7 +187,16 @@ func (c *Config) Validate() error {
 	if c.Batches < 0 || c.Batches == 1 {
 		return fmt.Errorf("batches=%d is invalid: need 0 (default 20) or >= 2", c.Batches)
 	}
-	if err := c.Policy.Validate(c.Servers, c.sizes()); err != nil {
+	if math.IsNaN(c.Precision) || c.Precision < 0 || c.Precision >= 1 {
+		return fmt.Errorf("precision=%v is invalid: need 0 <= precision < 1 (the relative 95%% half-width, e.g. 0.05 for ±5%%; 0 = fixed run length)", c.Precision)
+	}
+	if c.MaxJobs < 0 || math.IsNaN(c.MaxSeconds) || c.MaxSeconds < 0 {
+		return fmt.Errorf("budget max-jobs=%d, max-seconds=%v is invalid: need both >= 0 (0 = default)", c.MaxJobs, c.MaxSeconds)
+	}
+	if c.WarmupAuto && c.Warmup > 0 {
+		return fmt.Errorf("warm-up %d and auto warm-up both given: use one (auto chooses the warm-up by MSER)", c.Warmup)
+	}
+	if err := validatePolicy(c.Policy, c.Servers, c.sizes()); err != nil {
 		return err
 	}
 	return c.checkServerLoads()
@@ -256,9 +293,16 @@ func (c Config) Key() string {
 	if c.Trace != nil {
 		trace = fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
 	}
-	return fmt.Sprintf("K=%d speeds=%v load=%v sizes=%s arrivals=%s trace=%s policy=%s refresh=%v tally=%v disc=%s jobs=%d warmup=%d reps=%d seed=%d overload=%v sample=%v batches=%d",
+	key := fmt.Sprintf("K=%d speeds=%v load=%v sizes=%s arrivals=%s trace=%s policy=%s refresh=%v tally=%v disc=%s jobs=%d warmup=%d reps=%d seed=%d overload=%v sample=%v batches=%d",
 		c.Servers, c.speeds(), c.Load, sizes, c.arrivals(), trace, policyName(c), c.Refresh, c.Tally, c.Discipline,
 		c.Jobs, c.Warmup, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches)
+	if c.WarmupAuto {
+		key += " warmup=auto"
+	}
+	if c.Precision > 0 {
+		key += fmt.Sprintf(" precision=%v maxjobs=%d maxseconds=%v", c.Precision, c.MaxJobs, c.MaxSeconds)
+	}
+	return key
 }
 
 // hashFloats is FNV-1a over the bits of xs.

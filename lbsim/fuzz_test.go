@@ -49,7 +49,7 @@ func FuzzParsePolicy(f *testing.F) {
 		if err != nil || back != p {
 			t.Fatalf("%q -> %q -> %v, %v", spec, p.String(), back, err)
 		}
-		_ = p.Validate(10, NewTwoPointBeta(1, 1000, 0.8)) // must not panic
+		_ = validatePolicy(p, 10, NewTwoPointBeta(1, 1000, 0.8)) // must not panic
 	})
 }
 

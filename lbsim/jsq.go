@@ -14,19 +14,41 @@ type JSQ struct {
 	Replace bool
 }
 
+func init() {
+	mustRegister(PolicyType{Name: "jsq", Params: []string{"d", "replace"}, Example: "jsq:d=2",
+		Summary: "join the shortest queue: fewest jobs among d sampled servers (no d: all K; replace=1: with replacement)",
+		New: func(p Params) (Policy, error) {
+			d, replace, err := sampleParams("jsq", p)
+			return JSQ{D: d, Replace: replace}, err
+		}})
+}
+
 func (p JSQ) String() string {
 	if p.D == 0 {
 		return "jsq"
 	}
 	return sampledSpec("jsq", p.D, p.Replace)
 }
+func (p JSQ) Label() string {
+	if p.D == 0 {
+		return "JSQ"
+	}
+	return sampledLabel("JSQ", p.D, p.Replace)
+}
+func (p JSQ) Reads() State                    { return Count }
 func (p JSQ) Validate(k int, _ SizeLaw) error { return checkD("jsq", p.D, k, p.Replace) }
-func (p JSQ) reads() stateKind                { return readsCount }
+
+// Pick samples D servers and takes the one with the fewest jobs (all K for
+// JSQ); the run uses it directly for JSQ-d and count buckets for JSQ.
+func (p JSQ) Pick(v *View, _ float64) int {
+	return v.Least(v.Sample(sampleSize(p.D, v.K()), p.Replace), Count)
+}
+
 func (p JSQ) newDispatcher(s *sim) dispatcher {
 	if p.D == 0 || (p.D == s.k && !p.Replace) {
 		return newLeastCount(s)
 	}
-	return newSampleMin(s, p.D, readsCount, p.Replace)
+	return &sampleMin{v: View{s: s}, d: p.D, kind: Count, replace: p.Replace}
 }
 
 // leastCount is JSQ over all K servers: servers kept in count buckets (O(1)

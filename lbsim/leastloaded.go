@@ -20,19 +20,68 @@ type LeastLoaded struct {
 	Replace bool
 }
 
+func init() {
+	mustRegister(PolicyType{Name: "ll", Params: []string{"d", "replace"}, Example: "ll:d=2",
+		Summary: "least loaded of d: least workload among d sampled servers (replace=1: with replacement)",
+		New: func(p Params) (Policy, error) {
+			d, replace, err := sampleParams("ll", p)
+			if err == nil && d == 0 {
+				err = fmt.Errorf("ll: missing parameter d; e.g. ll:d=2 (or lwl for all servers)")
+			}
+			return LeastLoaded{D: d, Replace: replace}, err
+		}})
+	mustRegister(PolicyType{Name: "lwl", Example: "lwl", Summary: "least work left: least workload among all K servers (central M/G/K under FCFS)",
+		New: func(Params) (Policy, error) { return LeastLoaded{}, nil }})
+}
+
 func (p LeastLoaded) String() string {
 	if p.D == 0 {
 		return "lwl"
 	}
 	return sampledSpec("ll", p.D, p.Replace)
 }
+func (p LeastLoaded) Label() string {
+	if p.D == 0 {
+		return "LWL"
+	}
+	return sampledLabel("LL", p.D, p.Replace)
+}
+func (p LeastLoaded) Reads() State                    { return Workload }
 func (p LeastLoaded) Validate(k int, _ SizeLaw) error { return checkD("ll", p.D, k, p.Replace) }
-func (p LeastLoaded) reads() stateKind                { return readsWork }
+
+// Pick samples D servers and takes the least loaded (all K for LWL); the run
+// uses it directly for LL-d and an O(log K) index for LWL.
+func (p LeastLoaded) Pick(v *View, _ float64) int {
+	return v.Least(v.Sample(sampleSize(p.D, v.K()), p.Replace), Workload)
+}
+
 func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
 	if p.D == 0 || (p.D == s.k && !p.Replace) {
 		return newLeastWork(s)
 	}
-	return newSampleMin(s, p.D, readsWork, p.Replace)
+	return &sampleMin{v: View{s: s}, d: p.D, kind: Workload, replace: p.Replace}
+}
+
+// sampleParams reads d and replace, shared by the power-of-d policies.
+func sampleParams(name string, p Params) (d int, replace bool, err error) {
+	if d, err = p.Int("d", 0); err != nil || (d == 0 && p.Has("d")) {
+		return 0, false, fmt.Errorf("%s: d=%v is invalid: need a whole number >= 1 (servers sampled per job); e.g. %s:d=2", name, p["d"], name)
+	}
+	if replace, err = p.Bool("replace"); err != nil {
+		return 0, false, fmt.Errorf("%s: %w", name, err)
+	}
+	if replace && d == 0 {
+		return 0, false, fmt.Errorf("%s: replace needs a sample size; e.g. %s:d=2,replace=1", name, name)
+	}
+	return d, replace, nil
+}
+
+// sampleSize is d, or K for d = 0 (all servers).
+func sampleSize(d, k int) int {
+	if d == 0 {
+		return k
+	}
+	return d
 }
 
 // sampledSpec is the spec of a power-of-d policy: "ll:d=2", "jsq:d=2,replace=1".
@@ -41,6 +90,14 @@ func sampledSpec(name string, d int, replace bool) string {
 		return fmt.Sprintf("%s:d=%d,replace=1", name, d)
 	}
 	return fmt.Sprintf("%s:d=%d", name, d)
+}
+
+// sampledLabel is the label of a power-of-d policy: "LL-2", "JSQ-2r" (with replacement).
+func sampledLabel(name string, d int, replace bool) string {
+	if replace {
+		return fmt.Sprintf("%s-%dr", name, d)
+	}
+	return fmt.Sprintf("%s-%d", name, d)
 }
 
 func checkD(name string, d, k int, replace bool) error {
@@ -53,77 +110,6 @@ func checkD(name string, d, k int, replace bool) error {
 		return fmt.Errorf("%s d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, add servers, or sample with replacement (replace=1)", name, d, k)
 	}
 	return nil // d = 0: all servers
-}
-
-// sampleMin is the power-of-d dispatcher shared by LL-d and JSQ-d: sample d
-// distinct servers (or d independent ones, with replacement) in uniformly
-// random order and take the first one with the least value, which breaks
-// ties uniformly at random. O(d) per job.
-type sampleMin struct {
-	s       *sim
-	d, k    int
-	kind    stateKind
-	replace bool
-	perm    []int32 // a permutation of the servers, reshuffled partially per job
-	r       *Stream
-}
-
-func newSampleMin(s *sim, d int, kind stateKind, replace bool) *sampleMin {
-	p := &sampleMin{s: s, d: d, k: s.k, kind: kind, replace: replace, r: s.rDispatch, perm: make([]int32, s.k)}
-	for i := range p.perm {
-		p.perm[i] = int32(i)
-	}
-	return p
-}
-
-// value is the load of server k seen at time t: live or from the board.
-func (p *sampleMin) value(k int, t float64) float64 {
-	s := p.s
-	switch {
-	case s.board != nil && p.kind == readsWork:
-		return s.board.work[k]
-	case s.board != nil:
-		return float64(s.board.count[k])
-	case p.kind == readsWork:
-		return max(s.srv.free[k], t) // workload + t
-	default:
-		return float64(s.srv.count(k, t, s.m))
-	}
-}
-
-func (p *sampleMin) pick(t, _ float64) int {
-	if p.replace {
-		best, bestV := -1, 0.0
-		for range p.d {
-			k := p.r.IntN(p.k)
-			if v := p.value(k, t); best < 0 || v < bestV {
-				best, bestV = k, v
-			}
-		}
-		return best
-	}
-	if p.d == 2 {
-		a := p.r.IntN(p.k)
-		b := p.r.IntN(p.k - 1)
-		if b >= a {
-			b++
-		}
-		if p.value(b, t) < p.value(a, t) {
-			return b
-		}
-		return a
-	}
-	// Partial Fisher-Yates: perm[0:d] becomes a uniform ordered sample.
-	best, bestV := -1, 0.0
-	for i := range p.d {
-		j := i + p.r.IntN(p.k-i)
-		p.perm[i], p.perm[j] = p.perm[j], p.perm[i]
-		k := int(p.perm[i])
-		if v := p.value(k, t); best < 0 || v < bestV {
-			best, bestV = k, v
-		}
-	}
-	return best
 }
 
 // leastWork is LWL over all K servers in O(log K): servers with no work
@@ -169,7 +155,9 @@ func (d *leastWork) place(k int, key, now float64) {
 	d.heap.set(k, key)
 }
 
-func (d *leastWork) pick(t, _ float64) int {
+// drain moves the servers whose work is done by time t to the idle set and
+// returns how many servers are idle.
+func (d *leastWork) drain(t float64) int {
 	now := d.now(t)
 	for d.heap.len() > 0 {
 		k, key := d.heap.min()
@@ -179,8 +167,17 @@ func (d *leastWork) pick(t, _ float64) int {
 		d.heap.remove(k)
 		d.idle.add(k)
 	}
-	if n := len(d.idle.items); n > 0 {
-		return int(d.idle.items[d.s.rDispatch.IntN(n)])
+	return len(d.idle.items)
+}
+
+// randomIdle is an idle server drawn uniformly (there must be one).
+func (d *leastWork) randomIdle() int {
+	return int(d.idle.items[d.s.rDispatch.IntN(len(d.idle.items))])
+}
+
+func (d *leastWork) pick(t, _ float64) int {
+	if d.drain(t) > 0 {
+		return d.randomIdle()
 	}
 	k, _ := d.heap.min()
 	return k

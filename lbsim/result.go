@@ -59,6 +59,18 @@ type Result struct {
 	Series            []TimePoint   // replication 0, when SampleEvery > 0
 	CIMethod          string        // "replications" or "batch means"
 	Seconds           float64       // wall-clock time of the run
+
+	// Config is the configuration that produced the result; Label its
+	// policy's human name (RND, LL-2).
+	Config Config
+	Label  string
+	// Exact is what theory knows about this configuration (see Exact),
+	// when HasExact.
+	Exact    Reference
+	HasExact bool
+	// Warnings are the reasons not to trust a number of this result (see
+	// diagnose.go); empty when none.
+	Warnings Warnings
 }
 
 // Class returns the named class result (short, long).
@@ -90,14 +102,23 @@ func (r Result) String() string {
 	if r.HasHandout {
 		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see the README)\n", r.Handout)
 	}
+	if r.HasExact {
+		fmt.Fprintf(&b, "  theory (%s, %s): mean wait %.6g, mean response %.6g\n", r.Exact.Method, r.Exact.Kind, r.Exact.Wait, r.Exact.Response)
+	}
 	fmt.Fprintf(&b, "  utilization %.4g (mean over servers)\n", r.Utilization)
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "  WARNING %s\n", w)
+	}
 	fmt.Fprintf(&b, "  %.3g s", r.Seconds)
 	return b.String()
 }
 
 // tQuantile975 is the 0.975 quantile of Student's t with n-1 degrees of freedom.
-func tQuantile975(n int) float64 {
-	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(0.975)
+func tQuantile975(n int) float64 { return tQuantile(0.975, n) }
+
+// tQuantile is the p quantile of Student's t with n-1 degrees of freedom.
+func tQuantile(p float64, n int) float64 {
+	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(p)
 }
 
 // estimate pools sums over units (replications or batches): the point
@@ -139,29 +160,34 @@ func aggregate(cfg *Config, reps []replication) Result {
 		Arrivals: cfg.arrivals().String(), Discipline: cfg.Discipline.String(),
 		Refresh: cfg.Refresh, Tally: cfg.Tally, Jobs: cfg.jobs(), Reps: cfg.reps(), Seed: cfg.Seed,
 		HasHandout: cfg.Discipline == FCFS, CIMethod: "replications",
+		Config: *cfg, Label: Label(cfg.Policy),
 	}
+	r.Exact, r.HasExact = Exact(*cfg)
 	if cfg.Trace != nil {
 		r.Sizes, r.Arrivals, r.Load = "trace", "trace", 0
 	}
 	if len(reps) == 1 {
-		r.CIMethod = fmt.Sprintf("%d batch means", reps[0].m.batches)
+		r.CIMethod = fmt.Sprintf("%d batch means", cfg.ciBatches())
 	}
-	m0 := reps[0].m
-	cols := m0.classes
-	// Units are (replication, batch) pairs: one of the two has length 1.
-	// Column -1 sums all classes.
+	// A CI unit is a replication, or with one replication a batch of
+	// fineFactor consecutive fine batches. Column -1 sums all classes.
+	group := cfg.fineBatches()
+	if len(reps) == 1 {
+		group = fineFactor
+	}
 	unit := func(col int, from func(*metrics) []float64) []float64 {
 		var out []float64
 		for _, rep := range reps {
 			v := from(rep.m)
-			for b := range rep.m.batches {
-				if col >= 0 {
-					out = append(out, v[b*cols+col])
-					continue
-				}
+			stride := len(v) / rep.m.batches // classes, or 1 (the handout's quantity)
+			for b0 := 0; b0 < rep.m.batches; b0 += group {
 				sum := 0.0
-				for c := range cols {
-					sum += v[b*cols+c]
+				for b := b0; b < b0+group; b++ {
+					for c := range stride {
+						if col < 0 || c == col {
+							sum += v[b*stride+c]
+						}
+					}
 				}
 				out = append(out, sum)
 			}
@@ -176,11 +202,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 	r.Wait = estimate(unit(all, sumW), counts)
 	r.Response = estimate(unit(all, sumR), counts)
 	if r.HasHandout {
-		var hs []float64
-		for _, rep := range reps {
-			hs = append(hs, rep.m.handout...)
-		}
-		r.Handout = estimate(hs, counts)
+		r.Handout = estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
 	}
 	if names, _ := cfg.classes(); len(names) > 1 {
 		for i, name := range names {
@@ -213,5 +235,6 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Utilization += u / float64(cfg.Servers)
 	}
 	r.Series = reps[0].series
+	r.Warnings = diagnose(cfg, reps, &r)
 	return r
 }

@@ -52,6 +52,7 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 		left[i] = cfgs[i].reps()
 	}
 	var mu sync.Mutex
+	var errs []error // per configuration: the first replication that failed
 	done := 0
 	next := 0
 	var wg sync.WaitGroup
@@ -72,12 +73,18 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 				}
 				mu.Unlock()
 
-				rep := newSim(&cfgs[tk.cfg], tk.rep).run()
+				rep, err := runReplication(&cfgs[tk.cfg], tk.rep)
 
 				mu.Lock()
+				if err != nil && errs == nil {
+					errs = make([]error, len(cfgs))
+				}
+				if err != nil && errs[tk.cfg] == nil {
+					errs[tk.cfg] = err
+				}
 				reps[tk.cfg][tk.rep] = rep
 				left[tk.cfg]--
-				if left[tk.cfg] == 0 {
+				if left[tk.cfg] == 0 && (errs == nil || errs[tk.cfg] == nil) {
 					results[tk.cfg] = aggregate(&cfgs[tk.cfg], reps[tk.cfg])
 					results[tk.cfg].Seconds = time.Since(started[tk.cfg]).Seconds()
 					reps[tk.cfg] = nil // free the histograms
@@ -91,7 +98,31 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 		}()
 	}
 	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			if len(cfgs) == 1 {
+				return nil, err
+			}
+			return nil, fmt.Errorf("configuration %d (%s, load %v): %w", i+1, policyName(cfgs[i]), cfgs[i].Load, err)
+		}
+	}
 	return results, nil
+}
+
+// runReplication simulates replication rep of cfg. A policy's mistake (a
+// server out of range, a panic in its Pick method) stops the replication
+// with an error instead of the program.
+func runReplication(cfg *Config, rep int) (out replication, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if pe, ok := v.(policyError); ok {
+				err = pe.err
+				return
+			}
+			err = fmt.Errorf("replication %d stopped by a panic (in policy %s or lbsim itself): %v", rep, policyName(*cfg), v)
+		}
+	}()
+	return newSim(cfg, rep).run(), nil
 }
 
 func policyName(c Config) string {

@@ -18,6 +18,8 @@ type sim struct {
 	rArrivals, rSizes, rDispatch *Stream
 
 	series []TimePoint
+
+	nX, sumX, sumX2 float64 // sizes drawn so far
 }
 
 // replication is what one replication measured.
@@ -26,6 +28,10 @@ type replication struct {
 	busy         []float64
 	tStart, tEnd float64 // arrival times of the first and last measured jobs
 	series       []TimePoint
+	// sizes drawn (warm-up included): count, sum and sum of squares, for
+	// the under-sampled tail diagnostic.
+	nX, sumX, sumX2 float64
+	warmup          int64 // jobs discarded before measuring
 }
 
 func newSim(cfg *Config, rep int) *sim {
@@ -35,23 +41,16 @@ func newSim(cfg *Config, rep int) *sim {
 		rSizes:    newStream(cfg.Seed, rep, streamSizes),
 		rDispatch: newStream(cfg.Seed, rep, streamDispatch),
 	}
-	kind := cfg.Policy.reads()
-	counting := kind == readsCount || cfg.SampleEvery > 0
+	kind := Reads(cfg.Policy)
+	counting := kind&Count != 0 || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	if cfg.Refresh > 0 {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
 	names, _ := cfg.classes()
 	classes := max(1, len(names))
-	batches := cfg.Batches
-	if batches == 0 {
-		batches = 20
-	}
-	if cfg.reps() > 1 {
-		batches = 1
-	}
-	s.m = newMetrics(classes, batches, cfg.jobs())
-	s.disp = cfg.Policy.newDispatcher(s)
+	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs())
+	s.disp = newDispatcher(cfg.Policy, s)
 	s.obs, _ = s.disp.(observer)
 	s.ref, _ = s.disp.(refresher)
 	return s
@@ -178,6 +177,7 @@ func (s *sim) run() replication {
 		}
 	}
 	out.m, out.busy, out.series = m, srv.busy, s.series
+	out.nX, out.sumX, out.sumX2, out.warmup = s.nX, s.sumX, s.sumX2, warm
 	return out
 }
 
@@ -192,11 +192,17 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 	}
 	if f, ok := sizes.(filler); ok {
 		f.fill(s.rSizes, xs)
-		return
+	} else {
+		for j := range xs {
+			xs[j] = sizes.Rand(s.rSizes)
+		}
 	}
-	for j := range xs {
-		xs[j] = sizes.Rand(s.rSizes)
+	var sum, sum2 float64
+	for _, x := range xs {
+		sum += x
+		sum2 += x * x
 	}
+	s.nX, s.sumX, s.sumX2 = s.nX+float64(len(xs)), s.sumX+sum, s.sumX2+sum2
 }
 
 // TimePoint is the state of the servers at one sampling instant: the moments
@@ -208,7 +214,7 @@ type TimePoint struct {
 }
 
 func (s *sim) sample(at float64) {
-	var sum, sum2 float64
+	var sum float64
 	counts := make([]float64, s.k)
 	mx := 0
 	for k := range s.k {
@@ -228,7 +234,6 @@ func (s *sim) sample(at float64) {
 	}
 	m2, m3, m4 = m2/n, m3/n, m4/n
 	p := TimePoint{T: at, Mean: mean, Variance: m2, Max: mx}
-	_ = sum2
 	if m2 > 0 {
 		p.Skewness = m3 / math.Pow(m2, 1.5)
 		p.Kurtosis = m4 / (m2 * m2)

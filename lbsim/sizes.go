@@ -321,3 +321,21 @@ func (s Empirical) String() string {
 	}
 	return out
 }
+
+// TailIndex is alpha for the unbounded law (E[X^j] is finite only for j <
+// alpha) and +Inf for a bounded one.
+func (s Pareto) TailIndex() float64 {
+	if math.IsInf(s.H, 1) {
+		return s.Alpha
+	}
+	return math.Inf(1)
+}
+
+// tailIndex is a law's tail index: +Inf unless it says otherwise
+// (a TailIndex method: Pareto, Lomax).
+func tailIndex(s SizeLaw) float64 {
+	if t, ok := s.(interface{ TailIndex() float64 }); ok {
+		return t.TailIndex()
+	}
+	return math.Inf(1)
+}

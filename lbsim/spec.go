@@ -12,13 +12,13 @@ import (
 //
 //	sizes:    exp:mean=M  det:x=X  twopoint:xm=A,xM=B,beta=BETA  twopoint:xm=A,xM=B,p=P
 //	          h2:mean=M,scv=C  pareto:alpha=A,mean=M[,max=X]  modal:V1,V2,...
-//	policies: rnd  rr  ll:d=D  lwl  jsq:d=D  jsq  sita:c=C  sita:cut=X,c=C
+//	policies: the registry's (see Policies): rnd  rr  ll:d=D  lwl  jsq:d=D  jsq  sita:c=C ...
 //	arrivals: poisson  det  ramp:from=RHO0,to=RHO1,over=T
 //
 // Each parser returns a validated value or an error naming the offending part.
 
 // splitSpec splits "name:k=v,k=v" into the name and its parameters.
-func splitSpec(what, spec string) (string, string) {
+func splitSpec(spec string) (string, string) {
 	name, params, _ := strings.Cut(strings.TrimSpace(spec), ":")
 	return strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(params)
 }
@@ -80,12 +80,6 @@ func example(what string) string {
 		return "h2:mean=1,scv=10"
 	case "pareto":
 		return "pareto:alpha=2.2,mean=1"
-	case "ll":
-		return "ll:d=2"
-	case "jsq":
-		return "jsq:d=2"
-	case "sita":
-		return "sita:c=20 or sita:cut=10,c=20"
 	case "ramp":
 		return "ramp:from=0.5,to=1.2,over=1000"
 	}
@@ -96,7 +90,7 @@ var sizeWords = []string{"exp", "det", "twopoint", "h2", "pareto", "modal"}
 
 // ParseSizes reads a size-law spec.
 func ParseSizes(spec string) (SizeLaw, error) {
-	name, params := splitSpec("sizes", spec)
+	name, params := splitSpec(spec)
 	var s SizeLaw
 	switch name {
 	case "exp":
@@ -184,84 +178,9 @@ func ParseSizes(spec string) (SizeLaw, error) {
 	return s, nil
 }
 
-var policyWords = []string{"rnd", "rr", "ll:d=D", "lwl", "jsq:d=D", "jsq", "sita:c=C", "sita:cut=X,c=C"}
-
-// ParsePolicy reads a policy spec. Whether d and c fit K is checked by
-// Config.Validate, which knows K.
-func ParsePolicy(spec string) (Policy, error) {
-	name, params := splitSpec("policy", spec)
-	integer := func(what, key string, x float64) (int, error) {
-		if x != math.Trunc(x) || x < 1 || x > 1<<30 {
-			return 0, fmt.Errorf("%s: %s=%v is invalid: need a whole number >= 1", what, key, x)
-		}
-		return int(x), nil
-	}
-	noParams := func(p Policy) (Policy, error) {
-		if params != "" {
-			return nil, fmt.Errorf("policy %s takes no parameters, got %q", name, params)
-		}
-		return p, nil
-	}
-	switch name {
-	case "rnd", "random":
-		return noParams(Random{})
-	case "rr":
-		return noParams(RoundRobin{})
-	case "lwl":
-		return noParams(LeastLoaded{})
-	case "ll", "jsq":
-		kv, err := keyValues(name, params, "d", "replace")
-		if err != nil {
-			return nil, err
-		}
-		replace := false
-		if rv, ok := kv["replace"]; ok {
-			if rv != 0 && rv != 1 {
-				return nil, fmt.Errorf("%s: replace=%v is invalid: use replace=1 (sample with replacement) or replace=0", name, rv)
-			}
-			replace = rv == 1
-		}
-		dv, ok := kv["d"]
-		if !ok {
-			if name == "ll" {
-				return nil, fmt.Errorf("ll: missing parameter d; e.g. ll:d=2 (or lwl for all servers)")
-			}
-			if replace {
-				return nil, fmt.Errorf("jsq: replace needs a sample size; e.g. jsq:d=2,replace=1")
-			}
-			return JSQ{}, nil
-		}
-		d, err := integer(name, "d", dv)
-		if err != nil {
-			return nil, err
-		}
-		if name == "ll" {
-			return LeastLoaded{D: d, Replace: replace}, nil
-		}
-		return JSQ{D: d, Replace: replace}, nil
-	case "sita":
-		kv, err := keyValues(name, params, "c", "cut")
-		if err == nil {
-			err = need(name, kv, "c")
-		}
-		if err != nil {
-			return nil, err
-		}
-		cv := kv["c"]
-		if cv != math.Trunc(cv) {
-			return nil, fmt.Errorf("sita: c=%v is invalid: need a whole number of servers in 1..K-1", cv)
-		}
-		if cut, ok := kv["cut"]; ok && cut <= 0 {
-			return nil, fmt.Errorf("sita: cut=%v is invalid: need cut > 0", cut)
-		}
-		return SITA{C: int(cv), Cut: kv["cut"]}, nil
-	}
-	return nil, fmt.Errorf("policy %q: unknown policy %q; use one of %s", spec, name, strings.Join(policyWords, ", "))
-}
-
 // ParseArrivals reads an arrival-process spec.
 func ParseArrivals(spec string) (ArrivalProcess, error) {
-	name, params := splitSpec("arrivals", spec)
+	name, params := splitSpec(spec)
 	switch name {
 	case "poisson", "det":
 		if params != "" {

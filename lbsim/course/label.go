@@ -1,8 +1,6 @@
 package course
 
 import (
-	"fmt"
-
 	"github.com/perfeval/lbsim/lbsim"
 )
 
@@ -14,25 +12,7 @@ func PolicyLabel(spec string) string {
 	if err != nil {
 		return spec
 	}
-	switch p := p.(type) {
-	case lbsim.Random:
-		return "RND"
-	case lbsim.RoundRobin:
-		return "RR"
-	case lbsim.LeastLoaded:
-		if p.D == 0 {
-			return "LWL"
-		}
-		return fmt.Sprintf("LL-%d", p.D)
-	case lbsim.JSQ:
-		if p.D == 0 {
-			return "JSQ"
-		}
-		return fmt.Sprintf("JSQ-%d", p.D)
-	case lbsim.SITA:
-		return fmt.Sprintf("SITA-%d", p.C)
-	}
-	return spec
+	return lbsim.Label(p)
 }
 
 // sitaC is the c of a SITA policy spec.

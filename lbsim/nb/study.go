@@ -75,7 +75,7 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 	for i, c := range cfgs {
 		key[i] = c.Key()
 	}
-	return Cached(key, func() ([]lbsim.Row, error) {
+	rows, err := Cached(key, func() ([]lbsim.Row, error) {
 		p := NewProgress(label, len(cfgs))
 		defer p.Done()
 		res, err := lbsim.RunAll(cfgs, func(done, total int) { p.Add(1) })
@@ -88,6 +88,13 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 		}
 		return rows, nil
 	})
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		rows[i].Config = cfgs[i] // not cached: see lbsim.Row.GobEncode
+	}
+	return rows, nil
 }
 
 // Save writes rows (any slice of structs) as CSV named name.csv into the

@@ -34,7 +34,7 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	fs.StringVar(&c.sizes, "sizes", "twopoint:xm=1,xM=1000,beta=0.8", "job sizes: exp:mean=M det:x=X twopoint:xm=A,xM=B,beta=BETA|p=P h2:mean=M,scv=C pareto:alpha=A,mean=M[,max=X] modal:V1,V2,...")
 	fs.StringVar(&c.arrivals, "arrivals", "poisson", "arrivals: poisson, det, ramp:from=RHO0,to=RHO1,over=T")
 	fs.StringVar(&c.trace, "trace", "", "replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes)")
-	fs.StringVar(&c.policy, "policy", "rnd", "policy: rnd rr ll:d=D lwl jsq:d=D jsq sita:c=C sita:cut=X,c=C (ll, jsq: add ,replace=1 to sample with replacement)")
+	fs.StringVar(&c.policy, "policy", "rnd", policyHelp())
 	fs.StringVar(&c.refresh, "refresh", "0", "board refresh period T (0 = live state)")
 	fs.BoolVar(&c.tally, "tally", false, "the dispatcher adds its own sends since the last refresh to the board")
 	fs.StringVar(&c.discipline, "discipline", "fcfs", "service discipline: fcfs or ps")
@@ -196,4 +196,14 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 		}
 	}
 	return g, nil
+}
+
+// policyHelp lists the registered policies, one per line.
+func policyHelp() string {
+	var b strings.Builder
+	b.WriteString("policy, one of:")
+	for _, t := range lbsim.Policies() {
+		fmt.Fprintf(&b, "\n      %-12s %s", t.Example, t.Summary)
+	}
+	return b.String()
 }

@@ -81,9 +81,13 @@ func TestSweepCSV(t *testing.T) {
 		t.Fatalf("%d CSV lines, want header + 6", len(recs))
 	}
 	want := [][2]string{{"rnd", "0.3"}, {"rnd", "0.6"}, {"sita:cut=10,c=20", "0.3"}, {"sita:cut=10,c=20", "0.6"}, {"ll:d=2", "0.3"}, {"ll:d=2", "0.6"}}
+	col := map[string]int{}
+	for i, name := range recs[0] {
+		col[name] = i
+	}
 	for i, w := range want {
-		if recs[i+1][0] != w[0] || recs[i+1][2] != w[1] {
-			t.Errorf("row %d: %v, want policy %s load %s", i+1, recs[i+1][:3], w[0], w[1])
+		if recs[i+1][col["policy"]] != w[0] || recs[i+1][col["load"]] != w[1] {
+			t.Errorf("row %d: %v, want policy %s load %s", i+1, recs[i+1][:5], w[0], w[1])
 		}
 	}
 	again, _, _ := cli("sweep", "-policy", "rnd,sita:cut=10,c=20,ll:d=2", "-load", "0.3,0.6", "-jobs", "5000", "-workers", "1")

@@ -54,7 +54,11 @@ func resultJSON(r lbsim.Result) map[string]any {
 		"mean_response": num(row.MeanResponse), "mean_response_ci95": num(row.MeanResponseCI95),
 		"p50_wait": num(row.P50Wait), "p95_wait": num(row.P95Wait), "p99_wait": num(row.P99Wait),
 		"utilization": num(r.Utilization), "server_utilization": r.ServerUtilization,
-		"seconds": r.Seconds,
+		"seconds": r.Seconds, "label": r.Label, "warnings": r.Warnings,
+		"exact": nil, "exact_response": nil, "exact_method": nil,
+	}
+	if r.HasExact {
+		out["exact"], out["exact_response"], out["exact_method"] = num(r.Exact.Wait), num(r.Exact.Response), row.ExactMethod
 	}
 	if r.HasHandout {
 		out["handout_wait"], out["handout_wait_ci95"] = num(row.HandoutWait), num(row.HandoutWaitCI95)

@@ -1,0 +1,233 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+)
+
+// The warning rules. Each fires on a property of the run that makes a number
+// unreliable, with a threshold chosen so that a benign run (exponential
+// sizes, moderate load, enough jobs) stays silent; TestWarnings checks both
+// ways. "The metric" is the mean wait under FCFS and the mean response
+// under PS.
+const (
+	// RuleUnstable: load >= 1 was allowed (-overload) or a ramp reaches it:
+	// the queues grow without bound and every mean depends on the run length.
+	RuleUnstable = "unstable"
+	// RuleInfiniteVariance: E[X^2] = inf (Pareto alpha <= 2) under FCFS. By
+	// Pollaczek-Khinchine the mean wait of an M/G/1 queue is
+	// lambda E[X^2]/(2(1-rho)): infinite; a simulated mean only grows with N.
+	RuleInfiniteVariance = "infinite-second-moment"
+	// RuleInfiniteThirdMoment: E[X^3] = inf (Pareto 2 < alpha <= 3) under
+	// FCFS: E[W] exists but E[W^2] needs E[X^3] < inf (Takacs' recurrence;
+	// Asmussen, Applied Probability and Queues, ch. VIII), so the CLT behind
+	// the interval fails and the mean converges slower than 1/sqrt(N).
+	RuleInfiniteThirdMoment = "infinite-third-moment"
+	// RuleSampleMoment: the sizes drawn have a sample E[X^2] below half (or
+	// above twice) the law's: the mean wait, proportional to E[X^2], is
+	// set by a tail the run has not seen (the Pareto trap of the heavy-tails
+	// document). Finite-moment laws drawn a few thousand times pass easily.
+	RuleSampleMoment = "tail-undersampled"
+	// RuleFewLongJobs: two-point sizes (or a SITA cut): fewer than 2 long
+	// jobs per server per (1-rho)^-2 in a replication, where rho is the load
+	// of the servers that receive them. An M/G/1 queue relaxes in a time of
+	// order (1-rho)^-2 (Abate and Whitt 1987; Whitt 1989, "Planning queueing
+	// simulations"), so a run needs many long jobs per relaxation time. The
+	// threshold 2 separates the course's runs that match Pollaczek-Khinchine
+	// (rho <= 0.85 with 2e6 jobs, K = 50: index 3.6) from rho = 0.95 (index
+	// 0.4, 42% low); the advice aims at 10.
+	RuleFewLongJobs = "few-long-jobs"
+	// RuleCorrelatedBatches: one replication, and its batch means have a
+	// lag-1 autocorrelation above max(0.3, 2.5/sqrt(B-1)): the batches are
+	// too short to be independent, so the batch-means interval is too
+	// narrow (Law and Kelton, Simulation Modeling and Analysis, sec. 9.5.3).
+	RuleCorrelatedBatches = "correlated-batches"
+	// RuleDrift: the second half of the replications differs from the first
+	// half beyond chance (paired t test at the 1% level over replications,
+	// or a t test on the batch means of one replication) and by more than
+	// the reported half-width: the run has not reached steady state (a
+	// transient from empty queues, or a tail not yet seen).
+	RuleDrift = "drift"
+	// RuleExactOutside: theory's exact value lies more than two half-widths
+	// from the simulated mean (a correct run does this with probability
+	// about 6e-5): the interval is confidently wrong.
+	RuleExactOutside = "exact-outside-ci"
+	// RulePrecision: a precision target was not met within the budget.
+	RulePrecision = "precision-not-met"
+)
+
+// diagnose applies the rules to an aggregated result.
+func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
+	var ws Warnings
+	add := func(rule, format string, args ...any) {
+		ws = append(ws, Warning{Rule: rule, Message: fmt.Sprintf(format, args...)})
+	}
+	ps := cfg.Discipline == PS
+	metric, what := r.Wait, "mean wait"
+	if ps {
+		metric, what = r.Response, "mean response"
+	}
+	if cfg.AllowOverload && cfg.Trace == nil && cfg.arrivals().overloads(cfg.Load) {
+		add(RuleUnstable, "load %v reaches 1: the queues grow without bound, so every mean depends on the run length (N=%d) and is not a steady-state value", cfg.Load, cfg.jobs())
+	}
+	sizes := cfg.sizes()
+	alpha := tailIndex(sizes)
+	switch {
+	case !ps && math.IsInf(sizes.SecondMoment(), 1):
+		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50, p95, p99) still mean something, and under PS the mean response E[X]/(1-rho) exists", sizes, r.Wait.Mean)
+	case !ps && alpha <= 3:
+		add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS", sizes, alpha)
+	}
+	var nX, sumX2 float64
+	for _, rep := range reps {
+		nX, sumX2 = nX+rep.nX, sumX2+rep.sumX2
+	}
+	if m2 := sizes.SecondMoment(); cfg.Trace == nil && nX > 0 && !math.IsInf(m2, 1) {
+		if ratio := sumX2 / nX / m2; ratio < 0.5 || ratio > 2 {
+			add(RuleSampleMoment, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
+		}
+	}
+	if !ps {
+		fewLongJobs(cfg, reps, r, add)
+	}
+	if len(reps) == 1 {
+		if b, r1 := batchLag1(cfg, reps[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
+			add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; use several replications (-reps 5) or longer runs", b, r1)
+		}
+	}
+	if first, second, sig := drift(cfg, reps); sig && math.Abs(second-first) > metric.CI95 {
+		add(RuleDrift, "the %s is %.4g in the first half of the run and %.4g in the second: not in steady state; use a warm-up (-warmup auto) or longer runs", what, first, second)
+	}
+	if r.HasExact && r.Exact.Kind == ExactValue {
+		exact := r.Exact.Wait
+		if ps {
+			exact = r.Exact.Response
+		}
+		if !math.IsInf(exact, 0) && metric.CI95 > 0 && math.Abs(metric.Mean-exact) > 2*metric.CI95 {
+			add(RuleExactOutside, "the exact %s is %.6g (%s), %.1f half-widths from the simulated %s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, exact, r.Exact.Method, math.Abs(metric.Mean-exact)/metric.CI95, metric)
+		}
+	}
+	return ws
+}
+
+// fewLongJobs applies RuleFewLongJobs to two-point sizes or a SITA cut.
+func fewLongJobs(cfg *Config, reps []replication, r *Result, add func(rule, format string, args ...any)) {
+	long, ok := r.Class("long")
+	if !ok {
+		return
+	}
+	from := 0 // the servers that receive long jobs: all, or SITA's c+1..K
+	if p, ok := cfg.Policy.(SITA); ok {
+		from = p.C
+	}
+	k := cfg.Servers - from
+	rho := 0.0
+	for _, u := range r.ServerUtilization[from:] {
+		rho += u / float64(k)
+	}
+	if rho >= 1 {
+		return // RuleUnstable's case
+	}
+	perServer := float64(long.Jobs) / float64(len(reps)) / float64(k)
+	index := perServer * (1 - rho) * (1 - rho)
+	if index < 2 {
+		need := float64(cfg.jobs()) * 10 / math.Max(index, 1e-9)
+		add(RuleFewLongJobs, "each replication sends %.3g long jobs to each of its %d servers at load %.3g: %.2g per (1-rho)^-2, below 2, so the rare busy periods that set the mean wait are under-sampled; about %.2g jobs per replication would be needed", perServer, k, rho, index, need)
+	}
+}
+
+// batchMeans are a replication's means of the metric over groups of
+// `group` consecutive fine batches (empty groups skipped).
+func batchMeans(cfg *Config, rep replication, group int) []float64 {
+	m := rep.m
+	sums := m.sumW
+	if cfg.Discipline == PS {
+		sums = m.sumR
+	}
+	var out []float64
+	for b0 := 0; b0+group <= m.batches; b0 += group {
+		var s, n float64
+		for i := b0 * m.classes; i < (b0+group)*m.classes; i++ {
+			s, n = s+sums[i], n+m.cnt[i]
+		}
+		if n > 0 {
+			out = append(out, s/n)
+		}
+	}
+	return out
+}
+
+// batchLag1 is the lag-1 autocorrelation of the CI's batch means.
+func batchLag1(cfg *Config, rep replication) (int, float64) {
+	y := batchMeans(cfg, rep, fineFactor)
+	n := len(y)
+	if n < 3 {
+		return n, 0
+	}
+	var mean, num, den float64
+	for _, v := range y {
+		mean += v / float64(n)
+	}
+	for i, v := range y {
+		den += (v - mean) * (v - mean)
+		if i > 0 {
+			num += (v - mean) * (y[i-1] - mean)
+		}
+	}
+	if den == 0 {
+		return n, 0
+	}
+	return n, num / den
+}
+
+// drift compares the metric over the first and second halves of the
+// measured jobs: over replications with a paired t test (R >= 3), or over
+// one replication's batch means with a two-sample t test (at the 1% level).
+func drift(cfg *Config, reps []replication) (first, second float64, significant bool) {
+	halves := func(rep replication) (a, b []float64) {
+		y := batchMeans(cfg, rep, fineFactor)
+		return y[:len(y)/2], y[len(y)/2:]
+	}
+	meanSD := func(x []float64) (m, sd float64) {
+		for _, v := range x {
+			m += v / float64(len(x))
+		}
+		for _, v := range x {
+			sd += (v - m) * (v - m)
+		}
+		return m, math.Sqrt(sd / float64(len(x)-1))
+	}
+	if len(reps) == 1 {
+		a, b := halves(reps[0])
+		if len(a) < 3 || len(b) < 3 {
+			return 0, 0, false
+		}
+		ma, sa := meanSD(a)
+		mb, sb := meanSD(b)
+		se := math.Sqrt(sa*sa/float64(len(a)) + sb*sb/float64(len(b)))
+		return ma, mb, se > 0 && math.Abs(mb-ma) > tQuantile(0.995, len(a)+len(b)-1)*se
+	}
+	if len(reps) < 3 {
+		return 0, 0, false
+	}
+	var d, fa, fb []float64
+	for _, rep := range reps {
+		a, b := halves(rep)
+		if len(a) == 0 || len(b) == 0 {
+			return 0, 0, false
+		}
+		ma, mb := meanOf(a), meanOf(b)
+		fa, fb, d = append(fa, ma), append(fb, mb), append(d, mb-ma)
+	}
+	md, sd := meanSD(d)
+	se := sd / math.Sqrt(float64(len(d)))
+	return meanOf(fa), meanOf(fb), se > 0 && math.Abs(md) > tQuantile(0.995, len(d))*se
+}
+
+func meanOf(x []float64) float64 {
+	s := 0.0
+	for _, v := range x {
+		s += v
+	}
+	return s / float64(len(x))
+}

@@ -1,0 +1,57 @@
+package lbsim
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// Exact gives the closed forms the core's theory tests check against, and
+// nothing where theory has no answer.
+func TestExact(t *testing.T) {
+	hand := NewTwoPointBeta(1, 1000, 0.8)
+	par15, _ := NewPareto(1.5, 1, 0)
+	cases := []struct {
+		name   string
+		cfg    Config
+		wait   float64 // NaN: no reference
+		method string
+	}{
+		// P-K: E[W] = E[X^2]/(2E[X]) rho/(1-rho) = 1 * 0.5/0.5 for exp(1).
+		{"rnd exp", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}}, 1, "Pollaczek"},
+		{"rnd handout 0.95", Config{Servers: 50, Load: 0.95, Sizes: hand, Policy: Random{}}, 7601.2, "Pollaczek"},
+		{"rnd pareto 1.5", Config{Servers: 10, Load: 0.8, Sizes: par15, Policy: Random{}}, math.Inf(1), "inf"},
+		// PS: E[R] = 1/(1-rho) = 2, wait = R - 1.
+		{"rnd ps", Config{Servers: 10, Load: 0.5, Sizes: par15, Policy: Random{}, Discipline: PS}, 1, "PS"},
+		{"rr exp K=2 0.9", Config{Servers: 2, Load: 0.9, Sizes: Exponential{M: 1}, Policy: RoundRobin{}}, 6.588, "E_2/M/1"},
+		{"sita handout", Config{Servers: 100, Load: 0.9, Sizes: hand, Policy: SITA{C: 20}}, 22.40, "M/D/1"},
+		// Erlang C: M/M/2 at rho 0.5: C = 1/3, W = C/(K mu - lambda) = (1/3)/1.
+		{"lwl mm2", Config{Servers: 2, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LeastLoaded{}}, 1.0 / 3, "Erlang"},
+		{"jsq-2 limit", Config{Servers: 100, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}}, 2.6141 - 1, "limit"},
+		{"ll-2 limit", Config{Servers: 100, Load: 0.9, Sizes: Exponential{M: 1}, Policy: LeastLoaded{D: 2}}, 2.0503 - 1, "limit"},
+		{"one server, any policy", Config{Servers: 1, Load: 0.5, Sizes: Exponential{M: 1}, Policy: JSQ{}}, 1, "Pollaczek"},
+		{"rr h2: none", Config{Servers: 10, Load: 0.5, Sizes: H2{P1: 0.5, Rate1: 1, Rate2: 1}, Policy: RoundRobin{}}, math.NaN(), ""},
+		{"stale ll-2: none", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LeastLoaded{D: 2}, Refresh: 1}, math.NaN(), ""},
+		{"trace: none", Config{Servers: 10, Trace: &Trace{Times: []float64{1}, Sizes: []float64{1}}, Policy: Random{}}, math.NaN(), ""},
+	}
+	for _, c := range cases {
+		c.cfg.Jobs = 1
+		ref, ok := Exact(c.cfg)
+		if math.IsNaN(c.wait) {
+			if ok {
+				t.Errorf("%s: got %+v, want no reference", c.name, ref)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("%s: no reference", c.name)
+			continue
+		}
+		if !(math.IsInf(c.wait, 1) && math.IsInf(ref.Wait, 1)) && math.Abs(ref.Wait-c.wait) > 1e-3*math.Max(1, c.wait) {
+			t.Errorf("%s: wait %v, want %v", c.name, ref.Wait, c.wait)
+		}
+		if !strings.Contains(ref.Method, c.method) {
+			t.Errorf("%s: method %q, want it to name %q", c.name, ref.Method, c.method)
+		}
+	}
+}

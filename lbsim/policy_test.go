@@ -1,0 +1,145 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+)
+
+// viaView runs a built-in policy through its Pick method and the View (the
+// path of a user's policy) instead of its fast dispatcher.
+type viaView struct{ p Policy }
+
+func (w viaView) String() string                      { return w.p.String() }
+func (w viaView) Pick(v *View, x float64) int         { return w.p.Pick(v, x) }
+func (w viaView) Reads() State                        { return Reads(w.p) }
+func (w viaView) Validate(k int, sizes SizeLaw) error { return validatePolicy(w.p, k, sizes) }
+
+// The View gives a policy the same live state, stale board and tally as the
+// built-in dispatchers: every built-in policy run through its Pick gives the
+// fast path's numbers exactly (same random draws, same decisions), except
+// LWL and JSQ over all K, whose fast paths draw ties among idle servers
+// differently (compared statistically below).
+func TestViewMatchesFastPaths(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 10)
+	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, LeastLoaded{D: 3}, LeastLoaded{D: 2, Replace: true},
+		JSQ{D: 2}, JSQ{D: 5}, JSQ{D: 3, Replace: true}, SITA{C: 4, Cut: 3}}
+	boards := []struct {
+		refresh float64
+		tally   bool
+	}{{0, false}, {5, false}, {5, true}}
+	for _, disc := range []Discipline{FCFS, PS} {
+		for _, p := range policies {
+			for _, b := range boards {
+				if b.refresh > 0 && Reads(p) == 0 {
+					continue
+				}
+				name := fmt.Sprintf("%s/%s/T=%v,tally=%v", disc, p, b.refresh, b.tally)
+				t.Run(name, func(t *testing.T) {
+					cfg := Config{Servers: 10, Load: 0.8, Sizes: h2, Policy: p, Refresh: b.refresh, Tally: b.tally,
+						Discipline: disc, Jobs: 20000, Seed: 3, Reps: 2}
+					fast, err := Run(cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					cfg.Policy = viaView{p}
+					slow, err := Run(cfg)
+					if err != nil {
+						t.Fatal(err)
+					}
+					// Equal up to the order of floating-point sums (SITA's
+					// classes are summed per class on the fast path).
+					same := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(a) }
+					if !same(fast.Wait.Mean, slow.Wait.Mean) || !same(fast.Response.Mean, slow.Response.Mean) ||
+						!same(fast.Wait.CI95, slow.Wait.CI95) || fast.P99Wait != slow.P99Wait {
+						t.Errorf("fast path %v, through the View %v", fast.Wait, slow.Wait)
+					}
+				})
+			}
+		}
+	}
+	// LWL and JSQ through the View scan all K servers in O(K); their means
+	// agree with the indexed fast paths within the runs' noise.
+	for _, p := range []Policy{LeastLoaded{}, JSQ{}} {
+		cfg := Config{Servers: 8, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Jobs: 400000, Seed: 5, Reps: 4}
+		fast, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Policy, cfg.Seed = viaView{p}, 6
+		slow, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		tol := 2 * math.Hypot(fast.Response.CI95, slow.Response.CI95)
+		if math.Abs(fast.Response.Mean-slow.Response.Mean) > tol {
+			t.Errorf("%s: fast %v, through the View %v (tolerance %.3g)", p, fast.Response, slow.Response, tol)
+		}
+	}
+}
+
+// badPolicy picks a server out of range, or panics.
+type badPolicy struct{ panics bool }
+
+func (b badPolicy) String() string { return "bad" }
+func (b badPolicy) Pick(v *View, _ float64) int {
+	if b.panics {
+		var s []int
+		return s[v.K()] // index out of range
+	}
+	return v.K()
+}
+
+// A policy's mistake stops the run with an error naming it, never the program.
+func TestPolicyMistakesAreErrors(t *testing.T) {
+	for _, c := range []struct {
+		p    Policy
+		want []string
+	}{
+		{badPolicy{}, []string{"policy bad picked server 10", "0 <= k < K = 10"}},
+		{badPolicy{panics: true}, []string{"policy bad", "panic", "index out of range"}},
+		{countless{}, []string{"reads job counts", "Count"}},
+	} {
+		_, err := Run(Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: c.p, Jobs: 1000, Reps: 3})
+		if err == nil {
+			t.Fatalf("%s: no error", c.p)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("error %q does not say %q", err, w)
+			}
+		}
+	}
+}
+
+// countless reads counts without saying so.
+type countless struct{}
+
+func (countless) String() string              { return "countless" }
+func (countless) Reads() State                { return Workload }
+func (countless) Pick(v *View, _ float64) int { return v.Count(0) * 0 }
+
+// The registry is the one place specs come from: every registered example
+// parses, prints back to itself, and has a label.
+func TestRegistry(t *testing.T) {
+	for _, typ := range Policies() {
+		p, err := ParsePolicy(typ.Example)
+		if err != nil {
+			t.Fatalf("%s: example %q: %v", typ.Name, typ.Example, err)
+		}
+		if p.String() != typ.Example {
+			t.Errorf("%s: example %q prints as %q", typ.Name, typ.Example, p)
+		}
+		if Label(p) == "" || typ.Summary == "" {
+			t.Errorf("%s: empty label or summary", typ.Name)
+		}
+	}
+	if err := RegisterPolicy(PolicyType{Name: "rnd", New: func(Params) (Policy, error) { return Random{}, nil }}); err == nil {
+		t.Error("registering rnd twice succeeded")
+	}
+	_, err := ParsePolicy("nope:d=2")
+	if err == nil || !strings.Contains(err.Error(), "ll:d=2") {
+		t.Errorf("unknown policy error %v does not list the registered examples", err)
+	}
+}

@@ -1,0 +1,239 @@
+package lbsim
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/gob"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// Row is a flat summary of one configuration's result, for tables, CSV and
+// dataframes. Quantities that do not apply (the handout's measure under PS,
+// per-class waits without two-point sizes, a CI from too few units, an exact
+// value theory does not know) are NaN. The configuration's parameters are
+// typed fields, never to be parsed back from the spec strings.
+type Row struct {
+	Policy     string  `json:"policy"` // spec, e.g. "ll:d=2"
+	Label      string  `json:"label"`  // human name, e.g. "LL-2"
+	D          int     `json:"d"`      // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
+	C          int     `json:"c"`      // SITA's servers for short jobs, else 0
+	Servers    int     `json:"servers"`
+	Load       float64 `json:"load"`
+	Sizes      string  `json:"sizes"`
+	SizeMean   float64 `json:"size_mean"`
+	SCV        float64 `json:"scv"`
+	Arrivals   string  `json:"arrivals"`
+	Discipline string  `json:"discipline"`
+	Refresh    float64 `json:"refresh"`
+	Tally      bool    `json:"tally"`
+	Jobs       int64   `json:"jobs"`
+	Reps       int     `json:"reps"`
+	Seed       uint64  `json:"seed"`
+
+	MeanWait          float64 `json:"mean_wait"`
+	MeanWaitCI95      float64 `json:"mean_wait_ci95"`
+	MeanResponse      float64 `json:"mean_response"`
+	MeanResponseCI95  float64 `json:"mean_response_ci95"`
+	P50Wait           float64 `json:"p50_wait"`
+	P95Wait           float64 `json:"p95_wait"`
+	P99Wait           float64 `json:"p99_wait"`
+	HandoutWait       float64 `json:"handout_wait"`
+	HandoutWaitCI95   float64 `json:"handout_wait_ci95"`
+	MeanWaitShort     float64 `json:"mean_wait_short"`
+	MeanWaitShortCI95 float64 `json:"mean_wait_short_ci95"`
+	MeanWaitLong      float64 `json:"mean_wait_long"`
+	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`
+	Utilization       float64 `json:"utilization"`
+
+	ExactWait     float64  `json:"exact_wait"`     // theory's mean wait (see Exact), else NaN
+	ExactResponse float64  `json:"exact_response"` // theory's mean response, else NaN
+	ExactMethod   string   `json:"exact_method"`   // its formula, and "(limit)" for K -> infinity
+	Warnings      Warnings `json:"warnings"`
+
+	Config Config `json:"-"` // the configuration the row came from
+}
+
+// NewRow flattens a result.
+func NewRow(r Result) Row {
+	row := Row{
+		Policy: r.Policy, Label: r.Label, Servers: r.Servers, Load: r.Load, Sizes: r.Sizes, Arrivals: r.Arrivals,
+		Discipline: r.Discipline, Refresh: r.Refresh, Tally: r.Tally, Jobs: r.Jobs, Reps: r.Reps, Seed: r.Seed,
+		MeanWait: r.Wait.Mean, MeanWaitCI95: r.Wait.CI95,
+		MeanResponse: r.Response.Mean, MeanResponseCI95: r.Response.CI95,
+		P50Wait: r.P50Wait, P95Wait: r.P95Wait, P99Wait: r.P99Wait,
+		HandoutWait: math.NaN(), HandoutWaitCI95: math.NaN(),
+		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
+		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
+		Utilization: r.Utilization, SizeMean: math.NaN(), SCV: math.NaN(),
+		ExactWait: math.NaN(), ExactResponse: math.NaN(),
+		Warnings: r.Warnings, Config: r.Config,
+	}
+	row.D, row.C = policyParams(r.Config.Policy, r.Servers)
+	if sizes := r.Config.sizes(); sizes != nil {
+		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)
+	}
+	if r.HasExact {
+		row.ExactWait, row.ExactResponse, row.ExactMethod = r.Exact.Wait, r.Exact.Response, r.Exact.Method
+		if r.Exact.Kind != ExactValue {
+			row.ExactMethod += " (" + string(r.Exact.Kind) + ")"
+		}
+	}
+	if r.HasHandout {
+		row.HandoutWait, row.HandoutWaitCI95 = r.Handout.Mean, r.Handout.CI95
+	}
+	if c, ok := r.Class("short"); ok {
+		row.MeanWaitShort, row.MeanWaitShortCI95 = c.Wait.Mean, c.Wait.CI95
+	}
+	if c, ok := r.Class("long"); ok {
+		row.MeanWaitLong, row.MeanWaitLongCI95 = c.Wait.Mean, c.Wait.CI95
+	}
+	return row
+}
+
+// policyParams are the numbers a table needs of a built-in policy: d of the
+// power-of-d family (K when it looks at all servers) and SITA's c.
+func policyParams(p Policy, k int) (d, c int) {
+	switch p := p.(type) {
+	case LeastLoaded:
+		return sampleSize(p.D, k), 0
+	case JSQ:
+		return sampleSize(p.D, k), 0
+	case SITA:
+		return 0, p.C
+	}
+	return 0, 0
+}
+
+// Find returns the row of the policy labelled label (as in Row.Label, e.g.
+// "LL-2", or its spec "ll:d=2") at the given load; the error lists the
+// labels and loads the rows do have.
+func Find(rows []Row, label string, load float64) (Row, error) {
+	labels, loads := map[string]bool{}, map[float64]bool{}
+	for _, r := range rows {
+		if (r.Label == label || r.Policy == label) && math.Abs(r.Load-load) <= 1e-9*math.Max(1, load) {
+			return r, nil
+		}
+		labels[r.Label], loads[r.Load] = true, true
+	}
+	return Row{}, fmt.Errorf("no row for policy %q at load %v: the rows have policies %s and loads %s",
+		label, load, strings.Join(sortedKeys(labels), ", "), fmtLoads(loads))
+}
+
+// Select returns the rows for which keep is true.
+func Select(rows []Row, keep func(Row) bool) []Row {
+	var out []Row
+	for _, r := range rows {
+		if keep(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func fmtLoads(m map[float64]bool) string {
+	xs := make([]float64, 0, len(m))
+	for x := range m {
+		xs = append(xs, x)
+	}
+	sort.Float64s(xs)
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmtNum(x)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// RowHeader is the CSV header of rows: the json names of Row's fields
+// (Config, tagged "-", is not a column).
+func RowHeader() []string {
+	var out []string
+	for _, f := range rowColumns() {
+		out = append(out, f.Tag.Get("json"))
+	}
+	return out
+}
+
+func rowColumns() []reflect.StructField {
+	var out []reflect.StructField
+	for f := range reflect.TypeFor[Row]().Fields() {
+		if f.Tag.Get("json") != "-" {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Record is the row as CSV fields, numbers in the shortest form that reads
+// back exactly (so the same rows always give the same bytes).
+func (r Row) Record() []string {
+	v := reflect.ValueOf(r)
+	var out []string
+	for _, sf := range rowColumns() {
+		f := v.FieldByIndex(sf.Index)
+		var s string
+		switch f.Kind() {
+		case reflect.String:
+			s = f.String()
+		case reflect.Float64:
+			s = strconv.FormatFloat(f.Float(), 'g', -1, 64)
+		case reflect.Int, reflect.Int64:
+			s = strconv.FormatInt(f.Int(), 10)
+		case reflect.Uint64:
+			s = strconv.FormatUint(f.Uint(), 10)
+		case reflect.Bool:
+			s = strconv.FormatBool(f.Bool())
+		default:
+			s = fmt.Sprint(f.Interface()) // Warnings
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// WriteRows writes rows as CSV with a header line.
+func WriteRows(w io.Writer, rows []Row) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write(RowHeader()); err != nil {
+		return err
+	}
+	for _, r := range rows {
+		if err := cw.Write(r.Record()); err != nil {
+			return err
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// rowGob is Row without its methods, for gob.
+type rowGob Row
+
+// GobEncode stores the row without its Config, whose interfaces (the policy,
+// possibly a user's own type) gob cannot encode without registration;
+// whoever caches rows re-attaches the configurations (nb.RunAll does).
+func (r Row) GobEncode() ([]byte, error) {
+	r.Config = Config{}
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(rowGob(r))
+	return b.Bytes(), err
+}
+
+// GobDecode reads what GobEncode wrote; Config is left empty.
+func (r *Row) GobDecode(data []byte) error {
+	return gob.NewDecoder(bytes.NewReader(data)).Decode((*rowGob)(r))
+}
