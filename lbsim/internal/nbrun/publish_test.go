@@ -252,3 +252,53 @@ func TestCheckPDFFigures(t *testing.T) {
 		}
 	}
 }
+
+// TestSummarize checks the rules that find a notebook's title, question and answer, on the HTML
+// that nbconvert's lab template makes of markdown cells.
+func TestSummarize(t *testing.T) {
+	cell := func(inner string) string {
+		return `<div class="jp-Cell jp-MarkdownCell jp-Notebook-cell"><div class="jp-RenderedHTMLCommon jp-RenderedMarkdown jp-MarkdownOutput">` + inner + `</div></div>`
+	}
+	page := func(cells ...string) []byte {
+		return []byte("<html><head></head><body>" + strings.Join(cells, "\n") + "</body></html>")
+	}
+	title := cell(`<h1 id="t">01 · Title<a class="anchor-link" href="#t">¶</a></h1><p><strong>Question</strong> (the handout's). Why?</p>`)
+	tests := []struct {
+		name                  string
+		page                  []byte
+		question, answer, err string
+	}{
+		{"heading answer, last one wins", page(title, cell(`<h2>Answer</h2><p>Early.</p>`), cell(`<p>x</p>`), cell(`<h2>Conclusions<a class="anchor-link" href="#c">¶</a></h2><ol><li>Late.</li></ol>`)),
+			`<p><strong>Question</strong> (the handout&#39;s). Why?</p>`, `<ol><li>Late.</li></ol>`, ""},
+		{"bold answer", page(title, cell(`<p><strong>Answer.</strong> Yes.</p>`)),
+			"", `<p><strong>Answer.</strong> Yes.</p>`, ""},
+		{"answer in the middle of a cell does not count", page(title, cell(`<p>Text.</p><h2>Answer</h2>`)),
+			"", "", "no answer"},
+		{"bold word later in a paragraph does not count", page(cell(`<h1>T</h1><p>The <strong>Question</strong> is open.</p>`), cell(`<h2>Answer</h2><p>a</p>`)),
+			"", "", "no question"},
+		{"no title", page(cell(`<p><strong>Question.</strong> q</p>`), cell(`<h2>Answer</h2><p>a</p>`)),
+			"", "", "no title"},
+	}
+	for _, tt := range tests {
+		s, err := summarize(tt.page)
+		switch {
+		case tt.err != "":
+			if err == nil || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%s: err = %v, want one containing %q", tt.name, err, tt.err)
+			}
+			continue
+		case err != nil:
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if s.Title != "01 · Title" || s.TitleLead != "01 · Title" {
+			t.Errorf("%s: title %q, lead %q; want %q without the anchor", tt.name, s.Title, s.TitleLead, "01 · Title")
+		}
+		if tt.question != "" && s.QuestionHTML != tt.question {
+			t.Errorf("%s: question %q, want %q", tt.name, s.QuestionHTML, tt.question)
+		}
+		if s.AnswerHTML != tt.answer {
+			t.Errorf("%s: answer %q, want %q", tt.name, s.AnswerHTML, tt.answer)
+		}
+	}
+}
