@@ -63,7 +63,7 @@ func export(executedNb string) (*html.Node, error) {
 }
 
 // hideCode removes what nbconvert's --no-input leaves out: the input of every code cell (its
-// editor block and In [n] prompt) and the Out[n] prompts. Markdown cells and all outputs stay,
+// editor block and In [n] prompt) and the text of the Out[n] prompts. Markdown cells and all outputs stay,
 // except those of the module set-up cell (the one with %goworkfix, DESIGN.md "Notebooks"),
 // whose "Added replace rule" line is plumbing, not a result.
 func hideCode(doc *html.Node) {
@@ -73,11 +73,14 @@ func hideCode(doc *html.Node) {
 				return true
 			}
 		}
-		if hasClass(n, "jp-OutputPrompt") {
-			return true
-		}
 		return hasClass(n, "jp-Cell-inputWrapper") && n.Parent != nil && hasClass(n.Parent, "jp-CodeCell")
 	}) {
 		n.Parent.RemoveChild(n)
+	}
+	// Out[n] prompts are emptied, not removed: their column keeps outputs aligned with the text.
+	for _, p := range findAll(doc, func(n *html.Node) bool { return hasClass(n, "jp-OutputPrompt") }) {
+		for p.FirstChild != nil {
+			p.RemoveChild(p.FirstChild)
+		}
 	}
 }

@@ -67,6 +67,7 @@ func TestNotebooks(t *testing.T) {
 				Env:    nbEnv,
 				Output: filepath.Join(art, name),
 			})
+			entry.Err = err
 			if res != nil {
 				t.Logf("%s: %d code cells in %v (executed copy %s)", name, res.Cells, res.Elapsed, res.Executed)
 			}
