@@ -49,6 +49,10 @@ const printCSS = `
   img { max-width: 100% !important; height: auto !important; }
   .jp-OutputArea-output { overflow: visible !important; }
   pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }
+  /* Wide tables (a dozen columns) fit the A4 text width instead of running off the page. */
+  .jp-OutputArea-output { max-width: 100% !important; }
+  .jp-OutputArea-output table { font-size: 9px !important; max-width: 100%; }
+  .jp-OutputArea-output th, .jp-OutputArea-output td { padding: 2px 4px !important; overflow-wrap: anywhere; }
 }
 `
 
