@@ -33,6 +33,8 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 	type row struct {
 		Name, Notebook, Error   string
 		Title, Question, Answer template.HTML
+		// Labels are shown unless the fragment opens with its own bold lead.
+		QuestionLabel, AnswerLabel bool
 		Elapsed, RanAt          string
 		Links, Tables           []link
 	}
@@ -55,6 +57,8 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 			// The fragments come from our own nbconvert export (escaped by its markdown
 			// renderer and typeset by MathJax), not from outside input.
 			r.Title, r.Question, r.Answer = template.HTML(rep.TitleHTML), template.HTML(rep.QuestionHTML), template.HTML(rep.AnswerHTML)
+			r.QuestionLabel = !strings.HasPrefix(rep.QuestionHTML, "<p><strong>Question")
+			r.AnswerLabel = !strings.HasPrefix(rep.AnswerHTML, "<p><strong>Answer")
 			r.Links = []link{{"report", rel(rep.View)}, {"PDF", rel(rep.PDF)}, {"with code", rel(rep.Full)}}
 			if mathCSS == "" {
 				mathCSS = rep.MathCSS
@@ -100,8 +104,8 @@ Each report opens offline in any browser; the PDF is the same report for print.<
 <p class="meta">{{.Notebook}} · ran {{.RanAt}} in {{.Elapsed}}</p>
 {{if .Error}}<p class="error">FAILED: {{.Error}}</p>{{end}}
 {{if .Links}}<p class="links">{{range .Links}}<a href="{{.Href}}">{{.Text}}</a>{{end}}{{if .Tables}} · tables (CSV): {{range .Tables}}<a href="{{.Href}}">{{.Text}}</a> {{end}}{{end}}</p>{{end}}
-{{if .Question}}<div class="label">Question</div><div class="question">{{.Question}}</div>{{end}}
-{{if .Answer}}<div class="label">Answer</div><div class="answer">{{.Answer}}</div>{{end}}
+{{if .Question}}{{if .QuestionLabel}}<div class="label">Question</div>{{end}}<div class="question">{{.Question}}</div>{{end}}
+{{if .Answer}}{{if .AnswerLabel}}<div class="label">Answer</div>{{end}}<div class="answer">{{.Answer}}</div>{{end}}
 </section>
 {{end}}</body></html>
 `))
