@@ -35,8 +35,8 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 		Title, Question, Answer template.HTML
 		// Labels are shown unless the fragment opens with its own bold lead.
 		QuestionLabel, AnswerLabel bool
-		Elapsed, RanAt          string
-		Links, Tables           []link
+		Elapsed, RanAt             string
+		Links, Tables              []link
 	}
 	rel := func(p string) string {
 		r, err := filepath.Rel(dir, p)
