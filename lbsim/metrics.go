@@ -52,7 +52,9 @@ func (m *metrics) batch(seq int64) int {
 // recordNext records the next measured job in arrival order (FCFS); it is
 // record(seq, ...) for seq = 0, 1, 2, ... without locating the batch.
 func (m *metrics) recordNext(class int, w, r float64) {
-	if m.next == m.bound[m.b+1] && m.b < m.batches-1 {
+	// A loop, not an if: with more batches than jobs some batches are
+	// empty (equal bounds) and must be skipped, not stuck on.
+	for m.next == m.bound[m.b+1] && m.b < m.batches-1 {
 		m.b++
 	}
 	m.next++
@@ -75,7 +77,7 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 // recordHandoutNext adds the course's quantity (V + X/mu - A_next)^+ of the
 // next measured job in arrival order.
 func (m *metrics) recordHandoutNext(v float64) {
-	if m.hnext == m.bound[m.hb+1] && m.hb < m.batches-1 {
+	for m.hnext == m.bound[m.hb+1] && m.hb < m.batches-1 {
 		m.hb++
 	}
 	m.hnext++

@@ -71,6 +71,13 @@ type Result struct {
 	// Warnings are the reasons not to trust a number of this result (see
 	// diagnose.go); empty when none.
 	Warnings Warnings
+	// TotalJobs is the number of jobs simulated, warm-ups included (with a
+	// Precision target: over every round); WarmupJobs the jobs discarded per
+	// replication (chosen by MSER with WarmupAuto).
+	TotalJobs  int64
+	WarmupJobs []int64
+	// PrecisionMet says whether a Precision target was reached.
+	PrecisionMet bool
 }
 
 // Class returns the named class result (short, long).
@@ -235,6 +242,10 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Utilization += u / float64(cfg.Servers)
 	}
 	r.Series = reps[0].series
+	for _, rep := range reps {
+		r.WarmupJobs = append(r.WarmupJobs, rep.warmup)
+		r.TotalJobs += rep.simulated
+	}
 	r.Warnings = diagnose(cfg, reps, &r)
 	return r
 }

@@ -51,6 +51,7 @@ type Row struct {
 	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`
 	Utilization       float64 `json:"utilization"`
 
+	TotalJobs     int64    `json:"total_jobs"`     // jobs simulated, warm-ups and precision rounds included
 	ExactWait     float64  `json:"exact_wait"`     // theory's mean wait (see Exact), else NaN
 	ExactResponse float64  `json:"exact_response"` // theory's mean response, else NaN
 	ExactMethod   string   `json:"exact_method"`   // its formula, and "(limit)" for K -> infinity
@@ -72,7 +73,7 @@ func NewRow(r Result) Row {
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
 		Utilization: r.Utilization, SizeMean: math.NaN(), SCV: math.NaN(),
 		ExactWait: math.NaN(), ExactResponse: math.NaN(),
-		Warnings: r.Warnings, Config: r.Config,
+		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
 	}
 	row.D, row.C = policyParams(r.Config.Policy, r.Servers)
 	if sizes := r.Config.sizes(); sizes != nil {

@@ -20,7 +20,9 @@ func Run(cfg Config) (Result, error) {
 
 // RunAll simulates several configurations, spreading all their replications
 // over the cores; progress (may be nil) is called after each configuration
-// completes with the number done and the total.
+// completes with the number done and the total. Configurations with a
+// Precision target run after the others, one at a time, each round of
+// replications in parallel (see precision.go).
 func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	for i := range cfgs {
 		if err := cfgs[i].Validate(); err != nil {
@@ -30,74 +32,68 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 			return nil, fmt.Errorf("configuration %d (%s, load %v): %w", i+1, policyName(cfgs[i]), cfgs[i].Load, err)
 		}
 	}
-	type task struct{ cfg, rep int }
-	var tasks []task
-	for i := range cfgs {
-		for r := range cfgs[i].reps() {
-			tasks = append(tasks, task{i, r})
-		}
-	}
 	workers := runtime.GOMAXPROCS(0)
 	if len(cfgs) > 0 && cfgs[0].Workers > 0 {
 		workers = cfgs[0].Workers
 	}
-	workers = max(1, min(workers, len(tasks)))
-
 	results := make([]Result, len(cfgs))
+	errs := make([]error, len(cfgs))
+	var mu sync.Mutex
+	done := 0
+	finished := func() { // called with mu held
+		done++
+		if progress != nil {
+			progress(done, len(cfgs))
+		}
+	}
+
+	// Fixed-length configurations: all their replications share one pool;
+	// a configuration is aggregated as soon as its last replication ends.
+	type task struct{ cfg, rep int }
+	var tasks []task
 	reps := make([][]replication, len(cfgs))
 	left := make([]int, len(cfgs))
 	started := make([]time.Time, len(cfgs))
 	for i := range cfgs {
-		reps[i] = make([]replication, cfgs[i].reps())
-		left[i] = cfgs[i].reps()
+		if cfgs[i].Precision > 0 {
+			continue
+		}
+		reps[i], left[i] = make([]replication, cfgs[i].reps()), cfgs[i].reps()
+		for r := range cfgs[i].reps() {
+			tasks = append(tasks, task{i, r})
+		}
 	}
-	var mu sync.Mutex
-	var errs []error // per configuration: the first replication that failed
-	done := 0
-	next := 0
-	var wg sync.WaitGroup
-	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				mu.Lock()
-				if next == len(tasks) {
-					mu.Unlock()
-					return
-				}
-				tk := tasks[next]
-				next++
-				if tk.rep == 0 {
-					started[tk.cfg] = time.Now()
-				}
-				mu.Unlock()
-
-				rep, err := runReplication(&cfgs[tk.cfg], tk.rep)
-
-				mu.Lock()
-				if err != nil && errs == nil {
-					errs = make([]error, len(cfgs))
-				}
-				if err != nil && errs[tk.cfg] == nil {
-					errs[tk.cfg] = err
-				}
-				reps[tk.cfg][tk.rep] = rep
-				left[tk.cfg]--
-				if left[tk.cfg] == 0 && (errs == nil || errs[tk.cfg] == nil) {
-					results[tk.cfg] = aggregate(&cfgs[tk.cfg], reps[tk.cfg])
-					results[tk.cfg].Seconds = time.Since(started[tk.cfg]).Seconds()
-					reps[tk.cfg] = nil // free the histograms
-					done++
-					if progress != nil {
-						progress(done, len(cfgs))
-					}
-				}
-				mu.Unlock()
+	forEach(len(tasks), workers, func(j int) {
+		tk := tasks[j]
+		mu.Lock()
+		if tk.rep == 0 {
+			started[tk.cfg] = time.Now()
+		}
+		mu.Unlock()
+		rep, err := runReplication(&cfgs[tk.cfg], tk.rep)
+		mu.Lock()
+		defer mu.Unlock()
+		if err != nil && errs[tk.cfg] == nil {
+			errs[tk.cfg] = err
+		}
+		reps[tk.cfg][tk.rep] = rep
+		if left[tk.cfg]--; left[tk.cfg] == 0 {
+			if errs[tk.cfg] == nil {
+				results[tk.cfg] = aggregate(&cfgs[tk.cfg], reps[tk.cfg])
+				results[tk.cfg].Seconds = time.Since(started[tk.cfg]).Seconds()
 			}
-		}()
+			reps[tk.cfg] = nil // free the histograms
+			finished()
+		}
+	})
+	for i := range cfgs {
+		if cfgs[i].Precision > 0 {
+			results[i], errs[i] = runPrecise(&cfgs[i], workers)
+			mu.Lock()
+			finished()
+			mu.Unlock()
+		}
 	}
-	wg.Wait()
 	for i, err := range errs {
 		if err != nil {
 			if len(cfgs) == 1 {
@@ -109,7 +105,46 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	return results, nil
 }
 
-// runReplication simulates replication rep of cfg. A policy's mistake (a
+// forEach calls f(0), ..., f(n-1) on up to workers goroutines.
+func forEach(n, workers int, f func(i int)) {
+	var mu sync.Mutex
+	next := 0
+	var wg sync.WaitGroup
+	for range max(1, min(workers, n)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= n {
+					return
+				}
+				f(i)
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// runReps runs replications from..to-1 of cfg in parallel, in order.
+func runReps(cfg *Config, from, to, workers int) ([]replication, error) {
+	out := make([]replication, to-from)
+	errs := make([]error, to-from)
+	forEach(to-from, workers, func(i int) { out[i], errs[i] = runReplication(cfg, from+i) })
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+// runReplication simulates replication rep of cfg (with an automatic
+// warm-up: a pilot run chooses it by MSER, then the replication is run again
+// with it, so every measure excludes the transient). A policy's mistake (a
 // server out of range, a panic in its Pick method) stops the replication
 // with an error instead of the program.
 func runReplication(cfg *Config, rep int) (out replication, err error) {
@@ -122,7 +157,17 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 			err = fmt.Errorf("replication %d stopped by a panic (in policy %s or lbsim itself): %v", rep, policyName(*cfg), v)
 		}
 	}()
-	return newSim(cfg, rep).run(), nil
+	out = newSim(cfg, rep).run()
+	if cfg.WarmupAuto {
+		if cut := mserWarmup(cfg, out); cut > 0 {
+			c := *cfg
+			c.WarmupAuto, c.Warmup, c.Jobs = false, cut, cfg.jobs()-cut
+			pilot := out.simulated
+			out = newSim(&c, rep).run()
+			out.simulated += pilot
+		}
+	}
+	return out, nil
 }
 
 func policyName(c Config) string {

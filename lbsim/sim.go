@@ -32,6 +32,7 @@ type replication struct {
 	// the under-sampled tail diagnostic.
 	nX, sumX, sumX2 float64
 	warmup          int64 // jobs discarded before measuring
+	simulated       int64 // jobs simulated, warm-up and an MSER pilot run included
 }
 
 func newSim(cfg *Config, rep int) *sim {
@@ -177,7 +178,7 @@ func (s *sim) run() replication {
 		}
 	}
 	out.m, out.busy, out.series = m, srv.busy, s.series
-	out.nX, out.sumX, out.sumX2, out.warmup = s.nX, s.sumX, s.sumX2, warm
+	out.nX, out.sumX, out.sumX2, out.warmup, out.simulated = s.nX, s.sumX, s.sumX2, warm, total
 	return out
 }
 

@@ -16,14 +16,15 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkRampLoad(fs, &c); err != nil {
+		return err
+	}
 	g, err := c.grid(true)
 	if err != nil {
 		return err
 	}
 	cfg := g.Configs()[0]
-	if cfg.Load >= 1 && c.overload {
-		fmt.Fprintf(stderr, "lbsim run: warning: load %v >= 1 is unstable; the queues grow with N and the means are not steady-state values\n", cfg.Load)
-	}
+	warnUnstable(stderr, "run", []lbsim.Config{cfg})
 	res, err := lbsim.Run(cfg)
 	if err != nil {
 		return err
@@ -56,6 +57,10 @@ func resultJSON(r lbsim.Result) map[string]any {
 		"utilization": num(r.Utilization), "server_utilization": r.ServerUtilization,
 		"seconds": r.Seconds, "label": r.Label, "warnings": r.Warnings,
 		"exact": nil, "exact_response": nil, "exact_method": nil,
+		"total_jobs": r.TotalJobs, "warmup_truncated": r.WarmupJobs,
+	}
+	if r.Config.Precision > 0 {
+		out["precision"], out["precision_met"] = r.Config.Precision, r.PrecisionMet
 	}
 	if r.HasExact {
 		out["exact"], out["exact_response"], out["exact_method"] = num(r.Exact.Wait), num(r.Exact.Response), row.ExactMethod

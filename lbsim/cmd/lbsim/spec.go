@@ -10,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // sweepSpec describes a sweep once: the grid and everything else that
@@ -34,19 +36,28 @@ type sweepSpec struct {
 	Seed       uint64    `json:"seed"`
 	Batches    int       `json:"batches"`
 	Overload   bool      `json:"overload"`
+	// Added later: omitted when zero so that older sweep ids stay the same.
+	WarmupAuto bool    `json:"warmup_auto,omitempty"`
+	Precision  float64 `json:"precision,omitempty"`
+	MaxJobs    int64   `json:"max_jobs,omitempty"`
+	MaxSeconds float64 `json:"max_seconds,omitempty"`
 }
 
 // specFlags are the flags a spec replaces; giving one together with -spec is
 // an error rather than a silent override.
 var specFlags = []string{"servers", "speeds", "load", "sizes", "arrivals", "trace", "policy", "refresh",
-	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload"}
+	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload", "precision", "max-jobs", "max-seconds"}
 
 // specOf reads the sweep flags into a spec.
 func specOf(c *configFlags) (sweepSpec, error) {
-	s := sweepSpec{Arrivals: c.arrivals, Trace: c.trace, Tally: c.tally, Jobs: c.jobs, Warmup: c.warmup,
+	s := sweepSpec{Arrivals: c.arrivals, Trace: c.trace, Tally: c.tally, Jobs: c.jobs,
 		Reps: c.reps, Seed: c.seed, Batches: c.batches, Overload: c.overload,
-		Sizes: splitList(c.sizes), Policy: splitList(c.policy), Discipline: splitList(c.discipline)}
+		Sizes: splitList(c.sizes), Policy: splitList(c.policy), Discipline: splitList(c.discipline),
+		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds}
 	var err error
+	if s.Warmup, s.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
+		return s, err
+	}
 	if s.Servers, err = parseInts("servers", c.servers); err != nil {
 		return s, err
 	}
@@ -102,7 +113,16 @@ func (s sweepSpec) flags(c *configFlags) {
 	c.policy = strings.Join(s.Policy, ",")
 	c.discipline = strings.Join(s.Discipline, ",")
 	c.arrivals, c.trace, c.tally = s.Arrivals, s.Trace, s.Tally
-	c.jobs, c.warmup, c.reps, c.seed, c.batches, c.overload = s.Jobs, s.Warmup, s.Reps, s.Seed, s.Batches, s.Overload
+	c.jobs, c.reps, c.seed, c.batches, c.overload = s.Jobs, s.Reps, s.Seed, s.Batches, s.Overload
+	c.warmup = s.warmupFlag()
+	c.precision, c.maxJobs, c.maxSeconds = s.Precision, s.MaxJobs, s.MaxSeconds
+}
+
+func (s sweepSpec) warmupFlag() string {
+	if s.WarmupAuto {
+		return "auto"
+	}
+	return strconv.FormatInt(s.Warmup, 10)
 }
 
 // args is the spec as lbsim sweep flags (for generated batch scripts).
@@ -110,7 +130,7 @@ func (s sweepSpec) args() []string {
 	a := []string{"-servers", joinInts(s.Servers), "-speeds", joinFloats(s.Speeds), "-load", joinFloats(s.Load),
 		"-sizes", strings.Join(s.Sizes, ","), "-arrivals", s.Arrivals, "-policy", strings.Join(s.Policy, ","),
 		"-refresh", joinFloats(s.Refresh), "-discipline", strings.Join(s.Discipline, ","),
-		"-jobs", strconv.FormatInt(s.Jobs, 10), "-warmup", strconv.FormatInt(s.Warmup, 10),
+		"-jobs", strconv.FormatInt(s.Jobs, 10), "-warmup", s.warmupFlag(),
 		"-reps", strconv.Itoa(s.Reps), "-seed", strconv.FormatUint(s.Seed, 10), "-batches", strconv.Itoa(s.Batches)}
 	if s.Trace != "" {
 		a = append(a, "-trace", s.Trace)
@@ -121,20 +141,31 @@ func (s sweepSpec) args() []string {
 	if s.Overload {
 		a = append(a, "-overload")
 	}
+	if s.Precision > 0 {
+		a = append(a, "-precision", strconv.FormatFloat(s.Precision, 'g', -1, 64), "-max-jobs", strconv.FormatInt(s.MaxJobs, 10),
+			"-max-seconds", strconv.FormatFloat(s.MaxSeconds, 'g', -1, 64))
+	}
 	return a
 }
 
 // canonical is the byte string whose SHA-256 is the sweep id: a format tag,
-// the spec as JSON (fixed field order, shortest round-trip numbers) and, for
+// the code version of this binary (lbsim.CodeVersion: two builds never share
+// an id, so their shards never merge and a fixed build never skips the old
+// build's shards), the spec as JSON (fixed field order, shortest round-trip numbers) and, for
 // a trace, the hash of its contents instead of its path (a relative and an
 // absolute path name the same trace; one path may hold another trace later).
 func (s sweepSpec) canonical() ([]byte, error) {
 	id := struct {
 		Format      string    `json:"format"`
+		Code        string    `json:"code"`
 		Spec        sweepSpec `json:"spec"`
 		TraceSHA256 string    `json:"trace_sha256,omitempty"`
-	}{Format: "lbsim-sweep v1", Spec: s}
+	}{Format: "lbsim-sweep v2", Code: lbsim.CodeVersion(), Spec: s}
 	id.Spec.Trace = ""
+	// One spec per list element: ["rnd,rr"] and ["rnd","rr"] are one grid.
+	id.Spec.Sizes = splitList(strings.Join(s.Sizes, ","))
+	id.Spec.Policy = splitList(strings.Join(s.Policy, ","))
+	id.Spec.Discipline = splitList(strings.Join(s.Discipline, ","))
 	if s.Trace != "" {
 		data, err := os.ReadFile(s.Trace)
 		if err != nil {

@@ -1,0 +1,104 @@
+package lbsim
+
+import (
+	"math"
+	"testing"
+)
+
+// MSER finds a level shift: 30 points at 10 then 70 at 0 (with alternating
+// noise) are truncated after the shift.
+func TestMSERTruncation(t *testing.T) {
+	y := make([]float64, 100)
+	for i := range y {
+		y[i] = float64(i%2) - 0.5
+		if i < 30 {
+			y[i] += 10
+		}
+	}
+	if d := mserTruncation(y); d != 30 {
+		t.Errorf("d = %d, want 30", d)
+	}
+	flat := make([]float64, 100)
+	for i := range flat {
+		flat[i] = float64(i%2) - 0.5
+	}
+	if d := mserTruncation(flat); d > 2 {
+		t.Errorf("stationary series truncated at %d", d)
+	}
+}
+
+// A run started empty at high load (every server M/M/1 at rho = 0.95, exact
+// wait 19) is far below the exact value without a warm-up and matches it
+// with the automatic one.
+func TestWarmupAuto(t *testing.T) {
+	for _, seed := range []uint64{1, 2} {
+		cfg := Config{Servers: 100, Load: 0.95, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 400000, Reps: 10, Seed: seed}
+		cold, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.WarmupAuto = true
+		warm, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const exact = 19
+		if d := math.Abs(cold.Wait.Mean - exact); d < 2*cold.Wait.CI95 {
+			t.Errorf("seed %d: no warm-up %v is within 2 half-widths of %v", seed, cold.Wait, exact)
+		}
+		if d := math.Abs(warm.Wait.Mean - exact); d > 2*warm.Wait.CI95 {
+			t.Errorf("seed %d: auto warm-up %v is not within 2 half-widths of %v", seed, warm.Wait, exact)
+		}
+		var cut int64
+		for _, w := range warm.WarmupJobs {
+			cut += w
+		}
+		if cut == 0 || len(warm.Warnings) > 0 || !cold.Warnings.Has(RuleExactOutside) {
+			t.Errorf("seed %d: truncated %v jobs, warnings %v (cold: %v)", seed, warm.WarmupJobs, warm.Warnings, cold.Warnings)
+		}
+	}
+}
+
+// A precision run reaches its target, the exact value lies in its interval,
+// and the same seed gives the same answer; a budget too small says so.
+func TestPrecision(t *testing.T) {
+	cases := []struct {
+		cfg   Config
+		exact float64
+	}{
+		// M/G/1 per server: E[W] = rho/(1-rho) E[X^2]/(2E[X]); exp(1): 1 at rho 0.5.
+		{Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 20000, Precision: 0.01}, 1},
+		// E_2/M/1 at rho 0.9: 6.588.
+		{Config{Servers: 2, Load: 0.9, Sizes: Exponential{M: 1}, Policy: RoundRobin{}, Jobs: 20000, Precision: 0.02}, 6.588},
+		// PS: E[R] = 1/(1-rho) = 2.5 at rho 0.6, whatever the sizes.
+		{Config{Servers: 5, Load: 0.6, Sizes: H2{P1: 0.9, Rate1: 1.8, Rate2: 0.2}, Policy: Random{}, Jobs: 20000, Precision: 0.02, Discipline: PS}, 2.5},
+	}
+	for _, c := range cases {
+		r, err := Run(c.cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := r.Wait
+		if c.cfg.Discipline == PS {
+			m = r.Response
+		}
+		if !r.PrecisionMet || m.CI95 > c.cfg.Precision*m.Mean || r.Warnings.Has(RulePrecision) {
+			t.Errorf("%s: %v after %d jobs, met %v, warnings %v", c.cfg.Key(), m, r.TotalJobs, r.PrecisionMet, r.Warnings)
+		}
+		if math.Abs(m.Mean-c.exact) > 2*m.CI95 {
+			t.Errorf("%s: %v, exact %v", c.cfg.Key(), m, c.exact)
+		}
+		again, _ := Run(c.cfg)
+		if again.Wait != r.Wait || again.TotalJobs != r.TotalJobs {
+			t.Errorf("not reproducible: %v then %v", r.Wait, again.Wait)
+		}
+	}
+	small := Config{Servers: 10, Load: 0.9, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 10000, Precision: 0.001, MaxJobs: 200000}
+	r, err := Run(small)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.PrecisionMet || !r.Warnings.Has(RulePrecision) || r.TotalJobs > small.MaxJobs {
+		t.Errorf("budget run: met %v, %d jobs, warnings %v", r.PrecisionMet, r.TotalJobs, r.Warnings)
+	}
+}
