@@ -105,7 +105,7 @@ Each report opens offline in any browser; the PDF is the same report for print.<
 {{if .Error}}<p class="error">FAILED: {{.Error}}</p>{{end}}
 {{if .Links}}<p class="links">{{range .Links}}<a href="{{.Href}}">{{.Text}}</a>{{end}}{{if .Tables}} · tables (CSV): {{range .Tables}}<a href="{{.Href}}">{{.Text}}</a> {{end}}{{end}}</p>{{end}}
 {{if .Question}}{{if .QuestionLabel}}<div class="label">Question</div>{{end}}<div class="question">{{.Question}}</div>{{end}}
-{{if .Answer}}{{if .AnswerLabel}}<div class="label">Answer</div>{{end}}<div class="answer">{{.Answer}}</div>{{end}}
+{{if .Answer}}{{if .AnswerLabel}}<div class="label">Answer</div>{{end}}<div class="answer">{{.Answer}}</div>{{else if .Links}}<p class="meta">This notebook states no answer (no markdown cell opens with ## Answer, ## Conclusions or <strong>Answer.</strong>).</p>{{end}}
 </section>
 {{end}}</body></html>
 `))

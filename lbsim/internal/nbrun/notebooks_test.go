@@ -21,6 +21,9 @@ const repoRoot = "../../.."
 // CSV tables into a fresh LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh
 // LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in
 // $TMPDIR/lbsim-nbrun-tests-*/.
+// noAnswer lists the notebooks that ask without answering: the explorer is a tool.
+var noAnswer = map[string]bool{"08-explorer.ipynb": true}
+
 func TestNotebooks(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(repoRoot, "notebooks", "*.ipynb"))
 	if err != nil {
@@ -81,6 +84,9 @@ func TestNotebooks(t *testing.T) {
 				t.Fatal(err)
 			}
 			entry.Tables, _ = filepath.Glob(filepath.Join(outDir, "*.csv"))
+			if r.AnswerHTML == "" && !noAnswer[name] {
+				t.Errorf("%s states no answer that the index can show: open its last markdown cell with ## Answer (or ## Conclusions), or start it with **Answer.**", name)
+			}
 			if err := r.Check(filepath.Join(art, stem+".png")); err != nil {
 				t.Fatal(err)
 			}
