@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/go-gota/gota/dataframe"
+
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/frame"
 )
@@ -176,11 +178,7 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows := make([]lbsim.Row, len(res))
-		for i, r := range res {
-			rows[i] = lbsim.NewRow(r)
-		}
-		return rows, nil
+		return lbsim.Rows(res), nil
 	})
 	if err != nil {
 		return nil, err
@@ -191,15 +189,19 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 	return rows, nil
 }
 
-// Save writes rows (any slice of structs) as CSV named name.csv into the
-// directory LBSIM_OUT_DIR (set by the test suite, which checks the numbers)
-// or, when unset, into the repository's reports/ folder. These files are
-// generated, so an existing one is replaced.
+// Save writes rows (a slice of structs, or a gota DataFrame) as CSV named
+// name.csv into the directory LBSIM_OUT_DIR (set by the test suite, which
+// checks the numbers) or, when unset, into the repository's reports/
+// folder. These files are generated, so an existing one is replaced.
 func Save(name string, rows any) error {
-	df, err := frame.FromStructs(rows)
+	df, err := toFrame(rows)
 	if err != nil {
 		return err
 	}
+	return saveFrame(name, df)
+}
+
+func saveFrame(name string, df dataframe.DataFrame) error {
 	dir := os.Getenv("LBSIM_OUT_DIR")
 	if dir == "" {
 		dir = filepath.Join("..", "reports")
