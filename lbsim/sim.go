@@ -92,6 +92,12 @@ func (s *sim) run() replication {
 		times, xs = make([]float64, blockSize), make([]float64, blockSize)
 	}
 	i := -1 // index of job n in times and xs
+	rnd, _ := s.disp.(*randomDispatcher)
+	rr, _ := s.disp.(*rrDispatcher)
+	ll2 := false
+	if sm, ok := s.disp.(*sampleMin); ok && s.board == nil {
+		ll2 = sm.d == 2 && !sm.replace && sm.kind == Workload
+	}
 	for n := int64(0); n < total; n++ {
 		if i++; tr == nil && (i == blockSize || n == 0) {
 			i = 0
@@ -112,17 +118,30 @@ func (s *sim) run() replication {
 				s.ref.refreshed(s.board.r0)
 			}
 		}
-		k := s.disp.pick(t, x)
-
-		service := x * srv.inv[k]
-		free := srv.free[k]
-		wait := 0.0
-		if free > t {
-			wait = free - t
-		} else {
-			free = t
+		var k int
+		switch { // the built-in fast paths called directly: no interface call per job
+		case rnd != nil:
+			k = rnd.pick(t, x)
+		case rr != nil:
+			k = rr.pick(t, x)
+		case ll2:
+			a, b := samplePair(s.rDispatch, s.k)
+			k = a
+			if max(srv.free[b]-t, 0) < max(srv.free[a]-t, 0) { // View.Workload, as sampleMin
+				k = b
+			}
+		default:
+			k = s.disp.pick(t, x)
 		}
-		srv.free[k] = free + service
+
+		service := x // x * 1 is x: no read of inv at unit speeds
+		if !srv.unit {
+			service = x * srv.inv[k]
+		}
+		// Branch-free Lindley step: whether a job waits is a coin toss.
+		start := max(srv.free[k], t)
+		wait := start - t
+		srv.free[k] = start + service
 		measured := n >= warm
 		class := 0
 		if x > cut0 { // most laws have at most one cut: test it first
@@ -135,16 +154,16 @@ func (s *sim) run() replication {
 		}
 		if fcfs {
 			if srv.deps != nil {
-				srv.deps[k].push(free + service)
+				srv.deps[k].push(start + service)
 			}
 			if measured {
 				m.recordNext(class, wait, wait+service)
 			}
 			pending = wait + service
 		} else {
-			q := &srv.ps[k]
-			q.advance(t, m)
-			q.push(psJob{fin: q.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
+			ps := &srv.ps[k]
+			ps.advance(t, m)
+			ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
 		}
 		if measured {
 			srv.busy[k] += service
@@ -187,9 +206,16 @@ const blockSize = 256
 
 // drawBlock fills times with the arrivals after t and xs with their sizes.
 func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64) {
-	for j := range times {
-		t = gen.next(t, s.rArrivals)
-		times[j] = t
+	if p, ok := gen.(poissonGen); ok { // the common case, without an interface call per job
+		for j := range times {
+			t = p.next(t, s.rArrivals)
+			times[j] = t
+		}
+	} else {
+		for j := range times {
+			t = gen.next(t, s.rArrivals)
+			times[j] = t
+		}
 	}
 	if f, ok := sizes.(filler); ok {
 		f.fill(s.rSizes, xs)
