@@ -77,16 +77,23 @@ func (s *servers) nextDeparture(k int) float64 {
 }
 
 // fifo is a ring buffer of FCFS departure times; it grows with the queue
-// length, never with the number of jobs. Its capacity is a power of two, so
-// wrapping around is a mask rather than a division.
+// length, never with the number of jobs. Short queues (the usual case under
+// JSQ-d) live in the fifo itself: the whole fifo is one 64-byte cache line,
+// so counting the jobs of a sampled server at large K costs one cache miss,
+// not two dependent ones. The capacity is a power of two: wrapping around is
+// a mask rather than a division.
 type fifo struct {
-	buf        []float64
-	head, size int32 // 32 bytes: two servers' FIFOs per cache line
+	buf        []float64 // inline[:], or a larger buffer while the queue is long
+	head, size int32
+	inline     [4]float64
 }
 
 func (q *fifo) push(x float64) {
 	if int(q.size) == len(q.buf) {
-		nb := make([]float64, max(4, 2*len(q.buf)))
+		nb := make([]float64, max(len(q.inline), 2*len(q.buf)))
+		if q.buf == nil {
+			nb = q.inline[:]
+		}
 		for i := range q.size {
 			nb[i] = q.buf[(q.head+i)&int32(len(q.buf)-1)]
 		}
@@ -104,10 +111,14 @@ func (q *fifo) front() float64 {
 }
 
 // popUntil drops the departures at or before t and returns the jobs left.
+// An emptied queue goes back to the inline buffer.
 func (q *fifo) popUntil(t float64) int {
 	for q.size > 0 && q.buf[q.head] <= t {
 		q.head = (q.head + 1) & int32(len(q.buf)-1)
 		q.size--
+	}
+	if q.size == 0 && len(q.buf) > len(q.inline) {
+		q.buf, q.head = q.inline[:], 0
 	}
 	return int(q.size)
 }
