@@ -18,7 +18,10 @@ type heapEntry struct {
 const heapArity = 4
 
 func newIndexHeap(k int) *indexHeap {
-	h := &indexHeap{pos: make([]int32, k), heap: make([]heapEntry, 0, k)}
+	// heapArity-1 unused entries before the root put each node's children
+	// (indices 4i+1..4i+4) at a multiple of 64 bytes: one cache line, not two.
+	backing := make([]heapEntry, heapArity-1, heapArity-1+k)
+	h := &indexHeap{pos: make([]int32, k), heap: backing[heapArity-1:]}
 	for i := range h.pos {
 		h.pos[i] = -1
 	}
