@@ -20,6 +20,8 @@ type sim struct {
 	series []TimePoint
 
 	nX, sumX, sumX2 float64 // sizes drawn so far
+
+	ka, kb []int32 // RND's, or LL-2's pairs of, servers for the block's jobs
 }
 
 // replication is what one replication measured.
@@ -92,11 +94,19 @@ func (s *sim) run() replication {
 		times, xs = make([]float64, blockSize), make([]float64, blockSize)
 	}
 	i := -1 // index of job n in times and xs
-	rnd, _ := s.disp.(*randomDispatcher)
+	// RND and live LL-2 (drawn servers in s.ka, s.kb) and RR are run here
+	// rather than through their dispatchers: no call per job.
+	_, rnd := s.disp.(*randomDispatcher)
 	rr, _ := s.disp.(*rrDispatcher)
 	ll2 := false
 	if sm, ok := s.disp.(*sampleMin); ok && s.board == nil {
 		ll2 = sm.d == 2 && !sm.replace && sm.kind == Workload
+	}
+	if rnd = rnd && tr == nil; rnd || (ll2 && tr == nil) {
+		s.ka = make([]int32, blockSize)
+		if ll2 {
+			s.kb = make([]int32, blockSize)
+		}
 	}
 	for n := int64(0); n < total; n++ {
 		if i++; tr == nil && (i == blockSize || n == 0) {
@@ -120,12 +130,17 @@ func (s *sim) run() replication {
 		}
 		var k int
 		switch { // the built-in fast paths called directly: no interface call per job
-		case rnd != nil:
-			k = rnd.pick(t, x)
+		case rnd:
+			k = int(s.ka[i])
 		case rr != nil:
 			k = rr.pick(t, x)
 		case ll2:
-			a, b := samplePair(s.rDispatch, s.k)
+			var a, b int
+			if s.kb != nil {
+				a, b = int(s.ka[i]), int(s.kb[i])
+			} else { // replaying a trace: no blocks
+				a, b = samplePair(s.rDispatch, s.k)
+			}
 			k = a
 			if max(srv.free[b]-t, 0) < max(srv.free[a]-t, 0) { // View.Workload, as sampleMin
 				k = b
@@ -157,7 +172,8 @@ func (s *sim) run() replication {
 				srv.deps[k].push(start + service)
 			}
 			if measured {
-				m.recordNext(class, wait, wait+service)
+				m.sumNext(class, wait, wait+service) // recordNext, inlined
+				m.hist.add(wait)
 			}
 			pending = wait + service
 		} else {
@@ -222,6 +238,19 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 	} else {
 		for j := range xs {
 			xs[j] = sizes.Rand(s.rSizes)
+		}
+	}
+	// The dispatch draws of RND and LL-2: the dispatch stream serves nothing
+	// else for them, so these are the numbers of drawing job by job.
+	switch {
+	case s.kb != nil:
+		for j := range s.ka {
+			a, b := samplePair(s.rDispatch, s.k)
+			s.ka[j], s.kb[j] = int32(a), int32(b)
+		}
+	case s.ka != nil:
+		for j := range s.ka {
+			s.ka[j] = int32(s.rDispatch.IntN(s.k))
 		}
 	}
 	var sum, sum2 float64
