@@ -35,7 +35,9 @@ type Reference struct {
 //   - SITA-c without a cut, two-point sizes, speed 1, FCFS: M/D/1 per group;
 //   - LWL (= LL-K), exponential sizes, equal speeds, FCFS: central M/M/K (Erlang C);
 //   - JSQ-d and LL-d (d >= 2, distinct samples), exponential sizes, speed 1,
-//     FCFS: the mean-field limit (Kind LimitValue).
+//     FCFS: the mean-field limit (Kind LimitValue); JSQ(d,1) likewise (its
+//     fixed point); LL(d,m) and JSQ(d,m), m >= 2: none;
+//   - JIQ, equal speeds: the limit K -> infinity, no wait (LimitValue).
 //
 // All need Poisson arrivals at a stable load, no trace and live state (a
 // policy that reads nothing is the same on a board).
@@ -93,14 +95,22 @@ func Exact(cfg Config) (Reference, bool) {
 			d, err := theory.MMK(lambda, k, sizes.Mean()/speeds[0])
 			return ref(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", k), ExactValue)
 		}
-		if exp && unit && !ps && p.D >= 2 && !p.Replace {
+		if exp && unit && !ps && p.D >= 2 && !p.Replace && p.Mem == 0 {
 			d, err := theory.LLdMeanField(p.D, cfg.Load)
 			return ref(scale(d, sizes.Mean()), err, fmt.Sprintf("LL-%d mean-field limit (Hellemans & Van Houdt)", p.D), LimitValue)
 		}
 	case JSQ:
-		if exp && unit && !ps && p.D >= 2 && !p.Replace {
+		if exp && unit && !ps && p.D >= 2 && !p.Replace && p.Mem == 0 {
 			d, err := theory.JSQdMeanField(p.D, cfg.Load)
 			return ref(scale(d, sizes.Mean()), err, fmt.Sprintf("JSQ-%d mean-field limit (Mitzenmacher)", p.D), LimitValue)
+		}
+		if exp && unit && !ps && p.D >= 1 && !p.Replace && p.Mem == 1 {
+			d, err := theory.JSQdMemoryMeanField(p.D, cfg.Load)
+			return ref(scale(d, sizes.Mean()), err, fmt.Sprintf("JSQ(%d,1) mean-field fixed point (memory)", p.D), LimitValue)
+		}
+	case JIQ:
+		if equal { // K -> infinity: an idle server is always found
+			return ref(theory.Delay{Wait: 0, Response: sizes.Mean() / speeds[0]}, nil, "JIQ limit: every job finds an idle server", LimitValue)
 		}
 	}
 	return Reference{}, false

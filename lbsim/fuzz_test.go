@@ -37,7 +37,8 @@ func FuzzParseSizes(f *testing.F) {
 
 func FuzzParsePolicy(f *testing.F) {
 	for _, s := range []string{"rnd", "rr", "ll:d=2", "lwl", "jsq:d=3", "jsq", "sita:c=20", "sita:cut=10,c=20",
-		"ll:d=0", "ll", "sita:c=1.5", "jsq:d=-2", "rr:x=1", "LL:D=2"} {
+		"ll:d=0", "ll", "sita:c=1.5", "jsq:d=-2", "rr:x=1", "LL:D=2",
+		"jiq", "jsq:d=2,mem=1", "ll:d=3,replace=1,mem=2", "jsq:mem=1", "ll:d=2,mem=0", "jiq:mem=1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {

@@ -8,18 +8,24 @@ import (
 // jobs among D servers sampled uniformly without replacement (JSQ-d, the
 // power of d choices); ties are broken uniformly at random. D = 0 (or D = K)
 // looks at all servers.
-// Replace samples with replacement (see LeastLoaded).
+// Replace samples with replacement (see LeastLoaded). Mem > 0 also considers
+// the Mem servers remembered from the previous job: JSQ(d,m), see memory.go.
 type JSQ struct {
 	D       int
 	Replace bool
+	Mem     int
 }
 
 func init() {
-	mustRegister(PolicyType{Name: "jsq", Params: []string{"d", "replace"}, Example: "jsq:d=2",
-		Summary: "join the shortest queue: fewest jobs among d sampled servers (no d: all K; replace=1: with replacement)",
+	mustRegister(PolicyType{Name: "jsq", Params: []string{"d", "replace", "mem"}, Example: "jsq:d=2",
+		Summary: "join the shortest queue: fewest jobs among d sampled servers (no d: all K; replace=1: with replacement; mem=M: and the M remembered from the last job)",
 		New: func(p Params) (Policy, error) {
 			d, replace, err := sampleParams("jsq", p)
-			return JSQ{D: d, Replace: replace}, err
+			if err != nil {
+				return nil, err
+			}
+			mem, err := memoryParam("jsq", p, d)
+			return JSQ{D: d, Replace: replace, Mem: mem}, err
 		}})
 }
 
@@ -27,24 +33,30 @@ func (p JSQ) String() string {
 	if p.D == 0 {
 		return "jsq"
 	}
-	return sampledSpec("jsq", p.D, p.Replace)
+	return withMemory(sampledSpec("jsq", p.D, p.Replace), p.Mem)
 }
 func (p JSQ) Label() string {
 	if p.D == 0 {
 		return "JSQ"
 	}
-	return sampledLabel("JSQ", p.D, p.Replace)
+	return memoryLabel("JSQ", p.D, p.Replace, p.Mem)
 }
 func (p JSQ) Reads() State                    { return Count }
-func (p JSQ) Validate(k int, _ SizeLaw) error { return checkD("jsq", p.D, k, p.Replace) }
+func (p JSQ) Validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
 
 // Pick samples D servers and takes the one with the fewest jobs (all K for
 // JSQ); the run uses it directly for JSQ-d and count buckets for JSQ.
 func (p JSQ) Pick(v *View, _ float64) int {
+	if p.Mem > 0 {
+		return unstarted(p)
+	}
 	return v.Least(v.Sample(sampleSize(p.D, v.K()), p.Replace), Count)
 }
 
 func (p JSQ) newDispatcher(s *sim) dispatcher {
+	if p.Mem > 0 {
+		return newMemoryDispatcher(s, p.D, p.Mem, p.Replace, Count)
+	}
 	if p.D == 0 || (p.D == s.k && !p.Replace) {
 		return newLeastCount(s)
 	}

@@ -15,20 +15,27 @@ import (
 // With Replace the D servers are sampled with replacement, as in the
 // simulations of the mean-field literature (Hellemans' finite-K LL-2 values
 // are reproduced only this way); the default samples D distinct servers.
+// Mem > 0 also considers the Mem servers remembered from the previous job:
+// LL(d,m), see memory.go.
 type LeastLoaded struct {
 	D       int
 	Replace bool
+	Mem     int
 }
 
 func init() {
-	mustRegister(PolicyType{Name: "ll", Params: []string{"d", "replace"}, Example: "ll:d=2",
-		Summary: "least loaded of d: least workload among d sampled servers (replace=1: with replacement)",
+	mustRegister(PolicyType{Name: "ll", Params: []string{"d", "replace", "mem"}, Example: "ll:d=2",
+		Summary: "least loaded of d: least workload among d sampled servers (replace=1: with replacement; mem=M: and the M remembered from the last job)",
 		New: func(p Params) (Policy, error) {
 			d, replace, err := sampleParams("ll", p)
 			if err == nil && d == 0 {
 				err = fmt.Errorf("ll: missing parameter d; e.g. ll:d=2 (or lwl for all servers)")
 			}
-			return LeastLoaded{D: d, Replace: replace}, err
+			if err != nil {
+				return nil, err
+			}
+			mem, err := memoryParam("ll", p, d)
+			return LeastLoaded{D: d, Replace: replace, Mem: mem}, err
 		}})
 	mustRegister(PolicyType{Name: "lwl", Example: "lwl", Summary: "least work left: least workload among all K servers (central M/G/K under FCFS)",
 		New: func(Params) (Policy, error) { return LeastLoaded{}, nil }})
@@ -38,24 +45,32 @@ func (p LeastLoaded) String() string {
 	if p.D == 0 {
 		return "lwl"
 	}
-	return sampledSpec("ll", p.D, p.Replace)
+	return withMemory(sampledSpec("ll", p.D, p.Replace), p.Mem)
 }
 func (p LeastLoaded) Label() string {
 	if p.D == 0 {
 		return "LWL"
 	}
-	return sampledLabel("LL", p.D, p.Replace)
+	return memoryLabel("LL", p.D, p.Replace, p.Mem)
 }
-func (p LeastLoaded) Reads() State                    { return Workload }
-func (p LeastLoaded) Validate(k int, _ SizeLaw) error { return checkD("ll", p.D, k, p.Replace) }
+func (p LeastLoaded) Reads() State { return Workload }
+func (p LeastLoaded) Validate(k int, _ SizeLaw) error {
+	return checkSampled("ll", p.D, p.Mem, k, p.Replace)
+}
 
 // Pick samples D servers and takes the least loaded (all K for LWL); the run
 // uses it directly for LL-d and an O(log K) index for LWL.
 func (p LeastLoaded) Pick(v *View, _ float64) int {
+	if p.Mem > 0 {
+		return unstarted(p)
+	}
 	return v.Least(v.Sample(sampleSize(p.D, v.K()), p.Replace), Workload)
 }
 
 func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
+	if p.Mem > 0 {
+		return newMemoryDispatcher(s, p.D, p.Mem, p.Replace, Workload)
+	}
 	if p.D == 0 || (p.D == s.k && !p.Replace) {
 		return newLeastWork(s)
 	}

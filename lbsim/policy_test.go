@@ -16,15 +16,24 @@ func (w viaView) Pick(v *View, x float64) int         { return w.p.Pick(v, x) }
 func (w viaView) Reads() State                        { return Reads(w.p) }
 func (w viaView) Validate(k int, sizes SizeLaw) error { return validatePolicy(w.p, k, sizes) }
 
+// Start forwards to the policy's own Start (policies with memory).
+func (w viaView) Start(v *View) Policy {
+	if st, ok := w.p.(interface{ Start(v *View) Policy }); ok {
+		return viaView{st.Start(v)}
+	}
+	return w
+}
+
 // The View gives a policy the same live state, stale board and tally as the
 // built-in dispatchers: every built-in policy run through its Pick gives the
 // fast path's numbers exactly (same random draws, same decisions), except
-// LWL and JSQ over all K, whose fast paths draw ties among idle servers
-// differently (compared statistically below).
+// LWL, JSQ over all K and JIQ, whose fast paths draw among idle servers
+// in another order (compared statistically below).
 func TestViewMatchesFastPaths(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, LeastLoaded{D: 3}, LeastLoaded{D: 2, Replace: true},
-		JSQ{D: 2}, JSQ{D: 5}, JSQ{D: 3, Replace: true}, SITA{C: 4, Cut: 3}}
+		JSQ{D: 2}, JSQ{D: 5}, JSQ{D: 3, Replace: true}, SITA{C: 4, Cut: 3},
+		JSQ{D: 2, Mem: 1}, JSQ{D: 1, Mem: 2}, LeastLoaded{D: 2, Mem: 1}, LeastLoaded{D: 3, Replace: true, Mem: 2}}
 	boards := []struct {
 		refresh float64
 		tally   bool
@@ -59,22 +68,28 @@ func TestViewMatchesFastPaths(t *testing.T) {
 			}
 		}
 	}
-	// LWL and JSQ through the View scan all K servers in O(K); their means
-	// agree with the indexed fast paths within the runs' noise.
-	for _, p := range []Policy{LeastLoaded{}, JSQ{}} {
-		cfg := Config{Servers: 8, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Jobs: 400000, Seed: 5, Reps: 4}
+	// LWL, JSQ and JIQ through the View scan all K servers in O(K); their
+	// means agree with the indexed fast paths within the runs' noise, live
+	// and on a board (with and without tally) for JIQ.
+	for _, c := range []struct {
+		p       Policy
+		refresh float64
+		tally   bool
+	}{{LeastLoaded{}, 0, false}, {JSQ{}, 0, false}, {JIQ{}, 0, false}, {JIQ{}, 2, false}, {JIQ{}, 2, true}} {
+		cfg := Config{Servers: 8, Load: 0.9, Sizes: Exponential{M: 1}, Policy: c.p, Refresh: c.refresh, Tally: c.tally,
+			Jobs: 400000, Seed: 5, Reps: 4}
 		fast, err := Run(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
-		cfg.Policy, cfg.Seed = viaView{p}, 6
+		cfg.Policy, cfg.Seed = viaView{c.p}, 6
 		slow, err := Run(cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
 		tol := 2 * math.Hypot(fast.Response.CI95, slow.Response.CI95)
 		if math.Abs(fast.Response.Mean-slow.Response.Mean) > tol {
-			t.Errorf("%s: fast %v, through the View %v (tolerance %.3g)", p, fast.Response, slow.Response, tol)
+			t.Errorf("%s T=%v tally=%v: fast %v, through the View %v (tolerance %.3g)", c.p, c.refresh, c.tally, fast.Response, slow.Response, tol)
 		}
 	}
 }
@@ -100,6 +115,7 @@ func TestPolicyMistakesAreErrors(t *testing.T) {
 		{badPolicy{}, []string{"policy bad picked server 10", "0 <= k < K = 10"}},
 		{badPolicy{panics: true}, []string{"policy bad", "panic", "index out of range"}},
 		{countless{}, []string{"reads job counts", "Count"}},
+		{forgetful{JSQ{D: 2, Mem: 1}}, []string{"jsq:d=2,mem=1", "without Start", "forward Start"}},
 	} {
 		_, err := Run(Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: c.p, Jobs: 1000, Reps: 3})
 		if err == nil {
@@ -112,6 +128,12 @@ func TestPolicyMistakesAreErrors(t *testing.T) {
 		}
 	}
 }
+
+// forgetful wraps a policy without forwarding its Start.
+type forgetful struct{ p Policy }
+
+func (f forgetful) String() string              { return f.p.String() }
+func (f forgetful) Pick(v *View, x float64) int { return f.p.Pick(v, x) }
 
 // countless reads counts without saying so.
 type countless struct{}
@@ -139,8 +161,37 @@ func TestRegistry(t *testing.T) {
 		t.Error("registering rnd twice succeeded")
 	}
 	_, err := ParsePolicy("nope:d=2")
-	if err == nil || !strings.Contains(err.Error(), "ll:d=2") {
+	if err == nil || !strings.Contains(err.Error(), "ll:d=2") || !strings.Contains(err.Error(), "jiq") {
 		t.Errorf("unknown policy error %v does not list the registered examples", err)
+	}
+	// Memory: mem=0 is the policy without memory; specs and labels.
+	for _, c := range []struct {
+		spec, back, label string
+		want              Policy
+	}{
+		{"jsq:d=2,mem=0", "jsq:d=2", "JSQ-2", JSQ{D: 2}},
+		{"jsq:d=2,mem=1", "jsq:d=2,mem=1", "JSQ(2,1)", JSQ{D: 2, Mem: 1}},
+		{"ll:mem=2,d=1", "ll:d=1,mem=2", "LL(1,2)", LeastLoaded{D: 1, Mem: 2}},
+		{"ll:d=2,replace=1,mem=1", "ll:d=2,replace=1,mem=1", "LL(2r,1)", LeastLoaded{D: 2, Replace: true, Mem: 1}},
+		{"JIQ", "jiq", "JIQ", JIQ{}},
+	} {
+		p, err := ParsePolicy(c.spec)
+		if err != nil || p != c.want || p.String() != c.back || Label(p) != c.label {
+			t.Errorf("%q: %#v (%v), prints %q, label %q; want %#v, %q, %q", c.spec, p, err, p, Label(p), c.want, c.back, c.label)
+		}
+	}
+	for _, c := range []struct{ spec, want string }{
+		{"jsq:mem=1", "mem=1 needs a sample size d"},
+		{"ll:d=2,mem=-1", "mem=-1 is invalid"},
+		{"jsq:d=2,mem=0.5", "mem=0.5 is invalid"},
+		{"jiq:d=2", "takes no parameters"},
+	} {
+		if _, err := ParsePolicy(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one saying %q", c.spec, err, c.want)
+		}
+	}
+	if err := (JSQ{D: 2, Mem: 11}).Validate(10, nil); err == nil || !strings.Contains(err.Error(), "need 0 <= mem <= K = 10") {
+		t.Errorf("mem=11 on 10 servers: %v", err)
 	}
 }
 
