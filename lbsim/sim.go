@@ -21,7 +21,7 @@ type sim struct {
 
 	nX, sumX, sumX2 float64 // sizes drawn so far
 
-	ka, kb []int32 // RND's, or LL-2's pairs of, servers for the block's jobs
+	ka, kb []int32 // RND's servers, or LL-2's and JSQ-2's pairs, for the block's jobs
 }
 
 // replication is what one replication measured.
@@ -94,17 +94,21 @@ func (s *sim) run() replication {
 		times, xs = make([]float64, blockSize), make([]float64, blockSize)
 	}
 	i := -1 // index of job n in times and xs
-	// RND and live LL-2 (drawn servers in s.ka, s.kb) and RR are run here
-	// rather than through their dispatchers: no call per job.
+	// RND, RR, and live LL-2 and JSQ-2 (FCFS) are run here rather than
+	// through their dispatchers: no call per job. The servers drawn for
+	// RND, and the pairs of LL-2 and JSQ-2, are drawn a block at a time
+	// (s.ka, s.kb): at large K the processor then reaches the sampled
+	// servers' state for several jobs at once.
 	_, rnd := s.disp.(*randomDispatcher)
 	rr, _ := s.disp.(*rrDispatcher)
-	ll2 := false
-	if sm, ok := s.disp.(*sampleMin); ok && s.board == nil {
-		ll2 = sm.d == 2 && !sm.replace && sm.kind == Workload
+	ll2, jsq2 := false, false
+	if sm, ok := s.disp.(*sampleMin); ok && s.board == nil && sm.d == 2 && !sm.replace {
+		ll2 = sm.kind == Workload
+		jsq2 = sm.kind == Count && srv.deps != nil
 	}
-	if rnd = rnd && tr == nil; rnd || (ll2 && tr == nil) {
+	if rnd = rnd && tr == nil; rnd || ((ll2 || jsq2) && tr == nil) {
 		s.ka = make([]int32, blockSize)
-		if ll2 {
+		if !rnd {
 			s.kb = make([]int32, blockSize)
 		}
 	}
@@ -134,7 +138,7 @@ func (s *sim) run() replication {
 			k = int(s.ka[i])
 		case rr != nil:
 			k = rr.pick(t, x)
-		case ll2:
+		case ll2 || jsq2:
 			var a, b int
 			if s.kb != nil {
 				a, b = int(s.ka[i]), int(s.kb[i])
@@ -142,7 +146,10 @@ func (s *sim) run() replication {
 				a, b = samplePair(s.rDispatch, s.k)
 			}
 			k = a
-			if max(srv.free[b]-t, 0) < max(srv.free[a]-t, 0) { // View.Workload, as sampleMin
+			if ll2 && max(srv.free[b]-t, 0) < max(srv.free[a]-t, 0) { // View.Workload, as sampleMin
+				k = b
+			}
+			if jsq2 && srv.deps[b].popUntil(t) < srv.deps[a].popUntil(t) { // View.Count
 				k = b
 			}
 		default:
@@ -240,7 +247,7 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 			xs[j] = sizes.Rand(s.rSizes)
 		}
 	}
-	// The dispatch draws of RND and LL-2: the dispatch stream serves nothing
+	// The dispatch draws of RND, LL-2 and JSQ-2: the dispatch stream serves nothing
 	// else for them, so these are the numbers of drawing job by job.
 	switch {
 	case s.kb != nil:
