@@ -116,6 +116,9 @@ func (c *Config) Validate() error {
 	if c.Servers < 1 {
 		return fmt.Errorf("servers K=%d is invalid: need K >= 1; e.g. -servers 50", c.Servers)
 	}
+	if err := c.checkBounds(); err != nil {
+		return err
+	}
 	if n := len(c.Speeds); n > 1 && n != c.Servers {
 		return fmt.Errorf("speeds: %d values given for K=%d servers: give one value for all servers or exactly K values", n, c.Servers)
 	}
@@ -199,6 +202,9 @@ func (c *Config) Validate() error {
 	if err := validatePolicy(c.Policy, c.Servers, c.sizes()); err != nil {
 		return err
 	}
+	if err := c.checkMagnitudes(); err != nil {
+		return err
+	}
 	return c.checkServerLoads()
 }
 
@@ -220,8 +226,10 @@ func (c *Config) checkServerLoads() error {
 	default:
 		return nil
 	}
-	for k, mu := range c.speeds() {
-		if rho := c.ArrivalRate() / float64(c.Servers) * c.sizes().Mean() / mu; rho >= 1 {
+	perServer := c.ArrivalRate() / float64(c.Servers) * c.sizes().Mean() // work per time unit
+	for k := range c.Servers {
+		mu := c.speed(k)
+		if rho := perServer / mu; rho >= 1 {
 			return fmt.Errorf("server %d (speed %v) has load %.4g under %s, which sends 1/K of the jobs to every server: need each server's load < 1; lower the load below %.4g, raise its speed, or use a policy that reads the servers (ll, jsq, lwl)",
 				k+1, mu, rho, c.Policy, c.Load/rho)
 		}

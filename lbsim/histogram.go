@@ -2,40 +2,105 @@ package lbsim
 
 import "math"
 
-// histogram counts waiting times in logarithmic bins of fixed memory: 64 bins
-// per power of two from 2^-30 to 2^40, and bin 0 for zero (and the waits
-// below 2^-30, about 1e-9 time units). A quantile is reported as the middle
-// of its bin, so its relative error is at most 1/128 (0.8%); values above the
-// range are clamped to its last bin. Adding a value takes no branch: at
-// moderate load whether a job waits is a coin toss the processor would
-// mispredict.
+// histogram counts waiting times in logarithmic bins of fixed memory: 64
+// bins per power of two over a window of histSpan = 70 octaves (a factor
+// 1e21), and bin 0 for zero. The window follows the data: it is placed when
+// the first positive value arrives (that value 30 octaves above its bottom)
+// and slides up whenever a larger value would fall above it, folding the
+// octaves it leaves into bin 0. So the largest values are always resolved,
+// whatever their magnitude (1e-300 or 1e300), and only values more than 70
+// octaves below the largest are reported as 0. A quantile is reported as the
+// middle of its bin, so its relative error is at most 1/128 (0.8%).
+//
+// A bin is the top 17 bits of the value's float64 encoding (11 exponent and
+// 6 mantissa bits); the window is bins base .. base+len-2. Adding a value in
+// the window takes no data-dependent branch: at moderate load whether a job
+// waits is a coin toss the processor would mispredict.
 type histogram struct {
 	counts []int64
+	base   int // encoding of bin 1; unplaced until the first positive value
 }
 
 const (
 	histSub    = 64 // bins per octave (6 mantissa bits)
-	histMinExp = -30
-	histMaxExp = 40
+	histSpan   = 70 // octaves in the window
+	histBelow  = 30 // octaves below the first value when the window is placed
+	histLen    = 1 + histSpan*histSub
+	unplaced   = -1 << 40 // a base that sends every value to the slow path
+	histShift  = 46       // 64 - 17: the bits below a bin
+	histNumber = 0x1ffff  // 17 bits: exponent and top mantissa bits, no sign
 )
 
 func newHistogram() histogram {
-	return histogram{counts: make([]int64, 1+(histMaxExp-histMinExp)*histSub)}
+	return histogram{counts: make([]int64, histLen), base: unplaced}
 }
 
-// bin reads the exponent and the top 6 mantissa bits of x >= 0; the sign
-// bit is dropped (waits are never negative).
-func (h *histogram) bin(x float64) int {
-	bits := math.Float64bits(x)
-	i := 1 + (int(bits>>46) & 0x1ffff) - (1023+histMinExp)*histSub
-	return min(max(i, 0), len(h.counts)-1)
+// code is the bin encoding of x >= 0 (the sign bit is dropped: waits are
+// never negative); 0 for zero.
+func code(x float64) int { return int(math.Float64bits(x)>>histShift) & histNumber }
+
+func (h *histogram) add(x float64) {
+	i := code(x) - h.base + 1
+	if i >= len(h.counts) {
+		h.addSlow(x)
+		return
+	}
+	h.counts[max(i, 0)]++
 }
 
-func (h *histogram) add(x float64) { h.counts[h.bin(x)]++ }
+// addSlow places the window at the first positive value, or slides it up to
+// take a value above it.
+func (h *histogram) addSlow(x float64) {
+	c := code(x)
+	switch {
+	case c == 0:
+		h.counts[0]++
+		return
+	case h.base == unplaced:
+		h.base = max(c-histBelow*histSub, 1)
+	default:
+		// Leave 10 octaves of headroom so that a growing queue slides the
+		// window a few times, not at every new maximum.
+		h.slide(c - (histSpan-10)*histSub)
+	}
+	h.counts[c-h.base+1]++
+}
 
+// slide moves the window's bottom up to base (no-op if it is already
+// there), folding the bins it leaves into bin 0.
+func (h *histogram) slide(base int) {
+	d := base - h.base
+	if d <= 0 {
+		return
+	}
+	n := len(h.counts)
+	for i := 1; i < min(1+d, n); i++ {
+		h.counts[0] += h.counts[i]
+	}
+	if d < n-1 {
+		copy(h.counts[1:], h.counts[1+d:])
+		clear(h.counts[n-d:])
+	} else {
+		clear(h.counts[1:])
+	}
+	h.base = base
+}
+
+// merge adds o's counts. Both windows are aligned on the higher one, so the
+// result is the same in whatever order replications are merged.
 func (h *histogram) merge(o histogram) {
-	for i, c := range o.counts {
-		h.counts[i] += c
+	h.counts[0] += o.counts[0]
+	if o.base == unplaced {
+		return
+	}
+	if h.base == unplaced {
+		h.base = o.base
+	}
+	h.slide(o.base)
+	for i, c := range o.counts[1:] {
+		if c != 0 {
+			h.counts[max(i+o.base-h.base+1, 0)] += c
+		}
 	}
 }
 
@@ -57,8 +122,9 @@ func (h *histogram) quantile(q float64) float64 {
 			if i == 0 {
 				return 0
 			}
-			e := (i-1)/histSub + histMinExp
-			return math.Ldexp(1+(float64((i-1)%histSub)+0.5)/histSub, e)
+			// The bin's lower edge with the next mantissa bit set: its centre.
+			bits := uint64(h.base+i-1)<<histShift | 1<<(histShift-1)
+			return math.Float64frombits(bits)
 		}
 	}
 	return math.NaN()

@@ -22,6 +22,8 @@ type metrics struct {
 	// the handout's quantity.
 	b, hb       int
 	left, hleft int64
+	after       []int32 // after[b]: the first non-empty batch after b (the last if none)
+	jobsIn      []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
 
 func newMetrics(classes, batches int, jobs int64) *metrics {
@@ -36,6 +38,15 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 	}
 	m.bound[batches+1] = -1 // never reached: recordNext stays in the last batch
 	m.left, m.hleft = m.bound[1], m.bound[1]
+	m.after, m.jobsIn = make([]int32, batches), make([]int64, batches)
+	next := int32(batches - 1)
+	m.jobsIn[next] = -1
+	for b := batches - 1; b >= 0; b-- {
+		m.after[b] = next
+		if n := m.bound[b+1] - m.bound[b]; n > 0 && b < batches-1 {
+			m.jobsIn[b], next = n, int32(b)
+		}
+	}
 	return m
 }
 
@@ -72,14 +83,13 @@ func (m *metrics) sumNext(class int, w, r float64) {
 	m.sumR[i] += r
 }
 
-// nextBatch is the batch after b and its number of jobs (the last batch
-// takes the rest); small, so that sumNext inlines in the run loop, where
-// a call makes the compiler save every live value around it.
+// nextBatch is the first non-empty batch after b and its number of jobs
+// (with more batches than jobs some are empty, and skipped; the last batch
+// takes the rest), from tables: small, so that sumNext inlines in the run
+// loop, where a call makes the compiler save every live value around it.
 func (m *metrics) nextBatch(b int) (int, int64) {
-	if b < m.batches-1 {
-		return b + 1, m.bound[b+2] - m.bound[b+1]
-	}
-	return b, -1 // never 0 again
+	nb := m.after[b]
+	return int(nb), m.jobsIn[nb]
 }
 
 // record adds the measured job number seq (0-based) of the given class.

@@ -75,10 +75,14 @@ func runPrecise(cfg *Config, workers int) (Result, error) {
 			cost = int64(next.Reps) * (next.jobs() + next.Warmup)
 		}
 		timeUp := cfg.MaxSeconds > 0 && time.Since(start).Seconds() >= cfg.MaxSeconds
-		if used+cost > budget || timeUp || math.IsNaN(rel) {
+		overLimits := next.checkBounds() // replications, jobs and memory (limits.go)
+		if used+cost > budget || timeUp || math.IsNaN(rel) || overLimits != nil {
 			why := fmt.Sprintf("the next round needs %d more jobs, over the budget of %d (-max-jobs)", cost, budget)
 			if timeUp {
 				why = fmt.Sprintf("the time budget of %g s (-max-seconds) is spent", cfg.MaxSeconds)
+			}
+			if overLimits != nil {
+				why = "the next round would exceed lbsim's limits: " + overLimits.Error()
 			}
 			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
 				"the 95%% half-width is %.3g%% of the mean, above the target %.3g%%, after %d jobs (%d replications of %d): %s", 100*rel, 100*cfg.Precision, used, c.Reps, c.Jobs, why)})

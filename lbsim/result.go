@@ -120,9 +120,6 @@ func (r Result) String() string {
 	return b.String()
 }
 
-// tQuantile975 is the 0.975 quantile of Student's t with n-1 degrees of freedom.
-func tQuantile975(n int) float64 { return tQuantile(0.975, n) }
-
 // tQuantile is the p quantile of Student's t with n-1 degrees of freedom.
 func tQuantile(p float64, n int) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(p)
@@ -144,19 +141,7 @@ func estimate(sums, counts []float64) Estimate {
 	if c == 0 {
 		return Estimate{Mean: math.NaN(), CI95: math.NaN()}
 	}
-	e := Estimate{Mean: s / c, CI95: math.NaN()}
-	if n := len(means); n >= 2 {
-		var mu, ss float64
-		for _, m := range means {
-			mu += m
-		}
-		mu /= float64(n)
-		for _, m := range means {
-			ss += (m - mu) * (m - mu)
-		}
-		e.CI95 = tQuantile975(n) * math.Sqrt(ss/float64(n-1)/float64(n))
-	}
-	return e
+	return Estimate{Mean: s / c, CI95: MeanCI95(means).CI95}
 }
 
 // aggregate combines the replications of one configuration, in order.

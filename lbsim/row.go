@@ -60,6 +60,15 @@ type Row struct {
 	Config Config `json:"-"` // the configuration the row came from
 }
 
+// Rows flattens results, in order: the one results-to-rows loop.
+func Rows(results []Result) []Row {
+	rows := make([]Row, len(results))
+	for i, r := range results {
+		rows[i] = NewRow(r)
+	}
+	return rows
+}
+
 // NewRow flattens a result.
 func NewRow(r Result) Row {
 	row := Row{

@@ -42,12 +42,9 @@ func SCV(s SizeLaw) float64 {
 
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-func positive(name string, v float64, fix string) error {
-	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return fmt.Errorf("%s=%v is invalid: need a finite number > 0; %s", name, v, fix)
-	}
-	return nil
-}
+// positive checks a scale parameter: finite, > 0 and within
+// [MinMagnitude, MaxMagnitude] (see limits.go).
+func positive(name string, v float64, fix string) error { return inRange(name, v, fix) }
 
 // TwoPoint sizes: X = XM (a long job) with probability P, else Xm (short).
 // The handout sets P = x_M^-beta (alpha = 1), see NewTwoPointBeta.
@@ -141,6 +138,9 @@ type H2 struct {
 	mean, scv        float64 // the balanced-means parameters, for String
 }
 
+// maxH2SCV keeps 1-P1 (about 1/(4 scv)) far above float64's resolution.
+const maxH2SCV = 1e12
+
 // NewH2Balanced returns the H2 law with balanced means (P1/Rate1 = (1-P1)/Rate2)
 // of mean m and squared coefficient of variation c2 >= 1:
 //
@@ -151,6 +151,9 @@ func NewH2Balanced(m, c2 float64) (H2, error) {
 	}
 	if math.IsNaN(c2) || math.IsInf(c2, 0) || c2 < 1 {
 		return H2{}, fmt.Errorf("h2 scv=%v is invalid: need a finite scv >= 1 (an H2 law is at least as variable as the exponential); use exp for scv 1 or det/twopoint below it", c2)
+	}
+	if c2 > maxH2SCV {
+		return H2{}, fmt.Errorf("h2 scv=%v is too large: need 1 <= scv <= %g (the rare phase has probability about 1/(4 scv), which float64 cannot resolve beyond); use pareto for heavier tails", c2, float64(maxH2SCV))
 	}
 	p1 := (1 + math.Sqrt((c2-1)/(c2+1))) / 2
 	return H2{P1: p1, Rate1: 2 * p1 / m, Rate2: 2 * (1 - p1) / m, mean: m, scv: c2}, nil
@@ -168,12 +171,12 @@ func (s H2) SecondMoment() float64 {
 }
 func (s H2) Validate() error {
 	if !(s.P1 >= 0 && s.P1 <= 1) {
-		return fmt.Errorf("h2 p1=%v is invalid: need 0 <= p1 <= 1; build it with NewH2Balanced", s.P1)
+		return fmt.Errorf("h2 p1=%v is invalid: need 0 <= p1 <= 1; give the law as h2:mean=M,scv=C", s.P1)
 	}
-	if err := positive("h2 rate1", s.Rate1, "build it with NewH2Balanced"); err != nil {
+	if err := positive("h2 rate1", s.Rate1, "give the law as h2:mean=M,scv=C"); err != nil {
 		return err
 	}
-	return positive("h2 rate2", s.Rate2, "build it with NewH2Balanced")
+	return positive("h2 rate2", s.Rate2, "give the law as h2:mean=M,scv=C")
 }
 func (s H2) String() string {
 	if s.mean == 0 {

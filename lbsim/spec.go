@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -42,6 +43,9 @@ func keyValues(what, params string, allowed ...string) (map[string]float64, erro
 			return nil, fmt.Errorf("%s: parameter %q given twice; give it once", what, k)
 		}
 		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, fmt.Errorf("%s: %s=%q is out of float64's range (magnitudes up to 1.8e308, down to 5e-324); write e.g. %s=1", what, k, v, k)
+		}
 		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
 			return nil, fmt.Errorf("%s: %s=%q is not a finite number; write e.g. %s=1", what, k, v, k)
 		}

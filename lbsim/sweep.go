@@ -66,9 +66,5 @@ func Sweep(g Grid, progress func(done, total int)) ([]Row, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := make([]Row, len(res))
-	for i, r := range res {
-		rows[i] = NewRow(r)
-	}
-	return rows, nil
+	return Rows(res), nil
 }

@@ -2,12 +2,14 @@ package lbsim
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"strconv"
 	"strings"
+	"unicode"
 )
 
 // Trace is a recorded sequence of jobs: arrival times (non-decreasing) and
@@ -22,36 +24,47 @@ func (tr Trace) Len() int { return len(tr.Times) }
 // Mean is the mean job size of the trace.
 func (tr Trace) Mean() float64 { return NewEmpirical(tr.Sizes).Mean() }
 
-// ReadTrace reads a CSV of "arrival_time,size" rows. A first line that is not
-// numeric is taken as a header; blank lines and lines starting with '#' are
-// skipped. Errors name the line number and what to fix.
+// ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
+// row. A first row whose fields are all names (a letter first, no digits
+// only, e.g. "arrival,size") is a header; a first row with any numeric or
+// number-like field is data and must parse, so a mistyped first row is an
+// error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
+// lines starting with '#' are skipped. Errors name the line and the fix.
 func ReadTrace(r io.Reader) (Trace, error) {
 	var tr Trace
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	line, seen := 0, false
+	line, first := 0, true
 	for sc.Scan() {
 		line++
-		text := strings.TrimSpace(sc.Text())
+		raw := sc.Text()
+		if line == 1 {
+			raw = strings.TrimPrefix(raw, "\uFEFF")
+		}
+		text := strings.TrimSpace(raw)
 		if text == "" || strings.HasPrefix(text, "#") {
 			continue
 		}
 		fields := strings.Split(text, ",")
-		if len(fields) < 2 {
-			return Trace{}, fmt.Errorf("trace line %d: %q has %d field(s): need two comma-separated numbers, arrival_time,size", line, text, len(fields))
+		for k := range fields {
+			fields[k] = strings.TrimSpace(fields[k])
 		}
-		t, errT := strconv.ParseFloat(strings.TrimSpace(fields[0]), 64)
-		x, errX := strconv.ParseFloat(strings.TrimSpace(fields[1]), 64)
-		if (errT != nil || errX != nil) && !seen {
-			seen = true
-			continue // a header such as "arrival,duration"
+		if len(fields) != 2 {
+			return Trace{}, fmt.Errorf("trace line %d: %q has %d field(s): need exactly two comma-separated numbers, arrival_time,size; remove the other columns", line, clipText(text), len(fields))
 		}
-		seen = true
+		if first {
+			first = false
+			if isHeader(fields) {
+				continue
+			}
+		}
+		t, errT := strconv.ParseFloat(fields[0], 64)
+		x, errX := strconv.ParseFloat(fields[1], 64)
 		switch {
 		case errT != nil:
-			return Trace{}, fmt.Errorf("trace line %d: arrival time %q is not a number; write it as e.g. 12.5", line, fields[0])
+			return Trace{}, fmt.Errorf("trace line %d: arrival time %q is %s; write it as e.g. 12.5", line, fields[0], notNumber(errT))
 		case errX != nil:
-			return Trace{}, fmt.Errorf("trace line %d: size %q is not a number; write it as e.g. 100", line, fields[1])
+			return Trace{}, fmt.Errorf("trace line %d: size %q is %s; write it as e.g. 100", line, fields[1], notNumber(errX))
 		case math.IsNaN(t) || math.IsInf(t, 0) || t < 0:
 			return Trace{}, fmt.Errorf("trace line %d: arrival time %v is invalid: need a finite time >= 0", line, t)
 		case math.IsNaN(x) || math.IsInf(x, 0) || x <= 0:
@@ -69,6 +82,42 @@ func ReadTrace(r io.Reader) (Trace, error) {
 		return Trace{}, fmt.Errorf("trace: no jobs found; need rows of arrival_time,size")
 	}
 	return tr, nil
+}
+
+// isHeader reports whether every field is a column name: it starts with a
+// letter or '_' and holds only letters, digits, '_', ' ', '(', ')', '[', ']',
+// '/' and '-' (no '.', so "O.5" is a mistyped number, not a name).
+func isHeader(fields []string) bool {
+	for _, f := range fields {
+		if f == "" || !(unicode.IsLetter(rune(f[0])) || f[0] == '_') {
+			return false
+		}
+		if _, err := strconv.ParseFloat(f, 64); err == nil { // "Inf", "NaN"
+			return false
+		}
+		for _, r := range f {
+			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_ ()[]/-", r)) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// notNumber says why strconv rejected a number: out of float64's range or
+// not a number at all.
+func notNumber(err error) string {
+	if errors.Is(err, strconv.ErrRange) {
+		return "out of range (float64 holds magnitudes up to 1.8e308)"
+	}
+	return "not a number"
+}
+
+func clipText(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
 }
 
 // LoadTrace reads a trace CSV file (see ReadTrace).

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"github.com/perfeval/lbsim/lbsim"
-	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 func near(got, want, relTol float64) bool { return math.Abs(got-want) <= relTol*math.Abs(want) }
@@ -74,29 +73,19 @@ func TestReadPrintedErrors(t *testing.T) {
 	}
 }
 
-func TestPolicyLabel(t *testing.T) {
-	for _, p := range []struct {
-		p    lbsim.Policy
-		want string
-	}{
-		{lbsim.Random{}, "RND"}, {lbsim.RoundRobin{}, "RR"}, {lbsim.LeastLoaded{D: 2}, "LL-2"},
-		{lbsim.LeastLoaded{}, "LWL"}, {lbsim.JSQ{D: 3}, "JSQ-3"}, {lbsim.SITA{C: 20}, "SITA-20"},
-	} {
-		if got := PolicyLabel(p.p.String()); got != p.want {
-			t.Errorf("PolicyLabel(%q) = %q, want %q", p.p.String(), got, p.want)
-		}
-	}
+// cfgAt is the handout's configuration (K servers, its sizes) for policy at load rho.
+func cfgAt(k int, sizes lbsim.SizeLaw, p lbsim.Policy, rho float64) lbsim.Config {
+	return lbsim.Config{Servers: k, Sizes: sizes, Policy: p, Load: rho, Jobs: 1000, Seed: 1}
 }
 
-func TestTheoriesAgainstPublishedValues(t *testing.T) {
+func TestExactAgainstPublishedValues(t *testing.T) {
 	s := TheHandout().Sizes()
 	// P-K by hand for the handout's sizes: E[W] = rho E[X^2] / (2 E[X] (1 - rho)).
-	rnd := RNDExact(50, s)
 	for _, rho := range []float64{0.05, 0.5, 0.95} {
-		w, err := rnd.Wait(rho)
+		ref, ok := MeanWait.Exact(cfgAt(50, s, lbsim.Random{}, rho))
 		want := rho * s.SecondMoment() / (2 * s.Mean() * (1 - rho))
-		if err != nil || !near(w, want, 1e-12) {
-			t.Errorf("RND rho=%v: %v (%v), want %v", rho, w, err, want)
+		if !ok || !near(ref.Wait, want, 1e-12) {
+			t.Errorf("RND rho=%v: %v (%v), want %v", rho, ref.Wait, ok, want)
 		}
 	}
 	// E_K/M/1 values from DESIGN.md: K=2, rho=0.9: 6.588; K=10: 4.660; K=2, rho=0.5: 0.618.
@@ -104,16 +93,16 @@ func TestTheoriesAgainstPublishedValues(t *testing.T) {
 		k         int
 		rho, want float64
 	}{{2, 0.9, 6.588}, {10, 0.9, 4.660}, {2, 0.5, 0.618}} {
-		w, err := RRExpExact(c.k, 1).Wait(c.rho)
-		if err != nil || math.Abs(w-c.want) > 0.001 {
-			t.Errorf("RR exp K=%d rho=%v: %v (%v), want %v", c.k, c.rho, w, err, c.want)
+		ref, ok := MeanWait.Exact(cfgAt(c.k, lbsim.Exponential{M: 1}, lbsim.RoundRobin{}, c.rho))
+		if !ok || math.Abs(ref.Wait-c.want) > 0.001 {
+			t.Errorf("RR exp K=%d rho=%v: %v (%v), want %v", c.k, c.rho, ref.Wait, ok, c.want)
 		}
 	}
 	// Hellemans & Van Houdt: LL-2 mean response 1.1507 at 0.5 and 2.0503 at 0.9; a mean of 2 doubles the wait.
 	for _, c := range []struct{ rho, resp float64 }{{0.5, 1.1507}, {0.9, 2.0503}} {
-		w, err := LLdLimit(2, 2).Wait(c.rho)
-		if err != nil || math.Abs(w-2*(c.resp-1)) > 2e-4 {
-			t.Errorf("LL-2 limit rho=%v: %v (%v), want %v", c.rho, w, err, 2*(c.resp-1))
+		ref, ok := MeanWait.Exact(cfgAt(50, lbsim.Exponential{M: 2}, lbsim.LeastLoaded{D: 2}, c.rho))
+		if !ok || ref.Kind != lbsim.LimitValue || math.Abs(ref.Wait-2*(c.resp-1)) > 2e-4 {
+			t.Errorf("LL-2 limit rho=%v: %+v (%v), want %v", c.rho, ref, ok, 2*(c.resp-1))
 		}
 	}
 	// SITA-20 at rho=0.5, K=100: each group is M/D/1, W = r x / (2 (1 - r)).
@@ -121,24 +110,33 @@ func TestTheoriesAgainstPublishedValues(t *testing.T) {
 	rs, rl := lam*(1-s.P)*s.Xm/20, lam*s.P*s.XM/80
 	ws, wl := rs*s.Xm/(2*(1-rs)), rl*s.XM/(2*(1-rl))
 	for m, want := range map[Metric]float64{ShortWait: ws, LongWait: wl, MeanWait: (1-s.P)*ws + s.P*wl} {
-		w, err := SITAExact(100, 20, s, m).Wait(0.5)
-		if err != nil || !near(w, want, 1e-12) {
-			t.Errorf("SITA-20 %v: %v (%v), want %v", m, w, err, want)
+		ref, ok := m.Exact(cfgAt(100, s, lbsim.SITA{C: 20}, 0.5))
+		if !ok || !near(ref.Wait, want, 1e-12) {
+			t.Errorf("SITA-20 %v: %v (%v), want %v", m, ref.Wait, ok, want)
 		}
 	}
-	if _, err := SITAExact(100, 1, s, MeanWait).Wait(0.5); err == nil {
-		t.Error("SITA-1 at rho=0.5 has a short-group load of about 10: want an error")
+	// SITA-1 at rho=0.5 has a short-group load of about 10; RR with two-point sizes has no theory.
+	if _, ok := ShortWait.Exact(cfgAt(100, s, lbsim.SITA{C: 1}, 0.5)); ok {
+		t.Error("SITA-1 at rho=0.5: theory for an unstable group")
+	}
+	if _, ok := ShortWait.Exact(cfgAt(50, s, lbsim.RoundRobin{}, 0.5)); ok {
+		t.Error("RR short jobs: theory where there is none")
 	}
 }
 
-// rowsFor simulates the handout's grid with exponential sizes, small and fast.
+// handoutGrid is the handout's sweep, shortened.
+func handoutGrid(h Handout, sizes lbsim.SizeLaw, reps int, pol ...lbsim.Policy) lbsim.Grid {
+	return lbsim.Grid{
+		Base:     lbsim.Config{Servers: h.Servers, Sizes: sizes, Jobs: h.Jobs, Reps: reps, Seed: h.Seed},
+		Policies: pol,
+		Loads:    h.Loads,
+	}
+}
+
+// rowsFor simulates the handout's grid, small and fast.
 func rowsFor(t *testing.T, h Handout, sizes lbsim.SizeLaw, reps int, pol ...lbsim.Policy) []lbsim.Row {
 	t.Helper()
-	g, err := h.Grid(sizes, reps, pol...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rows, err := lbsim.Sweep(g, nil)
+	rows, err := lbsim.Sweep(handoutGrid(h, sizes, reps, pol...), nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,27 +150,23 @@ func TestGridSimulatesTheTheory(t *testing.T) {
 	if len(rows) != 4 {
 		t.Fatalf("%d rows, want 2 policies x 2 loads", len(rows))
 	}
-	th := []Theory{RNDExact(10, theory.Exponential(1)), RRExpExact(10, 1)}
-	for _, p := range WaitTable(rows, []Metric{MeanWait}, th) {
+	for _, p := range WaitTable(rows, MeanWait) {
 		// A 5-replication t interval: allow 2 half-widths so the test is not a coin flip.
 		if math.IsNaN(p.Exact) || math.Abs(p.Dev) > 2 {
 			t.Errorf("%s at %v: %v ± %v, exact %v", p.Policy, p.Load, p.Wait, p.CI95, p.Exact)
 		}
 	}
-	r, err := Ratio(rows, "RND", "RR", 0.6)
+	rs, err := Ratios(rows, [][2]string{{"RND", "RR"}}, []float64{0.6})
 	if err != nil {
 		t.Fatal(err)
 	}
-	w1, _ := th[0].Wait(0.6)
-	w2, _ := th[1].Wait(0.6)
-	if math.Abs(r.Mean-w1/w2) > 2*r.CI95 {
-		t.Errorf("RND/RR at 0.6 = %v, exact %v", r, w1/w2)
+	// RND: M/M/1, 0.6/0.4 = 1.5; RR: E_10/M/1 from the GI/M/1 root.
+	rr, _ := MeanWait.Exact(cfgAt(10, lbsim.Exponential{M: 1}, lbsim.RoundRobin{}, 0.6))
+	if r := rs[0]; math.Abs(r.Theory-1.5/rr.Wait) > 1e-9 || math.Abs(r.Simulated-r.Theory) > 2*r.CI95 {
+		t.Errorf("RND/RR at 0.6 = %+v, exact %v", r, 1.5/rr.Wait)
 	}
-	if _, err := Ratio(rows, "LL-2", "RR", 0.6); err == nil || !strings.Contains(err.Error(), "LL-2") {
+	if _, err := Ratios(rows, [][2]string{{"LL-2", "RR"}}, []float64{0.6}); err == nil || !strings.Contains(err.Error(), "LL-2") {
 		t.Errorf("missing policy: error %v", err)
-	}
-	if _, err := h.Grid(lbsim.Exponential{M: 1}, 0, lbsim.Random{}); err == nil || !strings.Contains(err.Error(), "reps=0") {
-		t.Errorf("reps=0: error %v", err)
 	}
 }
 
@@ -180,8 +174,7 @@ func TestWaitFigureAndComparison(t *testing.T) {
 	h := TheHandout()
 	h.Jobs = 50_000
 	rows := rowsFor(t, h, h.Sizes(), 2, Policies()...)
-	th := []Theory{RNDExact(50, h.Sizes()), SITAExact(50, 10, h.Sizes(), MeanWait)}
-	fig, err := WaitFigure("t", rows, []Metric{MeanWait}, th)
+	fig, err := WaitFigure("t", rows, MeanWait)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -191,8 +184,8 @@ func TestWaitFigureAndComparison(t *testing.T) {
 	if fig.Series[1].CI[3] != rows[13].MeanWaitCI95 {
 		t.Errorf("RR CI at 0.35 = %v, want the row's %v", fig.Series[1].CI[3], rows[13].MeanWaitCI95)
 	}
-	// SITA was not simulated: its curve is left out, RND's is drawn up to 0.95.
-	if len(fig.Curves) != 1 || fig.Curves[0].Of != "RND" || fig.Curves[0].X[len(fig.Curves[0].X)-1] != 0.95 {
+	// Theory knows only RND for these sizes: one curve, over the simulated loads.
+	if len(fig.Curves) != 1 || fig.Curves[0].Of != "RND" || fig.Curves[0].X[0] != 0.05 || fig.Curves[0].X[len(fig.Curves[0].X)-1] != 0.95 {
 		t.Fatalf("curves %+v", fig.Curves)
 	}
 	if _, err := fig.Plot(); err != nil {
@@ -202,10 +195,7 @@ func TestWaitFigureAndComparison(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := CompareWithPrinted(printed, rows, th)
-	if err != nil {
-		t.Fatal(err)
-	}
+	b := CompareWithPrinted(printed, rows)
 	if len(b) != 30 {
 		t.Fatalf("%d comparisons, want 30", len(b))
 	}
@@ -227,33 +217,29 @@ func TestSITASweepFigure(t *testing.T) {
 	h.Jobs, h.Servers, h.Loads = 100_000, 100, []float64{0.5}
 	pols := []lbsim.Policy{lbsim.SITA{C: 15}, lbsim.SITA{C: 20}, lbsim.SITA{C: 30}, lbsim.LeastLoaded{D: 2}}
 	rows := rowsFor(t, h, h.Sizes(), 3, pols...)
-	fig, err := SITASweepFigure("t", rows, h.Sizes(), 100, 0.5, []Metric{MeanWait, ShortWait})
+	fig, err := SITASweepFigure("t", rows, 0.5, MeanWait, ShortWait)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(fig.Series) != 2 || len(fig.Series[0].X) != 3 || fig.Series[0].X[1] != 20 {
 		t.Fatalf("series %+v", fig.Series)
 	}
-	// Exact curve: c = 13..32, two beyond the simulated cuts 15..30, all stable at rho=0.5 (11..60).
+	// Exact curve at every c from the smallest to the largest simulated cut.
 	ex := fig.Curves[0]
-	if ex.X[0] != 13 || ex.X[len(ex.X)-1] != 32 || len(ex.X) != 20 {
-		t.Errorf("exact curve spans c=%v..%v (%d points), want 13..32", ex.X[0], ex.X[len(ex.X)-1], len(ex.X))
-	}
-	// Near the edge of the stable range the exact curve stops where the long group is unstable.
-	h.Loads = []float64{0.5}
-	edge := rowsFor(t, h, h.Sizes(), 2, lbsim.SITA{C: 58})
-	fe, err := SITASweepFigure("t", edge, h.Sizes(), 100, 0.5, []Metric{MeanWait})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if x := fe.Curves[0].X; x[0] != 56 || x[len(x)-1] != 60 {
-		t.Errorf("edge curve spans c=%v..%v, want 56..60 (c=61 is unstable)", x[0], x[len(x)-1])
+	if ex.X[0] != 15 || ex.X[len(ex.X)-1] != 30 || len(ex.X) != 16 {
+		t.Errorf("exact curve spans c=%v..%v (%d points), want 15..30", ex.X[0], ex.X[len(ex.X)-1], len(ex.X))
 	}
 	// SITA groups are M/D/1 with light tails: short-job waits agree with theory tightly.
+	s := h.Sizes()
 	for i, c := range fig.Series[1].X {
-		w, _ := SITAExact(100, int(c), h.Sizes(), ShortWait).Wait(0.5)
+		lam := 100 * 0.5 / s.Mean()
+		rs := lam * (1 - s.P) * s.Xm / c
+		w := rs * s.Xm / (2 * (1 - rs))
 		if y, ci := fig.Series[1].Y[i], fig.Series[1].CI[i]; math.Abs(y-w) > 3*ci {
 			t.Errorf("SITA-%v short: %v ± %v, exact %v", c, y, ci, w)
 		}
+	}
+	if _, err := SITASweepFigure("t", rows, 0.7, MeanWait); err == nil || !strings.Contains(err.Error(), "no SITA rows at load 0.7") {
+		t.Errorf("wrong load: %v", err)
 	}
 }

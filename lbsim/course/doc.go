@@ -1,8 +1,9 @@
 // Package course holds what the course notebooks (01 dispatching, 02 exponential
 // sizes, 03 SITA) share: the handout's experiment and its printed results, the
-// exact or limiting mean waiting time of each policy as a function of the load,
-// and the builders of the "mean waiting time vs load, one curve per policy, with
-// 95% confidence intervals and dashed exact curves" figure and table.
+// waiting-time metrics (all, short and long jobs) with what theory knows of them
+// (lbsim.Exact, plus SITA's per-class M/D/1 waits), and the builders of the
+// "mean waiting time vs load, one curve per policy, with 95% confidence
+// intervals and dashed exact curves" figure and table.
 //
 // The handout is "Job dispatching among parallel servers" (TD Evaluation de
 // Performances, INFO4 Polytech Grenoble, 2023): K = 50 FIFO servers of speed 1,

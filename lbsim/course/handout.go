@@ -1,8 +1,6 @@
 package course
 
 import (
-	"fmt"
-
 	"github.com/perfeval/lbsim/lbsim"
 )
 
@@ -41,29 +39,4 @@ func (h Handout) Sizes() lbsim.TwoPoint { return lbsim.NewTwoPointBeta(h.Xm, h.X
 // Policies are the three policies the handout compares: RND, RR and LL-2.
 func Policies() []lbsim.Policy {
 	return []lbsim.Policy{lbsim.Random{}, lbsim.RoundRobin{}, lbsim.LeastLoaded{D: 2}}
-}
-
-// Grid is the sweep of policies x loads for the given size law, with reps
-// independent replications of h.Jobs jobs each (reps = 1: batch-means CIs).
-func (h Handout) Grid(sizes lbsim.SizeLaw, reps int, policies ...lbsim.Policy) (lbsim.Grid, error) {
-	if reps < 1 {
-		return lbsim.Grid{}, fmt.Errorf("course: reps=%d is invalid: need at least 1 replication (1 uses batch means for the CI)", reps)
-	}
-	if len(policies) == 0 {
-		return lbsim.Grid{}, fmt.Errorf("course: no policies given: pass at least one, e.g. course.Policies()...")
-	}
-	g := lbsim.Grid{
-		Base: lbsim.Config{
-			Servers: h.Servers, Speeds: []float64{h.Speed}, Sizes: sizes,
-			Jobs: h.Jobs, Reps: reps, Seed: h.Seed,
-		},
-		Policies: policies,
-		Loads:    h.Loads,
-	}
-	for _, c := range g.Configs() {
-		if err := c.Validate(); err != nil {
-			return lbsim.Grid{}, err
-		}
-	}
-	return g, nil
 }

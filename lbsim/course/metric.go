@@ -1,6 +1,8 @@
 package course
 
 import (
+	"math"
+
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -44,12 +46,36 @@ func (m Metric) suffix() string {
 	return " " + m.String()
 }
 
-func (m Metric) exact(r theory.SITAResult) float64 {
-	switch m {
-	case ShortWait:
-		return r.Short.Wait
-	case LongWait:
-		return r.Long.Wait
+// Exact is what theory knows of the metric for cfg: lbsim.Exact for the mean
+// wait over all jobs; for the short and long jobs of SITA-c (no size cut)
+// with two-point sizes, speed-1 FCFS servers and Poisson arrivals, the wait
+// of the M/D/1 group the class is sent to (theory.SITATwoPoint, the formula
+// lbsim.Exact uses for the overall wait). ok is false when theory has none.
+func (m Metric) Exact(cfg lbsim.Config) (ref lbsim.Reference, ok bool) {
+	if m == MeanWait {
+		return lbsim.Exact(cfg)
 	}
-	return r.Overall.Wait
+	overall, ok := lbsim.Exact(cfg)
+	sita, isSITA := cfg.Policy.(lbsim.SITA)
+	sizes, twoPoint := cfg.Sizes.(lbsim.TwoPoint)
+	if !ok || !isSITA || !twoPoint || overall.Kind != lbsim.ExactValue {
+		return lbsim.Reference{}, false
+	}
+	r, err := theory.SITATwoPoint(cfg.ArrivalRate(), cfg.Servers, sita.C, sizes.Xm, sizes.XM, sizes.P)
+	if err != nil {
+		return lbsim.Reference{}, false
+	}
+	d := r.Short
+	if m == LongWait {
+		d = r.Long
+	}
+	return lbsim.Reference{Wait: d.Wait, Response: d.Response, Method: overall.Method, Kind: lbsim.ExactValue}, true
+}
+
+// exactWait is Exact's mean wait at cfg, NaN when theory has none.
+func (m Metric) exactWait(cfg lbsim.Config) float64 {
+	if ref, ok := m.Exact(cfg); ok {
+		return ref.Wait
+	}
+	return math.NaN()
 }

@@ -92,47 +92,39 @@ func LoadPrinted() ([]Printed, error) {
 }
 
 // Beside is one policy at one load: the handout's printed number, our run of the
-// same quantity, our true mean waiting time, and the exact waiting time where
-// theory gives it (NaN otherwise).
+// same quantity, our true mean waiting time, the exact waiting time where
+// theory gives it (NaN otherwise), and our run's warnings.
 type Beside struct {
-	Policy        string  `json:"policy"`
-	Load          float64 `json:"load"`
-	Printed       float64 `json:"handout_printed"`
-	HandoutWait   float64 `json:"our_handout_measure"`
-	HandoutCI95   float64 `json:"our_handout_measure_ci95"`
-	MeanWait      float64 `json:"our_mean_wait"`
-	MeanWaitCI95  float64 `json:"our_mean_wait_ci95"`
-	Exact         float64 `json:"exact_mean_wait"`
-	PrintedVsWait float64 `json:"printed_over_exact"`
+	Policy        string         `json:"policy"`
+	Load          float64        `json:"load"`
+	Printed       float64        `json:"handout_printed"`
+	HandoutWait   float64        `json:"our_handout_measure"`
+	HandoutCI95   float64        `json:"our_handout_measure_ci95"`
+	MeanWait      float64        `json:"our_mean_wait"`
+	MeanWaitCI95  float64        `json:"our_mean_wait_ci95"`
+	Exact         float64        `json:"exact_mean_wait"`
+	PrintedVsWait float64        `json:"printed_over_exact"`
+	Warnings      lbsim.Warnings `json:"warnings"`
 }
 
 // CompareWithPrinted pairs every row with the printed line of the same load and
-// policy (rows of other loads or policies are skipped); theories give the exact
-// wait per policy label. PrintedVsWait is Printed / Exact (NaN without theory).
-func CompareWithPrinted(printed []Printed, rows []lbsim.Row, theories []Theory) ([]Beside, error) {
+// policy (rows of other loads or policies are skipped). PrintedVsWait is
+// Printed / Exact (NaN without theory).
+func CompareWithPrinted(printed []Printed, rows []lbsim.Row) []Beside {
 	var out []Beside
 	for _, r := range rows {
-		label := PolicyLabel(r.Policy)
 		for _, p := range printed {
-			v, ok := p.Value(label)
+			v, ok := p.Value(r.Label)
 			if !ok || math.Abs(p.Rho-r.Load) > 1e-9 {
 				continue
 			}
-			exact := math.NaN()
-			if th, ok := theoryFor(theories, label); ok {
-				w, err := th.Wait(r.Load)
-				if err != nil {
-					return nil, err
-				}
-				exact = w
-			}
 			out = append(out, Beside{
-				Policy: label, Load: r.Load, Printed: v,
+				Policy: r.Label, Load: r.Load, Printed: v,
 				HandoutWait: r.HandoutWait, HandoutCI95: r.HandoutWaitCI95,
 				MeanWait: r.MeanWait, MeanWaitCI95: r.MeanWaitCI95,
-				Exact: exact, PrintedVsWait: v / exact,
+				Exact: r.ExactWait, PrintedVsWait: v / r.ExactWait, Warnings: r.Warnings,
 			})
 		}
 	}
-	return out, nil
+	return out
 }

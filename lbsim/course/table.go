@@ -1,7 +1,6 @@
 package course
 
 import (
-	"fmt"
 	"math"
 
 	"github.com/perfeval/lbsim/lbsim"
@@ -11,65 +10,74 @@ import (
 // Dev = (Wait - Exact) / CI95 is the distance in CI half-widths: |Dev| <= 1
 // means the exact value lies inside the 95% confidence interval.
 type WaitPoint struct {
-	Policy string  `json:"policy"`
-	Class  string  `json:"class"`
-	Load   float64 `json:"load"`
-	Wait   float64 `json:"mean_wait"`
-	CI95   float64 `json:"ci95"`
-	Exact  float64 `json:"exact"`
-	Dev    float64 `json:"dev_in_ci"`
+	Policy   string         `json:"policy"`
+	Class    string         `json:"class"`
+	Load     float64        `json:"load"`
+	Wait     float64        `json:"mean_wait"`
+	CI95     float64        `json:"ci95"`
+	Exact    float64        `json:"exact"`
+	Dev      float64        `json:"dev_in_ci"`
+	Method   string         `json:"exact_method"`
+	Warnings lbsim.Warnings `json:"warnings"`
 }
 
-// WaitTable lists every row for each metric, with the value of the theory of
-// the same policy and metric (NaN where there is none or it does not exist).
-func WaitTable(rows []lbsim.Row, metrics []Metric, theories []Theory) []WaitPoint {
+// WaitTable lists every row for each metric beside what theory knows of it
+// (Metric.Exact; NaN where it knows nothing), with the row's warnings.
+func WaitTable(rows []lbsim.Row, metrics ...Metric) []WaitPoint {
 	var out []WaitPoint
 	for _, m := range metrics {
 		for _, r := range rows {
-			label := PolicyLabel(r.Policy)
 			y, ci := m.Of(r)
-			exact := math.NaN()
-			for _, th := range theories {
-				if th.Policy == label && th.Metric == m {
-					if w, err := th.Wait(r.Load); err == nil {
-						exact = w
-					}
-					break
-				}
+			p := WaitPoint{Policy: r.Label, Class: m.String(), Load: r.Load, Wait: y, CI95: ci,
+				Exact: math.NaN(), Dev: math.NaN(), Warnings: r.Warnings}
+			if ref, ok := m.Exact(r.Config); ok {
+				p.Exact, p.Method = ref.Wait, methodName(ref)
 			}
-			dev := math.NaN() // no CI (a single unit, or no jobs waited at all): no distance
-			if ci > 0 {
-				dev = (y - exact) / ci
+			if ci > 0 { // no CI (a single unit, or no job waited): no distance
+				p.Dev = (y - p.Exact) / ci
 			}
-			out = append(out, WaitPoint{Policy: label, Class: m.String(), Load: r.Load, Wait: y, CI95: ci, Exact: exact, Dev: dev})
+			out = append(out, p)
 		}
 	}
 	return out
 }
 
-// Ratio is W_num / W_den at load rho for the policies labelled num and den
-// (e.g. "RND", "LL-2"), with a 95% half-width from the delta method,
-// r sqrt((ci_num/W_num)^2 + (ci_den/W_den)^2), which treats the two estimates
-// as independent (common random numbers make it conservative when they are
-// positively correlated).
-func Ratio(rows []lbsim.Row, num, den string, rho float64) (lbsim.Estimate, error) {
-	a, err := find(rows, num, rho)
-	if err != nil {
-		return lbsim.Estimate{}, err
+// methodName is the formula, marked when it is a K -> infinity limit.
+func methodName(ref lbsim.Reference) string {
+	if ref.Kind == lbsim.ExactValue {
+		return ref.Method
 	}
-	b, err := find(rows, den, rho)
-	if err != nil {
-		return lbsim.Estimate{}, err
-	}
-	r := a.MeanWait / b.MeanWait
-	return lbsim.Estimate{Mean: r, CI95: r * math.Hypot(a.MeanWaitCI95/a.MeanWait, b.MeanWaitCI95/b.MeanWait)}, nil
+	return ref.Method + " (" + string(ref.Kind) + ")"
 }
 
-func find(rows []lbsim.Row, label string, rho float64) (lbsim.Row, error) {
-	for _, r := range rows {
-		if PolicyLabel(r.Policy) == label && math.Abs(r.Load-rho) < 1e-9 {
-			return r, nil
+// RatioPoint is W_num / W_den at one load: simulated, with a 95% half-width
+// from the delta method (lbsim.Ratio), and the ratio of the exact values
+// where theory has both (NaN otherwise).
+type RatioPoint struct {
+	Load      float64 `json:"load"`
+	Ratio     string  `json:"ratio"` // "RND/RR"
+	Simulated float64 `json:"simulated"`
+	CI95      float64 `json:"ci95"`
+	Theory    float64 `json:"theory"`
+}
+
+// Ratios compares the mean waits of each pair of policy labels (e.g.
+// {"RND", "LL-2"}) at every load; the error names a missing row.
+func Ratios(rows []lbsim.Row, pairs [][2]string, loads []float64) ([]RatioPoint, error) {
+	var out []RatioPoint
+	for _, rho := range loads {
+		for _, pair := range pairs {
+			a, err := lbsim.Find(rows, pair[0], rho)
+			if err != nil {
+				return nil, err
+			}
+			b, err := lbsim.Find(rows, pair[1], rho)
+			if err != nil {
+				return nil, err
+			}
+			r := lbsim.Ratio(lbsim.Estimate{Mean: a.MeanWait, CI95: a.MeanWaitCI95}, lbsim.Estimate{Mean: b.MeanWait, CI95: b.MeanWaitCI95})
+			out = append(out, RatioPoint{Load: rho, Ratio: pair[0] + "/" + pair[1], Simulated: r.Mean, CI95: r.CI95, Theory: a.ExactWait / b.ExactWait})
 		}
 	}
-	return lbsim.Row{}, fmt.Errorf("course: no row for %s at load %g; simulate that load (rows hold %d configurations)", label, rho, len(rows))
+	return out, nil
 }

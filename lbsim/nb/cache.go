@@ -7,14 +7,13 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
-	"runtime"
-	"sort"
 	"strings"
 	"sync"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // Cached returns the value compute returned for key, reusing a copy stored
@@ -22,30 +21,33 @@ import (
 // every time GoNB re-runs the program for a new cell.
 //
 // key must hold every input of the computation (parameters and seeds); it is
-// JSON-encoded. The file name is the SHA-256 of that JSON, the type T, and a
-// fingerprint of the simulator's source code (every non-test .go file under
-// the repository's lbsim/ directory, plus go.mod), so editing the simulator
-// invalidates old results and a report never shows stale numbers. If the
-// source cannot be found (a binary built elsewhere), nothing is cached.
+// JSON-encoded. The file name is the SHA-256 of that JSON, the full shape of
+// the type T (every field's name and type, recursively, so a struct that
+// gains a field is a new entry, never decoded with zeros), and the code
+// version of the running binary (lbsim.CodeVersion: a hash of the simulator
+// source compiled into it), so a changed simulator never serves old results
+// and an old binary never files its results under a new version. The
+// notebook's own code that computes the value is not in the key: change the
+// key (e.g. add a version field) when you change that code.
 //
 // Values are stored with encoding/gob (exact floats, NaN and Inf included),
-// so T must be gob-encodable: exported fields, no funcs or channels. The
-// directory is $LBSIM_CACHE_DIR, else $XDG_CACHE_HOME/lbsim, else
-// ~/.cache/lbsim; LBSIM_NO_CACHE=1 turns caching off. Files are written
-// atomically; an unreadable or corrupt file is recomputed and replaced.
-// An error from compute is returned and nothing is stored.
+// so T must be gob-encodable: exported fields, no funcs or channels. Each
+// file carries a SHA-256 of its contents: a file damaged in any bit is
+// recomputed and replaced, never decoded. The directory is
+// $LBSIM_CACHE_DIR, else $XDG_CACHE_HOME/lbsim, else ~/.cache/lbsim;
+// LBSIM_NO_CACHE=1 turns caching off. Files are written atomically. An
+// error from compute is returned and nothing is stored.
 func Cached[T any](key any, compute func() (T, error)) (T, error) {
 	var zero T
 	keyJSON, err := json.Marshal(key)
 	if err != nil {
 		return zero, fmt.Errorf("nb.Cached: the key (%T) cannot be JSON-encoded: %v; use a struct of numbers and strings (NaN and Inf are not allowed)", key, err)
 	}
-	if os.Getenv("LBSIM_NO_CACHE") == "1" {
-		return compute()
-	}
-	fp, err := sourceFingerprintOnce()
+	off, err := boolEnv("NO_CACHE")
 	if err != nil {
-		warnOnce(fmt.Sprintf("nb.Cached: not caching: %v", err))
+		return zero, err
+	}
+	if off {
 		return compute()
 	}
 	dir, err := CacheDir()
@@ -53,48 +55,86 @@ func Cached[T any](key any, compute func() (T, error)) (T, error) {
 		warnOnce(fmt.Sprintf("nb.Cached: not caching: %v", err))
 		return compute()
 	}
-	typ := reflect.TypeFor[T]().String()
-	sum := sha256.Sum256([]byte(string(keyJSON) + "\x00" + typ + "\x00" + fp))
+	e := cacheEntry[T]{Key: string(keyJSON), Type: typeShape(reflect.TypeFor[T]()), Code: lbsim.CodeVersion()}
+	sum := sha256.Sum256([]byte(e.Key + "\x00" + e.Type + "\x00" + e.Code))
 	path := filepath.Join(dir, hex.EncodeToString(sum[:])+".gob")
 
-	if v, ok := readEntry[T](path, string(keyJSON)); ok {
+	if v, ok := readEntry(path, e); ok {
 		return v, nil
 	}
 	v, err := compute()
 	if err != nil {
 		return zero, err
 	}
-	if err := writeEntry(path, cacheEntry[T]{Key: string(keyJSON), Type: typ, Value: v}); err != nil {
+	e.Value = v
+	if err := writeEntry(path, e); err != nil {
 		warnOnce(fmt.Sprintf("nb.Cached: result computed but not stored: %v", err))
 	}
 	return v, nil
 }
 
-// cacheEntry is one cache file. The key is stored to detect a collision or a
-// file copied by hand, which are treated like a corrupt file.
+// cacheEntry is one cache file's payload. Key, type shape and code version
+// are stored to detect a collision or a file copied by hand, which are
+// treated like a corrupt file.
 type cacheEntry[T any] struct {
-	Key   string
-	Type  string
-	Value T
+	Key, Type, Code string
+	Value           T
 }
 
-func readEntry[T any](path, key string) (T, bool) {
-	var e cacheEntry[T]
+// cacheMagic starts every cache file; the SHA-256 of the gob payload that
+// follows the first line comes after it.
+const cacheMagic = "lbsim-cache v2 sha256="
+
+// readEntry returns the value stored at path if the file is intact and holds
+// the entry want describes (same key, type shape and code version).
+func readEntry[T any](path string, want cacheEntry[T]) (T, bool) {
 	b, err := os.ReadFile(path)
 	if err != nil {
-		return e.Value, false
-	}
-	if err := gob.NewDecoder(bytes.NewReader(b)).Decode(&e); err != nil || e.Key != key {
 		var zero T
 		return zero, false
+	}
+	return decodeEntry(b, want)
+}
+
+// decodeEntry checks the file's checksum before decoding anything.
+func decodeEntry[T any](b []byte, want cacheEntry[T]) (v T, ok bool) {
+	head, payload, found := bytes.Cut(b, []byte("\n"))
+	if !found || !bytes.HasPrefix(head, []byte(cacheMagic)) {
+		return v, false
+	}
+	sum := sha256.Sum256(payload)
+	if string(head[len(cacheMagic):]) != hex.EncodeToString(sum[:]) {
+		return v, false
+	}
+	defer func() { // gob should not panic on intact data; be safe anyway
+		if recover() != nil {
+			var zero T
+			v, ok = zero, false
+		}
+	}()
+	var e cacheEntry[T]
+	if err := gob.NewDecoder(bytes.NewReader(payload)).Decode(&e); err != nil ||
+		e.Key != want.Key || e.Type != want.Type || e.Code != want.Code {
+		return v, false
 	}
 	return e.Value, true
 }
 
+// encodeEntry is the file's bytes: the magic line with the payload's hash,
+// then the gob payload.
+func encodeEntry[T any](e cacheEntry[T]) ([]byte, error) {
+	var payload bytes.Buffer
+	if err := gob.NewEncoder(&payload).Encode(e); err != nil {
+		return nil, fmt.Errorf("the value (%s) cannot be gob-encoded: %w", e.Type, err)
+	}
+	sum := sha256.Sum256(payload.Bytes())
+	return append([]byte(cacheMagic+hex.EncodeToString(sum[:])+"\n"), payload.Bytes()...), nil
+}
+
 func writeEntry[T any](path string, e cacheEntry[T]) (err error) {
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode(e); err != nil {
-		return fmt.Errorf("the value (%s) cannot be gob-encoded: %w", e.Type, err)
+	data, err := encodeEntry(e)
+	if err != nil {
+		return err
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -110,13 +150,57 @@ func writeEntry[T any](path string, e cacheEntry[T]) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(buf.Bytes()); err != nil {
+	if _, err := tmp.Write(data); err != nil {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
 		return err
 	}
 	return os.Rename(tmp.Name(), path)
+}
+
+// typeShape describes t in full: a named type by its package path and name
+// and, for structs, every field's name, tag and shape, recursively (a
+// recursive type is named, not expanded, the second time).
+func typeShape(t reflect.Type) string {
+	var b strings.Builder
+	shapeOf(&b, t, map[reflect.Type]bool{})
+	return b.String()
+}
+
+func shapeOf(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool) {
+	if t.Name() != "" {
+		b.WriteString(t.PkgPath() + "." + t.Name())
+		if seen[t] || t.PkgPath() == "" {
+			return
+		}
+		seen[t] = true
+		b.WriteString("=")
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		b.WriteString("struct{")
+		for i := range t.NumField() {
+			f := t.Field(i)
+			fmt.Fprintf(b, "%s %q ", f.Name, f.Tag)
+			shapeOf(b, f.Type, seen)
+			b.WriteString(";")
+		}
+		b.WriteString("}")
+	case reflect.Pointer, reflect.Slice:
+		b.WriteString(t.Kind().String() + " ")
+		shapeOf(b, t.Elem(), seen)
+	case reflect.Array:
+		fmt.Fprintf(b, "[%d]", t.Len())
+		shapeOf(b, t.Elem(), seen)
+	case reflect.Map:
+		b.WriteString("map[")
+		shapeOf(b, t.Key(), seen)
+		b.WriteString("]")
+		shapeOf(b, t.Elem(), seen)
+	default:
+		b.WriteString(t.Kind().String())
+	}
 }
 
 // CacheDir returns the directory Cached uses: $LBSIM_CACHE_DIR, else
@@ -134,64 +218,6 @@ func CacheDir() (string, error) {
 		return "", fmt.Errorf("no cache directory: %v; set LBSIM_CACHE_DIR", err)
 	}
 	return filepath.Join(home, ".cache", "lbsim"), nil
-}
-
-var sourceFingerprintOnce = sync.OnceValues(func() (string, error) {
-	_, file, _, ok := runtime.Caller(0)
-	if !ok {
-		return "", fmt.Errorf("cannot locate the lbsim source (runtime.Caller failed)")
-	}
-	// file is .../lbsim/nb/cache.go; the simulator is .../lbsim.
-	return sourceFingerprint(filepath.Dir(filepath.Dir(file)))
-})
-
-// sourceFingerprint hashes the names and contents of the non-test .go files
-// under root, and the go.mod beside root (dependency versions change random
-// streams and distributions too).
-func sourceFingerprint(root string) (string, error) {
-	var files []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		name := d.Name()
-		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if strings.HasSuffix(name, ".go") && !strings.HasSuffix(name, "_test.go") {
-			files = append(files, path)
-		}
-		return nil
-	})
-	if err != nil {
-		return "", fmt.Errorf("cannot read the lbsim source in %s: %v", root, err)
-	}
-	if len(files) == 0 {
-		return "", fmt.Errorf("no .go files in %s, so code changes could not invalidate the cache", root)
-	}
-	sort.Strings(files)
-	if gomod := filepath.Join(filepath.Dir(root), "go.mod"); fileExists(gomod) {
-		files = append(files, gomod)
-	}
-	h := sha256.New()
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			return "", fmt.Errorf("cannot read %s: %v", f, err)
-		}
-		rel, _ := filepath.Rel(root, f)
-		fmt.Fprintf(h, "%s\x00%d\x00", filepath.ToSlash(rel), len(b))
-		h.Write(b)
-	}
-	return hex.EncodeToString(h.Sum(nil)), nil
-}
-
-func fileExists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }
 
 var warned sync.Map

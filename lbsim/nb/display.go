@@ -29,15 +29,9 @@ const (
 	PanelHeightCm  = 8
 )
 
-// Table displays df as an HTML table (see frame.HTML for the options, such
-// as frame.Precision(6) or frame.MaxRows(50)).
-func Table(df dataframe.DataFrame, opts ...frame.Option) {
-	frontEnd.displayHTML(frame.HTML(df, opts...))
-}
-
 // ShowTable displays df as an HTML table under the given caption.
 func ShowTable(df dataframe.DataFrame, caption string) {
-	Table(df, frame.Caption(caption))
+	frontEnd.displayHTML(frame.HTML(df, frame.Caption(caption)))
 }
 
 // ShowPNG displays a PNG image, such as one made by plots.PNG.

@@ -1,29 +1,39 @@
 package nb
 
 import (
+	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"unicode"
+
+	"github.com/go-gota/gota/dataframe"
 
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/frame"
 )
 
-// Quick reports whether the notebook runs in quick mode (LBSIM_QUICK=1):
-// the test suite's short runs. Reports use the full values.
-func Quick() bool { return os.Getenv("LBSIM_QUICK") == "1" }
+// Notebook parameters can be overridden from the environment: the parameter
+// "jobs" is read from LBSIM_JOBS, and a camel-case name keeps its word
+// boundary ("xM" is LBSIM_X_M, "xm" is LBSIM_XM), so no two names share a
+// variable. Overrides are strict: a value that does not parse, is out of
+// range, or gives a list where one number is wanted stops the program with
+// one line naming the variable, the value and the fix (no silent fallback,
+// no panic trace).
 
-// Int is a notebook parameter: the environment variable LBSIM_<NAME>
-// overrides it; otherwise quick in quick mode and full otherwise.
+// Quick reports whether the notebook runs in quick mode (LBSIM_QUICK=1, or
+// true/yes/on): the test suite's short runs. Reports use the full values.
+func Quick() bool { return must(boolEnv("QUICK")) }
+
+// Int is a notebook parameter: a whole number >= 0 (jobs, replications,
+// servers, seeds). The environment variable LBSIM_<NAME> overrides it;
+// otherwise quick in quick mode and full otherwise.
 func Int(name string, full, quick int) int {
 	if v, ok := lookup(name); ok {
-		n, err := strconv.Atoi(v)
-		if err != nil {
-			panic(fmt.Sprintf("LBSIM_%s=%q is not a whole number", strings.ToUpper(name), v))
-		}
-		return n
+		return must(parseInt(name, v))
 	}
 	if Quick() {
 		return quick
@@ -31,34 +41,120 @@ func Int(name string, full, quick int) int {
 	return full
 }
 
-// Float is Int for a real number.
+// Float is Int for one real number.
 func Float(name string, full, quick float64) float64 {
-	fs := Floats(name, []float64{full}, []float64{quick})
-	return fs[0]
+	if v, ok := lookup(name); ok {
+		xs, err := parseFloats(name, v)
+		if err == nil && len(xs) != 1 {
+			err = fmt.Errorf("%s=%q holds %d numbers: this parameter takes one, e.g. %s=%s", EnvName(name), v, len(xs), EnvName(name), strconv.FormatFloat(full, 'g', -1, 64))
+		}
+		if err != nil {
+			fail(err)
+			return full // reached only when a test replaces fail
+		}
+		return xs[0]
+	}
+	if Quick() {
+		return quick
+	}
+	return full
 }
 
-// Floats is Int for a comma-separated list of numbers.
+// Floats is Int for a comma-separated list of real numbers.
 func Floats(name string, full, quick []float64) []float64 {
-	v, ok := lookup(name)
-	if !ok {
-		if Quick() {
-			return quick
+	if v, ok := lookup(name); ok {
+		return must(parseFloats(name, v))
+	}
+	if Quick() {
+		return quick
+	}
+	return full
+}
+
+// EnvName is the environment variable that overrides the parameter name.
+func EnvName(name string) string {
+	var b strings.Builder
+	b.WriteString("LBSIM_")
+	prev := rune(0)
+	for _, r := range name {
+		if unicode.IsUpper(r) && (unicode.IsLower(prev) || unicode.IsDigit(prev)) {
+			b.WriteByte('_')
 		}
-		return full
+		b.WriteRune(unicode.ToUpper(r))
+		prev = r
+	}
+	return b.String()
+}
+
+func lookup(name string) (string, bool) { return os.LookupEnv(EnvName(name)) }
+
+// parseInt reads an override of a whole-number parameter.
+func parseInt(name, v string) (int, error) {
+	env := EnvName(name)
+	t := strings.TrimSpace(v)
+	if t == "" {
+		return 0, fmt.Errorf("%s is set but empty: give a whole number >= 0, e.g. %s=1000, or unset it", env, env)
+	}
+	n, err := strconv.Atoi(t)
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return 0, fmt.Errorf("%s=%q is out of range: need a whole number from 0 to %d", env, v, math.MaxInt)
+	case err != nil:
+		return 0, fmt.Errorf("%s=%q is not a whole number: write e.g. %s=1000 (no decimal point, no list)", env, v, env)
+	case n < 0:
+		return 0, fmt.Errorf("%s=%d is negative: need a whole number >= 0", env, n)
+	}
+	return n, nil
+}
+
+// parseFloats reads an override of a list of real numbers.
+func parseFloats(name, v string) ([]float64, error) {
+	env := EnvName(name)
+	if strings.TrimSpace(v) == "" {
+		return nil, fmt.Errorf("%s is set but empty: give comma-separated numbers, e.g. %s=0.5,0.9, or unset it", env, env)
 	}
 	var out []float64
-	for _, f := range strings.Split(v, ",") {
+	for i, f := range strings.Split(v, ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			panic(fmt.Sprintf("LBSIM_%s=%q: %q is not a number", strings.ToUpper(name), v, f))
+		switch {
+		case errors.Is(err, strconv.ErrRange):
+			return nil, fmt.Errorf("%s=%q: item %d (%q) is out of float64's range (magnitudes up to 1.8e308)", env, v, i+1, f)
+		case err != nil:
+			return nil, fmt.Errorf("%s=%q: item %d (%q) is not a number; write e.g. %s=0.5,0.9", env, v, i+1, f, env)
+		case math.IsNaN(x) || math.IsInf(x, 0):
+			return nil, fmt.Errorf("%s=%q: item %d is %v: need finite numbers", env, v, i+1, x)
 		}
 		out = append(out, x)
 	}
-	return out
+	return out, nil
 }
 
-func lookup(name string) (string, bool) {
-	return os.LookupEnv("LBSIM_" + strings.ToUpper(name))
+// boolEnv reads LBSIM_<NAME> as a switch: unset or empty is off; 1, true,
+// yes, on and 0, false, no, off in any case; anything else is an error.
+func boolEnv(name string) (bool, error) {
+	env := EnvName(name)
+	switch v := strings.ToLower(strings.TrimSpace(os.Getenv(env))); v {
+	case "", "0", "false", "no", "off":
+		return false, nil
+	case "1", "true", "yes", "on":
+		return true, nil
+	default:
+		return false, fmt.Errorf("%s=%q is not a switch: use %s=1 (on) or %s=0 (off)", env, os.Getenv(env), env, env)
+	}
+}
+
+// fail stops the notebook's program on an invalid override: one line on
+// stderr (shown under the cell) and exit status 2. Tests replace it.
+var fail = func(err error) {
+	fmt.Fprintln(os.Stderr, "lbsim:", err)
+	os.Exit(2)
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		fail(err)
+	}
+	return v
 }
 
 // Sweep runs a grid of configurations with an in-place progress bar, and
@@ -82,11 +178,7 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 		if err != nil {
 			return nil, err
 		}
-		rows := make([]lbsim.Row, len(res))
-		for i, r := range res {
-			rows[i] = lbsim.NewRow(r)
-		}
-		return rows, nil
+		return lbsim.Rows(res), nil
 	})
 	if err != nil {
 		return nil, err
@@ -97,15 +189,19 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 	return rows, nil
 }
 
-// Save writes rows (any slice of structs) as CSV named name.csv into the
-// directory LBSIM_OUT_DIR (set by the test suite, which checks the numbers)
-// or, when unset, into the repository's reports/ folder. These files are
-// generated, so an existing one is replaced.
+// Save writes rows (a slice of structs, or a gota DataFrame) as CSV named
+// name.csv into the directory LBSIM_OUT_DIR (set by the test suite, which
+// checks the numbers) or, when unset, into the repository's reports/
+// folder. These files are generated, so an existing one is replaced.
 func Save(name string, rows any) error {
-	df, err := frame.FromStructs(rows)
+	df, err := toFrame(rows)
 	if err != nil {
 		return err
 	}
+	return saveFrame(name, df)
+}
+
+func saveFrame(name string, df dataframe.DataFrame) error {
 	dir := os.Getenv("LBSIM_OUT_DIR")
 	if dir == "" {
 		dir = filepath.Join("..", "reports")

@@ -4,11 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Series is a measured curve: points (X[i], Y[i]) with optional 95%
@@ -18,6 +20,10 @@ type Series struct {
 	Name string
 	X, Y []float64
 	CI   []float64
+	// Warned names, per point, the warning rules that fired for it ("" for
+	// none; nil when no point has a warning). Warned points are drawn
+	// hollow and the figure gets a footnote naming the rules.
+	Warned []string
 }
 
 // Curve is an exact-theory or limiting curve, drawn as a dashed line without
@@ -33,7 +39,8 @@ type Curve struct {
 // Figure describes one plot: measured series, theory curves and axes.
 //
 // Points with a non-finite coordinate are dropped (theory is often +Inf at
-// rho >= 1). On a log axis, points with a coordinate <= 0 are dropped too,
+// rho >= 1). Curves are drawn only over the x range of the series' points,
+// so a theory curve does not stretch the axes beyond the simulated data. On a log axis, points with a coordinate <= 0 are dropped too,
 // and error bars that would reach below zero are cut at a positive floor:
 // a tenth of the smallest positive value drawn on that axis.
 type Figure struct {
@@ -65,11 +72,11 @@ func (f *Figure) Plot() (*plot.Plot, error) {
 	p.Add(plotter.NewGrid())
 	if f.LogX {
 		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.X.Tick.Marker = logTicks{}
 	}
 	if f.LogY {
 		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+		p.Y.Tick.Marker = logTicks{}
 	}
 	floor := f.logFloor()
 	colourOf := make(map[string]int, len(f.Series))
@@ -79,17 +86,59 @@ func (f *Figure) Plot() (*plot.Plot, error) {
 			return nil, err
 		}
 	}
+	xmin, xmax := f.seriesXRange()
 	for j, c := range f.Curves {
 		colour := len(f.Series) + j
 		if c.Of != "" {
 			colour = colourOf[c.Of]
 		}
-		if err := f.addCurve(p, c, j, colour); err != nil {
+		if err := f.addCurve(p, c, j, colour, xmin, xmax); err != nil {
 			return nil, err
 		}
 	}
+	if rules := f.warnedRules(); len(rules) > 0 {
+		p.X.Label.Text += "\nhollow markers: warned (" + strings.Join(rules, ", ") + ")"
+	}
 	f.setRanges(p)
 	return p, nil
+}
+
+// seriesXRange is the x range of the series' drawable points; (-Inf, +Inf)
+// when the figure has no series (curves alone are drawn in full).
+func (f *Figure) seriesXRange() (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range f.Series {
+		for i := range s.X {
+			if f.drawable(s.X[i], s.Y[i]) {
+				lo, hi = math.Min(lo, s.X[i]), math.Max(hi, s.X[i])
+			}
+		}
+	}
+	if lo > hi {
+		return math.Inf(-1), math.Inf(1)
+	}
+	return lo, hi
+}
+
+// warnedRules are the distinct rule names of the warned drawable points, sorted.
+func (f *Figure) warnedRules() []string {
+	seen := map[string]bool{}
+	for _, s := range f.Series {
+		for i, w := range s.Warned {
+			if w == "" || !f.drawable(s.X[i], s.Y[i]) {
+				continue
+			}
+			for _, r := range strings.Split(w, ", ") {
+				seen[r] = true
+			}
+		}
+	}
+	rules := make([]string, 0, len(seen))
+	for r := range seen {
+		rules = append(rules, r)
+	}
+	sort.Strings(rules)
+	return rules
 }
 
 func (f *Figure) check() error {
@@ -102,8 +151,14 @@ func (f *Figure) check() error {
 	names := make(map[string]bool, len(f.Series))
 	for _, s := range f.Series {
 		names[s.Name] = true
+		if len(s.X) == 0 {
+			return fmt.Errorf("plots: series %q of figure %q has no points; was it built from rows that match nothing? (figure series: %s)", s.Name, f.Title, seriesNames(f.Series))
+		}
 		if len(s.X) != len(s.Y) {
 			return fmt.Errorf("plots: series %q has %d X values and %d Y values; they must be equal", s.Name, len(s.X), len(s.Y))
+		}
+		if s.Warned != nil && len(s.Warned) != len(s.Y) {
+			return fmt.Errorf("plots: series %q has %d Warned entries for %d points; give one per point (\"\" for none) or Warned = nil", s.Name, len(s.Warned), len(s.Y))
 		}
 		if s.CI != nil && len(s.CI) != len(s.Y) {
 			return fmt.Errorf("plots: series %q has %d CI half-widths for %d points; give one per point or CI = nil", s.Name, len(s.CI), len(s.Y))
@@ -149,7 +204,7 @@ func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
 	if len(pts) == 0 {
 		return nil
 	}
-	line, scatter, err := plotter.NewLinePoints(pts)
+	line, err := plotter.NewLine(pts)
 	if err != nil {
 		return fmt.Errorf("plots: series %q: %w", s.Name, err)
 	}
@@ -157,11 +212,23 @@ func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
 	line.Color = colour
 	line.Width = vg.Points(1.2)
 	line.Dashes = pick(seriesDashes, i)
-	scatter.Color = colour
-	scatter.Shape = pick(markers, i)
-	scatter.Radius = vg.Points(2.5)
-	p.Add(line, scatter)
-	p.Legend.Add(s.Name, line, scatter)
+	p.Add(line)
+	var legend *plotter.Scatter
+	for _, part := range f.markerParts(s, i) {
+		if len(part.pts) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(part.pts)
+		if err != nil {
+			return fmt.Errorf("plots: series %q: %w", s.Name, err)
+		}
+		sc.Color, sc.Shape, sc.Radius = colour, part.shape, part.radius
+		p.Add(sc)
+		if legend == nil || !part.hollow {
+			legend = sc
+		}
+	}
+	p.Legend.Add(s.Name, line, legend)
 	if bars.Len() > 0 {
 		eb, err := plotter.NewYErrorBars(bars)
 		if err != nil {
@@ -175,10 +242,38 @@ func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
 	return nil
 }
 
-func (f *Figure) addCurve(p *plot.Plot, c Curve, j, colour int) error {
+// markerPart is a set of points of one series drawn with one glyph.
+type markerPart struct {
+	pts    plotter.XYs
+	shape  draw.GlyphDrawer
+	radius vg.Length
+	hollow bool
+}
+
+// markerParts splits the drawable points of series i into plain points
+// (its filled marker) and warned points (the hollow counterpart).
+func (f *Figure) markerParts(s Series, i int) [2]markerPart {
+	parts := [2]markerPart{
+		{shape: pick(markers, i), radius: vg.Points(2.5)},
+		{shape: pick(hollowMarkers, i), radius: vg.Points(3.5), hollow: true},
+	}
+	for k := range s.X {
+		if !f.drawable(s.X[k], s.Y[k]) {
+			continue
+		}
+		part := &parts[0]
+		if s.Warned != nil && s.Warned[k] != "" {
+			part = &parts[1]
+		}
+		part.pts = append(part.pts, plotter.XY{X: s.X[k], Y: s.Y[k]})
+	}
+	return parts
+}
+
+func (f *Figure) addCurve(p *plot.Plot, c Curve, j, colour int, xmin, xmax float64) error {
 	var pts plotter.XYs
 	for i := range c.X {
-		if f.drawable(c.X[i], c.Y[i]) {
+		if f.drawable(c.X[i], c.Y[i]) && c.X[i] >= xmin && c.X[i] <= xmax {
 			pts = append(pts, plotter.XY{X: c.X[i], Y: c.Y[i]})
 		}
 	}

@@ -19,16 +19,24 @@ var palette = []color.Color{
 	color.RGBA{R: 0x55, G: 0x55, B: 0x55, A: 0xff}, // grey
 }
 
-// markers differ in shape and fill so series stay apart in black and white.
+// markers differ in shape so series stay apart in black and white; they
+// are filled (or strokes), because hollow markers mean a warned point.
 var markers = []draw.GlyphDrawer{
 	draw.CircleGlyph{},
 	draw.BoxGlyph{},
-	draw.TriangleGlyph{},
+	draw.PyramidGlyph{},
 	draw.CrossGlyph{},
+	draw.PlusGlyph{},
+}
+
+// hollowMarkers are the warned counterparts of markers, index for index:
+// the outline of the same shape (a ring around a cross or a plus).
+var hollowMarkers = []draw.GlyphDrawer{
 	draw.RingGlyph{},
 	draw.SquareGlyph{},
-	draw.PyramidGlyph{},
-	draw.PlusGlyph{},
+	draw.TriangleGlyph{},
+	draw.RingGlyph{},
+	draw.RingGlyph{},
 }
 
 // seriesDashes are the line patterns of measured series: solid first, then

@@ -30,20 +30,32 @@ func Shard(i, n, m int) ([]int, error) {
 	return members(i, n, m), nil
 }
 
+// memberCount is len(members(i, n, m)) without allocating.
+func memberCount(i, n, m int) int {
+	if i >= m {
+		return 0
+	}
+	return (m-i-1)/n + 1
+}
+
 func members(i, n, m int) []int {
-	cs := make([]int, 0, (m-i+n-1)/n)
+	cs := make([]int, 0, memberCount(i, n, m))
 	for c := i; c < m; c += n {
 		cs = append(cs, c)
 	}
 	return cs
 }
 
+// MaxConfigs bounds the configurations of a sweep and the shards of a split
+// (a hostile identification line must not make the reader allocate).
+const MaxConfigs = 10_000_000
+
 func checkSplit(m, n int) error {
-	if m < 0 {
-		return fmt.Errorf("shard: %d configurations, want 0 or more", m)
+	if m < 0 || m > MaxConfigs {
+		return fmt.Errorf("shard: %d configurations, want 0 or more and at most %d", m, MaxConfigs)
 	}
-	if n < 1 {
-		return fmt.Errorf("shard: %d shards, want n >= 1; use n = 1 for an unsharded run", n)
+	if n < 1 || n > MaxConfigs {
+		return fmt.Errorf("shard: %d shards, want n >= 1 and n <= %d; use n = 1 for an unsharded run", n, MaxConfigs)
 	}
 	return nil
 }

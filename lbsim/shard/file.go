@@ -14,7 +14,13 @@ import (
 	"strings"
 )
 
-const magic = "# lbsim-shard v1"
+// Identification lines: v2 names the code version and its trailer hash
+// covers the identification line too; v1 files (older builds) are still
+// read, so they are recognised as foreign rather than overwritten.
+const (
+	magic   = "# lbsim-shard v2"
+	magicV1 = "# lbsim-shard v1"
+)
 
 // FileName is the name of shard i of n inside the output directory.
 func FileName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.csv", i, n) }
@@ -23,8 +29,10 @@ func FileName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.csv", i, n) 
 // Each row must have len(header) fields and its first field must be the
 // configuration index; the rows must be exactly the configurations
 // Shard(i, n, s.Configs), in that order. The file is written to a temporary
-// file in dir, synced and renamed, so readers never see a partial file under
-// the final name.
+// file in dir, synced and then linked to its final name, which fails if the
+// name exists: a shard file is never replaced, and of two writers racing for
+// it exactly one succeeds. Readers never see a partial file under the final
+// name.
 func Write(dir string, s Sweep, i, n int, header []string, rows [][]string) error {
 	if err := checkShard(s, i, n); err != nil {
 		return err
@@ -38,10 +46,10 @@ func Write(dir string, s Sweep, i, n int, header []string, rows [][]string) erro
 		return err
 	}
 	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s sweep=%s shard=%d/%d configs=%d\n", magic, s.ID, i, n, s.Configs)
+	fmt.Fprintf(&b, "%s sweep=%s code=%s shard=%d/%d configs=%d\n", magic, s.ID, s.code(), i, n, s.Configs)
 	b.Write(body)
-	fmt.Fprintf(&b, "# complete rows=%d sha256=%s\n", len(rows), digest(body))
-	return writeAtomic(dir, FileName(i, n), b.Bytes())
+	fmt.Fprintf(&b, "# complete rows=%d sha256=%s\n", len(rows), digest(b.Bytes()))
+	return writeExclusive(dir, FileName(i, n), b.Bytes())
 }
 
 // Complete reports whether dir holds a complete shard file for shard i of n
@@ -77,6 +85,8 @@ func Verify(dir string, s Sweep, i, n int) error {
 		return err
 	}
 	switch {
+	case f.Sweep.ID != s.ID && f.Sweep.code() != s.code():
+		return &InvalidFileError{path, fmt.Sprintf("belongs to sweep %s written by lbsim code %s, not sweep %s of this code %s", short(f.Sweep.ID), f.Sweep.code(), short(s.ID), s.code())}
 	case f.Sweep.ID != s.ID:
 		return &InvalidFileError{path, fmt.Sprintf("belongs to sweep %s, not %s", short(f.Sweep.ID), short(s.ID))}
 	case f.Sweep.Configs != s.Configs:
@@ -114,6 +124,11 @@ func ReadFile(path string) (*File, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parseFile(path, data)
+}
+
+// parseFile is ReadFile on the file's contents.
+func parseFile(path string, data []byte) (*File, error) {
 	invalid := func(format string, a ...any) error {
 		return &InvalidFileError{path, fmt.Sprintf(format, a...)}
 	}
@@ -122,8 +137,15 @@ func ReadFile(path string) (*File, error) {
 		return nil, invalid("has no identification line (want %q ...)", magic)
 	}
 	f := &File{Path: path}
-	if _, err := fmt.Sscanf(string(first), magic+" sweep=%s shard=%d/%d configs=%d", &f.Sweep.ID, &f.I, &f.N, &f.Sweep.Configs); err != nil {
-		return nil, invalid("first line %q is not %q", clip(first), magic+" sweep=<id> shard=<i>/<n> configs=<M>")
+	v1 := bytes.HasPrefix(first, []byte(magicV1+" "))
+	var err1 error
+	if v1 {
+		_, err1 = fmt.Sscanf(string(first), magicV1+" sweep=%s shard=%d/%d configs=%d", &f.Sweep.ID, &f.I, &f.N, &f.Sweep.Configs)
+	} else {
+		_, err1 = fmt.Sscanf(string(first), magic+" sweep=%s code=%s shard=%d/%d configs=%d", &f.Sweep.ID, &f.Sweep.Code, &f.I, &f.N, &f.Sweep.Configs)
+	}
+	if err1 != nil {
+		return nil, invalid("first line %q is not %q", clip(first), magic+" sweep=<id> code=<version> shard=<i>/<n> configs=<M>")
 	}
 	if err := checkShard(f.Sweep, f.I, f.N); err != nil {
 		return nil, invalid("has an invalid identification line: %v", err)
@@ -139,8 +161,16 @@ func ReadFile(path string) (*File, error) {
 	if _, err := fmt.Sscanf(string(last), "# complete rows=%d sha256=%s", &rowCount, &sum); err != nil {
 		return nil, invalid("is truncated: last line %q is not the '# complete rows=<k> sha256=<hash>' trailer (killed writer?)", clip(last))
 	}
-	if got := digest(body); got != sum {
-		return nil, invalid("is corrupt: rows hash to %s, trailer says %s", short(got), short(sum))
+	signed := data[:len(first)+1+cut] // v2: identification line and body
+	if v1 {
+		signed = body
+	}
+	if got := digest(signed); got != sum {
+		return nil, invalid("is corrupt: its contents hash to %s, trailer says %s", short(got), short(sum))
+	}
+	// Count before allocating: the rows must be the shard's members.
+	if want := memberCount(f.I, f.N, f.Sweep.Configs); rowCount != want {
+		return nil, invalid("has %d rows, but shard %d/%d of %d configurations has %d", rowCount, f.I, f.N, f.Sweep.Configs, want)
 	}
 	r := csv.NewReader(bytes.NewReader(body))
 	records, err := r.ReadAll()
@@ -208,20 +238,28 @@ func EncodeCSV(header []string, rows [][]string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-func writeAtomic(dir, name string, data []byte) error {
+// writeExclusive writes data to dir/name through a synced temporary file
+// that is then hard-linked to name: the link fails if name exists, so the
+// file is created exactly once and never replaced.
+func writeExclusive(dir, name string, data []byte) error {
 	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("shard: cannot create a temporary file in %s: %w", dir, err)
 	}
-	done := false
+	done, tmpName := false, tmp.Name()
 	defer func() {
 		if !done {
-			tmp.Close()
-			os.Remove(tmp.Name())
+			if tmp != nil {
+				tmp.Close()
+			}
+			os.Remove(tmpName)
 		}
 	}()
 	if _, err := tmp.Write(data); err != nil {
 		return fmt.Errorf("shard: writing %s: %w", tmp.Name(), err)
+	}
+	if err := tmp.Chmod(0o644); err != nil { // readable like any output file
+		return fmt.Errorf("shard: %w", err)
 	}
 	if err := tmp.Sync(); err != nil {
 		return fmt.Errorf("shard: syncing %s: %w", tmp.Name(), err)
@@ -229,9 +267,23 @@ func writeAtomic(dir, name string, data []byte) error {
 	if err := tmp.Close(); err != nil {
 		return fmt.Errorf("shard: closing %s: %w", tmp.Name(), err)
 	}
-	if err := os.Rename(tmp.Name(), filepath.Join(dir, name)); err != nil {
-		return fmt.Errorf("shard: renaming %s to %s: %w", tmp.Name(), name, err)
+	final := filepath.Join(dir, name)
+	exists := fmt.Errorf("shard: %w: %s already exists (another run wrote it meanwhile?); it is not replaced: check it with lbsim merge, or remove it and run this shard again", ErrExists, final)
+	if err := os.Link(tmpName, final); err != nil {
+		if errors.Is(err, fs.ErrExist) {
+			return exists
+		}
+		// A file system without hard links: rename, after checking the
+		// name is free (the shard's claim, see Lock, keeps other writers out).
+		if _, serr := os.Lstat(final); serr == nil {
+			return exists
+		}
+		if err := os.Rename(tmpName, final); err != nil {
+			return fmt.Errorf("shard: creating %s: %w", final, err)
+		}
 	}
+	tmp = nil
+	os.Remove(tmpName) // the link's other name (gone after a rename)
 	done = true
 	// Sync the directory so the rename itself survives a crash.
 	if d, err := os.Open(dir); err == nil {
@@ -240,6 +292,13 @@ func writeAtomic(dir, name string, data []byte) error {
 	}
 	return nil
 }
+
+// ErrExists is returned (wrapped) by Write when the shard file exists, and
+// ErrBusy by Lock when another process holds the shard.
+var (
+	ErrExists = errors.New("shard file exists")
+	ErrBusy   = errors.New("shard is busy")
+)
 
 func digest(b []byte) string {
 	sum := sha256.Sum256(b)

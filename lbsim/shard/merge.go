@@ -27,6 +27,9 @@ func Merge(dir string) (header []string, rows [][]string, err error) {
 	first := files[0]
 	for _, f := range files[1:] {
 		switch {
+		case f.Sweep.code() != first.Sweep.code():
+			return nil, nil, fmt.Errorf("shard: %s was written by lbsim code %s but %s by code %s: results of two builds are never merged; rerun the shards of one of them with the other build (or into a separate directory)",
+				f.Path, f.Sweep.code(), first.Path, first.Sweep.code())
 		case f.Sweep.ID != first.Sweep.ID:
 			return nil, nil, fmt.Errorf("shard: %s is foreign: it belongs to sweep %s, but %s belongs to sweep %s; keep one sweep per directory and move the other files out",
 				f.Path, short(f.Sweep.ID), first.Path, short(first.Sweep.ID))

@@ -101,6 +101,7 @@ func TestMergeErrors(t *testing.T) {
 			h := append([]string(nil), header...)
 			h[4] = "mean_response"
 			part := [][]string{rows[1], rows[3], rows[5], rows[7], rows[9]}
+			os.Remove(filepath.Join(dir, FileName(1, 2))) // Write never replaces a file
 			if err := Write(dir, s, 1, 2, h, part); err != nil {
 				t.Fatal(err)
 			}

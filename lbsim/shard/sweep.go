@@ -12,6 +12,17 @@ import (
 type Sweep struct {
 	ID      string
 	Configs int
+	// Code is the version of the code that computes the rows (see
+	// lbsim.CodeVersion); it is written into shard files so that a foreign
+	// file can be named as another build's. The ID must cover it too.
+	Code string
+}
+
+func (s Sweep) code() string {
+	if s.Code == "" {
+		return "unknown"
+	}
+	return s.Code
 }
 
 // NewSweep returns the Sweep of a canonical specification. The caller is
@@ -30,8 +41,13 @@ func (s Sweep) validate() error {
 	if _, err := hex.DecodeString(s.ID); err != nil {
 		return fmt.Errorf("shard: sweep id %q is not hexadecimal; build it with NewSweep", s.ID)
 	}
-	if s.Configs < 0 {
-		return fmt.Errorf("shard: sweep has %d configurations, want 0 or more", s.Configs)
+	if s.Configs < 0 || s.Configs > MaxConfigs {
+		return fmt.Errorf("shard: sweep has %d configurations, want 0 to %d", s.Configs, MaxConfigs)
+	}
+	for _, r := range s.Code {
+		if !(r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r == '-' || r == '_' || r == '.') {
+			return fmt.Errorf("shard: code version %q must be letters, digits, '-', '_' or '.'", s.Code)
+		}
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func sweepOf(t *testing.T, spec string, m int) Sweep {
 }
 
 // writeSplit writes all n shards of the table, last shard first.
-func writeSplit(t *testing.T, dir string, s Sweep, n int, header []string, rows [][]string) {
+func writeSplit(t testing.TB, dir string, s Sweep, n int, header []string, rows [][]string) {
 	t.Helper()
 	for i := n - 1; i >= 0; i-- {
 		cs, err := Shard(i, n, s.Configs)

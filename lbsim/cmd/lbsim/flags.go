@@ -54,17 +54,109 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	return fs
 }
 
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
+// parseStrict parses args strictly: a flag given twice is an error (the
+// second value would silently win), and a parse error is one line with a
+// pointer to -h instead of the whole flag list.
+func parseStrict(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	fs.Usage = func() {}
+	// Wrap the values while parsing only: -h then prints the flags' own
+	// types and defaults.
+	fs.VisitAll(func(f *flag.Flag) { f.Value = &onceValue{Value: f.Value, name: f.Name} })
+	err := fs.Parse(args)
+	fs.VisitAll(func(f *flag.Flag) { f.Value = f.Value.(*onceValue).Value })
+	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
+			fs.SetOutput(out)
+			fmt.Fprintf(out, "usage: %s [flags]\n", fs.Name())
+			fs.PrintDefaults()
 			return errHelp
 		}
+		return fmt.Errorf("%v (%s -h lists the flags)", err, fs.Name())
+	}
+	return nil
+}
+
+// parseFlags is parseStrict for commands that take no arguments.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := parseStrict(fs, args); err != nil {
 		return err
 	}
 	if fs.NArg() > 0 {
 		return fmt.Errorf("unexpected argument %q; all options are flags (see -h)", fs.Arg(0))
 	}
 	return nil
+}
+
+// checkRampLoad refuses -load beside a ramp, which sets the load itself:
+// the -load value would be ignored but reported.
+func checkRampLoad(fs *flag.FlagSet, c *configFlags) error {
+	if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.arrivals)), "ramp") || c.trace != "" {
+		return nil
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "load" })
+	if given {
+		return fmt.Errorf("-load %s has no effect with -arrivals %s: the ramp's from and to are the loads; drop -load", c.load, c.arrivals)
+	}
+	return nil
+}
+
+// warnUnstable warns once about every load >= 1 in cfgs (allowed with
+// -overload, or reached by a ramp): the queues grow with N and the results
+// are not steady-state values.
+func warnUnstable(stderr io.Writer, cmd string, cfgs []lbsim.Config) {
+	var loads []string
+	seen := map[float64]bool{}
+	for _, c := range cfgs {
+		if c.Load >= 1 && !seen[c.Load] {
+			seen[c.Load] = true
+			loads = append(loads, strconv.FormatFloat(c.Load, 'g', -1, 64))
+		}
+	}
+	if len(loads) > 0 {
+		fmt.Fprintf(stderr, "lbsim %s: warning: load %s >= 1 is unstable; the queues grow with N and the means are not steady-state values\n", cmd, strings.Join(loads, ", "))
+	}
+}
+
+// onceValue refuses a second Set: "-jobs 10 -jobs 20" is a mistake, not 20.
+type onceValue struct {
+	flag.Value
+	name string
+	set  bool
+}
+
+func (v *onceValue) Set(s string) error {
+	if v.set {
+		return fmt.Errorf("given twice (already %s); give it once", v.String())
+	}
+	v.set = true
+	return v.Value.Set(s)
+}
+
+// String serves flag's printing of defaults, which calls it on a zero
+// onceValue too.
+func (v *onceValue) String() string {
+	if v == nil || v.Value == nil {
+		return ""
+	}
+	return v.Value.String()
+}
+
+// IsBoolFlag keeps "-tally" (no value) working for boolean flags.
+func (v *onceValue) IsBoolFlag() bool {
+	b, ok := v.Value.(interface{ IsBoolFlag() bool })
+	return ok && b.IsBoolFlag()
+}
+
+// numberError says why a command-line number was refused: out of range or
+// not a number at all.
+func numberError(name, p, kind string, err error) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return fmt.Errorf("-%s: %q is out of range (%s)", name, strings.TrimSpace(p), kind)
+	}
+	return fmt.Errorf("-%s: %q is not a number", name, p)
 }
 
 // splitList splits a comma-separated list of specs, keeping a spec's own
@@ -91,7 +183,7 @@ func parseFloats(name, s string) ([]float64, error) {
 	for _, p := range strings.Split(s, ",") {
 		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
 		if err != nil {
-			return nil, fmt.Errorf("-%s: %q is not a number", name, p)
+			return nil, numberError(name, p, "float64 holds magnitudes up to 1.8e308", err)
 		}
 		out = append(out, x)
 	}
@@ -102,6 +194,9 @@ func parseInts(name, s string) ([]int, error) {
 	var out []int
 	for _, p := range strings.Split(s, ",") {
 		x, err := strconv.Atoi(strings.TrimSpace(p))
+		if errors.Is(err, strconv.ErrRange) {
+			return nil, numberError(name, p, "a whole number up to 9223372036854775807", err)
+		}
 		if err != nil {
 			return nil, fmt.Errorf("-%s: %q is not a whole number", name, p)
 		}
@@ -194,6 +289,10 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 		if b.Arrivals, err = lbsim.ParseArrivals(c.arrivals); err != nil {
 			return g, err
 		}
+		if r, ok := b.Arrivals.(lbsim.Ramp); ok {
+			// The ramp sets the load; the configuration reports its final one.
+			g.Loads = []float64{r.To}
+		}
 	}
 	if c.reps < 1 {
 		return g, fmt.Errorf("-reps %d is invalid: need R >= 1", c.reps)
@@ -202,6 +301,9 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 		return g, fmt.Errorf("-workers %d is invalid: need >= 0 (0 = all cores)", c.workers)
 	}
 	g.Base = b
+	if _, err := g.Count(); err != nil {
+		return g, err
+	}
 	for _, cfg := range g.Configs() {
 		if err := cfg.Validate(); err != nil {
 			return g, err

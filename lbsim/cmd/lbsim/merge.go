@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -30,10 +29,7 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
 		dir, args = args[0], args[1:]
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return errHelp
-		}
+	if err := parseStrict(fs, args); err != nil {
 		return err
 	}
 	rest := fs.Args()
@@ -74,7 +70,11 @@ func writeFileAtomic(path string, data []byte) error {
 	if err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name()) // after a successful rename this fails harmlessly
+	defer os.Remove(tmp.Name())              // after a successful rename this fails harmlessly
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a table is for sharing
+		tmp.Close()
+		return err
+	}
 	if _, err := tmp.Write(data); err != nil {
 		tmp.Close()
 		return err

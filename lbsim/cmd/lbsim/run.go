@@ -16,14 +16,15 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkRampLoad(fs, &c); err != nil {
+		return err
+	}
 	g, err := c.grid(true)
 	if err != nil {
 		return err
 	}
 	cfg := g.Configs()[0]
-	if cfg.Load >= 1 && c.overload {
-		fmt.Fprintf(stderr, "lbsim run: warning: load %v >= 1 is unstable; the queues grow with N and the means are not steady-state values\n", cfg.Load)
-	}
+	warnUnstable(stderr, "run", []lbsim.Config{cfg})
 	res, err := lbsim.Run(cfg)
 	if err != nil {
 		return err

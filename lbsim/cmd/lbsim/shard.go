@@ -60,10 +60,14 @@ func (s *shardFlags) plan(c *configFlags, fs *flag.FlagSet) (*plannedSweep, erro
 		return nil, err
 	}
 	configs := g.Configs()
+	if len(configs) > shard.MaxConfigs {
+		return nil, fmt.Errorf("the grid has %d configurations: need at most %d; split it into several sweeps", len(configs), shard.MaxConfigs)
+	}
 	id, err := shard.NewSweep(canon, len(configs))
 	if err != nil {
 		return nil, err
 	}
+	id.Code = lbsim.CodeVersion()
 	return &plannedSweep{spec: spec, grid: g, configs: configs, id: id}, nil
 }
 
@@ -88,6 +92,7 @@ func (s *shardFlags) sweep(fs *flag.FlagSet, c *configFlags, stdout, stderr io.W
 	if err != nil {
 		return err
 	}
+	warnUnstable(stderr, "sweep", p.configs)
 	if s.shard == "" && s.out == "" {
 		rows, err := lbsim.Sweep(p.grid, s.progress(stderr, "sweep"))
 		if err != nil {
@@ -114,6 +119,11 @@ func (p *plannedSweep) runShard(dir string, i, n int, progress func(done, total 
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return fmt.Errorf("-out: %w", err)
 	}
+	unlock, err := shard.Lock(dir, i, n)
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	name := shard.FileName(i, n)
 	switch err := shard.Verify(dir, p.id, i, n); {
 	case err == nil:
@@ -126,9 +136,17 @@ func (p *plannedSweep) runShard(dir string, i, n int, progress func(done, total 
 			return err
 		}
 		if f, rerr := shard.ReadFile(bad.Path); rerr == nil && f.Sweep.ID != p.id.ID {
-			return fmt.Errorf("%s holds shard %d/%d of another sweep (%.12s, this is %.12s); use a separate -out directory per sweep", bad.Path, f.I, f.N, f.Sweep.ID, p.id.ID)
+			what := "another sweep"
+			if f.Sweep.Code != p.id.Code {
+				what = fmt.Sprintf("a sweep run by another build of lbsim (code %s, this binary is %s)", f.Sweep.Code, p.id.Code)
+			}
+			return fmt.Errorf("%s holds shard %d/%d of %s (%.12s, this is %.12s); it is never overwritten: use a separate -out directory per sweep and build", bad.Path, f.I, f.N, what, f.Sweep.ID, p.id.ID)
 		}
 		fmt.Fprintf(stderr, "lbsim sweep: redoing shard %d/%d: %v\n", i, n, err)
+		// Only this process holds the shard's lock: the invalid file can go.
+		if err := os.Remove(bad.Path); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return fmt.Errorf("cannot remove the invalid %s: %w", bad.Path, err)
+		}
 	}
 	members, err := shard.Shard(i, n, len(p.configs))
 	if err != nil {

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"unicode"
 )
 
 func init() { commands["slurm"] = slurmCommand }
@@ -28,6 +29,9 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
+	if err := checkRampLoad(fs, &c); err != nil {
+		return err
+	}
 	if *shards < 1 {
 		return fmt.Errorf("-shards %d: need n >= 1 array tasks; e.g. -shards 8", *shards)
 	}
@@ -37,8 +41,17 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if s.out == "" {
 		return fmt.Errorf("-out DIR is required: the directory (on a file system the compute nodes share) where the tasks write their shard files")
 	}
-	if *cpus < 1 {
-		return fmt.Errorf("-cpus-per-task %d: need >= 1", *cpus)
+	if *cpus < 1 || *cpus > 4096 {
+		return fmt.Errorf("-cpus-per-task %d: need 1 to 4096", *cpus)
+	}
+	// Values that become #SBATCH options: a strict alphabet, so that no
+	// value can end its line and start a command.
+	for _, o := range []struct{ flag, v, eg string }{
+		{"time", *timeLimit, "1:00:00 or 2-00:00:00"}, {"partition", *partition, "debug"},
+	} {
+		if o.v != "" && !sbatchSafe(o.v) {
+			return fmt.Errorf("-%s %q: only letters, digits and - _ . : , + are allowed in an #SBATCH option; e.g. -%s %s", o.flag, o.v, o.flag, o.eg)
+		}
 	}
 	p, err := s.plan(&c, fs)
 	if err != nil {
@@ -54,11 +67,16 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	if st, err := os.Stat(binPath); err != nil || st.IsDir() {
-		return fmt.Errorf("-bin %s is not an lbsim binary (build one with go build -o lbsim ./lbsim/cmd/lbsim)", binPath)
+		return fmt.Errorf("-bin %q is not an lbsim binary (build one with go build -o lbsim ./lbsim/cmd/lbsim)", binPath)
 	}
 	out, err := filepath.Abs(s.out)
 	if err != nil {
 		return err
+	}
+	for _, p := range []struct{ flag, v string }{{"out", out}, {"bin", binPath}, {"trace", p.spec.Trace}} {
+		if strings.ContainsFunc(p.v, unicode.IsControl) || strings.ContainsAny(p.v, `"\`) {
+			return fmt.Errorf("-%s %q holds a control character, a double quote or a backslash, which a batch script cannot carry safely; use a plain path", p.flag, p.v)
+		}
 	}
 	spec := p.spec
 	if spec.Trace != "" {
@@ -75,7 +93,9 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(&b, "#SBATCH --job-name=lbsim-%.8s\n", p.id.ID)
 	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", n-1)
 	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=%d\n", *cpus)
-	fmt.Fprintf(&b, "#SBATCH --output=%s\n", filepath.Join(out, "slurm-%A_%a.out"))
+	// sbatch reads #SBATCH values with its own quoting: double quotes keep
+	// spaces in the path (quotes and backslashes were refused above).
+	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(out, "slurm-%A_%a.out"))
 	if *timeLimit != "" {
 		fmt.Fprintf(&b, "#SBATCH --time=%s\n", *timeLimit)
 	}
@@ -94,6 +114,16 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
+}
+
+// sbatchSafe reports whether v needs no quoting in an #SBATCH line.
+func sbatchSafe(v string) bool {
+	for _, r := range v {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_.:,+", r)) {
+			return false
+		}
+	}
+	return true
 }
 
 // shellQuote quotes s for sh when it holds anything but safe characters.

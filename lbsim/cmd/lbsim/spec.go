@@ -10,6 +10,8 @@ import (
 	"os"
 	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // sweepSpec describes a sweep once: the grid and everything else that
@@ -147,16 +149,23 @@ func (s sweepSpec) args() []string {
 }
 
 // canonical is the byte string whose SHA-256 is the sweep id: a format tag,
-// the spec as JSON (fixed field order, shortest round-trip numbers) and, for
+// the code version of this binary (lbsim.CodeVersion: two builds never share
+// an id, so their shards never merge and a fixed build never skips the old
+// build's shards), the spec as JSON (fixed field order, shortest round-trip numbers) and, for
 // a trace, the hash of its contents instead of its path (a relative and an
 // absolute path name the same trace; one path may hold another trace later).
 func (s sweepSpec) canonical() ([]byte, error) {
 	id := struct {
 		Format      string    `json:"format"`
+		Code        string    `json:"code"`
 		Spec        sweepSpec `json:"spec"`
 		TraceSHA256 string    `json:"trace_sha256,omitempty"`
-	}{Format: "lbsim-sweep v1", Spec: s}
+	}{Format: "lbsim-sweep v2", Code: lbsim.CodeVersion(), Spec: s}
 	id.Spec.Trace = ""
+	// One spec per list element: ["rnd,rr"] and ["rnd","rr"] are one grid.
+	id.Spec.Sizes = splitList(strings.Join(s.Sizes, ","))
+	id.Spec.Policy = splitList(strings.Join(s.Policy, ","))
+	id.Spec.Discipline = splitList(strings.Join(s.Discipline, ","))
 	if s.Trace != "" {
 		data, err := os.ReadFile(s.Trace)
 		if err != nil {

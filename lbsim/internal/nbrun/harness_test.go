@@ -80,6 +80,24 @@ func TestExecuteBad(t *testing.T) {
 	}
 }
 
+// TestExecuteMust runs a cell stopped by nb.M1: the run fails on the cell's red error box, and
+// the program exited with status 1 before the statement after nb.M1.
+func TestExecuteMust(t *testing.T) {
+	requireNotebooks(t)
+	out := filepath.Join(artifactDir(t), "must.ipynb")
+	_, err := Execute(context.Background(), "testdata/must.ipynb", Options{Output: out})
+	if err == nil || !strings.Contains(err.Error(), "notebook must.ipynb: cell 2") || !strings.Contains(err.Error(), `error: no row has the policy "LL-3"`) {
+		t.Fatalf("Execute(must.ipynb) = %v; want a failure of cell 2 showing the error", err)
+	}
+	executed, rerr := os.ReadFile(out)
+	if rerr != nil {
+		t.Fatal(rerr)
+	}
+	if !strings.Contains(string(executed), "exit status 1") || strings.Contains(string(executed), "not reached 42") {
+		t.Errorf("executed notebook lacks \"exit status 1\" or ran past nb.M1:\n%s", executed)
+	}
+}
+
 func TestExecuteMissingNotebook(t *testing.T) {
 	_, err := Execute(context.Background(), "testdata/nonexistent.ipynb", Options{})
 	if err == nil || !strings.Contains(err.Error(), "nonexistent.ipynb") {

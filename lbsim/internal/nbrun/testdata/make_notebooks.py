@@ -114,3 +114,19 @@ write(
     ("code", '%%\nfmt.Println("ok")'),
     ("code", 'import "os"\n\n%%\nfmt.Println("leaving")\nos.Exit(3)'),
 )
+
+# must: cell 2 stops on an error through nb.M1: a red "error: ..." box and exit status 1.
+write(
+    "must.ipynb",
+    ("code", WORK),
+    ("code", '%%\nfmt.Println("fine")'),
+    ("code", '''import (
+	"errors"
+
+	"github.com/perfeval/lbsim/lbsim/nb"
+)
+
+%%
+x := nb.M1(42, errors.New(`no row has the policy "LL-3"`))
+fmt.Println("not reached", x)'''),
+)

@@ -1,0 +1,226 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+)
+
+// Limits on what one run may ask for. Each exists so that a hostile or
+// mistyped input ends in an error that names it, never in a panic, a hang,
+// an out-of-memory crash or a silent NaN.
+const (
+	// MinMagnitude and MaxMagnitude bound every scale parameter (sizes,
+	// speeds, loads, refresh and sampling periods, ramp durations): within
+	// [1e-100, 1e100] a product or square of two of them, and a sum of 2^53
+	// of those, stays a finite, normal float64.
+	MinMagnitude = 1e-100
+	MaxMagnitude = 1e100
+	// MaxHorizon bounds the expected simulated time (Warmup+Jobs)/lambda, so
+	// that arrival times, with room for the tail of the last interarrival
+	// times, stay finite.
+	MaxHorizon = 1e250
+	// MaxJobs bounds Jobs+Warmup: counts are kept in float64 and are exact
+	// only up to 2^53.
+	MaxJobs = 1 << 53
+	// MaxServers bounds K (job counts are int32 and indices int32).
+	MaxServers = 10_000_000
+	// MaxReps bounds the replications of one configuration: each keeps its
+	// histogram until the configuration is aggregated.
+	MaxReps = 10_000
+	// MaxBatches bounds the batch means of a single replication.
+	MaxBatches = 100_000
+	// MaxMemory is the largest memory estimate (bytes) a configuration may
+	// need; see Config.MemoryEstimate.
+	MaxMemory = 2 << 30
+)
+
+// checkBounds rejects counts whose memory or arithmetic cannot be honoured.
+// It runs before anything of size K is allocated.
+func (c *Config) checkBounds() error {
+	if c.Servers > MaxServers {
+		return fmt.Errorf("servers K=%d is too large: need 1 <= K <= %d; simulate a smaller system (the mean-field limits in lbsim/theory give K -> infinity)", c.Servers, MaxServers)
+	}
+	if c.Reps > MaxReps {
+		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, MaxReps)
+	}
+	if c.Batches > MaxBatches {
+		return fmt.Errorf("batches=%d is too large: need 2 <= batches <= %d; 20 to 100 batch means are plenty for a confidence interval", c.Batches, MaxBatches)
+	}
+	if c.Jobs > MaxJobs || c.Warmup > MaxJobs || c.Jobs+c.Warmup > MaxJobs {
+		return fmt.Errorf("jobs N=%d with warm-up %d is too large: need N + warm-up <= 2^53 = %d (job counts are exact in float64 only up to 2^53); use fewer jobs and more replications", c.Jobs, c.Warmup, int64(MaxJobs))
+	}
+	if n := c.jobs(); n >= 1 && c.Batches > 0 && c.reps() == 1 && int64(c.Batches) > n {
+		return fmt.Errorf("batches=%d exceeds the %d measured jobs: every batch needs at least one job; use -batches %d or fewer, or more jobs", c.Batches, n, max(n, 2))
+	}
+	if need := c.MemoryEstimate(); need > MaxMemory {
+		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers, %d replications, %d batches, %d in parallel): the limit is %s; lower K, the replications, the batches or the workers",
+			bytesText(need), c.Servers, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(MaxMemory))
+	}
+	return nil
+}
+
+// Per-replication memory, in bytes: the histogram, and per server the
+// state the heaviest policy keeps (speeds, free times, busy time, a
+// departure FIFO or PS queue, a policy index, a board slot).
+const (
+	histogramBytes = 8 * (1 + histSpan*histSub)
+	serverBytes    = 128
+)
+
+// MemoryEstimate is an upper estimate, in bytes, of the memory a run of the
+// configuration holds at once: the state of the replications running in
+// parallel, and the results of every replication until they are combined.
+// It does not allocate.
+func (c *Config) MemoryEstimate() int64 {
+	reps, workers := int64(c.reps()), int64(c.parallel())
+	batches := int64(max(c.Batches, 20))
+	perResult := histogramBytes + 8*int64(c.Servers) + fineFactor*80*batches // 3 sums x 3 classes + the handout sum
+	perRunning := serverBytes * int64(c.Servers)
+	if c.Trace == nil {
+		perRunning += 16 * blockSize
+	}
+	return reps*perResult + workers*perRunning
+}
+
+// parallel is the number of replications that run at once.
+func (c *Config) parallel() int {
+	w := c.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	return min(w, c.reps())
+}
+
+// checkMagnitudes rejects scale parameters whose products would overflow or
+// underflow: the load, the size law's moments, and the time the run spans
+// compared with the refresh and sampling periods. The size law, speeds and
+// arrival process are already valid.
+func (c *Config) checkMagnitudes() error {
+	sizes := c.sizes()
+	mean := sizes.Mean()
+	if err := inRange("mean job size E[X]", mean, "rescale the sizes (another time unit)"); err != nil {
+		return err
+	}
+	if c.Trace == nil {
+		if m2 := sizes.SecondMoment(); !math.IsInf(m2, 1) && !(math.Sqrt(m2) <= MaxMagnitude) {
+			return fmt.Errorf("sizes %s have sqrt(E[X^2])=%.4g: need at most %g so that waiting times stay finite; rescale the sizes or bound their tail", sizes, math.Sqrt(m2), MaxMagnitude)
+		}
+	} else {
+		for i, x := range c.Trace.Sizes {
+			if err := inRange(fmt.Sprintf("trace size #%d", i+1), x, "rescale the trace's sizes"); err != nil {
+				return err
+			}
+		}
+	}
+	capacity := 0.0
+	for k := range c.Servers {
+		capacity += c.speed(k)
+	}
+	if c.Trace != nil {
+		return c.checkPeriods(c.Trace.Times[c.Trace.Len()-1])
+	}
+	load := c.Load
+	if r, ramp := c.arrivals().(Ramp); ramp {
+		load = r.To // the rate settles at To
+		if r.From > 0 {
+			if err := inRange("ramp from", r.From, "use from=0 or a load of at least 1e-100"); err != nil {
+				return err
+			}
+		}
+	} else if err := inRange("load rho", load, "e.g. -load 0.5"); err != nil {
+		return err
+	}
+	lambda := load * capacity / mean
+	horizon := float64(c.Warmup+c.jobs()) / lambda
+	if r, ramp := c.arrivals().(Ramp); ramp {
+		horizon += r.Over
+	}
+	if !(horizon <= MaxHorizon) {
+		return fmt.Errorf("the run would span about %.3g time units ((warm-up + N)/lambda with lambda = rho sum(mu_k)/E[X] = %.3g): need at most %g so that arrival times stay finite; raise the load, or rescale sizes and speeds", horizon, lambda, MaxHorizon)
+	}
+	return c.checkPeriods(horizon)
+}
+
+// checkPeriods bounds the refresh and sampling periods against the time the
+// run spans: t/T must stay finite, and sampling must not produce more
+// points than the run has jobs.
+func (c *Config) checkPeriods(horizon float64) error {
+	if c.Refresh > 0 {
+		if err := inRange("refresh T", c.Refresh, "e.g. -refresh 10"); err != nil {
+			return err
+		}
+		if !(horizon/c.Refresh <= MaxHorizon) {
+			return fmt.Errorf("refresh T=%v is too small for a run of about %.3g time units: need T >= %.3g; raise T", c.Refresh, horizon, horizon/MaxHorizon)
+		}
+	}
+	if c.SampleEvery > 0 {
+		if err := inRange("sample period", c.SampleEvery, "sample a few thousand times per run"); err != nil {
+			return err
+		}
+		if n := horizon / c.SampleEvery; !(n <= 1e7) {
+			return fmt.Errorf("sample period %v gives about %.3g samples in a run of %.3g time units: need at most 1e7; raise the period to at least %.3g", c.SampleEvery, n, horizon, horizon/1e7)
+		}
+	}
+	return nil
+}
+
+// speed is mu_k without allocating the K speeds.
+func (c *Config) speed(k int) float64 {
+	switch len(c.Speeds) {
+	case 0:
+		return 1
+	case 1:
+		return c.Speeds[0]
+	default:
+		return c.Speeds[k]
+	}
+}
+
+// inRange checks a positive scale parameter against [MinMagnitude, MaxMagnitude].
+func inRange(name string, v float64, fix string) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return fmt.Errorf("%s=%v is invalid: need a finite number > 0; %s", name, v, fix)
+	}
+	if v < MinMagnitude || v > MaxMagnitude {
+		return fmt.Errorf("%s=%v is out of range: need %g <= %s <= %g so that products and squares of the model's quantities stay finite; %s", name, v, MinMagnitude, name, MaxMagnitude, fix)
+	}
+	return nil
+}
+
+func bytesText(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	default:
+		return fmt.Sprintf("%d bytes", b)
+	}
+}
+
+// MaxGridConfigs bounds the configurations of one grid: they are listed in
+// memory (a few hundred bytes each) before any runs.
+const MaxGridConfigs = 1_000_000
+
+// Count is the number of configurations the grid lists, computed without
+// listing them; an error if it exceeds MaxGridConfigs.
+func (g Grid) Count() (int, error) {
+	n := 1
+	for _, axis := range []struct {
+		name string
+		len  int
+	}{
+		{"sizes", len(g.Sizes)}, {"servers", len(g.Servers)}, {"disciplines", len(g.Disciplines)},
+		{"refresh periods", len(g.Refresh)}, {"policies", len(g.Policies)}, {"loads", len(g.Loads)},
+	} {
+		if axis.len == 0 {
+			continue
+		}
+		if n > MaxGridConfigs/axis.len {
+			return 0, fmt.Errorf("the grid has more than %d configurations (%s multiply it by %d): split it into several sweeps", MaxGridConfigs, axis.name, axis.len)
+		}
+		n *= axis.len
+	}
+	return n, nil
+}

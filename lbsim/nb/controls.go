@@ -1,0 +1,200 @@
+package nb
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+// Control is one input of an Explorer: a slider that steps through Values in
+// order, or a drop-down menu of them. Set applies the chosen value to the
+// configuration; the Explorer applies its controls in order, so a control may
+// refine what an earlier one set (the SCV slider reshapes the law chosen by
+// the size menu).
+type Control struct {
+	Name    string   // label shown beside the control; also the sweep menu's entry
+	Values  []string // the choices, as shown
+	Default int      // index into Values of the initial choice
+	Menu    bool     // a drop-down menu instead of a slider
+	// Numbers holds Values as numbers when the control is numeric; only a
+	// numeric control can be swept (it gives the x axis of the sweep view).
+	Numbers []float64
+	LogX    bool // sweep x axis on a log scale
+	Set     func(cfg *lbsim.Config, value string) error
+
+	err error // a mistake in the constructor's arguments, reported by Show
+}
+
+// Slider is a numeric Control stepping through values, starting at def (which
+// must be one of them). set receives the chosen number.
+func Slider(name string, values []float64, def float64, set func(cfg *lbsim.Config, x float64) error) Control {
+	c := Control{Name: name, Numbers: values, Default: -1}
+	for i, x := range values {
+		c.Values = append(c.Values, strconv.FormatFloat(x, 'g', -1, 64))
+		if x == def {
+			c.Default = i
+		}
+	}
+	c.Set = func(cfg *lbsim.Config, v string) error {
+		x, err := strconv.ParseFloat(v, 64)
+		if err != nil {
+			return fmt.Errorf("%s: %q is not a number", name, v)
+		}
+		return set(cfg, x)
+	}
+	return c
+}
+
+// Menu is a Control choosing among options, starting at def (which must be
+// one of them).
+func Menu(name string, options []string, def string, set func(cfg *lbsim.Config, option string) error) Control {
+	c := Control{Name: name, Values: options, Default: -1, Menu: true, Set: set}
+	for i, o := range options {
+		if o == def {
+			c.Default = i
+		}
+	}
+	return c
+}
+
+// check says what is wrong with c, if anything.
+func (c Control) check() error {
+	switch {
+	case c.err != nil:
+		return fmt.Errorf("explorer control %q: %w", c.Name, c.err)
+	case c.Name == "":
+		return fmt.Errorf("explorer control %v has no Name: give each control a label", c.Values)
+	case len(c.Values) == 0:
+		return fmt.Errorf("explorer control %q has no Values: give it at least one choice", c.Name)
+	case c.Default < 0 || c.Default >= len(c.Values):
+		return fmt.Errorf("explorer control %q: default index %d is outside 0..%d: the default must be one of %v", c.Name, c.Default, len(c.Values)-1, c.Values)
+	case c.Set == nil:
+		return fmt.Errorf("explorer control %q has no Set function", c.Name)
+	case c.Numbers != nil && len(c.Numbers) != len(c.Values):
+		return fmt.Errorf("explorer control %q: %d Numbers for %d Values", c.Name, len(c.Numbers), len(c.Values))
+	}
+	return nil
+}
+
+// PolicyMenu chooses among every registered policy (lbsim.Policies), each by
+// its example spec ("ll:d=2", "sita:c=20", ...), and the extra specs given
+// ("jsq", "ll:d=3", ...), starting at def.
+func PolicyMenu(def string, extra ...string) Control {
+	var specs []string
+	for _, p := range lbsim.Policies() {
+		specs = append(specs, p.Example)
+	}
+	c := Menu("policy", append(specs, extra...), def, func(cfg *lbsim.Config, spec string) error {
+		p, err := lbsim.ParsePolicy(spec)
+		cfg.Policy = p
+		return err
+	})
+	for _, spec := range extra {
+		if _, err := lbsim.ParsePolicy(spec); err != nil && c.err == nil {
+			c.err = err
+		}
+	}
+	return c
+}
+
+// ServersSlider sets the number of servers K.
+func ServersSlider(def int) Control {
+	ks := []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+	c := Slider("servers K", ks, float64(def), func(cfg *lbsim.Config, k float64) error {
+		cfg.Servers = int(k)
+		return nil
+	})
+	c.LogX = true
+	return c
+}
+
+// LoadSlider sets the load rho from 0.05 to 0.99 in steps of 0.01.
+func LoadSlider(def float64) Control {
+	var loads []float64
+	for i := 5; i <= 99; i++ {
+		loads = append(loads, float64(i)/100)
+	}
+	return Slider("load rho", loads, def, func(cfg *lbsim.Config, rho float64) error {
+		cfg.Load = rho
+		return nil
+	})
+}
+
+// Size-law families of SizesMenu, all of mean 1 but the handout's.
+const (
+	SizesExp     = "exp"
+	SizesH2      = "h2"
+	SizesPareto  = "pareto"
+	SizesDet     = "det"
+	SizesHandout = "handout two-point"
+)
+
+// SizesMenu chooses the job-size law: exponential, hyperexponential H2
+// (balanced means), Pareto, deterministic (all of mean 1) or the handout's
+// two-point law (x_m = 1, x_M = 1000, beta = 0.8: SCV about 160). The SCV of
+// H2 and Pareto comes from SCVSlider, which must follow this menu.
+func SizesMenu(def string) Control {
+	laws := map[string]string{
+		SizesExp: "exp:mean=1", SizesH2: "h2:mean=1,scv=4", SizesPareto: "pareto:alpha=2.5,mean=1",
+		SizesDet: "det:x=1", SizesHandout: "twopoint:xm=1,xM=1000,beta=0.8",
+	}
+	names := []string{SizesExp, SizesH2, SizesPareto, SizesDet, SizesHandout}
+	return Menu("job sizes", names, def, func(cfg *lbsim.Config, name string) error {
+		s, err := lbsim.ParseSizes(laws[name])
+		cfg.Sizes = s
+		return err
+	})
+}
+
+// SCVSlider sets the squared coefficient of variation of H2 and Pareto sizes,
+// keeping their mean; the other laws have a fixed SCV and ignore it.
+func SCVSlider(def float64) Control {
+	c := Slider("size SCV", []float64{1, 2, 4, 10, 20, 50, 100, 200}, def, func(cfg *lbsim.Config, scv float64) error {
+		var err error
+		switch s := cfg.Sizes.(type) {
+		case lbsim.H2:
+			cfg.Sizes, err = lbsim.NewH2Balanced(s.Mean(), scv)
+		case lbsim.Pareto:
+			cfg.Sizes, err = lbsim.NewPareto(ParetoAlpha(scv), s.Mean(), 0)
+		}
+		return err
+	})
+	c.LogX = true
+	return c
+}
+
+// ParetoAlpha is the tail index of the unbounded Pareto law with the given
+// SCV: SCV = 1/(alpha (alpha - 2)) for alpha > 2, so alpha = 1 + sqrt(1 + 1/SCV).
+func ParetoAlpha(scv float64) float64 { return 1 + math.Sqrt(1+1/scv) }
+
+// RefreshSlider sets the board refresh period T (0: the policy reads live state).
+func RefreshSlider(def float64) Control {
+	return Slider("refresh T", []float64{0, 0.5, 1, 2, 5, 10, 20, 50, 100}, def, func(cfg *lbsim.Config, t float64) error {
+		cfg.Refresh = t
+		return nil
+	})
+}
+
+// TallyMenu sets whether the dispatcher adds its own sends since the last
+// refresh to the board.
+func TallyMenu(def bool) Control {
+	d := "off"
+	if def {
+		d = "on"
+	}
+	return Menu("tally", []string{"off", "on"}, d, func(cfg *lbsim.Config, v string) error {
+		cfg.Tally = v == "on"
+		return nil
+	})
+}
+
+// DisciplineMenu sets the servers' discipline: FCFS or processor sharing.
+func DisciplineMenu(def string) Control {
+	return Menu("discipline", []string{"fcfs", "ps"}, def, func(cfg *lbsim.Config, v string) error {
+		d, err := lbsim.ParseDiscipline(v)
+		cfg.Discipline = d
+		return err
+	})
+}

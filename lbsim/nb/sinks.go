@@ -1,0 +1,99 @@
+package nb
+
+import (
+	"fmt"
+	"html"
+	"strings"
+
+	"github.com/go-gota/gota/dataframe"
+	"github.com/go-gota/gota/series"
+
+	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/frame"
+	"github.com/perfeval/lbsim/lbsim/plots"
+)
+
+// The sinks below display (and save) what a cell produced and handle their
+// own errors: a failure is a red box and stops the cell (see Fail), so a
+// cell needs no error handling around them.
+
+// Table displays rows under caption and, when name is not empty, saves them
+// as name.csv (see Save). rows is a slice of structs (such as []lbsim.Row or
+// a table of the cell's own type) or a gota DataFrame. A "warnings" column
+// is displayed only when some row has a warning; the CSV always has it.
+func Table(name string, rows any, caption string, opts ...frame.Option) {
+	df := M1(toFrame(rows))
+	if name != "" {
+		Must(saveFrame(name, df))
+	}
+	frontEnd.displayHTML(frame.HTML(dropEmptyWarnings(df), append([]frame.Option{frame.Caption(caption)}, opts...)...))
+}
+
+// toFrame accepts a DataFrame as it is and converts a slice of structs.
+func toFrame(rows any) (dataframe.DataFrame, error) {
+	switch v := rows.(type) {
+	case dataframe.DataFrame:
+		return v, v.Err
+	case *dataframe.DataFrame:
+		return *v, v.Err
+	}
+	return frame.FromStructs(rows)
+}
+
+// dropEmptyWarnings removes a string column named "warnings" in which no
+// row has text.
+func dropEmptyWarnings(df dataframe.DataFrame) dataframe.DataFrame {
+	for _, name := range df.Names() {
+		if !strings.EqualFold(name, "warnings") {
+			continue
+		}
+		col := df.Col(name)
+		if col.Type() != series.String {
+			continue
+		}
+		for _, s := range col.Records() {
+			if s != "" {
+				return df
+			}
+		}
+		return df.Drop(name)
+	}
+	return df
+}
+
+// Figure renders fig (FigureWidthCm x FigureHeightCm) and displays it.
+func Figure(fig plots.Figure) { Must(ShowFigure(fig)) }
+
+// Grid displays figs side by side, cols panels per row.
+func Grid(figs []plots.Figure, cols int) { Must(ShowGrid(figs, cols)) }
+
+// Note displays a short remark under the cell, in grey; a reader sees it in
+// the report, the scan of headless runs does not take it for an error.
+func Note(format string, args ...any) {
+	msg := fmt.Sprintf(format, args...)
+	if frontEnd.isNotebook {
+		frontEnd.displayHTML(`<div style="font-family:sans-serif;font-size:13px;color:#555;white-space:pre-wrap">` + html.EscapeString(msg) + `</div>`)
+		return
+	}
+	fmt.Println(msg)
+}
+
+// SweepValid is Sweep over the grid's valid configurations only
+// (lbsim.Grid.Valid): the invalid ones are skipped, listed in a note under
+// the cell, and returned, so one impossible combination (SITA-1 at a high
+// load, say) does not abort the whole sweep.
+func SweepValid(label string, g lbsim.Grid) (rows []lbsim.Row, skipped []error, err error) {
+	valid, skipped := g.Valid()
+	if len(skipped) > 0 {
+		lines := make([]string, len(skipped))
+		for i, e := range skipped {
+			lines[i] = "  " + e.Error()
+		}
+		Note("%s: skipped %d invalid configuration(s) of %d:\n%s", label, len(skipped), len(skipped)+len(valid), strings.Join(lines, "\n"))
+	}
+	if len(valid) == 0 {
+		return nil, skipped, fmt.Errorf("%s: every one of the %d configurations is invalid; the first: %v", label, len(skipped), skipped[0])
+	}
+	rows, err = RunAll(label, valid)
+	return rows, skipped, err
+}

@@ -1,0 +1,153 @@
+package plots
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+// Metric is what a series shows of a row: a mean and the half-width of its
+// 95% confidence interval (NaN for none).
+type Metric func(lbsim.Row) (mean, ci95 float64)
+
+// MeanWait and MeanResponse are the metrics most figures show.
+func MeanWait(r lbsim.Row) (float64, float64)     { return r.MeanWait, r.MeanWaitCI95 }
+func MeanResponse(r lbsim.Row) (float64, float64) { return r.MeanResponse, r.MeanResponseCI95 }
+
+// Load is the usual x of a row: its load rho.
+func Load(r lbsim.Row) float64 { return r.Load }
+
+// Line is the series named name with one point (x(r), y(r)) per row, in
+// order, with its CI and each warned row's rules (drawn hollow). An empty
+// rows is an error: a series built from a filter that matched nothing.
+func Line(name string, rows []lbsim.Row, x func(lbsim.Row) float64, y Metric) (Series, error) {
+	if len(rows) == 0 {
+		return Series{}, fmt.Errorf("plots: series %q has no rows; the filter that built it matched nothing", name)
+	}
+	s := Series{Name: name}
+	warned := false
+	for _, r := range rows {
+		m, ci := y(r)
+		s.X, s.Y, s.CI = append(s.X, x(r)), append(s.Y, m), append(s.CI, ci)
+		rules := ruleNames(r.Warnings)
+		s.Warned = append(s.Warned, rules)
+		warned = warned || rules != ""
+	}
+	if !warned {
+		s.Warned = nil
+	}
+	return s, nil
+}
+
+func ruleNames(ws lbsim.Warnings) string {
+	names := make([]string, len(ws))
+	for i, w := range ws {
+		names[i] = w.Rule
+	}
+	return strings.Join(names, ", ")
+}
+
+// ByLabel returns one series per policy label against the load: the rows
+// whose Label (or spec, Row.Policy) is label, for each label in the order
+// given, or for every label in the order the rows first name them when none
+// is given. A label that no row has is an error naming the labels there are.
+func ByLabel(rows []lbsim.Row, y Metric, labels ...string) ([]Series, error) {
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("plots: ByLabel got no rows; run a sweep first")
+	}
+	if len(labels) == 0 {
+		labels = Labels(rows)
+	}
+	var out []Series
+	for _, label := range labels {
+		sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label || r.Policy == label })
+		if len(sel) == 0 {
+			return nil, fmt.Errorf("plots: no row has the policy %q; the rows have %s", label, strings.Join(Labels(rows), ", "))
+		}
+		s, err := Line(label, sel, Load, y)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// Labels lists the rows' policy labels in the order they first appear.
+func Labels(rows []lbsim.Row) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range rows {
+		if !seen[r.Label] {
+			seen[r.Label] = true
+			out = append(out, r.Label)
+		}
+	}
+	return out
+}
+
+// CurvePoints is the number of x values at which CurveOf evaluates theory.
+const CurvePoints = 100
+
+// CurveOf samples f at CurvePoints x values evenly spaced on [lo, hi],
+// keeping those where f has a finite value (ok); its name and colour come
+// from name and of (see Curve). Empty when f has no value anywhere.
+func CurveOf(name, of string, lo, hi float64, f func(x float64) (y float64, ok bool)) Curve {
+	c := Curve{Name: name, Of: of}
+	for i := range CurvePoints {
+		x := lo + (hi-lo)*float64(i)/float64(CurvePoints-1)
+		if y, ok := f(x); ok && !math.IsInf(y, 0) && !math.IsNaN(y) {
+			c.X, c.Y = append(c.X, x), append(c.Y, y)
+		}
+	}
+	return c
+}
+
+// LoadRange is the smallest and largest load of rows.
+func LoadRange(rows []lbsim.Row) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		lo, hi = math.Min(lo, r.Load), math.Max(hi, r.Load)
+	}
+	return lo, hi
+}
+
+// TheoryName is the legend of a theory curve for the series label: "RND
+// exact", or "LL-2 limit K→∞" for a mean-field limit (the formula is in the
+// rows' ExactMethod).
+func TheoryName(label string, kind lbsim.RefKind) string {
+	if kind == lbsim.LimitValue {
+		return label + " limit K→∞"
+	}
+	return label + " " + string(kind)
+}
+
+// ExactCurve is the theory's mean wait (lbsim.Exact) for the configuration
+// of the rows labelled label, over the loads they were simulated at, drawn
+// in the colour of the series of that name (see ByLabel); its legend says
+// whether it is exact or a K -> infinity limit (TheoryName). An error
+// says when no row has the label or theory knows nothing of them.
+func ExactCurve(rows []lbsim.Row, label string) (Curve, error) {
+	sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label || r.Policy == label })
+	if len(sel) == 0 {
+		return Curve{}, fmt.Errorf("plots: no row has the policy %q; the rows have %s", label, strings.Join(Labels(rows), ", "))
+	}
+	lo, hi := LoadRange(sel)
+	cfg := sel[0].Config
+	var kind lbsim.RefKind
+	c := CurveOf("", label, lo, hi, func(rho float64) (float64, bool) {
+		cfg.Load = rho
+		ref, ok := lbsim.Exact(cfg)
+		if ok {
+			kind = ref.Kind
+		}
+		return ref.Wait, ok
+	})
+	if len(c.X) == 0 {
+		return Curve{}, fmt.Errorf("plots: theory (lbsim.Exact) has no finite mean wait for %s at loads %g..%g with these sizes and servers; draw the series alone", label, lo, hi)
+	}
+	c.Name = TheoryName(label, kind)
+	return c, nil
+}

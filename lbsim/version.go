@@ -1,0 +1,68 @@
+package lbsim
+
+import (
+	"crypto/sha256"
+	"embed"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// The simulator's own source, compiled into every binary that imports lbsim.
+// Embedding the source files themselves (not a generated hash of them) means
+// the version cannot go stale: the go command reads the same files for the
+// embed as for the compiler, and rebuilds lbsim whenever any of them
+// changes. Test files are embedded too but left out of the hash.
+//
+//go:embed *.go */*.go */*/*.go
+var sourceFS embed.FS
+
+// buildTag is mixed into CodeVersion. It is empty unless set at link time,
+// e.g. go build -ldflags "-X github.com/perfeval/lbsim/lbsim.buildTag=fix-42",
+// to tell apart two builds of the same source (a local patch in a dependency,
+// an experiment).
+var buildTag string
+
+// CodeVersion identifies the simulator code that is running: the SHA-256 of
+// its own non-test source files under lbsim/ (as compiled into this binary),
+// the Go toolchain and the gonum version it was built with (distributions
+// and quantiles come from gonum), and buildTag. Sweep ids and
+// cached notebook results include it, so results of two different builds are
+// never mixed and a bug fix never serves numbers of the code it fixed.
+func CodeVersion() string { return codeVersion() }
+
+var codeVersion = sync.OnceValue(func() string {
+	h := sha256.New()
+	var files []string
+	fs.WalkDir(sourceFS, ".", func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() && !strings.HasSuffix(path, "_test.go") {
+			files = append(files, path)
+		}
+		return nil
+	})
+	sort.Strings(files)
+	for _, f := range files {
+		b, _ := sourceFS.ReadFile(f)
+		fmt.Fprintf(h, "%s\x00%d\x00", f, len(b))
+		h.Write(b)
+	}
+	fmt.Fprintf(h, "go=%s\x00tag=%s\x00", runtime.Version(), buildTag)
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, d := range info.Deps {
+			if d.Replace != nil {
+				d = d.Replace
+			}
+			// Only the core's dependency: a notebook that imports one more
+			// package must keep its cached results.
+			if d.Path == "gonum.org/v1/gonum" {
+				fmt.Fprintf(h, "dep=%s@%s %s\x00", d.Path, d.Version, d.Sum)
+			}
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+})
