@@ -180,7 +180,9 @@ func (s *sim) run() replication {
 			}
 			if measured {
 				m.sumNext(class, wait, wait+service) // recordNext, inlined
-				m.hist.add(wait)
+				if !m.hist.addFast(wait) {           // m.hist.add, inlined
+					m.hist.addSlow(wait)
+				}
 			}
 			pending = wait + service
 		} else {
