@@ -5,7 +5,8 @@
 # is nothing to do, so a warm run takes well under five seconds. Steps:
 #   1. Go >= 1.26 must be on PATH (we do not install Go).
 #   2. Jupyter (nbconvert, nbclient, notebook) from Debian packages, run by /usr/bin/python3.
-#   3. Chromium (headless screenshots of the HTML reports in the tests).
+#   3. Chromium, MathJax and poppler-utils: reports typeset their math at export time (MathJax in
+#      headless Chromium), are printed to PDF by Chromium and checked with pdfinfo/pdfimages.
 #   4. GoNB and goimports built from this project's go.mod (tool deps) into .bin/.
 #   5. The GoNB Jupyter kernel registered to .bin/gonb, with PATH reaching .bin/ and go.
 set -euo pipefail
@@ -70,12 +71,17 @@ else
 	jupyter_ok || die "Jupyter still incomplete after apt-get install ${APT_PACKAGES[*]}"
 fi
 
-# 3. Chromium, for the report screenshots in the tests.
-if [ -x /usr/bin/chromium ]; then
-	ok "Chromium (/usr/bin/chromium)"
+# 3. Chromium (renders, prints and checks the reports), MathJax 2 (typesets their math once,
+# at export time) and poppler-utils (pdfinfo, pdfimages, pdftotext for the PDF checks).
+report_tools_ok() {
+	[ -x /usr/bin/chromium ] && [ -f /usr/share/javascript/mathjax/MathJax.js ] &&
+		[ -x /usr/bin/pdfinfo ] && [ -x /usr/bin/pdfimages ] && [ -x /usr/bin/pdftotext ]
+}
+if report_tools_ok; then
+	ok "Chromium, MathJax and poppler-utils"
 else
-	apt_install chromium
-	[ -x /usr/bin/chromium ] || die "/usr/bin/chromium missing after apt-get install chromium"
+	apt_install chromium libjs-mathjax poppler-utils
+	report_tools_ok || die "Chromium, MathJax or poppler-utils missing after apt-get install chromium libjs-mathjax poppler-utils"
 fi
 
 # 4. GoNB and goimports, built from go.mod's tool dependencies. The stamp records the inputs of

@@ -70,37 +70,86 @@ func BenchmarkHandoutExperiment(b *testing.B) {
 	}
 }
 
-// BenchmarkMinimalLoop is the yardstick of the speed target: a hand-written
-// loop with random dispatch, lazy free-time update and two-point sizes (K=50,
-// rho=0.5, math/rand/v2 PCG) that only sums the waits. lbsim's RND path,
-// with every metric on, should cost at most 1.5 times this loop.
+// BenchmarkMinimalLoop is the yardstick of the speed target: the leanest
+// hand-written loop for the handout's model (K=50, rho=0.5, two-point sizes):
+// PCG called directly, exponential gaps, lazy free times (the wait is
+// max(free_k - t, 0)), summing the waits and nothing else. One per policy:
+// random, round robin and LL-2. BenchmarkPolicies gives lbsim's cost for
+// the same model with every metric on.
 func BenchmarkMinimalLoop(b *testing.B) {
 	const jobs, k = 1 << 20, 50
 	sizes := NewTwoPointBeta(1, 1000, 0.8)
 	gap := sizes.Mean() / (0.5 * k)
-	for b.Loop() {
-		r := rand.New(rand.NewPCG(1, 2))
-		var free [k]float64
-		t, sum := 0.0, 0.0
-		for range jobs {
-			t += r.ExpFloat64() * gap
-			x := sizes.Xm
-			if r.Float64() < sizes.P {
-				x = sizes.XM
+	for _, name := range []string{"rnd", "rr", "ll:d=2"} {
+		b.Run(name, func(b *testing.B) {
+			var sum float64
+			for b.Loop() {
+				sum = minimalLoop(name, jobs, gap, sizes)
 			}
-			i := r.IntN(k)
-			f := free[i]
-			if f > t {
-				sum += f - t
-			} else {
-				f = t
+			if !(sum > 0) {
+				b.Fatal(sum)
 			}
-			free[i] = f + x
+			b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+			b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(jobs*int64(b.N)), "ns/job")
+		})
+	}
+}
+
+// minimalLoop is the yardstick's loop: the sum of the waits of n jobs.
+func minimalLoop(policy string, n int, gap float64, sizes TwoPoint) float64 {
+	const k = 50
+	var free [k]float64
+	r := rand.NewPCG(1, 2)
+	exp := NewStream(3, 4) // the same PCG plus the ziggurat, called directly
+	t, sum, next := 0.0, 0.0, 0
+	for range n {
+		t += exp.ExpFloat64() * gap
+		x := sizes.Xm
+		if float64(r.Uint64()>>11)*0x1p-53 < sizes.P {
+			x = sizes.XM
 		}
-		if sum < 0 {
-			b.Fatal(sum)
+		var i int
+		switch policy {
+		case "rnd":
+			i = int((r.Uint64() >> 32) * k >> 32)
+		case "rr":
+			i = next
+			if next++; next == k {
+				next = 0
+			}
+		default: // LL-2
+			u := r.Uint64()
+			a, c := int((u>>32)*k>>32), int((u&0xffffffff)*(k-1)>>32)
+			if c >= a {
+				c++
+			}
+			if free[c] < free[a] {
+				a = c
+			}
+			i = a
+		}
+		f := max(free[i], t) // branch-free: whether a job waits is a coin toss
+		sum += f - t
+		free[i] = f + x
+	}
+	return sum
+}
+
+// BenchmarkScaling reports jobs per second on one core against the number
+// of servers K (exponential sizes, load 0.9): the sampling policies should
+// cost about the same at any K, the full-information ones grow slowly.
+func BenchmarkScaling(b *testing.B) {
+	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}, LeastLoaded{}, JSQ{}}
+	for _, p := range policies {
+		for _, k := range []int{100, 1000, 10_000, 100_000} {
+			b.Run(fmt.Sprintf("%s/K=%d", p, k), func(b *testing.B) {
+				const jobs = 1 << 21
+				cfg := Config{Servers: k, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Jobs: jobs, Seed: 5, Workers: 1}
+				for b.Loop() {
+					newSim(&cfg, 0).run()
+				}
+				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+			})
 		}
 	}
-	b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
-	b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(jobs*int64(b.N)), "ns/job")
 }

@@ -1,15 +1,27 @@
 package lbsim
 
-// indexHeap is a binary min-heap of server indices keyed by a float64 (a free
-// time or a departure time), with O(log K) update of any member's key.
+// indexHeap is a 4-ary min-heap of server indices keyed by a float64 (a free
+// time or a departure time), with O(log K) update of any member's key. Each
+// entry carries its key, so sifting compares neighbouring memory instead of
+// chasing server indices, and a node's four children share one cache line:
+// at K = 100,000 the heap is deep in memory and its misses are the cost.
 type indexHeap struct {
-	key  []float64 // key[k] of server k
-	heap []int32   // server indices, heap-ordered by key
-	pos  []int32   // pos[k] = index of k in heap, or -1
+	heap []heapEntry // heap-ordered by key
+	pos  []int32     // pos[k] = index of server k in heap, or -1
 }
 
+type heapEntry struct {
+	key float64
+	k   int32
+}
+
+const heapArity = 4
+
 func newIndexHeap(k int) *indexHeap {
-	h := &indexHeap{key: make([]float64, k), pos: make([]int32, k), heap: make([]int32, 0, k)}
+	// heapArity-1 unused entries before the root put each node's children
+	// (indices 4i+1..4i+4) at a multiple of 64 bytes: one cache line, not two.
+	backing := make([]heapEntry, heapArity-1, heapArity-1+k)
+	h := &indexHeap{pos: make([]int32, k), heap: backing[heapArity-1:]}
 	for i := range h.pos {
 		h.pos[i] = -1
 	}
@@ -19,25 +31,24 @@ func newIndexHeap(k int) *indexHeap {
 func (h *indexHeap) len() int { return len(h.heap) }
 
 // min is the server with the smallest key (the heap must not be empty).
-func (h *indexHeap) min() (int, float64) { k := h.heap[0]; return int(k), h.key[k] }
+func (h *indexHeap) min() (int, float64) { e := h.heap[0]; return int(e.k), e.key }
 
 func (h *indexHeap) has(k int) bool { return h.pos[k] >= 0 }
 
 // set inserts k with the given key or moves it to its new place.
 func (h *indexHeap) set(k int, key float64) {
-	if h.pos[k] < 0 {
-		h.key[k] = key
-		h.pos[k] = int32(len(h.heap))
-		h.heap = append(h.heap, int32(k))
+	i := int(h.pos[k])
+	if i < 0 {
+		h.heap = append(h.heap, heapEntry{key, int32(k)})
 		h.up(len(h.heap) - 1)
 		return
 	}
-	old := h.key[k]
-	h.key[k] = key
+	old := h.heap[i].key
+	h.heap[i].key = key
 	if key < old {
-		h.up(int(h.pos[k]))
+		h.up(i)
 	} else {
-		h.down(int(h.pos[k]))
+		h.down(i)
 	}
 }
 
@@ -45,49 +56,58 @@ func (h *indexHeap) set(k int, key float64) {
 func (h *indexHeap) remove(k int) {
 	i := int(h.pos[k])
 	last := len(h.heap) - 1
-	h.swap(i, last)
-	h.heap = h.heap[:last]
 	h.pos[k] = -1
-	if i < last {
-		h.down(i)
-		h.up(i)
+	if i == last {
+		h.heap = h.heap[:last]
+		return
 	}
+	h.heap[i] = h.heap[last]
+	h.heap = h.heap[:last]
+	h.down(i)
+	h.up(i)
 }
 
-func (h *indexHeap) swap(i, j int) {
-	h.heap[i], h.heap[j] = h.heap[j], h.heap[i]
-	h.pos[h.heap[i]] = int32(i)
-	h.pos[h.heap[j]] = int32(j)
-}
-
+// up moves the entry at i towards the root to its place (a hole is carried
+// up and filled once, instead of swapping at each level).
 func (h *indexHeap) up(i int) {
+	e := h.heap[i]
 	for i > 0 {
-		p := (i - 1) / 2
-		if h.key[h.heap[p]] <= h.key[h.heap[i]] {
-			return
+		p := (i - 1) / heapArity
+		if h.heap[p].key <= e.key {
+			break
 		}
-		h.swap(i, p)
+		h.heap[i] = h.heap[p]
+		h.pos[h.heap[i].k] = int32(i)
 		i = p
 	}
+	h.heap[i] = e
+	h.pos[e.k] = int32(i)
 }
 
+// down moves the entry at i towards the leaves to its place.
 func (h *indexHeap) down(i int) {
+	e := h.heap[i]
 	n := len(h.heap)
 	for {
-		l := 2*i + 1
-		if l >= n {
-			return
+		c := heapArity*i + 1
+		if c >= n {
+			break
 		}
-		m := l
-		if r := l + 1; r < n && h.key[h.heap[r]] < h.key[h.heap[l]] {
-			m = r
+		m := c
+		for j := c + 1; j < min(c+heapArity, n); j++ {
+			if h.heap[j].key < h.heap[m].key {
+				m = j
+			}
 		}
-		if h.key[h.heap[i]] <= h.key[h.heap[m]] {
-			return
+		if e.key <= h.heap[m].key {
+			break
 		}
-		h.swap(i, m)
+		h.heap[i] = h.heap[m]
+		h.pos[h.heap[i].k] = int32(i)
 		i = m
 	}
+	h.heap[i] = e
+	h.pos[e.k] = int32(i)
 }
 
 // indexSet is a set of server indices with O(1) add, remove and uniform pick.

@@ -40,12 +40,21 @@ func newHistogram() histogram {
 func code(x float64) int { return int(math.Float64bits(x)>>histShift) & histNumber }
 
 func (h *histogram) add(x float64) {
+	if !h.addFast(x) {
+		h.addSlow(x)
+	}
+}
+
+// addFast adds x if it falls in the window (or below it) and reports
+// whether it did: small enough to be inlined in the run loop, which calls
+// addSlow only when it must.
+func (h *histogram) addFast(x float64) bool {
 	i := code(x) - h.base + 1
 	if i >= len(h.counts) {
-		h.addSlow(x)
-		return
+		return false
 	}
 	h.counts[max(i, 0)]++
+	return true
 }
 
 // addSlow places the window at the first positive value, or slides it up to

@@ -17,10 +17,13 @@ type metrics struct {
 	// bound[b] is the first job of batch b: batch b holds the measured jobs
 	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
 	bound []int64
-	// Sequential recording (FCFS measures jobs in arrival order): batch
-	// and next job, for the waits and for the handout's quantity.
+	// Sequential recording (FCFS measures jobs in arrival order): batch,
+	// and jobs left in it (bound[b+1] - next job), for the waits and for
+	// the handout's quantity.
 	b, hb       int
-	next, hnext int64
+	left, hleft int64
+	after       []int32 // after[b]: the first non-empty batch after b (the last if none)
+	jobsIn      []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
 
 func newMetrics(classes, batches int, jobs int64) *metrics {
@@ -34,6 +37,16 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 		m.bound[b] = int64(b) * jobs / int64(batches)
 	}
 	m.bound[batches+1] = -1 // never reached: recordNext stays in the last batch
+	m.left, m.hleft = m.bound[1], m.bound[1]
+	m.after, m.jobsIn = make([]int32, batches), make([]int64, batches)
+	next := int32(batches - 1)
+	m.jobsIn[next] = -1
+	for b := batches - 1; b >= 0; b-- {
+		m.after[b] = next
+		if n := m.bound[b+1] - m.bound[b]; n > 0 && b < batches-1 {
+			m.jobsIn[b], next = n, int32(b)
+		}
+	}
 	return m
 }
 
@@ -52,17 +65,31 @@ func (m *metrics) batch(seq int64) int {
 // recordNext records the next measured job in arrival order (FCFS); it is
 // record(seq, ...) for seq = 0, 1, 2, ... without locating the batch.
 func (m *metrics) recordNext(class int, w, r float64) {
-	// A loop, not an if: with more batches than jobs some batches are
-	// empty (equal bounds) and must be skipped, not stuck on.
-	for m.next == m.bound[m.b+1] && m.b < m.batches-1 {
-		m.b++
+	m.sumNext(class, w, r)
+	m.hist.add(w)
+}
+
+// sumNext is recordNext without the histogram: small enough to be inlined
+// (the run loop adds to the histogram itself), since a call in the loop
+// makes the compiler save and reload every live value around it.
+func (m *metrics) sumNext(class int, w, r float64) {
+	if m.left == 0 {
+		m.b, m.left = m.nextBatch(m.b)
 	}
-	m.next++
+	m.left--
 	i := m.b*m.classes + class
 	m.cnt[i]++
 	m.sumW[i] += w
 	m.sumR[i] += r
-	m.hist.add(w)
+}
+
+// nextBatch is the first non-empty batch after b and its number of jobs
+// (with more batches than jobs some are empty, and skipped; the last batch
+// takes the rest), from tables: small, so that sumNext inlines in the run
+// loop, where a call makes the compiler save every live value around it.
+func (m *metrics) nextBatch(b int) (int, int64) {
+	nb := m.after[b]
+	return int(nb), m.jobsIn[nb]
 }
 
 // record adds the measured job number seq (0-based) of the given class.
@@ -77,9 +104,9 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 // recordHandoutNext adds the course's quantity (V + X/mu - A_next)^+ of the
 // next measured job in arrival order.
 func (m *metrics) recordHandoutNext(v float64) {
-	for m.hnext == m.bound[m.hb+1] && m.hb < m.batches-1 {
-		m.hb++
+	if m.hleft == 0 {
+		m.hb, m.hleft = m.nextBatch(m.hb)
 	}
-	m.hnext++
+	m.hleft--
 	m.handout[m.hb] += v
 }

@@ -194,3 +194,30 @@ func TestRegistry(t *testing.T) {
 		t.Errorf("mem=11 on 10 servers: %v", err)
 	}
 }
+
+// Replaying a trace, the fast paths draw the dispatch stream job by job (no
+// blocks): they still give the numbers of the policies' Pick methods.
+func TestFastPathsOnTracesMatchView(t *testing.T) {
+	r := NewStream(7, 8)
+	tr := Trace{Times: make([]float64, 20000), Sizes: make([]float64, 20000)}
+	clock := 0.0
+	for i := range tr.Times {
+		clock += r.ExpFloat64() / 8 // K = 10 at load 0.8, mean size 1
+		tr.Times[i], tr.Sizes[i] = clock, r.ExpFloat64()
+	}
+	for _, p := range []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}} {
+		cfg := Config{Servers: 10, Trace: &tr, Policy: p, Seed: 3, Workers: 1}
+		fast, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg.Policy = viaView{p}
+		slow, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if fast.Wait != slow.Wait || fast.P99Wait != slow.P99Wait {
+			t.Errorf("%s on a trace: fast path %v, through the View %v", p, fast.Wait, slow.Wait)
+		}
+	}
+}

@@ -53,11 +53,18 @@ func (s *Stream) Float64() float64 { return float64(s.pcg.Uint64()>>11) * 0x1p-5
 // is exact and rarely divides.
 func (s *Stream) IntN(n int) int {
 	hi, lo := bits.Mul64(s.pcg.Uint64(), uint64(n))
-	if lo < uint64(n) {
-		thresh := -uint64(n) % uint64(n)
-		for lo < thresh {
-			hi, lo = bits.Mul64(s.pcg.Uint64(), uint64(n))
-		}
+	if lo < uint64(n) { // rare: kept out of line so that IntN inlines
+		return s.intNReject(n, hi, lo)
+	}
+	return int(hi)
+}
+
+// intNReject finishes IntN's draw when the first product fell in the zone
+// that may need rejecting.
+func (s *Stream) intNReject(n int, hi, lo uint64) int {
+	thresh := -uint64(n) % uint64(n)
+	for lo < thresh {
+		hi, lo = bits.Mul64(s.pcg.Uint64(), uint64(n))
 	}
 	return int(hi)
 }

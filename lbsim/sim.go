@@ -20,6 +20,8 @@ type sim struct {
 	series []TimePoint
 
 	nX, sumX, sumX2 float64 // sizes drawn so far
+
+	ka, kb []int32 // RND's servers, or LL-2's and JSQ-2's pairs, for the block's jobs
 }
 
 // replication is what one replication measured.
@@ -92,6 +94,24 @@ func (s *sim) run() replication {
 		times, xs = make([]float64, blockSize), make([]float64, blockSize)
 	}
 	i := -1 // index of job n in times and xs
+	// RND, RR, and live LL-2 and JSQ-2 (FCFS) are run here rather than
+	// through their dispatchers: no call per job. The servers drawn for
+	// RND, and the pairs of LL-2 and JSQ-2, are drawn a block at a time
+	// (s.ka, s.kb): at large K the processor then reaches the sampled
+	// servers' state for several jobs at once.
+	_, rnd := s.disp.(*randomDispatcher)
+	rr, _ := s.disp.(*rrDispatcher)
+	ll2, jsq2 := false, false
+	if sm, ok := s.disp.(*sampleMin); ok && s.board == nil && sm.d == 2 && !sm.replace {
+		ll2 = sm.kind == Workload
+		jsq2 = sm.kind == Count && srv.deps != nil
+	}
+	if rnd = rnd && tr == nil; rnd || ((ll2 || jsq2) && tr == nil) {
+		s.ka = make([]int32, blockSize)
+		if !rnd {
+			s.kb = make([]int32, blockSize)
+		}
+	}
 	for n := int64(0); n < total; n++ {
 		if i++; tr == nil && (i == blockSize || n == 0) {
 			i = 0
@@ -112,17 +132,38 @@ func (s *sim) run() replication {
 				s.ref.refreshed(s.board.r0)
 			}
 		}
-		k := s.disp.pick(t, x)
-
-		service := x * srv.inv[k]
-		free := srv.free[k]
-		wait := 0.0
-		if free > t {
-			wait = free - t
-		} else {
-			free = t
+		var k int
+		switch { // the built-in fast paths called directly: no interface call per job
+		case rnd:
+			k = int(s.ka[i])
+		case rr != nil:
+			k = rr.pick(t, x)
+		case ll2 || jsq2:
+			var a, b int
+			if s.kb != nil {
+				a, b = int(s.ka[i]), int(s.kb[i])
+			} else { // replaying a trace: no blocks
+				a, b = samplePair(s.rDispatch, s.k)
+			}
+			k = a
+			if ll2 && max(srv.free[b]-t, 0) < max(srv.free[a]-t, 0) { // View.Workload, as sampleMin
+				k = b
+			}
+			if jsq2 && srv.deps[b].popUntil(t) < srv.deps[a].popUntil(t) { // View.Count
+				k = b
+			}
+		default:
+			k = s.disp.pick(t, x)
 		}
-		srv.free[k] = free + service
+
+		service := x // x * 1 is x: no read of inv at unit speeds
+		if !srv.unit {
+			service = x * srv.inv[k]
+		}
+		// Branch-free Lindley step: whether a job waits is a coin toss.
+		start := max(srv.free[k], t)
+		wait := start - t
+		srv.free[k] = start + service
 		measured := n >= warm
 		class := 0
 		if x > cut0 { // most laws have at most one cut: test it first
@@ -135,16 +176,19 @@ func (s *sim) run() replication {
 		}
 		if fcfs {
 			if srv.deps != nil {
-				srv.deps[k].push(free + service)
+				srv.deps[k].push(start + service)
 			}
 			if measured {
-				m.recordNext(class, wait, wait+service)
+				m.sumNext(class, wait, wait+service) // recordNext, inlined
+				if !m.hist.addFast(wait) {           // m.hist.add, inlined
+					m.hist.addSlow(wait)
+				}
 			}
 			pending = wait + service
 		} else {
-			q := &srv.ps[k]
-			q.advance(t, m)
-			q.push(psJob{fin: q.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
+			ps := &srv.ps[k]
+			ps.advance(t, m)
+			ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
 		}
 		if measured {
 			srv.busy[k] += service
@@ -187,15 +231,35 @@ const blockSize = 256
 
 // drawBlock fills times with the arrivals after t and xs with their sizes.
 func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64) {
-	for j := range times {
-		t = gen.next(t, s.rArrivals)
-		times[j] = t
+	if p, ok := gen.(poissonGen); ok { // the common case, without an interface call per job
+		for j := range times {
+			t = p.next(t, s.rArrivals)
+			times[j] = t
+		}
+	} else {
+		for j := range times {
+			t = gen.next(t, s.rArrivals)
+			times[j] = t
+		}
 	}
 	if f, ok := sizes.(filler); ok {
 		f.fill(s.rSizes, xs)
 	} else {
 		for j := range xs {
 			xs[j] = sizes.Rand(s.rSizes)
+		}
+	}
+	// The dispatch draws of RND, LL-2 and JSQ-2: the dispatch stream serves nothing
+	// else for them, so these are the numbers of drawing job by job.
+	switch {
+	case s.kb != nil:
+		for j := range s.ka {
+			a, b := samplePair(s.rDispatch, s.k)
+			s.ka[j], s.kb[j] = int32(a), int32(b)
+		}
+	case s.ka != nil:
+		for j := range s.ka {
+			s.ka[j] = int32(s.rDispatch.IntN(s.k))
 		}
 	}
 	var sum, sum2 float64

@@ -125,7 +125,7 @@ func TestHTML(t *testing.T) {
 		">W</th>", ">policy</th>",
 		"&lt;b&gt;&amp;&#34;x&#34;", // escaped cell
 		">0.333</td>",               // 1/3 at 3 significant digits
-		">NaN</td>",
+		">" + Missing + "</td>",
 		">2000000</td>",
 	} {
 		if !strings.Contains(h, want) {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"strconv"
 	"strings"
 
 	"github.com/go-gota/gota/dataframe"
@@ -46,9 +47,15 @@ const (
 	textStyle    = `border-bottom:1px solid #ddd;padding:3px 8px;text-align:left`
 )
 
+// Missing is what a table shows for a missing value (NaN, or no row for a
+// pivot cell): an em dash, which a reader does not mistake for a number.
+const Missing = "—"
+
 // HTML renders df as an HTML <table> with a header row, escaped cells and
-// Float cells formatted to Precision significant digits (NaN as "NaN").
-// Numbers are right aligned, text left aligned. If df carries an error
+// Float cells formatted to Precision significant digits (NaN and NA as
+// Missing). Numbers are right aligned, text left aligned; a text column whose
+// cells are all numbers, "mean ± ci" or Missing (as [Pivot] makes) counts as
+// numbers. If df carries an error
 // (df.Err), the result is a paragraph stating it rather than a table.
 func HTML(df dataframe.DataFrame, opts ...Option) string {
 	o := tableOptions{precision: 4}
@@ -61,6 +68,7 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		return b.String()
 	}
 	names, types := df.Names(), df.Types()
+	numeric := numericColumns(df)
 	fmt.Fprintf(&b, "<table style=%q>\n", tableStyle)
 	if o.caption != "" {
 		fmt.Fprintf(&b, "<caption style=%q>%s</caption>\n", captionStyle, html.EscapeString(o.caption))
@@ -68,7 +76,7 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 	b.WriteString("<thead><tr>")
 	for c, n := range names {
 		style := headStyle
-		if types[c] == series.String {
+		if !numeric[c] {
 			style += ";text-align:left"
 		}
 		fmt.Fprintf(&b, "<th style=%q>%s</th>", style, html.EscapeString(n))
@@ -84,7 +92,7 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		b.WriteString("<tr>")
 		for c, t := range types {
 			style := cellStyle
-			if t == series.String {
+			if !numeric[c] {
 				style = textStyle
 			}
 			fmt.Fprintf(&b, "<td style=%q>%s</td>", style, html.EscapeString(cellText(df.Elem(r, c), t, floatVerb)))
@@ -100,14 +108,51 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 
 func cellText(e series.Element, t series.Type, floatVerb string) string {
 	if e.IsNA() {
-		return "NaN"
+		return Missing
 	}
 	if t == series.Float {
 		f := e.Float()
+		if math.IsNaN(f) {
+			return Missing
+		}
 		if math.IsInf(f, 0) {
 			return fmt.Sprint(f)
 		}
 		return fmt.Sprintf(floatVerb, f)
 	}
 	return e.String()
+}
+
+// numericColumns tells, per column, whether its cells are numbers: Float,
+// Int and Bool columns, and String columns whose every cell reads as a
+// number, "mean ± ci" or Missing (right aligned like numbers).
+func numericColumns(df dataframe.DataFrame) []bool {
+	types := df.Types()
+	out := make([]bool, len(types))
+	for c, t := range types {
+		if t != series.String {
+			out[c] = true
+			continue
+		}
+		out[c] = df.Nrow() > 0
+		for _, s := range df.Col(df.Names()[c]).Records() {
+			if !numberText(s) {
+				out[c] = false
+				break
+			}
+		}
+	}
+	return out
+}
+
+func numberText(s string) bool {
+	if s == Missing || s == "" {
+		return true
+	}
+	for _, part := range strings.Split(s, " ± ") {
+		if _, err := strconv.ParseFloat(part, 64); err != nil {
+			return false
+		}
+	}
+	return true
 }

@@ -1,17 +1,20 @@
-// Command nbreports executes notebooks and exports each as a self-contained HTML report.
+// Command nbreports executes notebooks and writes their reports and an index.
 //
 // Usage (from the repository root; `make reports` runs it):
 //
 //	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [notebooks...]
 //
-// Without arguments it runs every notebooks/*.ipynb at full size. Each notebook's report goes to
-// OUT/NAME.html and its CSV tables to LBSIM_OUT_DIR, by default OUT/NAME/. It prints each
-// notebook's wall time and exits non-zero when any notebook fails (a failed notebook's report is
-// still written when nbconvert got that far, to show what went wrong).
+// Without arguments it runs every notebooks/*.ipynb at full size. For each notebook NAME it
+// writes (see nbrun.Report) OUT/NAME.html (the report view: no code), OUT/NAME-code.html (with
+// code) and OUT/NAME.pdf, all self-contained, and the notebook writes its CSV tables to
+// LBSIM_OUT_DIR, by default OUT/NAME/. OUT/index.html lists every notebook's title, question and
+// answer, run time and date, with links to those files. It prints each notebook's wall time and
+// exits non-zero when any notebook fails (the index then says which and why).
 package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -25,11 +28,11 @@ import (
 
 func main() {
 	quick := flag.Bool("quick", false, "run the notebooks' quick versions (sets LBSIM_QUICK=1)")
-	out := flag.String("out", "reports", "folder for the HTML reports OUT/NAME.html (and CSV tables in OUT/NAME/ unless LBSIM_OUT_DIR is set)")
-	check := flag.Bool("check", false, "also check each report: embedded PNG figures, no error text, non-blank Chromium screenshot")
+	out := flag.String("out", "reports", "folder for the reports OUT/NAME.html, OUT/NAME-code.html, OUT/NAME.pdf, OUT/index.html (and CSV tables in OUT/NAME/ unless LBSIM_OUT_DIR is set)")
+	check := flag.Bool("check", false, "also check each report as the tests do: figures, no error text, offline in Chromium, the PDF")
 	cellTimeout := flag.Duration("cell-timeout", 20*time.Minute, "maximum run time of one cell")
 	flag.Usage = func() {
-		fmt.Fprintf(flag.CommandLine.Output(), "usage: nbreports [flags] [notebook.ipynb ...]\n\nExecutes notebooks (default notebooks/*.ipynb) and writes OUT/NAME.html reports.\n\n")
+		fmt.Fprintf(flag.CommandLine.Output(), "usage: nbreports [flags] [notebook.ipynb ...]\n\nExecutes notebooks (default notebooks/*.ipynb) and writes their reports and OUT/index.html.\n\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
@@ -78,41 +81,63 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 
 	start := time.Now()
 	var failed []string
+	var index []nbrun.IndexEntry
 	for _, nb := range notebooks {
 		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
-		html := filepath.Join(outAbs, stem+".html")
 		fmt.Printf("%-40s ", nb)
 		nbEnv := env[:len(env):len(env)]
+		tables := os.Getenv("LBSIM_OUT_DIR")
 		if !outDirSet {
 			// A folder per notebook: notebooks name their tables freely (results.csv).
-			tables := filepath.Join(outAbs, stem)
+			tables = filepath.Join(outAbs, stem)
+			if err := os.RemoveAll(tables); err != nil {
+				return err
+			}
 			if err := os.MkdirAll(tables, 0o755); err != nil {
 				return err
 			}
 			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+tables)
 		}
+		entry := nbrun.IndexEntry{Notebook: nb, RanAt: time.Now()}
 		res, err := nbrun.Execute(context.Background(), nb, nbrun.Options{
 			CellTimeout: cellTimeout,
 			Env:         nbEnv,
 			Output:      filepath.Join(tmp, stem+".ipynb"),
 		})
 		if res != nil {
-			if xerr := nbrun.ExportHTML(res.Executed, html); xerr != nil && err == nil {
-				err = xerr
-			}
+			entry.Elapsed = res.Elapsed
+			// A failed notebook's report is still written when nbconvert got that far, to
+			// show what went wrong.
+			rep, perr := nbrun.Publish(res.Executed, outAbs, stem)
+			entry.Report = rep
+			err = errors.Join(err, perr)
 		}
 		if err == nil && check {
-			_, err = nbrun.CheckReport(html, filepath.Join(tmp, stem+".png"))
+			err = entry.Report.Check(filepath.Join(tmp, stem+".png"))
 		}
+		if !outDirSet {
+			entry.Tables, _ = filepath.Glob(filepath.Join(tables, "*.csv"))
+		}
+		entry.Err = err
+		index = append(index, entry)
 		switch {
 		case err != nil:
 			fmt.Printf("FAIL\n%v\n", err)
 			failed = append(failed, nb)
 		default:
-			fmt.Printf("ok  %6.1fs  %s\n", res.Elapsed.Seconds(), relative(html))
+			fmt.Printf("ok  %6.1fs  %s\n", res.Elapsed.Seconds(), relative(entry.Report.View))
 		}
 	}
-	fmt.Printf("%d notebooks in %.1fs\n", len(notebooks), time.Since(start).Seconds())
+	indexPath := filepath.Join(outAbs, "index.html")
+	if err := nbrun.WriteIndex(indexPath, index, quick); err != nil {
+		return err
+	}
+	if check {
+		if _, err := nbrun.CheckOffline(indexPath, 0, true); err != nil {
+			return err
+		}
+	}
+	fmt.Printf("%d notebooks in %.1fs; index %s\n", len(notebooks), time.Since(start).Seconds(), relative(indexPath))
 	if len(failed) > 0 {
 		return fmt.Errorf("%d of %d notebooks failed: %s", len(failed), len(notebooks), strings.Join(failed, ", "))
 	}

@@ -7,10 +7,16 @@
 //     the executed notebook. GoNB reports compile errors as cell errors, but a panic or os.Exit
 //     only prints "panic:" / "exit status N" to stderr while the cell still succeeds, so the scan
 //     fails on that text too.
-//   - [ExportHTML] turns an executed notebook into a self-contained HTML report (nbconvert embeds
-//     image/png outputs as data URIs).
-//   - [CheckReport] checks a report: embedded PNG figures that decode, no error text, and a
-//     non-blank screenshot taken by headless Chromium.
+//   - [Publish] writes a notebook's reports (`make reports` and the tests share it): the report
+//     view NAME.html (no code), NAME-code.html and NAME.pdf. Both pages are self-contained:
+//     nbconvert embeds image/png outputs as data URIs, MathJax typesets the math to inline SVG
+//     in headless Chromium at export time, and no script remains ([ExportHTML],
+//     [ExportReportView]); Chromium prints the PDF ([PrintPDF]). [WriteIndex] writes index.html
+//     with each notebook's title, question and answer read from its markdown cells.
+//   - [Report.Check] checks a report: [CheckReport] (embedded PNG figures that decode, no error
+//     text, a non-blank screenshot), [CheckOffline] (a copy outside the repository opened in
+//     Chromium with the network closed: nothing loaded, images decode, no raw TeX in the rendered
+//     text) and [CheckPDF] (every figure once, no blank page, the title on page 1).
 //
 // Notebooks import the repository module through a first cell (DESIGN.md, "Notebooks"):
 //

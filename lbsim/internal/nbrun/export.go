@@ -7,38 +7,80 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"golang.org/x/net/html"
 )
 
-// exportTimeout bounds one HTML export; nbconvert takes about a second.
+// exportTimeout bounds one nbconvert HTML export; it takes about a second.
 const exportTimeout = 5 * time.Minute
 
-// ExportHTML converts the executed notebook executedNb into the HTML report htmlPath (parent
-// folders are created). nbconvert's HTML exporter embeds image/png outputs as data URIs, so the
-// report is a single self-contained file.
+// ExportHTML converts the executed notebook executedNb into the HTML page htmlPath (parent
+// folders are created) with every cell, code included. The page is self-contained: figures are
+// data URIs (nbconvert embeds image/png outputs), math is typeset into inline SVG and no script
+// remains (see [selfContain]); it opens offline in any browser.
 func ExportHTML(executedNb, htmlPath string) error {
+	doc, err := export(executedNb)
+	if err != nil {
+		return err
+	}
+	return writeHTML(htmlPath, doc)
+}
+
+// ExportReportView is [ExportHTML] without the code (see [hideCode]): markdown, outputs,
+// figures and tables, which is what a reader of a report wants.
+func ExportReportView(executedNb, htmlPath string) error {
+	doc, err := export(executedNb)
+	if err != nil {
+		return err
+	}
+	hideCode(doc)
+	return writeHTML(htmlPath, doc)
+}
+
+// export runs nbconvert's HTML exporter (lab template) on executedNb and makes the result
+// self-contained.
+func export(executedNb string) (*html.Node, error) {
 	src, err := filepath.Abs(executedNb)
 	if err != nil {
-		return fmt.Errorf("export %s: %w", executedNb, err)
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
-	dst, err := filepath.Abs(htmlPath)
+	tmp, err := os.MkdirTemp("", "nbrun-export-")
 	if err != nil {
-		return fmt.Errorf("export %s: report path %s: %w", executedNb, htmlPath, err)
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
-	if !strings.HasSuffix(dst, ".html") {
-		return fmt.Errorf("export %s: report path %q must end in .html (nbconvert appends it otherwise)", executedNb, htmlPath)
-	}
-	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-		return fmt.Errorf("export %s: %w", executedNb, err)
-	}
+	defer os.RemoveAll(tmp)
 	ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 	defer cancel()
-	err = jupyter(ctx, filepath.Dir(src), nil, "nbconvert", "--to", "html",
-		"--output-dir", filepath.Dir(dst), "--output", strings.TrimSuffix(filepath.Base(dst), ".html"), src)
+	err = jupyter(ctx, filepath.Dir(src), nil, "nbconvert", "--to", "html", "--output-dir", tmp, "--output", "export", src)
 	if err != nil {
-		return fmt.Errorf("export %s: %w", executedNb, err)
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
-	if _, err := os.Stat(dst); err != nil {
-		return fmt.Errorf("export %s: nbconvert wrote no report: %w", executedNb, err)
+	doc, err := selfContain(filepath.Join(tmp, "export.html"))
+	if err != nil {
+		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
-	return nil
+	return doc, nil
+}
+
+// hideCode removes what nbconvert's --no-input leaves out: the input of every code cell (its
+// editor block and In [n] prompt) and the text of the Out[n] prompts. Markdown cells and all outputs stay,
+// except those of the module set-up cell (the one with %goworkfix, DESIGN.md "Notebooks"),
+// whose "Added replace rule" line is plumbing, not a result.
+func hideCode(doc *html.Node) {
+	for _, n := range findAll(doc, func(n *html.Node) bool {
+		if hasClass(n, "jp-CodeCell") {
+			if in := find(n, isCodeInput); in != nil && strings.Contains(textOf(in), "%goworkfix") {
+				return true
+			}
+		}
+		return hasClass(n, "jp-Cell-inputWrapper") && n.Parent != nil && hasClass(n.Parent, "jp-CodeCell")
+	}) {
+		n.Parent.RemoveChild(n)
+	}
+	// Out[n] prompts are emptied, not removed: their column keeps outputs aligned with the text.
+	for _, p := range findAll(doc, func(n *html.Node) bool { return hasClass(n, "jp-OutputPrompt") }) {
+		for p.FirstChild != nil {
+			p.RemoveChild(p.FirstChild)
+		}
+	}
 }

@@ -7,15 +7,23 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 )
 
 // repoRoot is the repository root seen from this package's folder (lbsim/internal/nbrun).
 const repoRoot = "../../.."
 
-// TestNotebooks executes every notebooks/*.ipynb, exports its HTML report, checks the report
-// and runs the notebook's entry in notebookChecks, if any. Notebooks run quick
-// (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, write their CSV tables into a fresh
-// LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in $TMPDIR/lbsim-nbrun-tests-*/.
+// TestNotebooks executes every notebooks/*.ipynb, writes its reports as `make reports` does
+// ([Publish]: report view, page with code, PDF), runs every report check ([Report.Check]: in
+// Chromium offline from a folder outside the repository, and the PDF) and the notebook's entry
+// in notebookChecks, if any; then it writes the index of the reports and checks it offline with
+// its links. Notebooks run quick (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, write their
+// CSV tables into a fresh LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh
+// LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in
+// $TMPDIR/lbsim-nbrun-tests-*/.
+// noAnswer lists the notebooks that ask without answering: the explorer is a tool.
+var noAnswer = map[string]bool{"08-explorer.ipynb": true}
+
 func TestNotebooks(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(repoRoot, "notebooks", "*.ipynb"))
 	if err != nil {
@@ -41,39 +49,62 @@ func TestNotebooks(t *testing.T) {
 		env = append(env, "LBSIM_QUICK=1")
 	}
 	art := artifactDir(t)
+	var index []IndexEntry
 	for _, path := range paths {
 		name := filepath.Base(path)
 		stem := strings.TrimSuffix(name, ".ipynb")
 		t.Run(stem, func(t *testing.T) {
-			outDir := t.TempDir()
+			outDir := filepath.Join(art, stem) // the tables, linked from the index
+			if err := os.MkdirAll(outDir, 0o755); err != nil {
+				t.Fatal(err)
+			}
 			nbEnv := append(env[:len(env):len(env)], "LBSIM_OUT_DIR="+outDir)
 			if _, set := os.LookupEnv("LBSIM_CACHE_DIR"); !set {
 				// A fresh nb.Cached folder: cells of this run share results, but no result
 				// computed by an earlier run (or by `make reports`) can stand in for this one.
 				nbEnv = append(nbEnv, "LBSIM_CACHE_DIR="+t.TempDir())
 			}
+			entry := IndexEntry{Notebook: "notebooks/" + name, RanAt: time.Now()}
+			defer func() { index = append(index, entry) }()
 			res, err := Execute(context.Background(), path, Options{
 				Env:    nbEnv,
 				Output: filepath.Join(art, name),
 			})
+			entry.Err = err
 			if res != nil {
 				t.Logf("%s: %d code cells in %v (executed copy %s)", name, res.Cells, res.Elapsed, res.Executed)
 			}
 			if err != nil {
 				t.Fatal(err)
 			}
-			html := filepath.Join(art, stem+".html")
-			if err := ExportHTML(res.Executed, html); err != nil {
-				t.Fatal(err)
-			}
-			figs, err := CheckReport(html, filepath.Join(art, stem+".png"))
+			entry.Elapsed = res.Elapsed
+			r, err := Publish(res.Executed, art, stem)
+			entry.Report, entry.Err = r, err
 			if err != nil {
 				t.Fatal(err)
 			}
-			t.Logf("%s: report %s with %d figures", name, html, len(figs))
+			entry.Tables, _ = filepath.Glob(filepath.Join(outDir, "*.csv"))
+			if r.AnswerHTML == "" && !noAnswer[name] {
+				t.Errorf("%s states no answer that the index can show: open its last markdown cell with ## Answer (or ## Conclusions), or start it with **Answer.**", name)
+			}
+			if err := r.Check(filepath.Join(art, stem+".png")); err != nil {
+				t.Fatal(err)
+			}
+			pdf, err := ReadPDF(r.PDF)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Logf("%s: report %s with %d figures, PDF %d pages", name, r.View, r.Figures, pdf.Pages)
 			if check, ok := notebookChecks[name]; ok {
 				check(t, outDir)
 			}
 		})
+	}
+	indexPath := filepath.Join(art, "index.html")
+	if err := WriteIndex(indexPath, index, os.Getenv("LBSIM_QUICK") != "0"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := CheckOffline(indexPath, 0, true); err != nil {
+		t.Error(err)
 	}
 }

@@ -7,13 +7,15 @@ import (
 	"os/exec"
 )
 
-// Ready reports whether notebooks can run here: Debian's jupyter with nbconvert and a registered
-// "gonb" kernel, and Chromium for report screenshots. The error says what is missing and that
-// .ci/setup.sh installs it.
+// Ready reports whether notebooks can run and be made into reports here: Debian's jupyter with
+// nbconvert and a registered "gonb" kernel, MathJax (typesets the reports' math), Chromium
+// (renders, prints and checks reports) and poppler's PDF tools. The error says what is missing
+// and that .ci/setup.sh installs it.
 func Ready() error {
-	for _, bin := range []string{Jupyter, "/usr/bin/jupyter-nbconvert", Chromium} {
+	for _, bin := range []string{Jupyter, "/usr/bin/jupyter-nbconvert", Chromium, MathJaxDir + "/MathJax.js",
+		"/usr/bin/pdfinfo", "/usr/bin/pdfimages", "/usr/bin/pdftotext"} {
 		if _, err := os.Stat(bin); err != nil {
-			return fmt.Errorf("%s not found: run .ci/setup.sh to install Jupyter and Chromium", bin)
+			return fmt.Errorf("%s not found: run .ci/setup.sh to install Jupyter, MathJax, Chromium and poppler-utils", bin)
 		}
 	}
 	out, err := exec.Command(Jupyter, "kernelspec", "list", "--json").Output()

@@ -1,29 +1,15 @@
 package nbrun
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"image"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"time"
 )
 
-// Chromium is the browser used for screenshots: Debian's chromium package.
-const Chromium = "/usr/bin/chromium"
-
-// screenshotTimeout bounds one Chromium run; a report renders in a few seconds.
-const screenshotTimeout = 2 * time.Minute
-
-// Screenshot renders the HTML file htmlPath in headless Chromium in a 1280x4000 window and
-// writes a PNG screenshot to pngPath. Chromium runs with a fresh profile and without network
-// side traffic, so runs do not influence each other.
+// Screenshot renders the HTML file htmlPath in headless Chromium (see [chromium]: fresh
+// profile, no network) in a 1280x4000 window and writes a PNG screenshot to pngPath.
 func Screenshot(htmlPath, pngPath string) error {
-	if _, err := os.Stat(Chromium); err != nil {
-		return fmt.Errorf("%s not found: run .ci/setup.sh (installs Debian's chromium)", Chromium)
-	}
 	src, err := filepath.Abs(htmlPath)
 	if err != nil {
 		return err
@@ -32,28 +18,12 @@ func Screenshot(htmlPath, pngPath string) error {
 	if err != nil {
 		return err
 	}
-	profile, err := os.MkdirTemp("", "nbrun-chromium-")
-	if err != nil {
-		return err
-	}
-	defer os.RemoveAll(profile)
 	_ = os.Remove(dst) // a stale screenshot must not pass for a new one
-	ctx, cancel := context.WithTimeout(context.Background(), screenshotTimeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, Chromium, "--headless", "--no-sandbox", "--disable-gpu",
-		"--disable-quic", "--no-first-run", "--disable-background-networking",
-		"--disable-component-update", "--disable-sync", "--hide-scrollbars",
-		"--user-data-dir="+profile, "--screenshot="+dst, "--window-size=1280,4000",
-		"file://"+src)
-	cmd.WaitDelay = 5 * time.Second
-	var buf bytes.Buffer
-	cmd.Stdout = &buf
-	cmd.Stderr = &buf
-	if err := cmd.Run(); err != nil {
-		return fmt.Errorf("chromium screenshot (timeout %v): %w\n%s", screenshotTimeout, err, tail(buf.String(), 20))
+	if _, err := chromium("--screenshot="+dst, "--window-size=1280,4000", fileURL(src)); err != nil {
+		return fmt.Errorf("screenshot: %w", err)
 	}
 	if _, err := os.Stat(dst); err != nil {
-		return fmt.Errorf("chromium wrote no screenshot: %w\n%s", err, tail(buf.String(), 20))
+		return fmt.Errorf("chromium wrote no screenshot: %w", err)
 	}
 	return nil
 }

@@ -1,0 +1,51 @@
+package nbrun
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// Chromium is the browser used to render math, print PDFs and check reports: Debian's chromium.
+const Chromium = "/usr/bin/chromium"
+
+// chromiumTimeout bounds one Chromium run; a report renders in a few seconds.
+const chromiumTimeout = 2 * time.Minute
+
+// chromiumFlags start a headless Chromium that touches no network: background services off, and
+// every host name resolves to nothing (--host-resolver-rules), so a page that would load
+// anything from the web fails visibly here instead of working by luck. DESIGN.md lists the rest.
+var chromiumFlags = []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+	"--no-first-run", "--disable-background-networking", "--disable-component-update",
+	"--disable-sync", "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND"}
+
+// chromium runs headless Chromium with a fresh profile (runs do not influence each other) and
+// the given extra arguments, and returns its standard output (what --dump-dom prints).
+func chromium(args ...string) ([]byte, error) {
+	if _, err := os.Stat(Chromium); err != nil {
+		return nil, fmt.Errorf("%s not found: run .ci/setup.sh (installs Debian's chromium)", Chromium)
+	}
+	profile, err := os.MkdirTemp("", "nbrun-chromium-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(profile)
+	ctx, cancel := context.WithTimeout(context.Background(), chromiumTimeout)
+	defer cancel()
+	all := append(append(chromiumFlags[:len(chromiumFlags):len(chromiumFlags)], "--user-data-dir="+profile), args...)
+	cmd := exec.CommandContext(ctx, Chromium, all...)
+	cmd.WaitDelay = 5 * time.Second
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout = &stdout
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		return nil, fmt.Errorf("chromium (timeout %v): %w\n%s", chromiumTimeout, err, tail(stderr.String(), 20))
+	}
+	return stdout.Bytes(), nil
+}
+
+// fileURL is the file:// URL of an absolute path.
+func fileURL(abs string) string { return "file://" + abs }

@@ -1,0 +1,125 @@
+package nbrun
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+)
+
+// PrintPDF prints the HTML page htmlPath to pdfPath with headless Chromium: A4 (the page's
+// @page rule, see printCSS), no header or footer, figures and tables kept whole.
+func PrintPDF(htmlPath, pdfPath string) error {
+	src, err := filepath.Abs(htmlPath)
+	if err != nil {
+		return err
+	}
+	dst, err := filepath.Abs(pdfPath)
+	if err != nil {
+		return err
+	}
+	_ = os.Remove(dst) // a stale PDF must not pass for a new one
+	if _, err := chromium("--no-pdf-header-footer", "--print-to-pdf="+dst, fileURL(src)); err != nil {
+		return fmt.Errorf("printing %s to PDF: %w", htmlPath, err)
+	}
+	if _, err := os.Stat(dst); err != nil {
+		return fmt.Errorf("printing %s: chromium wrote no PDF: %w", htmlPath, err)
+	}
+	return nil
+}
+
+// PDF is what poppler's tools read from a PDF file.
+type PDF struct {
+	Pages  int
+	Images []int    // images drawn on each page (soft masks not counted)
+	Text   []string // text of each page
+}
+
+// ReadPDF reads a PDF with pdfinfo, pdfimages and pdftotext (Debian's poppler-utils).
+func ReadPDF(path string) (PDF, error) {
+	info, err := poppler("pdfinfo", path)
+	if err != nil {
+		return PDF{}, err
+	}
+	var p PDF
+	for _, line := range strings.Split(info, "\n") {
+		if v, ok := strings.CutPrefix(line, "Pages:"); ok {
+			p.Pages, err = strconv.Atoi(strings.TrimSpace(v))
+			if err != nil {
+				return PDF{}, fmt.Errorf("pdfinfo %s: Pages %q: %w", path, v, err)
+			}
+		}
+	}
+	if p.Pages <= 0 {
+		return PDF{}, fmt.Errorf("pdfinfo %s: no pages", path)
+	}
+	list, err := poppler("pdfimages", "-list", path)
+	if err != nil {
+		return PDF{}, err
+	}
+	p.Images = make([]int, p.Pages)
+	// Two header lines, then "page num type width height ...".
+	for _, line := range strings.Split(list, "\n") {
+		f := strings.Fields(line)
+		if len(f) < 3 || f[2] != "image" {
+			continue
+		}
+		page, err := strconv.Atoi(f[0])
+		if err != nil || page < 1 || page > p.Pages {
+			return PDF{}, fmt.Errorf("pdfimages -list %s: bad line %q", path, line)
+		}
+		p.Images[page-1]++
+	}
+	text, err := poppler("pdftotext", "-layout", path, "-")
+	if err != nil {
+		return PDF{}, err
+	}
+	// pdftotext ends every page with a form feed.
+	p.Text = strings.Split(text, "\f")[:p.Pages]
+	return p, nil
+}
+
+func poppler(tool string, args ...string) (string, error) {
+	bin := "/usr/bin/" + tool
+	if _, err := os.Stat(bin); err != nil {
+		return "", fmt.Errorf("%s not found: run .ci/setup.sh (installs Debian's poppler-utils)", bin)
+	}
+	var out, errOut bytes.Buffer
+	cmd := exec.Command(bin, args...)
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	if err := cmd.Run(); err != nil {
+		return "", fmt.Errorf("%s %s: %w\n%s", tool, strings.Join(args, " "), err, tail(errOut.String(), 10))
+	}
+	return out.String(), nil
+}
+
+// CheckPDF checks a report's PDF against its HTML page: it opens (pdfinfo), holds each of the
+// page's figures exactly once (a figure cut by a page break is drawn on two pages and counts
+// twice; a lost one counts zero), no page is blank, and the first page starts with the title.
+func CheckPDF(pdfPath string, figures int, title string) (PDF, error) {
+	p, err := ReadPDF(pdfPath)
+	if err != nil {
+		return p, err
+	}
+	var errs []string
+	total := 0
+	for i := range p.Pages {
+		total += p.Images[i]
+		if p.Images[i] == 0 && strings.TrimSpace(p.Text[i]) == "" {
+			errs = append(errs, fmt.Sprintf("page %d of %d is blank", i+1, p.Pages))
+		}
+	}
+	if total != figures {
+		errs = append(errs, fmt.Sprintf("%d images drawn on its pages %v, want the page's %d figures once each", total, p.Images, figures))
+	}
+	if first := strings.Join(strings.Fields(p.Text[0]), " "); !strings.Contains(first, title) {
+		errs = append(errs, fmt.Sprintf("page 1 does not show the title %q:\n%s", title, clip(first, 300)))
+	}
+	if len(errs) > 0 {
+		return p, fmt.Errorf("PDF %s: %s", pdfPath, strings.Join(errs, "; "))
+	}
+	return p, nil
+}

@@ -1,0 +1,279 @@
+package nbrun
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
+)
+
+// Report is the set of files made from one executed notebook, all in one folder and each
+// self-contained (see [selfContain]):
+//
+//   - NAME.html, the report view: markdown, outputs, figures and tables, no code;
+//   - NAME-code.html, the whole notebook with its code;
+//   - NAME.pdf, the report view printed by Chromium.
+type Report struct {
+	Name            string // the notebook's file name without .ipynb
+	View, Full, PDF string // absolute paths
+	Summary
+}
+
+// Summary is what the index shows of a report, read from its report view.
+type Summary struct {
+	// Title is the text of the first level-1 heading; TitleLead the part before its first
+	// formula (the words that a PDF's text holds).
+	Title, TitleLead string
+	// TitleHTML, QuestionHTML and AnswerHTML are HTML fragments copied from the report view,
+	// math as inline SVG (see [summarize] for how the cells are found).
+	TitleHTML, QuestionHTML, AnswerHTML string
+	// MathCSS is MathJax's style sheet, which the copied formulas need.
+	MathCSS string
+	// Figures counts the embedded PNG figures.
+	Figures int
+}
+
+// Publish writes the report files of the executed notebook executedNb into outDir, named after
+// name (see [Report]), and reads the summary from the report view. `make reports` (through
+// cmd/nbreports) and the notebook tests both use it.
+func Publish(executedNb, outDir, name string) (*Report, error) {
+	dir, err := filepath.Abs(outDir)
+	if err != nil {
+		return nil, err
+	}
+	r := &Report{Name: name,
+		View: filepath.Join(dir, name+".html"),
+		Full: filepath.Join(dir, name+"-code.html"),
+		PDF:  filepath.Join(dir, name+".pdf")}
+	// One export and one typesetting pass for both pages: the view is the page without code.
+	doc, err := export(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	if err := writeHTML(r.Full, doc); err != nil {
+		return nil, err
+	}
+	hideCode(doc)
+	if err := writeHTML(r.View, doc); err != nil {
+		return nil, err
+	}
+	if err := PrintPDF(r.View, r.PDF); err != nil {
+		return nil, err
+	}
+	data, err := os.ReadFile(r.View)
+	if err != nil {
+		return nil, err
+	}
+	if r.Summary, err = summarize(data); err != nil {
+		return r, fmt.Errorf("report %s: %w", r.View, err)
+	}
+	return r, nil
+}
+
+// summarize reads a report view's title, question and answer. The notebooks state them in
+// markdown cells (DESIGN.md, "Notebooks"):
+//
+//   - the title is the first level-1 heading;
+//   - the question is the first markdown cell with a bold lead "Question" (**Question.** or
+//     **Question** (...)), shown without its title heading;
+//   - the answer is the last markdown cell that opens with a heading "Answer..." or
+//     "Conclusion..." (shown without that heading) or with a bold lead "Answer".
+//
+// A missing title or question is an error that says how to mark it. A missing answer is not
+// (an interactive notebook such as the explorer asks and lets the reader answer): AnswerHTML
+// is empty, the index says so, and TestNotebooks requires an answer of every other notebook.
+func summarize(page []byte) (Summary, error) {
+	doc, err := html.Parse(bytes.NewReader(page))
+	if err != nil {
+		return Summary{}, err
+	}
+	var s Summary
+	for _, st := range findAll(doc, func(n *html.Node) bool { return n.DataAtom == atom.Style }) {
+		if st.FirstChild == nil {
+			continue
+		}
+		if css := st.FirstChild.Data; strings.Contains(css, "MathJax_SVG") || strings.Contains(css, "MJX_Assistive_MathML") {
+			s.MathCSS += css + "\n"
+		}
+	}
+	s.Figures = len(findAll(doc, func(n *html.Node) bool {
+		return n.DataAtom == atom.Img && strings.HasPrefix(attr(n, "src"), "data:image/png;base64,")
+	}))
+	var cells []*html.Node
+	for _, c := range findAll(doc, func(n *html.Node) bool { return hasClass(n, "jp-MarkdownCell") }) {
+		if md := find(c, func(n *html.Node) bool { return hasClass(n, "jp-RenderedMarkdown") }); md != nil {
+			cells = append(cells, md)
+		}
+	}
+	var problems []string
+	if h1 := find(doc, func(n *html.Node) bool { return n.DataAtom == atom.H1 }); h1 != nil {
+		s.TitleHTML = inner(h1, nil)
+		s.Title = strings.Join(strings.Fields(textOf(withoutAnchors(h1))), " ")
+		lead := withoutAnchors(h1)
+		if m := find(lead, func(n *html.Node) bool { return hasClass(n, "MathJax_SVG") }); m != nil {
+			for n := m; n != nil; {
+				next := n.NextSibling
+				n.Parent.RemoveChild(n)
+				n = next
+			}
+		}
+		s.TitleLead = strings.Join(strings.Fields(textOf(lead)), " ")
+	} else {
+		problems = append(problems, "no title: start the first markdown cell with a level-1 heading (# Title)")
+	}
+	for _, c := range cells {
+		if boldLead(c, "Question") {
+			s.QuestionHTML = inner(c, func(n *html.Node) bool { return n.DataAtom == atom.H1 })
+			break
+		}
+	}
+	if s.QuestionHTML == "" {
+		problems = append(problems, "no question: write it in a markdown cell that starts a paragraph with **Question.**")
+	}
+	for i := len(cells) - 1; i >= 0 && s.AnswerHTML == ""; i-- {
+		c := cells[i]
+		first := firstElement(c)
+		if first == nil {
+			continue
+		}
+		switch {
+		case isHeading(first) && hasPrefixFold(headingText(first), "Answer", "Conclusion"):
+			s.AnswerHTML = inner(c, func(n *html.Node) bool { return n == first })
+		case boldLead(c, "Answer"):
+			s.AnswerHTML = inner(c, nil)
+		}
+	}
+	if len(problems) > 0 {
+		return s, fmt.Errorf("%s", strings.Join(problems, "; "))
+	}
+	return s, nil
+}
+
+// boldLead tells whether a paragraph of the cell starts with bold text beginning with word.
+func boldLead(cell *html.Node, word string) bool {
+	for _, p := range findAll(cell, func(n *html.Node) bool { return n.DataAtom == atom.P }) {
+		if f := firstElement(p); f != nil && f.DataAtom == atom.Strong && strings.TrimSpace(textBefore(p, f)) == "" &&
+			hasPrefixFold(strings.TrimSpace(textOf(f)), word) {
+			return true
+		}
+	}
+	return false
+}
+
+// textBefore is the text of p's children before child.
+func textBefore(p, child *html.Node) string {
+	var b strings.Builder
+	for c := p.FirstChild; c != nil && c != child; c = c.NextSibling {
+		b.WriteString(textOf(c))
+	}
+	return b.String()
+}
+
+func firstElement(n *html.Node) *html.Node {
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if c.Type == html.ElementNode {
+			return c
+		}
+	}
+	return nil
+}
+
+func isHeading(n *html.Node) bool {
+	switch n.DataAtom {
+	case atom.H1, atom.H2, atom.H3, atom.H4:
+		return true
+	}
+	return false
+}
+
+// headingText is a heading's text without nbconvert's "¶" anchor link.
+func headingText(h *html.Node) string {
+	return strings.TrimSpace(textOf(withoutAnchors(h)))
+}
+
+func hasPrefixFold(s string, prefixes ...string) bool {
+	for _, p := range prefixes {
+		if len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// withoutAnchors returns a deep copy of n without nbconvert's anchor links (the "¶" after
+// every heading).
+func withoutAnchors(n *html.Node) *html.Node {
+	c := clone(n)
+	for _, a := range findAll(c, func(x *html.Node) bool { return hasClass(x, "anchor-link") }) {
+		if a.Parent != nil { // the copy's root itself is kept: inner skips it
+			a.Parent.RemoveChild(a)
+		}
+	}
+	return c
+}
+
+// inner renders the children of n, without anchor links and without the children for which
+// skip is true, as an HTML fragment.
+func inner(n *html.Node, skip func(*html.Node) bool) string {
+	var b bytes.Buffer
+	for c := n.FirstChild; c != nil; c = c.NextSibling {
+		if hasClass(c, "anchor-link") || (skip != nil && skip(c)) {
+			continue
+		}
+		_ = html.Render(&b, withoutAnchors(c))
+	}
+	return strings.TrimSpace(b.String())
+}
+
+// clone returns a deep copy of n, detached from its tree.
+func clone(n *html.Node) *html.Node {
+	c := &html.Node{Type: n.Type, DataAtom: n.DataAtom, Data: n.Data, Namespace: n.Namespace,
+		Attr: append([]html.Attribute(nil), n.Attr...)}
+	for k := n.FirstChild; k != nil; k = k.NextSibling {
+		c.AppendChild(clone(k))
+	}
+	return c
+}
+
+// Check runs every check on a report's files:
+//
+//   - the report view shows figures that decode, no error text, and renders to a non-blank
+//     screenshot written to screenshotPath ([CheckReport]);
+//   - the report view shows no code, the page with code does;
+//   - both pages pass [CheckOffline] in a folder outside the repository with the network closed;
+//   - the PDF holds every figure once, has no blank page and starts with the title ([CheckPDF]).
+func (r *Report) Check(screenshotPath string) error {
+	figs, err := CheckReport(r.View, screenshotPath)
+	if err != nil {
+		return err
+	}
+	for _, page := range []struct {
+		path string
+		code bool
+	}{{r.View, false}, {r.Full, true}} {
+		data, err := os.ReadFile(page.path)
+		if err != nil {
+			return err
+		}
+		doc, err := html.Parse(bytes.NewReader(data))
+		if err != nil {
+			return err
+		}
+		code := len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "jp-CodeCell") && find(n, isCodeInput) != nil }))
+		if page.code != (code > 0) {
+			return fmt.Errorf("%s shows code in %d cells, want %s", page.path, code, map[bool]string{true: "code", false: "none"}[page.code])
+		}
+		if _, err := CheckOffline(page.path, len(figs), false); err != nil {
+			return err
+		}
+	}
+	_, err = CheckPDF(r.PDF, len(figs), r.TitleLead)
+	return err
+}
+
+// isCodeInput tells nbconvert's code input area (the editor block of a code cell).
+func isCodeInput(n *html.Node) bool { return hasClass(n, "jp-InputArea") }

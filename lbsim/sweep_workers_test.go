@@ -1,0 +1,67 @@
+package lbsim
+
+import (
+	"fmt"
+	"testing"
+)
+
+// manyShortConfigs is a sweep of 48 short configurations of one replication
+// each: the case where only spreading configurations (not replications)
+// over the cores can use them.
+func manyShortConfigs(workers int) Grid {
+	return Grid{
+		Base:     Config{Servers: 20, Sizes: Exponential{M: 1}, Jobs: 20_000, Seed: 3, Workers: workers},
+		Policies: []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}, LeastLoaded{}, JSQ{}},
+		Loads:    []float64{0.3, 0.5, 0.6, 0.7, 0.8, 0.85, 0.9, 0.95},
+	}
+}
+
+// A sweep gives the same numbers, configuration by configuration, whatever
+// the number of workers its (configuration, replication) tasks are spread
+// over, and they are the numbers of each configuration run on its own.
+func TestSweepIdenticalForAnyWorkerCount(t *testing.T) {
+	var want []string
+	for _, workers := range []int{1, 2, 3, 8} {
+		g := manyShortConfigs(workers)
+		g.Base.Reps = 2
+		res, err := RunAll(g.Configs(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := make([]string, len(res))
+		for i, r := range res {
+			r.Seconds, r.Config.Workers = 0, 0
+			got[i] = fmt.Sprintf("%+v", r)
+		}
+		if want == nil {
+			want = got
+			alone, err := Run(g.Configs()[len(got)-1])
+			if err != nil {
+				t.Fatal(err)
+			}
+			alone.Seconds, alone.Config.Workers = 0, 0
+			if s := fmt.Sprintf("%+v", alone); s != got[len(got)-1] {
+				t.Fatalf("last configuration in the sweep:\n%s\nrun alone:\n%s", got[len(got)-1], s)
+			}
+			continue
+		}
+		for i := range got {
+			if got[i] != want[i] {
+				t.Fatalf("%d workers, configuration %d differs from 1 worker:\n%s\nvs\n%s", workers, i+1, got[i], want[i])
+			}
+		}
+	}
+}
+
+// BenchmarkSweepManyConfigs is a sweep of many short configurations on every
+// core (Workers = GOMAXPROCS): with -cpu 1,2 its time should halve.
+func BenchmarkSweepManyConfigs(b *testing.B) {
+	g := manyShortConfigs(0)
+	jobs := int64(len(g.Configs())) * g.Base.Jobs
+	for b.Loop() {
+		if _, err := Sweep(g, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+}
