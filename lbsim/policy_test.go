@@ -24,6 +24,20 @@ func (w viaView) Start(v *View) Policy {
 	return w
 }
 
+// runBothWays runs cfg with its policy's fast path, then through the View.
+func runBothWays(t *testing.T, cfg Config) (fast, slow Result) {
+	t.Helper()
+	fast, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Policy = viaView{cfg.Policy}
+	if slow, err = Run(cfg); err != nil {
+		t.Fatal(err)
+	}
+	return fast, slow
+}
+
 // The View gives a policy the same live state, stale board and tally as the
 // built-in dispatchers: every built-in policy run through its Pick gives the
 // fast path's numbers exactly (same random draws, same decisions), except
@@ -48,15 +62,7 @@ func TestViewMatchesFastPaths(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					cfg := Config{Servers: 10, Load: 0.8, Sizes: h2, Policy: p, Refresh: b.refresh, Tally: b.tally,
 						Discipline: disc, Jobs: 20000, Seed: 3, Reps: 2}
-					fast, err := Run(cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
-					cfg.Policy = viaView{p}
-					slow, err := Run(cfg)
-					if err != nil {
-						t.Fatal(err)
-					}
+					fast, slow := runBothWays(t, cfg)
 					// Equal up to the order of floating-point sums (SITA's
 					// classes are summed per class on the fast path).
 					same := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(a) }
@@ -207,15 +213,7 @@ func TestFastPathsOnTracesMatchView(t *testing.T) {
 	}
 	for _, p := range []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}} {
 		cfg := Config{Servers: 10, Trace: &tr, Policy: p, Seed: 3, Workers: 1}
-		fast, err := Run(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		cfg.Policy = viaView{p}
-		slow, err := Run(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
+		fast, slow := runBothWays(t, cfg)
 		if fast.Wait != slow.Wait || fast.P99Wait != slow.P99Wait {
 			t.Errorf("%s on a trace: fast path %v, through the View %v", p, fast.Wait, slow.Wait)
 		}
