@@ -9,16 +9,25 @@ import (
 )
 
 // frontEnd is where output goes: the GoNB kernel. Tests replace it.
+//
+// GoNB receives display data through a pipe, asynchronously: a cell whose
+// program exits right after showing its figure can end before the kernel has
+// read it, and the figure is missing from the saved notebook and the report
+// (seen in a CI run). So every display that is a result waits for the
+// kernel's acknowledgement (gonbui.Sync, one round trip through the pipe);
+// in-place updates of a progress bar do not, its final line does.
 var frontEnd = struct {
 	isNotebook  bool
 	displayHTML func(html string)
 	updateHTML  func(id, html string)
 	displayPNG  func(png []byte)
+	sync        func()
 }{
 	isNotebook:  gonbui.IsNotebook,
-	displayHTML: gonbui.DisplayHTML,
+	displayHTML: func(html string) { gonbui.DisplayHTML(html); gonbui.Sync() },
 	updateHTML:  gonbui.UpdateHTML,
-	displayPNG:  gonbui.DisplayPng,
+	displayPNG:  func(png []byte) { gonbui.DisplayPng(png); gonbui.Sync() },
+	sync:        gonbui.Sync,
 }
 
 // Figure size used by ShowFigure and, per panel, by ShowGrid, in cm.

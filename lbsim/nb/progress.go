@@ -94,6 +94,7 @@ func (p *Progress) Done() {
 	switch {
 	case p.id != "":
 		frontEnd.updateHTML(p.id, fmt.Sprintf(`<div style="font-family:sans-serif;font-size:13px;color:#444">%s</div>`, html.EscapeString(summary)))
+		frontEnd.sync()
 	case p.term != nil:
 		fmt.Fprintf(p.term, "\r%s\n", summary)
 	}

@@ -33,6 +33,7 @@ func fakeNotebook(t *testing.T) *recorder {
 		r.shown = append(r.shown, h)
 	}
 	frontEnd.displayPNG = func([]byte) { r.mu.Lock(); r.pngs++; r.mu.Unlock() }
+	frontEnd.sync = func() {}
 	t.Cleanup(func() { frontEnd = saved })
 	return r
 }
