@@ -13,19 +13,21 @@ import "math"
 // middle of its bin, so its relative error is at most 1/128 (0.8%).
 //
 // A bin is the top 17 bits of the value's float64 encoding (11 exponent and
-// 6 mantissa bits); the window is bins base .. base+len-2. Adding a value in
-// the window takes no data-dependent branch: at moderate load whether a job
-// waits is a coin toss the processor would mispredict.
+// 6 mantissa bits). Bin 0 is spread over the histZero first counters and
+// the window's bins follow: encoding base is counts[histZero]. Adding a
+// value in the window takes no data-dependent branch: at moderate load
+// whether a job waits is a coin toss the processor would mispredict.
 type histogram struct {
 	counts []int64
-	base   int // encoding of bin 1; unplaced until the first positive value
+	base   int // encoding of the window's first bin; unplaced until the first positive value
 }
 
 const (
 	histSub    = 64 // bins per octave (6 mantissa bits)
 	histSpan   = 70 // octaves in the window
 	histBelow  = 30 // octaves below the first value when the window is placed
-	histLen    = 1 + histSpan*histSub
+	histZero   = 8  // counters of bin 0, see addFast
+	histLen    = histZero + histSpan*histSub
 	unplaced   = -1 << 40 // a base that sends every value to the slow path
 	histShift  = 46       // 64 - 17: the bits below a bin
 	histNumber = 0x1ffff  // 17 bits: exponent and top mantissa bits, no sign
@@ -40,21 +42,35 @@ func newHistogram() histogram {
 func code(x float64) int { return int(math.Float64bits(x)>>histShift) & histNumber }
 
 func (h *histogram) add(x float64) {
-	if !h.addFast(x) {
+	if !h.addFast(x, 0) {
 		h.addSlow(x)
 	}
 }
 
 // addFast adds x if it falls in the window (or below it) and reports
 // whether it did: small enough to be inlined in the run loop, which calls
-// addSlow only when it must.
-func (h *histogram) addFast(x float64) bool {
-	i := code(x) - h.base + 1
+// addSlow only when it must. A zero goes to bin 0's counter slot (mod
+// histZero): the run loop passes the job's number, so a run of jobs that
+// do not wait increments different counters. One counter would make every
+// such job wait for the previous one's store, and the processor, loading
+// it early, mispredict the dependency (a pipeline flush): 8 ns a job.
+func (h *histogram) addFast(x float64, slot int) bool {
+	i := code(x) - h.base + histZero
 	if i >= len(h.counts) {
 		return false
 	}
-	h.counts[max(i, 0)]++
+	below := (i - histZero) >> 63 // all ones when i < histZero: no branch
+	h.counts[i&^below|slot&(histZero-1)&below]++
 	return true
+}
+
+// zeros is the count of bin 0.
+func (h *histogram) zeros() int64 {
+	n := int64(0)
+	for _, c := range h.counts[:histZero] {
+		n += c
+	}
+	return n
 }
 
 // addSlow places the window at the first positive value, or slides it up to
@@ -72,7 +88,7 @@ func (h *histogram) addSlow(x float64) {
 		// window a few times, not at every new maximum.
 		h.slide(c - (histSpan-10)*histSub)
 	}
-	h.counts[c-h.base+1]++
+	h.counts[c-h.base+histZero]++
 }
 
 // slide moves the window's bottom up to base (no-op if it is already
@@ -83,14 +99,14 @@ func (h *histogram) slide(base int) {
 		return
 	}
 	n := len(h.counts)
-	for i := 1; i < min(1+d, n); i++ {
+	for i := histZero; i < min(histZero+d, n); i++ {
 		h.counts[0] += h.counts[i]
 	}
-	if d < n-1 {
-		copy(h.counts[1:], h.counts[1+d:])
+	if d < n-histZero {
+		copy(h.counts[histZero:], h.counts[histZero+d:])
 		clear(h.counts[n-d:])
 	} else {
-		clear(h.counts[1:])
+		clear(h.counts[histZero:])
 	}
 	h.base = base
 }
@@ -98,7 +114,7 @@ func (h *histogram) slide(base int) {
 // merge adds o's counts. Both windows are aligned on the higher one, so the
 // result is the same in whatever order replications are merged.
 func (h *histogram) merge(o histogram) {
-	h.counts[0] += o.counts[0]
+	h.counts[0] += o.zeros()
 	if o.base == unplaced {
 		return
 	}
@@ -106,9 +122,9 @@ func (h *histogram) merge(o histogram) {
 		h.base = o.base
 	}
 	h.slide(o.base)
-	for i, c := range o.counts[1:] {
+	for i, c := range o.counts[histZero:] {
 		if c != 0 {
-			h.counts[max(i+o.base-h.base+1, 0)] += c
+			h.counts[max(i+o.base-h.base+histZero, 0)] += c
 		}
 	}
 }
@@ -124,15 +140,15 @@ func (h *histogram) quantile(q float64) float64 {
 		return math.NaN()
 	}
 	need := int64(math.Ceil(q * float64(total)))
-	cum := int64(0)
-	for i, c := range h.counts {
+	cum := h.zeros()
+	if cum >= need {
+		return 0
+	}
+	for i, c := range h.counts[histZero:] {
 		cum += c
 		if cum >= need {
-			if i == 0 {
-				return 0
-			}
 			// The bin's lower edge with the next mantissa bit set: its centre.
-			bits := uint64(h.base+i-1)<<histShift | 1<<(histShift-1)
+			bits := uint64(h.base+i)<<histShift | 1<<(histShift-1)
 			return math.Float64frombits(bits)
 		}
 	}

@@ -96,3 +96,33 @@ func TestHistogramSlidesUp(t *testing.T) {
 		t.Errorf("p100 %g, want %g", got, want)
 	}
 }
+
+// Zeros added through the run loop's path land in bin 0's several counters;
+// quantiles and merges count them all: 600 zeros and 400 ones have median 0
+// and 70th percentile 1, alone or merged with a copy of themselves.
+func TestHistogramZeroCounters(t *testing.T) {
+	h := newHistogram()
+	for n := range 1000 {
+		x := 0.0
+		if n%5 >= 3 {
+			x = 1
+		}
+		if !h.addFast(x, n) {
+			h.addSlow(x)
+		}
+	}
+	if z := h.zeros(); z != 600 {
+		t.Fatalf("bin 0 holds %d, want 600", z)
+	}
+	two := newHistogram()
+	two.merge(h)
+	two.merge(h)
+	for _, g := range []*histogram{&h, &two} {
+		if p50, p70 := g.quantile(0.5), g.quantile(0.7); p50 != 0 || math.Abs(p70-1) > 0.008 {
+			t.Errorf("p50 %v (want 0), p70 %v (want 1)", p50, p70)
+		}
+	}
+	if z := two.zeros(); z != 1200 {
+		t.Errorf("merged bin 0 holds %d, want 1200", z)
+	}
+}

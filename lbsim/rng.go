@@ -71,12 +71,21 @@ func (s *Stream) intNReject(n int, hi, lo uint64) int {
 
 // ExpFloat64 is exponential with rate 1, by the ziggurat method of Marsaglia
 // and Tsang (2000) with 256 layers; one draw in about 100 needs more than one
-// uniform.
+// uniform, and is finished by expSlow.
 func (s *Stream) ExpFloat64() float64 {
+	u := s.pcg.Uint64()
+	j, i := uint32(u), uint8(u>>32)
+	if j < zigK[i] {
+		return float64(j) * zigW[i]
+	}
+	return s.expSlow(u)
+}
+
+// expSlow finishes the draw of ExpFloat64 whose first uniform u fell outside
+// the ziggurat's inner rectangles.
+func (s *Stream) expSlow(u uint64) float64 {
 	for {
-		u := s.pcg.Uint64()
-		j := uint32(u)
-		i := uint8(u >> 32)
+		j, i := uint32(u), uint8(u>>32)
 		x := float64(j) * zigW[i]
 		if j < zigK[i] {
 			return x
@@ -87,7 +96,79 @@ func (s *Stream) ExpFloat64() float64 {
 		if zigF[i]+s.Float64()*(zigF[i-1]-zigF[i]) < math.Exp(-x) {
 			return x
 		}
+		u = s.pcg.Uint64()
 	}
+}
+
+// The fills below draw a block of numbers: the same draws, in the same
+// order, as calling the one-number method for each, but with a local copy
+// of the generator, whose state then stays in registers for the whole loop
+// (a call a number keeps it in memory: a store and a load on the critical
+// path of every draw).
+
+// fillUniform sets out[i] = Float64().
+func (s *Stream) fillUniform(out []float64) {
+	p := s.pcg
+	for i := range out {
+		out[i] = float64(p.Uint64()>>11) * 0x1p-53
+	}
+	s.pcg = p
+}
+
+// fillExp sets out[i] = ExpFloat64() * scale.
+func (s *Stream) fillExp(out []float64, scale float64) {
+	p := s.pcg
+	for i := range out {
+		u := p.Uint64()
+		j, l := uint32(u), uint8(u>>32)
+		if j < zigK[l] {
+			out[i] = float64(j) * zigW[l] * scale
+			continue
+		}
+		s.pcg = p // rare: finished by ExpFloat64's slow path, on the stream itself
+		out[i] = s.expSlow(u) * scale
+		p = s.pcg
+	}
+	s.pcg = p
+}
+
+// fillIntN sets out[i] = IntN(n).
+func (s *Stream) fillIntN(out []int32, n int) {
+	p := s.pcg
+	for i := range out {
+		hi, lo := bits.Mul64(p.Uint64(), uint64(n))
+		if lo < uint64(n) {
+			s.pcg = p
+			hi = uint64(s.intNReject(n, hi, lo))
+			p = s.pcg
+		}
+		out[i] = int32(hi)
+	}
+	s.pcg = p
+}
+
+// fillPairs sets (a[i], b[i]) = samplePair(s, n): two distinct servers.
+func (s *Stream) fillPairs(a, b []int32, n int) {
+	p := s.pcg
+	for i := range a {
+		x, lo := bits.Mul64(p.Uint64(), uint64(n))
+		if lo < uint64(n) {
+			s.pcg = p
+			x = uint64(s.intNReject(n, x, lo))
+			p = s.pcg
+		}
+		y, lo := bits.Mul64(p.Uint64(), uint64(n-1))
+		if lo < uint64(n-1) {
+			s.pcg = p
+			y = uint64(s.intNReject(n-1, y, lo))
+			p = s.pcg
+		}
+		if y >= x {
+			y++
+		}
+		a[i], b[i] = int32(x), int32(y)
+	}
+	s.pcg = p
 }
 
 // The ziggurat's layers, computed from their defining equations: the base

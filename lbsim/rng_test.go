@@ -43,3 +43,42 @@ func TestStreamLaws(t *testing.T) {
 		t.Errorf("Float64 mean %.5f", u/n)
 	}
 }
+
+// The block fills draw exactly what the one-number methods draw, in the
+// same order, and leave the stream where they would: 100,000 draws each,
+// so that ExpFloat64's slow path (about 1 draw in 100) is taken.
+func TestFillsDrawAsOneAtATime(t *testing.T) {
+	const n = 100_000
+	for _, k := range []int{2, 50, 100_000, 1<<31 - 1} {
+		one, block := newStream(7, k, 1), newStream(7, k, 1)
+		exps, us := make([]float64, n), make([]float64, n)
+		ks, as, bs := make([]int32, n), make([]int32, n), make([]int32, n)
+		block.fillExp(exps, 2.5)
+		block.fillUniform(us)
+		block.fillIntN(ks, k)
+		block.fillPairs(as, bs, k)
+		for i := range n {
+			if want := one.ExpFloat64() * 2.5; exps[i] != want {
+				t.Fatalf("k=%d: fillExp[%d] = %v, ExpFloat64 %v", k, i, exps[i], want)
+			}
+		}
+		for i := range n {
+			if want := one.Float64(); us[i] != want {
+				t.Fatalf("k=%d: fillUniform[%d] = %v, Float64 %v", k, i, us[i], want)
+			}
+		}
+		for i := range n {
+			if want := one.IntN(k); int(ks[i]) != want {
+				t.Fatalf("k=%d: fillIntN[%d] = %v, IntN %v", k, i, ks[i], want)
+			}
+		}
+		for i := range n {
+			if a, b := samplePair(one, k); int(as[i]) != a || int(bs[i]) != b {
+				t.Fatalf("k=%d: fillPairs[%d] = (%d, %d), samplePair (%d, %d)", k, i, as[i], bs[i], a, b)
+			}
+		}
+		if a, b := one.Uint64(), block.Uint64(); a != b {
+			t.Errorf("k=%d: the streams part after the fills: %x, %x", k, a, b)
+		}
+	}
+}

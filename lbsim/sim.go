@@ -150,13 +150,16 @@ func (s *sim) run() replication {
 			} else { // replaying a trace: no blocks
 				a, b = samplePair(s.rDispatch, s.k)
 			}
-			k = a
-			if ll2 && max(srv.free[b]-t, 0) < max(srv.free[a]-t, 0) { // View.Workload, as sampleMin
-				k = b
+			// b if its workload (View.Workload), or its count (View.Count),
+			// is smaller than a's, as sampleMin; without a branch, as which
+			// of the two is chosen is a coin toss.
+			var wa, wb int64
+			if ll2 {
+				wa, wb = workBits(srv.free[a]-t), workBits(srv.free[b]-t)
+			} else {
+				wa, wb = int64(srv.deps[a].popUntil(t)), int64(srv.deps[b].popUntil(t))
 			}
-			if jsq2 && srv.deps[b].popUntil(t) < srv.deps[a].popUntil(t) { // View.Count
-				k = b
-			}
+			k = a ^ (a^b)&int((wb-wa)>>63)
 		default:
 			k = s.disp.pick(t, x)
 		}
@@ -185,7 +188,7 @@ func (s *sim) run() replication {
 			}
 			if measured {
 				m.sumNext(class, wait, wait+service) // recordNext, inlined
-				if !m.hist.addFast(wait) {           // m.hist.add, inlined
+				if !m.hist.addFast(wait, int(n)) {   // m.hist.add, inlined
 					m.hist.addSlow(wait)
 				}
 			}
@@ -231,6 +234,14 @@ func (s *sim) run() replication {
 	return out
 }
 
+// workBits is max(w, 0) as its float64 encoding: non-negative floats order
+// as their encodings, so comparing workloads is an integer comparison,
+// which the run loop turns into a mask rather than a branch.
+func workBits(w float64) int64 {
+	i := int64(math.Float64bits(w))
+	return i &^ (i >> 63) // negative (and -0) to +0
+}
+
 // blockSize is the number of arrivals and sizes drawn at a time.
 const blockSize = 256
 
@@ -263,8 +274,9 @@ func (s *sim) touchBlock() {
 // drawBlock fills times with the arrivals after t and xs with their sizes.
 func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64) {
 	if p, ok := gen.(poissonGen); ok { // the common case, without an interface call per job
-		for j := range times {
-			t = p.next(t, s.rArrivals)
+		s.rArrivals.fillExp(times, p.mean) // the gaps, then their running sum: poissonGen.next
+		for j, gap := range times {
+			t += gap
 			times[j] = t
 		}
 	} else {
@@ -284,14 +296,9 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 	// else for them, so these are the numbers of drawing job by job.
 	switch {
 	case s.kb != nil:
-		for j := range s.ka {
-			a, b := samplePair(s.rDispatch, s.k)
-			s.ka[j], s.kb[j] = int32(a), int32(b)
-		}
+		s.rDispatch.fillPairs(s.ka, s.kb, s.k)
 	case s.ka != nil:
-		for j := range s.ka {
-			s.ka[j] = int32(s.rDispatch.IntN(s.k))
-		}
+		s.rDispatch.fillIntN(s.ka, s.k)
 	}
 	var sum, sum2 float64
 	for _, x := range xs {

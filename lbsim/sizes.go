@@ -68,9 +68,10 @@ func (s TwoPoint) Rand(r *Stream) float64 {
 	return s.Xm
 }
 func (s TwoPoint) fill(r *Stream, out []float64) {
-	for i := range out {
+	r.fillUniform(out)
+	for i, u := range out {
 		out[i] = s.Xm
-		if r.Float64() < s.P {
+		if u < s.P {
 			out[i] = s.XM
 		}
 	}
@@ -107,14 +108,10 @@ func (s TwoPoint) String() string {
 // Exponential sizes with mean M: E[X] = M, E[X^2] = 2 M^2.
 type Exponential struct{ M float64 }
 
-func (s Exponential) Rand(r *Stream) float64 { return r.ExpFloat64() * s.M }
-func (s Exponential) fill(r *Stream, out []float64) {
-	for i := range out {
-		out[i] = r.ExpFloat64() * s.M
-	}
-}
-func (s Exponential) Mean() float64         { return s.M }
-func (s Exponential) SecondMoment() float64 { return 2 * s.M * s.M }
+func (s Exponential) Rand(r *Stream) float64        { return r.ExpFloat64() * s.M }
+func (s Exponential) fill(r *Stream, out []float64) { r.fillExp(out, s.M) }
+func (s Exponential) Mean() float64                 { return s.M }
+func (s Exponential) SecondMoment() float64         { return 2 * s.M * s.M }
 func (s Exponential) Validate() error {
 	return positive("exp mean", s.M, "e.g. exp:mean=1")
 }
