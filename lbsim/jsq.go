@@ -64,57 +64,81 @@ func (p JSQ) newDispatcher(s *sim) dispatcher {
 }
 
 // leastCount is JSQ over all K servers: servers kept in count buckets (O(1)
-// per change, uniform among the shortest). Live, a heap of the servers' next
-// departure times brings the counts up to date before each decision, O(log K)
-// per departure; on a board the buckets are rebuilt at each refresh.
+// per change, uniform among the shortest). Live under FCFS, each job's
+// departure time is known when it is sent: a monotone radix heap holds one
+// entry a job, and the departures due before an arrival take one from their
+// server's count. Live under PS every arrival moves the departures: a 4-ary
+// heap of the servers' next departures brings their counts up to date. On a
+// board the buckets are rebuilt at each refresh.
 type leastCount struct {
 	s    *sim
 	b    *countBuckets
-	deps *indexHeap // live only
+	fcfs *radixHeap // live FCFS: the departures of the jobs in the system
+	ps   *indexHeap // live PS: each busy server's next departure
 }
 
 func newLeastCount(s *sim) *leastCount {
 	d := &leastCount{s: s, b: newCountBuckets(s.k)}
-	if s.board == nil {
-		d.deps = newIndexHeap(s.k)
+	switch {
+	case s.board != nil:
+	case s.srv.ps != nil:
+		d.ps = newIndexHeap(s.k)
+	default:
+		d.fcfs = &radixHeap{}
+		if s.cfg.SampleEvery == 0 {
+			s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
+		}
 	}
 	return d
 }
 
-// sync brings server k's count and next departure up to time t.
-func (d *leastCount) sync(k int, t float64) {
+// syncPS brings server k's count and next departure up to time t (PS).
+func (d *leastCount) syncPS(k int, t float64) {
 	srv := d.s.srv
 	d.b.set(k, srv.count(k, t, d.s.m))
 	if next := srv.nextDeparture(k); math.IsInf(next, 1) {
-		if d.deps.has(k) {
-			d.deps.remove(k)
+		if d.ps.has(k) {
+			d.ps.remove(k)
 		}
 	} else {
-		d.deps.set(k, next)
+		d.ps.set(k, next)
 	}
 }
 
 func (d *leastCount) pick(t, _ float64) int {
-	if d.deps != nil {
-		for d.deps.len() > 0 {
-			k, next := d.deps.min()
+	switch {
+	case d.fcfs != nil:
+		for {
+			k, ok := d.fcfs.popUntil(t)
+			if !ok {
+				break
+			}
+			d.b.dec(k)
+		}
+	case d.ps != nil:
+		for d.ps.len() > 0 {
+			k, next := d.ps.min()
 			if next > t {
 				break
 			}
-			d.sync(k, t)
+			d.syncPS(k, t)
 		}
 	}
 	return d.b.pickMin(d.s.rDispatch)
 }
 
 func (d *leastCount) sent(k int, t, _ float64) {
-	if b := d.s.board; b != nil {
-		if b.tally {
+	switch {
+	case d.s.board != nil:
+		if d.s.board.tally {
 			d.b.inc(k)
 		}
-		return
+	case d.fcfs != nil:
+		d.b.inc(k)
+		d.fcfs.push(k, d.s.srv.free[k]) // the job's departure: FCFS, the server's new free time
+	default:
+		d.syncPS(k, t)
 	}
-	d.sync(k, t)
 }
 
 func (d *leastCount) refreshed(float64) { d.b.reset(d.s.board.count) }
