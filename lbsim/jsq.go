@@ -109,7 +109,7 @@ func (d *leastCount) pick(t, _ float64) int {
 	switch {
 	case d.fcfs != nil:
 		for {
-			k, ok := d.fcfs.popUntil(t)
+			k, _, ok := d.fcfs.popUntil(t)
 			if !ok {
 				break
 			}

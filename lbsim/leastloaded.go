@@ -128,36 +128,38 @@ func checkD(name string, d, k int, replace bool) error {
 }
 
 // leastWork is LWL over all K servers in O(log K): servers with no work
-// (free time <= now) sit in an idle set drawn from uniformly; the others in a
-// heap keyed by their free time. Live, keys are the servers' free times and
-// now is the arrival time; on a board, keys are the board's and now is the
-// refresh instant.
+// (free time <= now) sit in an idle set drawn from uniformly; the others are
+// indexed by their free time. Live, keys are the servers' free times and now
+// is the arrival time: a free time only grows, so a monotone radix heap
+// holds them, a server's older entries left behind (stale: below its free
+// time) and dropped when they come up. On a board, keys are the board's and
+// now is the refresh instant, and a refresh moves them both ways: a 4-ary
+// heap with updates.
 type leastWork struct {
-	s    *sim
-	heap *indexHeap
-	idle *indexSet
+	s     *sim
+	live  *radixHeap // live: free times, with stale entries
+	board *indexHeap // on a board: the board's keys
+	idle  *indexSet
 }
 
 func newLeastWork(s *sim) *leastWork {
-	d := &leastWork{s: s, heap: newIndexHeap(s.k), idle: newIndexSet(s.k)}
+	d := &leastWork{s: s, idle: newIndexSet(s.k)}
+	if s.board != nil {
+		d.board = newIndexHeap(s.k)
+	} else {
+		d.live = &radixHeap{}
+	}
 	for k := range s.k {
 		d.idle.add(k)
 	}
 	return d
 }
 
-func (d *leastWork) now(t float64) float64 {
-	if d.s.board != nil {
-		return d.s.board.r0
-	}
-	return t
-}
-
-// place files server k under its key.
+// place files server k under its key (on a board).
 func (d *leastWork) place(k int, key, now float64) {
 	if key <= now {
-		if d.heap.has(k) {
-			d.heap.remove(k)
+		if d.board.has(k) {
+			d.board.remove(k)
 		}
 		if !d.idle.has(k) {
 			d.idle.add(k)
@@ -167,19 +169,32 @@ func (d *leastWork) place(k int, key, now float64) {
 	if d.idle.has(k) {
 		d.idle.remove(k)
 	}
-	d.heap.set(k, key)
+	d.board.set(k, key)
 }
 
 // drain moves the servers whose work is done by time t to the idle set and
 // returns how many servers are idle.
 func (d *leastWork) drain(t float64) int {
-	now := d.now(t)
-	for d.heap.len() > 0 {
-		k, key := d.heap.min()
+	if d.live != nil {
+		free := d.s.srv.free
+		for {
+			k, key, ok := d.live.popUntil(t)
+			if !ok {
+				break
+			}
+			if key == free[k] && !d.idle.has(k) { // not stale
+				d.idle.add(k)
+			}
+		}
+		return len(d.idle.items)
+	}
+	now := d.s.board.r0
+	for d.board.len() > 0 {
+		k, key := d.board.min()
 		if key > now {
 			break
 		}
-		d.heap.remove(k)
+		d.board.remove(k)
 		d.idle.add(k)
 	}
 	return len(d.idle.items)
@@ -190,12 +205,28 @@ func (d *leastWork) randomIdle() int {
 	return int(d.idle.items[d.s.rDispatch.IntN(len(d.idle.items))])
 }
 
+// least is the server with the least work (none is idle).
+func (d *leastWork) least() int {
+	if d.board != nil {
+		k, _ := d.board.min()
+		return k
+	}
+	// No server is idle, and none becomes idle before the smallest free
+	// time: every later push is at least it, as min requires.
+	for {
+		k, key := d.live.min()
+		if key == d.s.srv.free[k] {
+			return k
+		}
+		d.live.pop() // stale
+	}
+}
+
 func (d *leastWork) pick(t, _ float64) int {
 	if d.drain(t) > 0 {
 		return d.randomIdle()
 	}
-	k, _ := d.heap.min()
-	return k
+	return d.least()
 }
 
 func (d *leastWork) sent(k int, t, _ float64) {
@@ -205,7 +236,12 @@ func (d *leastWork) sent(k int, t, _ float64) {
 		}
 		return
 	}
-	d.place(k, d.s.srv.free[k], t)
+	if free := d.s.srv.free[k]; free > t { // else a job of size 0 left k idle
+		if d.idle.has(k) {
+			d.idle.remove(k)
+		}
+		d.live.push(k, free) // k's older entry, if any, is now stale
+	}
 }
 
 func (d *leastWork) refreshed(r0 float64) {

@@ -42,35 +42,60 @@ func (h *radixHeap) push(k int, key float64) {
 	}
 }
 
-// popUntil removes and returns the server with the smallest key if that key
-// is at most t; ok is false, and nothing changes, otherwise.
-func (h *radixHeap) popUntil(t float64) (k int, ok bool) {
+// popUntil removes and returns the server with the smallest key, and the
+// key, if that key is at most t; ok is false, and nothing changes, otherwise.
+func (h *radixHeap) popUntil(t float64) (k int, key float64, ok bool) {
 	if h.n == 0 {
-		return 0, false
+		return 0, 0, false
 	}
-	b0 := h.buckets[0]
-	if len(b0) == 0 {
+	if len(h.buckets[0]) == 0 {
 		if !h.lowOK {
 			h.findLow()
 		}
 		if h.lowMin > t {
-			return 0, false
+			return 0, 0, false
 		}
-		// The minimum becomes the last key: its bucket's entries move down.
-		moving := h.buckets[h.low]
-		h.buckets[h.low] = moving[:0]
-		h.last = math.Float64bits(h.lowMin)
-		for _, e := range moving {
-			b := h.bucket(e.key)
-			h.buckets[b] = append(h.buckets[b], e)
-		}
-		h.lowOK = false
-		b0 = h.buckets[0]
+		h.settle()
 	}
+	k, key = h.pop()
+	return k, key, true
+}
+
+// min is the server with the smallest key (the heap must not be empty), left
+// in the heap. It makes that key the last popped: a caller may do so only
+// when no smaller key will be pushed after (LWL and JIQ look at the minimum
+// only when no server is idle, and every later push is at least it).
+func (h *radixHeap) min() (int, float64) {
+	if len(h.buckets[0]) == 0 {
+		if !h.lowOK {
+			h.findLow()
+		}
+		h.settle()
+	}
+	e := h.buckets[0][len(h.buckets[0])-1]
+	return int(e.k), e.key
+}
+
+// pop removes an entry of bucket 0 (it must not be empty).
+func (h *radixHeap) pop() (int, float64) {
+	b0 := h.buckets[0]
 	e := b0[len(b0)-1]
 	h.buckets[0] = b0[:len(b0)-1]
 	h.n--
-	return int(e.k), true
+	return int(e.k), e.key
+}
+
+// settle makes the lowest bucket's minimum the last key: that bucket's
+// entries move down, the minimum's to bucket 0.
+func (h *radixHeap) settle() {
+	moving := h.buckets[h.low]
+	h.buckets[h.low] = moving[:0]
+	h.last = math.Float64bits(h.lowMin)
+	for _, e := range moving {
+		b := h.bucket(e.key)
+		h.buckets[b] = append(h.buckets[b], e)
+	}
+	h.lowOK = false
 }
 
 // findLow locates the lowest non-empty bucket above 0 and its minimum (the

@@ -18,15 +18,15 @@ func TestRadixHeapPopsInOrder(t *testing.T) {
 	for i := range 200_000 {
 		now += r.ExpFloat64() * math.Pow(10, float64(r.IntN(7)-3))
 		for {
-			k, ok := h.popUntil(now)
+			k, key, ok := h.popUntil(now)
 			if !ok {
 				break
 			}
 			if len(pending) == 0 || pending[0] > now {
 				t.Fatalf("step %d: popped server %d at %v, none due", i, k, now)
 			}
-			if got := math.Float64frombits(h.last); got != pending[0] {
-				t.Fatalf("step %d: popped key %v, the smallest is %v", i, got, pending[0])
+			if key != pending[0] {
+				t.Fatalf("step %d: popped key %v, the smallest is %v", i, key, pending[0])
 			}
 			pending = pending[1:]
 		}
