@@ -18,6 +18,7 @@ type radixHeap struct {
 	last    uint64          // encoding of the last key popped: every key is >= it
 	buckets [65][]heapEntry // buckets[0]: keys equal to last
 	n       int
+	used    uint64 // bit b-1 set when bucket b > 0 is not empty
 	// The minimum of the lowest non-empty bucket above 0, when lowOK: peeked at
 	// every arrival, so kept up to date rather than searched for each time.
 	low    int
@@ -32,6 +33,9 @@ func (h *radixHeap) push(k int, key float64) {
 	b := h.bucket(key)
 	h.buckets[b] = append(h.buckets[b], heapEntry{key, int32(k)})
 	h.n++
+	if b > 0 {
+		h.used |= 1 << (b - 1)
+	}
 	if h.lowOK && b > 0 {
 		switch {
 		case b < h.low:
@@ -90,10 +94,14 @@ func (h *radixHeap) pop() (int, float64) {
 func (h *radixHeap) settle() {
 	moving := h.buckets[h.low]
 	h.buckets[h.low] = moving[:0]
+	h.used &^= 1 << (h.low - 1)
 	h.last = math.Float64bits(h.lowMin)
 	for _, e := range moving {
 		b := h.bucket(e.key)
 		h.buckets[b] = append(h.buckets[b], e)
+		if b > 0 {
+			h.used |= 1 << (b - 1)
+		}
 	}
 	h.lowOK = false
 }
@@ -101,10 +109,7 @@ func (h *radixHeap) settle() {
 // findLow locates the lowest non-empty bucket above 0 and its minimum (the
 // heap holds an entry and bucket 0 is empty).
 func (h *radixHeap) findLow() {
-	b := 1
-	for len(h.buckets[b]) == 0 {
-		b++
-	}
+	b := 1 + bits.TrailingZeros64(h.used)
 	m := math.Inf(1)
 	for _, e := range h.buckets[b] {
 		m = min(m, e.key)
