@@ -74,11 +74,18 @@ func (s *Stream) intNReject(n int, hi, lo uint64) int {
 // uniform, and is finished by expSlow.
 func (s *Stream) ExpFloat64() float64 {
 	u := s.pcg.Uint64()
-	j, i := uint32(u), uint8(u>>32)
-	if j < zigK[i] {
-		return float64(j) * zigW[i]
+	if x, ok := zigFast(u); ok {
+		return x
 	}
 	return s.expSlow(u)
+}
+
+// zigFast is the common case of ExpFloat64 from its first uniform u: the
+// exponential, and whether u fell inside the ziggurat's rectangles (if not,
+// expSlow finishes the draw).
+func zigFast(u uint64) (float64, bool) {
+	j, i := uint32(u), uint8(u>>32)
+	return float64(j) * zigW[i], j < zigK[i]
 }
 
 // expSlow finishes the draw of ExpFloat64 whose first uniform u fell outside
@@ -104,7 +111,8 @@ func (s *Stream) expSlow(u uint64) float64 {
 // order, as calling the one-number method for each, but with a local copy
 // of the generator, whose state then stays in registers for the whole loop
 // (a call a number keeps it in memory: a store and a load on the critical
-// path of every draw).
+// path of every draw). A draw's rare case (a second uniform) is redone by
+// the one-number method, on the stream put back where the draw started.
 
 // fillUniform sets out[i] = Float64().
 func (s *Stream) fillUniform(out []float64) {
@@ -119,15 +127,35 @@ func (s *Stream) fillUniform(out []float64) {
 func (s *Stream) fillExp(out []float64, scale float64) {
 	p := s.pcg
 	for i := range out {
-		u := p.Uint64()
-		j, l := uint32(u), uint8(u>>32)
-		if j < zigK[l] {
-			out[i] = float64(j) * zigW[l] * scale
-			continue
+		p0 := p
+		x, ok := zigFast(p.Uint64())
+		if !ok {
+			s.pcg = p0
+			x = s.ExpFloat64()
+			p = s.pcg
 		}
-		s.pcg = p // rare: finished by ExpFloat64's slow path, on the stream itself
-		out[i] = s.expSlow(u) * scale
-		p = s.pcg
+		out[i] = x * scale
+	}
+	s.pcg = p
+}
+
+// fillHyperExp sets out[i] to ExpFloat64() / rate1 if a Float64() drawn
+// first is below p1, else to ExpFloat64() / rate2: the H2 law's draws.
+func (s *Stream) fillHyperExp(out []float64, p1, rate1, rate2 float64) {
+	p := s.pcg
+	for i := range out {
+		rate := rate2
+		if float64(p.Uint64()>>11)*0x1p-53 < p1 {
+			rate = rate1
+		}
+		p0 := p
+		x, ok := zigFast(p.Uint64())
+		if !ok {
+			s.pcg = p0
+			x = s.ExpFloat64()
+			p = s.pcg
+		}
+		out[i] = x / rate
 	}
 	s.pcg = p
 }
@@ -136,13 +164,14 @@ func (s *Stream) fillExp(out []float64, scale float64) {
 func (s *Stream) fillIntN(out []int32, n int) {
 	p := s.pcg
 	for i := range out {
-		hi, lo := bits.Mul64(p.Uint64(), uint64(n))
-		if lo < uint64(n) {
-			s.pcg = p
-			hi = uint64(s.intNReject(n, hi, lo))
+		p0 := p
+		x, lo := bits.Mul64(p.Uint64(), uint64(n))
+		if lo < uint64(n) { // IntN's rejection test may be needed
+			s.pcg = p0
+			x = uint64(s.IntN(n))
 			p = s.pcg
 		}
-		out[i] = int32(hi)
+		out[i] = int32(x)
 	}
 	s.pcg = p
 }
@@ -151,19 +180,15 @@ func (s *Stream) fillIntN(out []int32, n int) {
 func (s *Stream) fillPairs(a, b []int32, n int) {
 	p := s.pcg
 	for i := range a {
+		p0 := p
 		x, lo := bits.Mul64(p.Uint64(), uint64(n))
-		if lo < uint64(n) {
-			s.pcg = p
-			x = uint64(s.intNReject(n, x, lo))
+		y, lo1 := bits.Mul64(p.Uint64(), uint64(n-1))
+		if lo < uint64(n) || lo1 < uint64(n-1) {
+			s.pcg = p0
+			u, v := samplePair(s, n)
+			x, y = uint64(u), uint64(v)
 			p = s.pcg
-		}
-		y, lo := bits.Mul64(p.Uint64(), uint64(n-1))
-		if lo < uint64(n-1) {
-			s.pcg = p
-			y = uint64(s.intNReject(n-1, y, lo))
-			p = s.pcg
-		}
-		if y >= x {
+		} else if y >= x {
 			y++
 		}
 		a[i], b[i] = int32(x), int32(y)

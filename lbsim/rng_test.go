@@ -77,6 +77,20 @@ func TestFillsDrawAsOneAtATime(t *testing.T) {
 				t.Fatalf("k=%d: fillPairs[%d] = (%d, %d), samplePair (%d, %d)", k, i, as[i], bs[i], a, b)
 			}
 		}
+		// The size laws' fills against their Rand.
+		h2, err := NewH2Balanced(1, 30)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, law := range []SizeLaw{h2, Pareto{Alpha: 1.5, L: 1, H: math.Inf(1)}, Pareto{Alpha: 2.2, L: 0.5, H: 1e6}} {
+			xs := make([]float64, n)
+			law.(filler).fill(block, xs)
+			for i := range n {
+				if want := law.Rand(one); xs[i] != want {
+					t.Fatalf("k=%d: %v fill[%d] = %v, Rand %v", k, law, i, xs[i], want)
+				}
+			}
+		}
 		if a, b := one.Uint64(), block.Uint64(); a != b {
 			t.Errorf("k=%d: the streams part after the fills: %x, %x", k, a, b)
 		}

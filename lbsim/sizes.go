@@ -162,7 +162,8 @@ func (s H2) Rand(r *Stream) float64 {
 	}
 	return r.ExpFloat64() / s.Rate2
 }
-func (s H2) Mean() float64 { return s.P1/s.Rate1 + (1-s.P1)/s.Rate2 }
+func (s H2) fill(r *Stream, out []float64) { r.fillHyperExp(out, s.P1, s.Rate1, s.Rate2) }
+func (s H2) Mean() float64                 { return s.P1/s.Rate1 + (1-s.P1)/s.Rate2 }
 func (s H2) SecondMoment() float64 {
 	return 2*s.P1/(s.Rate1*s.Rate1) + 2*(1-s.P1)/(s.Rate2*s.Rate2)
 }
@@ -224,6 +225,15 @@ func (s Pareto) ratio() float64 { return math.Pow(s.L/s.H, s.Alpha) }
 // Rand inverts the distribution function: X = L (1 - U (1 - r))^(-1/Alpha).
 func (s Pareto) Rand(r *Stream) float64 {
 	return s.L * math.Pow(1-r.Float64()*(1-s.ratio()), -1/s.Alpha)
+}
+
+// fill is Rand for each of out, with (1 - r) and -1/Alpha computed once.
+func (s Pareto) fill(r *Stream, out []float64) {
+	r.fillUniform(out)
+	c, e := 1-s.ratio(), -1/s.Alpha
+	for i, u := range out {
+		out[i] = s.L * math.Pow(1-u*c, e)
+	}
 }
 
 // moment is E[X^j] = Alpha L^Alpha/(1-r) * (H^(j-Alpha) - L^(j-Alpha))/(j-Alpha).
