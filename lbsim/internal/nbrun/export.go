@@ -37,9 +37,19 @@ func ExportReportView(executedNb, htmlPath string) error {
 	return writeHTML(htmlPath, doc)
 }
 
-// export runs nbconvert's HTML exporter (lab template) on executedNb and makes the result
-// self-contained.
+// export runs nbconvert's HTML exporter (lab template) on executedNb, makes the result
+// self-contained and drops the style rules that cannot apply to it (pruneStyles).
 func export(executedNb string) (*html.Node, error) {
+	doc, err := exportFull(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	pruneStyles(doc)
+	return doc, nil
+}
+
+// exportFull is export with nbconvert's style sheets whole.
+func exportFull(executedNb string) (*html.Node, error) {
 	src, err := filepath.Abs(executedNb)
 	if err != nil {
 		return nil, fmt.Errorf("export %s: %w", executedNb, err)

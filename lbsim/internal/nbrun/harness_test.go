@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -44,6 +45,54 @@ func TestExecuteGood(t *testing.T) {
 	// 4 x 3 inches at gonum/plot's 96 dpi (vgimg.DefaultDPI).
 	if len(figs) != 1 || figs[0] != (Figure{Width: 4 * 96, Height: 3 * 96}) {
 		t.Errorf("figures = %+v, want one of 384x288", figs)
+	}
+	checkPrunedStyles(t, res.Executed, html, art)
+}
+
+// styleBytes is the length of the text of every <style> element of the HTML file at path.
+func styleBytes(t *testing.T, path string) int {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, m := range regexp.MustCompile(`(?s)<style[^>]*>(.*?)</style>`).FindAllSubmatch(data, -1) {
+		n += len(m[1])
+	}
+	return n
+}
+
+// checkPrunedStyles checks that the report at html (the full export of executed, code
+// included), whose style sheets are pruned, is a fraction of the size of the same export with
+// nbconvert's style sheets whole, and that Chromium draws the two pixel for pixel the same.
+func checkPrunedStyles(t *testing.T, executed, html, art string) {
+	t.Helper()
+	full, err := exportFull(executed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fullHTML := strings.TrimSuffix(html, ".html") + "-full-css.html"
+	if err := writeHTML(fullHTML, full); err != nil {
+		t.Fatal(err)
+	}
+	pruned, whole := styleBytes(t, html), styleBytes(t, fullHTML)
+	t.Logf("%s: style sheets of %d bytes, %d with nbconvert's whole", filepath.Base(html), pruned, whole)
+	if pruned > whole/3 {
+		t.Errorf("pruning kept %d of %d bytes of style: the lab style sheet should shrink to a fraction", pruned, whole)
+	}
+	var shots [2][]byte
+	for i, page := range []string{html, fullHTML} {
+		png := strings.TrimSuffix(page, ".html") + "-shot.png"
+		if err := Screenshot(page, png); err != nil {
+			t.Fatal(err)
+		}
+		if shots[i], err = os.ReadFile(png); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !samePixels(t, shots[0], shots[1]) {
+		t.Errorf("the report with pruned styles renders differently from the full export (screenshots in %s)", art)
 	}
 }
 

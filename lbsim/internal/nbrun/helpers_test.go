@@ -1,6 +1,7 @@
 package nbrun
 
 import (
+	"bytes"
 	"fmt"
 	"image"
 	"image/png"
@@ -60,4 +61,28 @@ func TestMain(m *testing.M) {
 		}
 	}
 	os.Exit(code)
+}
+
+// samePixels decodes two PNG files' bytes and reports whether they have the same size and the
+// same colour at every pixel (Chromium's encoder may differ in bytes for the same image).
+func samePixels(t *testing.T, a, b []byte) bool {
+	t.Helper()
+	ia, errA := png.Decode(bytes.NewReader(a))
+	ib, errB := png.Decode(bytes.NewReader(b))
+	if errA != nil || errB != nil {
+		t.Fatalf("decoding screenshots: %v, %v", errA, errB)
+	}
+	if ia.Bounds() != ib.Bounds() {
+		return false
+	}
+	r := ia.Bounds()
+	for y := r.Min.Y; y < r.Max.Y; y++ {
+		for x := r.Min.X; x < r.Max.X; x++ {
+			if ia.At(x, y) != ib.At(x, y) {
+				t.Logf("first difference at (%d, %d): %v vs %v", x, y, ia.At(x, y), ib.At(x, y))
+				return false
+			}
+		}
+	}
+	return true
 }
