@@ -63,15 +63,19 @@ func (m *metrics) batch(seq int64) int {
 }
 
 // recordNext records the next measured job in arrival order (FCFS); it is
-// record(seq, ...) for seq = 0, 1, 2, ... without locating the batch.
-func (m *metrics) recordNext(class int, w, r float64) {
+// record(seq, ...) for seq = 0, 1, 2, ... without locating the batch. The
+// slot (any number that changes from job to job, such as the job's) is
+// the histogram's (see histogram.addFast).
+func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	m.sumNext(class, w, r)
-	m.hist.add(w)
+	if !m.hist.addFast(w, slot) {
+		m.hist.addSlow(w)
+	}
 }
 
-// sumNext is recordNext without the histogram: small enough to be inlined
-// (the run loop adds to the histogram itself), since a call in the loop
-// makes the compiler save and reload every live value around it.
+// sumNext is recordNext without the histogram: small enough to be inlined,
+// as recordNext's call of it and of histogram.addFast are: a call in the
+// run loop makes the compiler save and reload every live value around it.
 func (m *metrics) sumNext(class int, w, r float64) {
 	if m.left == 0 {
 		m.b, m.left = m.nextBatch(m.b)

@@ -11,7 +11,7 @@ func TestMetricsBatches(t *testing.T) {
 	}{{100, 20}, {7, 3}, {1, 2}, {2_000_003, 20}} {
 		seq, rnd := newMetrics(2, tc.batches, tc.jobs), newMetrics(2, tc.batches, tc.jobs)
 		for i := range tc.jobs {
-			seq.recordNext(int(i%2), 1, 2)
+			seq.recordNext(int(i%2), 1, 2, int(i))
 			seq.recordHandoutNext(1)
 			rnd.record(i, int(i%2), 1, 2)
 		}

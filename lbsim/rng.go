@@ -109,10 +109,33 @@ func (s *Stream) expSlow(u uint64) float64 {
 
 // The fills below draw a block of numbers: the same draws, in the same
 // order, as calling the one-number method for each, but with a local copy
-// of the generator, whose state then stays in registers for the whole loop
-// (a call a number keeps it in memory: a store and a load on the critical
-// path of every draw). A draw's rare case (a second uniform) is redone by
-// the one-number method, on the stream put back where the draw started.
+// p of the generator, which the compiler then keeps in registers through
+// the loop (a call a number keeps it in memory: a store and a load on the
+// critical path of every draw). The draw itself is written out in each
+// loop, since a function making one is too large to be inlined; its rare
+// case (a second uniform) is redone out of line by the one-number method
+// from the generator's state before the draw: expFrom, intNFrom, pairFrom.
+
+// expFrom is ExpFloat64() drawn from state p, and the state after it.
+func (s *Stream) expFrom(p rand.PCG) (float64, rand.PCG) {
+	s.pcg = p
+	x := s.ExpFloat64()
+	return x, s.pcg
+}
+
+// intNFrom is IntN(n) drawn from state p, and the state after it.
+func (s *Stream) intNFrom(p rand.PCG, n int) (int, rand.PCG) {
+	s.pcg = p
+	x := s.IntN(n)
+	return x, s.pcg
+}
+
+// pairFrom is samplePair(s, n) drawn from state p, and the state after it.
+func (s *Stream) pairFrom(p rand.PCG, n int) (int, int, rand.PCG) {
+	s.pcg = p
+	a, b := samplePair(s, n)
+	return a, b, s.pcg
+}
 
 // fillUniform sets out[i] = Float64().
 func (s *Stream) fillUniform(out []float64) {
@@ -130,11 +153,25 @@ func (s *Stream) fillExp(out []float64, scale float64) {
 		p0 := p
 		x, ok := zigFast(p.Uint64())
 		if !ok {
-			s.pcg = p0
-			x = s.ExpFloat64()
-			p = s.pcg
+			x, p = s.expFrom(p0)
 		}
 		out[i] = x * scale
+	}
+	s.pcg = p
+}
+
+// fillPoisson sets out[i] to the arrival times after t of a Poisson process
+// whose mean gap is mean: t + the running sum of ExpFloat64() * mean.
+func (s *Stream) fillPoisson(out []float64, t, mean float64) {
+	p := s.pcg
+	for i := range out {
+		p0 := p
+		x, ok := zigFast(p.Uint64())
+		if !ok {
+			x, p = s.expFrom(p0)
+		}
+		t += x * mean
+		out[i] = t
 	}
 	s.pcg = p
 }
@@ -151,9 +188,7 @@ func (s *Stream) fillHyperExp(out []float64, p1, rate1, rate2 float64) {
 		p0 := p
 		x, ok := zigFast(p.Uint64())
 		if !ok {
-			s.pcg = p0
-			x = s.ExpFloat64()
-			p = s.pcg
+			x, p = s.expFrom(p0)
 		}
 		out[i] = x / rate
 	}
@@ -167,9 +202,9 @@ func (s *Stream) fillIntN(out []int32, n int) {
 		p0 := p
 		x, lo := bits.Mul64(p.Uint64(), uint64(n))
 		if lo < uint64(n) { // IntN's rejection test may be needed
-			s.pcg = p0
-			x = uint64(s.IntN(n))
-			p = s.pcg
+			var k int
+			k, p = s.intNFrom(p0, n)
+			x = uint64(k)
 		}
 		out[i] = int32(x)
 	}
@@ -184,10 +219,9 @@ func (s *Stream) fillPairs(a, b []int32, n int) {
 		x, lo := bits.Mul64(p.Uint64(), uint64(n))
 		y, lo1 := bits.Mul64(p.Uint64(), uint64(n-1))
 		if lo < uint64(n) || lo1 < uint64(n-1) {
-			s.pcg = p0
-			u, v := samplePair(s, n)
+			var u, v int
+			u, v, p = s.pairFrom(p0, n)
 			x, y = uint64(u), uint64(v)
-			p = s.pcg
 		} else if y >= x {
 			y++
 		}

@@ -58,6 +58,24 @@ func newServers(speeds []float64, disc Discipline, counting bool) *servers {
 	return s
 }
 
+// service is the service time of a job of size x at server k: x / mu_k.
+func (s *servers) service(k int, x float64) float64 {
+	if s.unit { // x * 1 is x: no read of inv
+		return x
+	}
+	return x * s.inv[k]
+}
+
+// join puts a job arriving at t with the given service time at the end of
+// server k's work, and returns when its service starts under FCFS:
+// max(free_k, t) (Lindley's recursion). Without a branch: whether a job
+// waits is a coin toss.
+func (s *servers) join(k int, t, service float64) (start float64) {
+	start = later(s.free[k], t)
+	s.free[k] = start + service
+	return start
+}
+
 // count is the number of jobs at server k at time t (t must not decrease
 // between calls for the same server). Under PS it completes the departures
 // due by t, recording them in m.

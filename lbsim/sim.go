@@ -19,11 +19,12 @@ type sim struct {
 
 	series []TimePoint
 
-	nX, sumX, sumX2 float64 // sizes drawn so far
+	nX, sumX2 float64 // sizes drawn so far: count and sum of squares
 
-	ka, kb []int32 // RND's servers, or LL-2's and JSQ-2's pairs, for the block's jobs
+	ka, kb []int32 // a lean block's servers (RND) or pairs (LL-2, JSQ-2), beyond farServers
 
-	touched uint64 // sum of the values loaded by touchBlock, unused
+	lean    leanPolicy // the policy run inline by leanBlock, if any
+	touched uint64     // sum of the values loaded by drawServers, unused
 }
 
 // replication is what one replication measured.
@@ -32,11 +33,11 @@ type replication struct {
 	busy         []float64
 	tStart, tEnd float64 // arrival times of the first and last measured jobs
 	series       []TimePoint
-	// sizes drawn (warm-up included): count, sum and sum of squares, for
-	// the under-sampled tail diagnostic.
-	nX, sumX, sumX2 float64
-	warmup          int64 // jobs discarded before measuring
-	simulated       int64 // jobs simulated, warm-up and an MSER pilot run included
+	// sizes drawn (warm-up included): count and sum of squares, for the
+	// under-sampled tail diagnostic.
+	nX, sumX2 float64
+	warmup    int64 // jobs discarded before measuring
+	simulated int64 // jobs simulated, warm-up and an MSER pilot run included
 }
 
 func newSim(cfg *Config, rep int) *sim {
@@ -58,22 +59,22 @@ func newSim(cfg *Config, rep int) *sim {
 	s.disp = newDispatcher(cfg.Policy, s)
 	s.obs, _ = s.disp.(observer)
 	s.ref, _ = s.disp.(refresher)
+	s.lean = s.leanOf()
 	return s
 }
 
-// run simulates Warmup + Jobs arrivals. Each job: draw its arrival time and
-// size, refresh the board if due, let the policy pick a server, and join that
-// server: under FCFS the waiting time is max(free_k - t, 0) at once.
+// run simulates Warmup + Jobs arrivals, a block of jobs at a time. Each
+// job: draw its arrival time and size, refresh the board if due, let the
+// policy pick a server, and join that server: under FCFS the waiting time
+// is max(free_k - t, 0) at once. The blocks of the common case, measured
+// FCFS jobs of a built-in policy with nothing else to do, are run by
+// leanBlock (lean.go), without the tests of the general loop below.
 func (s *sim) run() replication {
 	cfg, srv, m := s.cfg, s.srv, s.m
 	warm, total := cfg.Warmup, cfg.Warmup+cfg.jobs()
 	tr := cfg.Trace
 	sizes := cfg.sizes()
 	_, cuts := cfg.classes()
-	cut0 := math.Inf(1)
-	if len(cuts) > 0 {
-		cut0 = cuts[0]
-	}
 	var gen arrivalGen
 	if tr == nil {
 		gen = cfg.arrivals().start(cfg.Capacity()/sizes.Mean(), cfg.Load)
@@ -83,9 +84,10 @@ func (s *sim) run() replication {
 	if cfg.SampleEvery > 0 {
 		nextSample = 0
 	}
+	lean := s.lean != notLean && fcfs && tr == nil && s.board == nil && s.obs == nil && cfg.SampleEvery == 0
 
 	var out replication
-	t, prevT, pending := 0.0, 0.0, 0.0
+	t, pending := 0.0, 0.0 // the last arrival, and its wait plus service time
 	// Arrival times and sizes are drawn a block at a time: one call per
 	// block instead of two interface calls per job. The streams are
 	// separate, so the numbers are the same as drawing job by job.
@@ -95,134 +97,84 @@ func (s *sim) run() replication {
 	} else {
 		times, xs = make([]float64, blockSize), make([]float64, blockSize)
 	}
-	i := -1 // index of job n in times and xs
-	// RND, RR, and live LL-2 and JSQ-2 (FCFS) are run here rather than
-	// through their dispatchers: no call per job. The servers drawn for
-	// RND, and the pairs of LL-2 and JSQ-2, are drawn a block at a time
-	// (s.ka, s.kb): at large K the processor then reaches the sampled
-	// servers' state for several jobs at once.
-	_, rnd := s.disp.(*randomDispatcher)
-	rr, _ := s.disp.(*rrDispatcher)
-	ll2, jsq2 := false, false
-	if sm, ok := s.disp.(*sampleMin); ok && s.board == nil && sm.d == 2 && !sm.replace {
-		ll2 = sm.kind == Workload
-		jsq2 = sm.kind == Count && srv.deps != nil
-	}
-	if rnd = rnd && tr == nil; rnd || ((ll2 || jsq2) && tr == nil) {
-		s.ka = make([]int32, blockSize)
-		if !rnd {
-			s.kb = make([]int32, blockSize)
+	size := total // jobs in the block: a trace is one block
+	for n := int64(0); n < total; n += size {
+		if tr == nil {
+			size = min(blockSize, total-n)
 		}
-	}
-	for n := int64(0); n < total; n++ {
-		if i++; tr == nil && (i == blockSize || n == 0) {
-			i = 0
-			s.drawBlock(gen, sizes, t, times, xs)
-			if s.k > farServers && s.ka != nil {
-				s.touchBlock()
+		// Lean: whole, and every job measured, its predecessor too (the
+		// handout's quantity of job n-1 is recorded with job n).
+		if lean && n > warm && size == blockSize {
+			s.drawBlock(gen, sizes, t, times, xs, true)
+			t, pending = s.leanBlock(n, t, pending, times, xs, cuts, gen)
+			continue
+		}
+		if tr == nil {
+			s.drawBlock(gen, sizes, t, times, xs, false)
+		}
+		for i := range size {
+			n := n + i
+			prevT := t
+			t = times[i]
+			x := xs[i]
+			if fcfs && n > warm {
+				m.recordHandoutNext(orZero(pending - (t - prevT)))
 			}
-		}
-		t = times[i]
-		x := xs[i]
-		if fcfs && n > warm {
-			m.recordHandoutNext(max(pending-(t-prevT), 0))
-		}
-		for nextSample <= t {
-			s.sample(nextSample)
-			nextSample += cfg.SampleEvery
-		}
-		if s.board != nil && s.board.due(t) {
-			s.board.refresh(t, srv, m)
-			if s.ref != nil {
-				s.ref.refreshed(s.board.r0)
+			for nextSample <= t {
+				s.sample(nextSample)
+				nextSample += cfg.SampleEvery
 			}
-		}
-		var k int
-		switch { // the built-in fast paths called directly: no interface call per job
-		case rnd:
-			k = int(s.ka[i])
-		case rr != nil:
-			k = rr.pick(t, x)
-		case ll2 || jsq2:
-			var a, b int
-			if s.kb != nil {
-				a, b = int(s.ka[i]), int(s.kb[i])
-			} else { // replaying a trace: no blocks
-				a, b = samplePair(s.rDispatch, s.k)
-			}
-			// b if its workload (View.Workload), or its count (View.Count),
-			// is smaller than a's, as sampleMin; without a branch, as which
-			// of the two is chosen is a coin toss.
-			var wa, wb int64
-			if ll2 {
-				wa, wb = workBits(srv.free[a]-t), workBits(srv.free[b]-t)
-			} else {
-				wa, wb = int64(srv.deps[a].popUntil(t)), int64(srv.deps[b].popUntil(t))
-			}
-			k = a ^ (a^b)&int((wb-wa)>>63)
-		default:
-			k = s.disp.pick(t, x)
-		}
-
-		service := x // x * 1 is x: no read of inv at unit speeds
-		if !srv.unit {
-			service = x * srv.inv[k]
-		}
-		// Branch-free Lindley step: whether a job waits is a coin toss.
-		start := max(srv.free[k], t)
-		wait := start - t
-		srv.free[k] = start + service
-		measured := n >= warm
-		class := 0
-		if x > cut0 { // most laws have at most one cut: test it first
-			class = 1
-			for _, c := range cuts[1:] {
-				if x > c {
-					class++
+			if s.board != nil && s.board.due(t) {
+				s.board.refresh(t, srv, m)
+				if s.ref != nil {
+					s.ref.refreshed(s.board.r0)
 				}
 			}
-		}
-		if fcfs {
-			if srv.deps != nil {
-				srv.deps[k].push(start + service)
+			k := s.disp.pick(t, x)
+			service := srv.service(k, x)
+			start := srv.join(k, t, service)
+			wait := start - t
+			measured := n >= warm
+			class := classOf(x, cuts)
+			if fcfs {
+				if srv.deps != nil {
+					srv.deps[k].push(start + service)
+				}
+				if measured {
+					m.recordNext(class, wait, wait+service, int(n))
+				}
+				pending = wait + service
+			} else {
+				ps := &srv.ps[k]
+				ps.advance(t, m)
+				ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
 			}
 			if measured {
-				m.sumNext(class, wait, wait+service) // recordNext, inlined
-				if !m.hist.addFast(wait, int(n)) {   // m.hist.add, inlined
-					m.hist.addSlow(wait)
+				srv.busy[k] += service
+				if n == warm {
+					out.tStart = t
 				}
 			}
-			pending = wait + service
-		} else {
-			ps := &srv.ps[k]
-			ps.advance(t, m)
-			ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
-		}
-		if measured {
-			srv.busy[k] += service
-			if n == warm {
-				out.tStart = t
+			if s.board != nil {
+				s.board.sent(k, service)
+			}
+			if s.obs != nil {
+				s.obs.sent(k, t, x)
 			}
 		}
-		if s.board != nil {
-			s.board.sent(k, service)
-		}
-		if s.obs != nil {
-			s.obs.sent(k, t, x)
-		}
-		prevT = t
 	}
 	out.tEnd = t
 	if fcfs && total > warm {
-		// The handout's quantity for the last job needs the next interarrival.
+		// The handout's quantity for the last job needs the next interarrival:
+		// the next number of the arrival stream.
 		next := math.Inf(1)
-		switch {
-		case gen != nil && i+1 < blockSize:
-			next = times[i+1]
+		switch last := int((total - 1) % blockSize); {
+		case gen != nil && last+1 < blockSize:
+			next = times[last+1]
 		case gen != nil:
 			next = gen.next(t, s.rArrivals)
 		}
-		m.recordHandoutNext(max(pending-(next-t), 0))
+		m.recordHandoutNext(orZero(pending - (next - t)))
 	}
 	if !fcfs {
 		for k := range srv.ps {
@@ -230,8 +182,19 @@ func (s *sim) run() replication {
 		}
 	}
 	out.m, out.busy, out.series = m, srv.busy, s.series
-	out.nX, out.sumX, out.sumX2, out.warmup, out.simulated = s.nX, s.sumX, s.sumX2, warm, total
+	out.nX, out.sumX2, out.warmup, out.simulated = s.nX, s.sumX2, warm, total
 	return out
+}
+
+// classOf is the size class of a job of size x: the number of cuts below x.
+func classOf(x float64, cuts []float64) int {
+	class := 0
+	for _, c := range cuts {
+		if x > c {
+			class++
+		}
+	}
+	return class
 }
 
 // workBits is max(w, 0) as its float64 encoding: non-negative floats order
@@ -245,41 +208,17 @@ func workBits(w float64) int64 {
 // blockSize is the number of arrivals and sizes drawn at a time.
 const blockSize = 256
 
-// Beyond farServers servers the servers' state (free times, work done,
-// departure queues: several MB) is larger than the processor's cache, and
-// a job's read of its sampled servers misses it: about 100 ns, paid one job
-// after the other, since each job's choice waits for its reads.
-const farServers = 4096
-
-// touchBlock loads the state of the servers drawn for the block's jobs
-// before the block is run: the loads do not depend on one another, so the
-// processor has many misses in flight at once, and the jobs then find the
-// state in cache. It does not change what is computed.
-func (s *sim) touchBlock() {
-	srv := s.srv
-	var sum uint64
-	for j, a := range s.ka {
-		sum += math.Float64bits(srv.free[a])
-		if s.kb != nil {
-			b := s.kb[j]
-			sum += math.Float64bits(srv.free[b])
-			if srv.deps != nil {
-				sum += uint64(srv.deps[a].size + srv.deps[b].size)
-			}
-		}
-	}
-	s.touched += sum
-}
-
 // drawBlock fills times with the arrivals after t and xs with their sizes.
-func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64) {
-	if p, ok := gen.(poissonGen); ok { // the common case, without an interface call per job
-		s.rArrivals.fillExp(times, p.mean) // the gaps, then their running sum: poissonGen.next
-		for j, gap := range times {
-			t += gap
-			times[j] = t
-		}
-	} else {
+// For a lean block the Poisson arrivals are left to leanBlock, which draws
+// them as it goes, and the servers sampled by RND, LL-2 and JSQ-2 are drawn
+// here only beyond farServers (see drawServers).
+func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64, lean bool) {
+	p, poisson := gen.(poissonGen)
+	switch {
+	case poisson && lean:
+	case poisson: // the common case, without an interface call per job
+		s.rArrivals.fillPoisson(times, t, p.mean)
+	default:
 		for j := range times {
 			t = gen.next(t, s.rArrivals)
 			times[j] = t
@@ -292,20 +231,21 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 			xs[j] = sizes.Rand(s.rSizes)
 		}
 	}
-	// The dispatch draws of RND, LL-2 and JSQ-2: the dispatch stream serves nothing
-	// else for them, so these are the numbers of drawing job by job.
-	switch {
-	case s.kb != nil:
-		s.rDispatch.fillPairs(s.ka, s.kb, s.k)
-	case s.ka != nil:
-		s.rDispatch.fillIntN(s.ka, s.k)
+	if lean && s.k > farServers {
+		s.drawServers()
 	}
-	var sum, sum2 float64
-	for _, x := range xs {
-		sum += x
-		sum2 += x * x
+	// Four partial sums: with one, each addition would wait for the last.
+	var sum2 [4]float64
+	for j := 0; j+4 <= len(xs); j += 4 {
+		sum2[0] += xs[j] * xs[j]
+		sum2[1] += xs[j+1] * xs[j+1]
+		sum2[2] += xs[j+2] * xs[j+2]
+		sum2[3] += xs[j+3] * xs[j+3]
 	}
-	s.nX, s.sumX, s.sumX2 = s.nX+float64(len(xs)), s.sumX+sum, s.sumX2+sum2
+	for _, x := range xs[len(xs)&^3:] {
+		sum2[0] += x * x
+	}
+	s.nX, s.sumX2 = s.nX+float64(len(xs)), s.sumX2+(sum2[0]+sum2[1])+(sum2[2]+sum2[3])
 }
 
 // TimePoint is the state of the servers at one sampling instant: the moments
@@ -343,3 +283,14 @@ func (s *sim) sample(at float64) {
 	}
 	s.series = append(s.series, p)
 }
+
+// later is max(a, b) for a, b >= 0, not NaN: non-negative floats order as
+// their encodings, and the integer maximum is one conditional move, where
+// the builtin max, which must order -0 and NaN, takes a chain of nine
+// instructions on the Lindley step's critical path.
+func later(a, b float64) float64 {
+	return math.Float64frombits(uint64(max(int64(math.Float64bits(a)), int64(math.Float64bits(b)))))
+}
+
+// orZero is max(v, 0) for v not NaN, by its encoding (see workBits).
+func orZero(v float64) float64 { return math.Float64frombits(uint64(workBits(v))) }

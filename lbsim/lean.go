@@ -1,0 +1,178 @@
+package lbsim
+
+import (
+	"math"
+	"math/bits"
+)
+
+// A lean block is a block of jobs with nothing to do but FCFS queueing and
+// its measurement: every job measured, no board, observer, sampling or
+// trace, and a policy whose choice leanBlock writes out. It is the common
+// case, and the one whose speed is compared with a hand-written loop
+// (BenchmarkMinimalLoop).
+
+// leanPolicy is the built-in policy a lean block runs inline.
+type leanPolicy int8
+
+const (
+	notLean leanPolicy = iota
+	leanRandom
+	leanRoundRobin
+	leanLL2  // live LL-2: the less loaded of two servers
+	leanJSQ2 // live JSQ-2 under FCFS: the shorter of two queues
+)
+
+// leanOf is the replication's lean policy: notLean unless its dispatcher
+// is one that leanBlock writes out.
+func (s *sim) leanOf() leanPolicy {
+	switch d := s.disp.(type) {
+	case *randomDispatcher:
+		return leanRandom
+	case *rrDispatcher:
+		return leanRoundRobin
+	case *sampleMin:
+		if s.board != nil || d.d != 2 || d.replace {
+			return notLean
+		}
+		if d.kind == Workload {
+			return leanLL2
+		}
+		if s.srv.deps != nil {
+			return leanJSQ2
+		}
+	}
+	return notLean
+}
+
+// leanBlock runs the jobs n .. n+blockSize-1 of a lean block, whose sizes
+// are in xs (and arrival times in times, unless they are Poisson), after
+// the arrival at t whose wait plus service is pending. These are the
+// general loop's steps (sim.run), in the same order and with the same
+// numbers to the last bit (TestLeanBlocks), without its tests and its
+// interface call a job. It draws the Poisson arrivals and the sampled
+// servers itself, job by job, with local copies of their generators: the
+// draws (multiplications) then overlap the queueing and the metrics (loads
+// and stores) instead of running before them, as in a block fill.
+func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, gen arrivalGen) (float64, float64) {
+	srv, m, K := s.srv, s.m, s.k
+	rr, _ := s.disp.(*rrDispatcher)
+	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
+	if p, ok := gen.(poissonGen); ok {
+		mean = p.mean
+	}
+	drawn := K > farServers // the servers were drawn with the block (drawServers)
+	ra, rd := s.rArrivals.pcg, s.rDispatch.pcg
+	for j := range blockSize {
+		prev := t
+		if mean > 0 { // rArrivals.fillPoisson, one number
+			p0 := ra
+			e, ok := zigFast(ra.Uint64())
+			if !ok {
+				e, ra = s.rArrivals.expFrom(p0)
+			}
+			t += e * mean
+		} else {
+			t = times[j]
+		}
+		x := xs[j]
+		m.recordHandoutNext(orZero(pending - (t - prev)))
+
+		var k int
+		switch {
+		case s.lean == leanRoundRobin:
+			k = rr.pick(t, x)
+		case drawn && s.lean == leanRandom:
+			k = int(s.ka[j])
+		case s.lean == leanRandom: // rDispatch.fillIntN, one number
+			p0 := rd
+			hi, lo := bits.Mul64(rd.Uint64(), uint64(K))
+			if lo < uint64(K) {
+				k, rd = s.rDispatch.intNFrom(p0, K)
+			} else {
+				k = int(hi)
+			}
+		default: // LL-2 and JSQ-2
+			var a, b int
+			if drawn {
+				a, b = int(s.ka[j]), int(s.kb[j])
+			} else { // rDispatch.fillPairs, one pair
+				p0 := rd
+				u, lo := bits.Mul64(rd.Uint64(), uint64(K))
+				v, lo1 := bits.Mul64(rd.Uint64(), uint64(K-1))
+				if lo < uint64(K) || lo1 < uint64(K-1) {
+					a, b, rd = s.rDispatch.pairFrom(p0, K)
+				} else {
+					a, b = int(u), int(v)
+					if b >= a {
+						b++
+					}
+				}
+			}
+			// b if its workload (View.Workload), or its count (View.Count),
+			// is smaller than a's, as sampleMin; without a branch, as which
+			// of the two is chosen is a coin toss.
+			var wa, wb int64
+			if s.lean == leanLL2 {
+				wa, wb = workBits(srv.free[a]-t), workBits(srv.free[b]-t)
+			} else {
+				wa, wb = int64(srv.deps[a].popUntil(t)), int64(srv.deps[b].popUntil(t))
+			}
+			k = a ^ (a^b)&int((wb-wa)>>63)
+		}
+
+		service := srv.service(k, x)
+		start := srv.join(k, t, service)
+		wait := start - t
+		if srv.deps != nil {
+			srv.deps[k].push(start + service)
+		}
+		m.sumNext(classOf(x, cuts), wait, wait+service) // recordNext, inlined
+		if !m.hist.addFast(wait, int(n)+j) {
+			m.hist.addSlow(wait)
+		}
+		pending = wait + service
+		srv.busy[k] += service
+	}
+	s.rArrivals.pcg, s.rDispatch.pcg = ra, rd
+	return t, pending
+}
+
+// Beyond farServers servers the servers' state (free times, work done,
+// departure queues: several MB) is larger than the processor's cache, and
+// a job's read of its sampled servers misses it: about 100 ns, paid one job
+// after the other, since each job's choice waits for its reads.
+const farServers = 4096
+
+// drawServers draws the servers sampled by the block's jobs, s.ka (and
+// s.kb for pairs), and loads their state before the block is run: the
+// loads do not depend on one another, so the processor has many misses in
+// flight at once, and the jobs then find the state in cache. The dispatch
+// stream serves nothing else, so these are the numbers of drawing job by
+// job.
+func (s *sim) drawServers() {
+	if s.ka == nil {
+		s.ka = make([]int32, blockSize)
+		if s.lean == leanLL2 || s.lean == leanJSQ2 {
+			s.kb = make([]int32, blockSize)
+		}
+	}
+	srv := s.srv
+	var sum uint64
+	switch s.lean {
+	case leanRandom:
+		s.rDispatch.fillIntN(s.ka, s.k)
+		for _, a := range s.ka {
+			sum += math.Float64bits(srv.free[a])
+		}
+	case leanLL2, leanJSQ2:
+		s.rDispatch.fillPairs(s.ka, s.kb, s.k)
+		for j, a := range s.ka {
+			b := s.kb[j]
+			sum += math.Float64bits(srv.free[a]) + math.Float64bits(srv.free[b])
+			if srv.deps != nil {
+				sum += uint64(srv.deps[a].size + srv.deps[b].size)
+			}
+		}
+	}
+	s.touched += sum
+}

@@ -1,0 +1,59 @@
+package lbsim
+
+import (
+	"fmt"
+	"reflect"
+	"testing"
+)
+
+// The lean blocks (leanBlock) compute what the general loop computes, to
+// the last bit: every measurement of a replication (batch sums, handout
+// quantities, histogram, work per server, sizes drawn) is the same when
+// the policy runs inline and when it runs through its Pick and the View,
+// which the lean blocks never take. The cases cover Poisson arrivals
+// (drawn inline) and others (drawn with the block), beyond farServers
+// (servers drawn with the block), unequal speeds, a warm-up that ends
+// inside a block, and a last block cut short.
+func TestLeanBlocks(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 10)
+	ramp := Ramp{From: 0.3, To: 0.9, Over: 2000}
+	speeds := []float64{1, 2, 0.75, 1, 1.5, 1, 1, 2, 1, 0.75}
+	cases := []struct {
+		name string
+		cfg  Config
+	}{
+		{"handout", Config{Servers: 10, Load: 0.7, Sizes: NewTwoPointBeta(1, 1000, 0.8)}},
+		{"h2-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 300}},
+		{"speeds", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Speeds: speeds}},
+		{"deterministic-arrivals", Config{Servers: 10, Load: 0.8, Sizes: h2, Arrivals: DeterministicArrivals{}}},
+		{"ramp", Config{Servers: 10, Sizes: Exponential{M: 1}, Arrivals: ramp}},
+		{"far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: Exponential{M: 1}, Warmup: 1000}},
+	}
+	for _, c := range cases {
+		for _, p := range []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}} {
+			t.Run(fmt.Sprintf("%s/%s", c.name, p), func(t *testing.T) {
+				cfg := c.cfg
+				cfg.Policy, cfg.Jobs, cfg.Seed = p, 20000+77, 9
+				if err := cfg.Validate(); err != nil {
+					t.Fatal(err)
+				}
+				lean := newSim(&cfg, 1)
+				if lean.lean == notLean {
+					t.Fatalf("%s does not run in lean blocks", p)
+				}
+				a := lean.run()
+				cfg.Policy = viaView{p}
+				general := newSim(&cfg, 1)
+				if general.lean != notLean {
+					t.Fatal("a policy through the View runs in lean blocks")
+				}
+				b := general.run()
+				if !reflect.DeepEqual(a.m, b.m) || !reflect.DeepEqual(a.busy, b.busy) ||
+					a.tStart != b.tStart || a.tEnd != b.tEnd || a.nX != b.nX || a.sumX2 != b.sumX2 {
+					t.Errorf("lean blocks: wait sums %v, handout %v, work %v\ngeneral loop: wait sums %v, handout %v, work %v",
+						a.m.sumW[:4], a.m.handout[:2], a.busy[:2], b.m.sumW[:4], b.m.handout[:2], b.busy[:2])
+				}
+			})
+		}
+	}
+}
