@@ -6,8 +6,9 @@ import (
 )
 
 // A lean block is a block of jobs with nothing to do but FCFS queueing and
-// its measurement: every job measured, no board, observer, sampling or
-// trace, and a policy whose choice leanBlock writes out. It is the common
+// its measurement: every job measured, no observer, sampling or trace, and
+// a policy whose choice leanBlock writes out (reading live state or a
+// board). It is the common
 // case, and the one whose speed is compared with a hand-written loop
 // (BenchmarkMinimalLoop).
 
@@ -18,8 +19,8 @@ const (
 	notLean leanPolicy = iota
 	leanRandom
 	leanRoundRobin
-	leanLL2  // live LL-2: the less loaded of two servers
-	leanJSQ2 // live JSQ-2 under FCFS: the shorter of two queues
+	leanLL2  // LL-2: the less loaded of two servers
+	leanJSQ2 // JSQ-2 under FCFS: the shorter of two queues
 )
 
 // leanOf is the replication's lean policy: notLean unless its dispatcher
@@ -31,13 +32,13 @@ func (s *sim) leanOf() leanPolicy {
 	case *rrDispatcher:
 		return leanRoundRobin
 	case *sampleMin:
-		if s.board != nil || d.d != 2 || d.replace {
+		if d.d != 2 || d.replace {
 			return notLean
 		}
 		if d.kind == Workload {
 			return leanLL2
 		}
-		if s.srv.deps != nil {
+		if s.srv.deps != nil || s.board != nil {
 			return leanJSQ2
 		}
 	}
@@ -54,7 +55,7 @@ func (s *sim) leanOf() leanPolicy {
 // draws (multiplications) then overlap the queueing and the metrics (loads
 // and stores) instead of running before them, as in a block fill.
 func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, gen arrivalGen) (float64, float64) {
-	srv, m, K := s.srv, s.m, s.k
+	srv, m, K, bd := s.srv, s.m, s.k, s.board
 	rr, _ := s.disp.(*rrDispatcher)
 	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
 	if p, ok := gen.(poissonGen); ok {
@@ -76,6 +77,9 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 		}
 		x := xs[j]
 		m.recordHandoutNext(orZero(pending - (t - prev)))
+		if bd != nil && bd.due(t) {
+			bd.refresh(t, srv, m) // s.ref is nil: no dispatcher index
+		}
 
 		var k int
 		switch {
@@ -112,9 +116,14 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 			// is smaller than a's, as sampleMin; without a branch, as which
 			// of the two is chosen is a coin toss.
 			var wa, wb int64
-			if s.lean == leanLL2 {
+			switch {
+			case bd != nil && s.lean == leanLL2:
+				wa, wb = workBits(bd.work[a]-bd.r0), workBits(bd.work[b]-bd.r0)
+			case bd != nil:
+				wa, wb = int64(bd.count[a]), int64(bd.count[b])
+			case s.lean == leanLL2:
 				wa, wb = workBits(srv.free[a]-t), workBits(srv.free[b]-t)
-			} else {
+			default:
 				wa, wb = int64(srv.deps[a].popUntil(t)), int64(srv.deps[b].popUntil(t))
 			}
 			k = a ^ (a^b)&int((wb-wa)>>63)
@@ -132,6 +141,9 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 		}
 		pending = wait + service
 		srv.busy[k] += service
+		if bd != nil {
+			bd.sent(k, service)
+		}
 	}
 	s.rArrivals.pcg, s.rDispatch.pcg = ra, rd
 	return t, pending

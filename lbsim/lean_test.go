@@ -13,24 +13,30 @@ import (
 // which the lean blocks never take. The cases cover Poisson arrivals
 // (drawn inline) and others (drawn with the block), beyond farServers
 // (servers drawn with the block), unequal speeds, a warm-up that ends
-// inside a block, and a last block cut short.
+// inside a block, a last block cut short, and boards with and without
+// the dispatcher's tally.
 func TestLeanBlocks(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	ramp := Ramp{From: 0.3, To: 0.9, Over: 2000}
 	speeds := []float64{1, 2, 0.75, 1, 1.5, 1, 1, 2, 1, 0.75}
+	all, board := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}}, []Policy{LeastLoaded{D: 2}, JSQ{D: 2}}
 	cases := []struct {
-		name string
-		cfg  Config
+		name     string
+		cfg      Config
+		policies []Policy
 	}{
-		{"handout", Config{Servers: 10, Load: 0.7, Sizes: NewTwoPointBeta(1, 1000, 0.8)}},
-		{"h2-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 300}},
-		{"speeds", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Speeds: speeds}},
-		{"deterministic-arrivals", Config{Servers: 10, Load: 0.8, Sizes: h2, Arrivals: DeterministicArrivals{}}},
-		{"ramp", Config{Servers: 10, Sizes: Exponential{M: 1}, Arrivals: ramp}},
-		{"far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: Exponential{M: 1}, Warmup: 1000}},
+		{"handout", Config{Servers: 10, Load: 0.7, Sizes: NewTwoPointBeta(1, 1000, 0.8)}, all},
+		{"h2-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 300}, all},
+		{"speeds", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Speeds: speeds}, all},
+		{"deterministic-arrivals", Config{Servers: 10, Load: 0.8, Sizes: h2, Arrivals: DeterministicArrivals{}}, all},
+		{"ramp", Config{Servers: 10, Sizes: Exponential{M: 1}, Arrivals: ramp}, all},
+		{"far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: Exponential{M: 1}, Warmup: 1000}, all},
+		{"board", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 10}, board},
+		{"board-tally", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 2, Tally: true, Warmup: 500}, board},
+		{"board-far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: h2, Refresh: 1, Tally: true}, board},
 	}
 	for _, c := range cases {
-		for _, p := range []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}} {
+		for _, p := range c.policies {
 			t.Run(fmt.Sprintf("%s/%s", c.name, p), func(t *testing.T) {
 				cfg := c.cfg
 				cfg.Policy, cfg.Jobs, cfg.Seed = p, 20000+77, 9

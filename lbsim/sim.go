@@ -84,7 +84,7 @@ func (s *sim) run() replication {
 	if cfg.SampleEvery > 0 {
 		nextSample = 0
 	}
-	lean := s.lean != notLean && fcfs && tr == nil && s.board == nil && s.obs == nil && cfg.SampleEvery == 0
+	lean := s.lean != notLean && fcfs && tr == nil && s.obs == nil && cfg.SampleEvery == 0
 
 	var out replication
 	t, pending := 0.0, 0.0 // the last arrival, and its wait plus service time
