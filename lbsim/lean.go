@@ -21,6 +21,7 @@ const (
 	leanRoundRobin
 	leanLL2  // LL-2: the less loaded of two servers
 	leanJSQ2 // JSQ-2 under FCFS: the shorter of two queues
+	leanSITA // SITA: a server at random in the job's size group
 )
 
 // leanOf is the replication's lean policy: notLean unless its dispatcher
@@ -31,6 +32,8 @@ func (s *sim) leanOf() leanPolicy {
 		return leanRandom
 	case *rrDispatcher:
 		return leanRoundRobin
+	case *sitaDispatcher:
+		return leanSITA
 	case *sampleMin:
 		if d.d != 2 || d.replace {
 			return notLean
@@ -57,6 +60,7 @@ func (s *sim) leanOf() leanPolicy {
 func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, gen arrivalGen) (float64, float64) {
 	srv, m, K, bd := s.srv, s.m, s.k, s.board
 	rr, _ := s.disp.(*rrDispatcher)
+	sita, _ := s.disp.(*sitaDispatcher)
 	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
 	if p, ok := gen.(poissonGen); ok {
 		mean = p.mean
@@ -87,14 +91,19 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 			k = rr.pick(t, x)
 		case drawn && s.lean == leanRandom:
 			k = int(s.ka[j])
-		case s.lean == leanRandom: // rDispatch.fillIntN, one number
+		case s.lean == leanRandom || s.lean == leanSITA: // lo + IntN(n), as rDispatch.fillIntN
+			lo, n := 0, K
+			if s.lean == leanSITA {
+				lo, n = sita.group(x)
+			}
 			p0 := rd
-			hi, lo := bits.Mul64(rd.Uint64(), uint64(K))
-			if lo < uint64(K) {
-				k, rd = s.rDispatch.intNFrom(p0, K)
+			hi, low := bits.Mul64(rd.Uint64(), uint64(n))
+			if low < uint64(n) {
+				k, rd = s.rDispatch.intNFrom(p0, n)
 			} else {
 				k = int(hi)
 			}
+			k += lo
 		default: // LL-2 and JSQ-2
 			var a, b int
 			if drawn {

@@ -76,8 +76,15 @@ type sitaDispatcher struct {
 }
 
 func (d *sitaDispatcher) pick(_, x float64) int {
+	lo, n := d.group(x)
+	return lo + d.r.IntN(n)
+}
+
+// group is the servers of a job of size x, lo .. lo+n-1: the long jobs'
+// (sizes above the cut, or the two-point law's long size) or the others'.
+func (d *sitaDispatcher) group(x float64) (lo, n int) {
 	if (d.cut > 0 && x > d.cut) || (d.cut == 0 && x == d.long) {
-		return d.c + d.r.IntN(d.k-d.c)
+		return d.c, d.k - d.c
 	}
-	return d.r.IntN(d.c)
+	return 0, d.c
 }
