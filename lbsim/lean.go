@@ -80,7 +80,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 			t = times[j]
 		}
 		x := xs[j]
-		m.recordHandoutNext(orZero(pending - (t - prev)))
+		m.recordHandoutLast(orZero(pending - (t - prev)))
 		if bd != nil && bd.due(t) {
 			bd.refresh(t, srv, m) // s.ref is nil: no dispatcher index
 		}

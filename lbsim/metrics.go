@@ -17,11 +17,10 @@ type metrics struct {
 	// bound[b] is the first job of batch b: batch b holds the measured jobs
 	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
 	bound []int64
-	// Sequential recording (FCFS measures jobs in arrival order): batch,
-	// and jobs left in it (bound[b+1] - next job), for the waits and for
-	// the handout's quantity.
-	b, hb       int
-	left, hleft int64
+	// Sequential recording (FCFS measures jobs in arrival order): the
+	// batch of the last job recorded, and the jobs left in it.
+	b    int
+	left int64
 	after       []int32 // after[b]: the first non-empty batch after b (the last if none)
 	jobsIn      []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
@@ -37,7 +36,7 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 		m.bound[b] = int64(b) * jobs / int64(batches)
 	}
 	m.bound[batches+1] = -1 // never reached: recordNext stays in the last batch
-	m.left, m.hleft = m.bound[1], m.bound[1]
+	m.left = m.bound[1]
 	m.after, m.jobsIn = make([]int32, batches), make([]int64, batches)
 	next := int32(batches - 1)
 	m.jobsIn[next] = -1
@@ -105,12 +104,10 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 	m.hist.add(w)
 }
 
-// recordHandoutNext adds the course's quantity (V + X/mu - A_next)^+ of the
-// next measured job in arrival order.
-func (m *metrics) recordHandoutNext(v float64) {
-	if m.hleft == 0 {
-		m.hb, m.hleft = m.nextBatch(m.hb)
-	}
-	m.hleft--
-	m.handout[m.hb] += v
+// recordHandoutLast adds the course's quantity (V + X/mu - A_next)^+ of the
+// last job recorded by recordNext (known once the next job arrives, and
+// added before the next job is recorded): to its batch, where recordNext
+// left the cursor. One cursor serves both, so it costs no bookkeeping.
+func (m *metrics) recordHandoutLast(v float64) {
+	m.handout[m.b] += v
 }

@@ -12,7 +12,7 @@ func TestMetricsBatches(t *testing.T) {
 		seq, rnd := newMetrics(2, tc.batches, tc.jobs), newMetrics(2, tc.batches, tc.jobs)
 		for i := range tc.jobs {
 			seq.recordNext(int(i%2), 1, 2, int(i))
-			seq.recordHandoutNext(1)
+			seq.recordHandoutLast(1)
 			rnd.record(i, int(i%2), 1, 2)
 		}
 		total := 0.0

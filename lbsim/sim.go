@@ -118,7 +118,7 @@ func (s *sim) run() replication {
 			t = times[i]
 			x := xs[i]
 			if fcfs && n > warm {
-				m.recordHandoutNext(orZero(pending - (t - prevT)))
+				m.recordHandoutLast(orZero(pending - (t - prevT)))
 			}
 			for nextSample <= t {
 				s.sample(nextSample)
@@ -174,7 +174,7 @@ func (s *sim) run() replication {
 		case gen != nil:
 			next = gen.next(t, s.rArrivals)
 		}
-		m.recordHandoutNext(orZero(pending - (next - t)))
+		m.recordHandoutLast(orZero(pending - (next - t)))
 	}
 	if !fcfs {
 		for k := range srv.ps {
