@@ -69,7 +69,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 	ra, rd := s.rArrivals.pcg, s.rDispatch.pcg
 	for j := range blockSize {
 		prev := t
-		if mean > 0 { // rArrivals.fillPoisson, one number
+		if mean > 0 { // poissonGen.next, as drawBlock
 			p0 := ra
 			e, ok := zigFast(ra.Uint64())
 			if !ok {

@@ -160,22 +160,6 @@ func (s *Stream) fillExp(out []float64, scale float64) {
 	s.pcg = p
 }
 
-// fillPoisson sets out[i] to the arrival times after t of a Poisson process
-// whose mean gap is mean: t + the running sum of ExpFloat64() * mean.
-func (s *Stream) fillPoisson(out []float64, t, mean float64) {
-	p := s.pcg
-	for i := range out {
-		p0 := p
-		x, ok := zigFast(p.Uint64())
-		if !ok {
-			x, p = s.expFrom(p0)
-		}
-		t += x * mean
-		out[i] = t
-	}
-	s.pcg = p
-}
-
 // fillHyperExp sets out[i] to ExpFloat64() / rate1 if a Float64() drawn
 // first is below p1, else to ExpFloat64() / rate2: the H2 law's draws.
 func (s *Stream) fillHyperExp(out []float64, p1, rate1, rate2 float64) {

@@ -217,7 +217,11 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 	switch {
 	case poisson && lean:
 	case poisson: // the common case, without an interface call per job
-		s.rArrivals.fillPoisson(times, t, p.mean)
+		s.rArrivals.fillExp(times, p.mean) // the gaps, then their running sum: poissonGen.next
+		for j, gap := range times {
+			t += gap
+			times[j] = t
+		}
 	default:
 		for j := range times {
 			t = gen.next(t, s.rArrivals)
