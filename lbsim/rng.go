@@ -53,7 +53,7 @@ func (s *Stream) Float64() float64 { return float64(s.pcg.Uint64()>>11) * 0x1p-5
 // is exact and rarely divides.
 func (s *Stream) IntN(n int) int {
 	hi, lo := bits.Mul64(s.pcg.Uint64(), uint64(n))
-	if lo < uint64(n) { // rare: kept out of line so that IntN inlines
+	if lo < uint64(n) { // rare: kept out of line, the common case stays short
 		return s.intNReject(n, hi, lo)
 	}
 	return int(hi)
