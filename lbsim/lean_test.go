@@ -9,13 +9,14 @@ import (
 // The lean blocks (leanBlock) compute what the general loop computes, to
 // the last bit: every measurement of a replication (batch sums, handout
 // quantities, histogram, work per server, sizes drawn) is the same when
-// the policy runs inline and when it runs through its dispatcher in the
-// general loop, which sampling the servers' state (SampleEvery) forces and
-// which does not change what is measured. The cases cover Poisson arrivals
-// (drawn inline) and others (drawn with the block), beyond farServers
-// (servers drawn with the block), unequal speeds, a warm-up that ends
-// inside a block, a last block cut short, and boards with and without
-// the dispatcher's tally.
+// the policy runs inline and when it runs in the general loop: through its
+// Pick and the View, or for SITA (whose classes are its own), through its
+// dispatcher with the servers' state sampled (SampleEvery), which forces
+// the general loop and under FCFS changes nothing measured. The cases
+// cover Poisson arrivals (drawn inline) and others (drawn with the block),
+// beyond farServers (servers drawn with the block), unequal speeds, a
+// warm-up that ends inside a block, a long warm-up, a last block cut
+// short, and boards with and without the dispatcher's tally.
 func TestLeanBlocks(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	ramp := Ramp{From: 0.3, To: 0.9, Over: 2000}
@@ -33,6 +34,7 @@ func TestLeanBlocks(t *testing.T) {
 		{"deterministic-arrivals", Config{Servers: 10, Load: 0.8, Sizes: h2, Arrivals: DeterministicArrivals{}}, all},
 		{"ramp", Config{Servers: 10, Sizes: Exponential{M: 1}, Arrivals: ramp}, all},
 		{"far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: Exponential{M: 1}, Warmup: 1000}, all},
+		{"long-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 5000}, all},
 		{"board", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 10}, board},
 		{"board-tally", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 2, Tally: true, Warmup: 500}, board},
 		{"board-far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: h2, Refresh: 1, Tally: true}, board},
@@ -50,11 +52,16 @@ func TestLeanBlocks(t *testing.T) {
 					t.Fatalf("%s does not run in lean blocks", p)
 				}
 				a := lean.run()
-				cfg.SampleEvery = 50
-				b := newSim(&cfg, 1).run()
-				if len(b.series) == 0 {
-					t.Fatal("no sample taken: the general loop was not run")
+				if _, sita := p.(SITA); sita {
+					cfg.SampleEvery = 50
+				} else {
+					cfg.Policy = viaView{p}
 				}
+				general := newSim(&cfg, 1)
+				if general.lean != notLean && cfg.SampleEvery == 0 {
+					t.Fatal("a policy through the View runs in lean blocks")
+				}
+				b := general.run()
 				if !reflect.DeepEqual(a.m, b.m) || !reflect.DeepEqual(a.busy, b.busy) ||
 					a.tStart != b.tStart || a.tEnd != b.tEnd || a.nX != b.nX || a.sumX2 != b.sumX2 {
 					t.Errorf("lean blocks: wait sums %v, handout %v, work %v\ngeneral loop: wait sums %v, handout %v, work %v",
