@@ -19,10 +19,10 @@ type metrics struct {
 	bound []int64
 	// Sequential recording (FCFS measures jobs in arrival order): the
 	// batch of the last job recorded, and the jobs left in it.
-	b    int
-	left int64
-	after       []int32 // after[b]: the first non-empty batch after b (the last if none)
-	jobsIn      []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
+	b      int
+	left   int64
+	after  []int32 // after[b]: the first non-empty batch after b (the last if none)
+	jobsIn []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
 
 func newMetrics(classes, batches int, jobs int64) *metrics {
@@ -72,9 +72,10 @@ func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	}
 }
 
-// sumNext is recordNext without the histogram: small enough to be inlined,
-// as recordNext's call of it and of histogram.addFast are: a call in the
-// run loop makes the compiler save and reload every live value around it.
+// sumNext is recordNext without the histogram. The run loops write
+// recordNext out as sumNext and histogram.addFast, which are small enough
+// to be inlined, where recordNext is not: a call in a run loop makes the
+// compiler save and reload every live value around it.
 func (m *metrics) sumNext(class int, w, r float64) {
 	if m.left == 0 {
 		m.b, m.left = m.nextBatch(m.b)

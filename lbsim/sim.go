@@ -141,7 +141,10 @@ func (s *sim) run() replication {
 					srv.deps[k].push(start + service)
 				}
 				if measured {
-					m.recordNext(class, wait, wait+service, int(n))
+					m.sumNext(class, wait, wait+service) // recordNext, inlined
+					if !m.hist.addFast(wait, int(n)) {
+						m.hist.addSlow(wait)
+					}
 				}
 				pending = wait + service
 			} else {
