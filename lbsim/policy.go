@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math/bits"
 )
 
 // Policy is a dispatching policy: for each arriving job it picks the server
@@ -165,9 +166,21 @@ func (v *View) Least(ks []int, s State) int {
 	return best
 }
 
-// samplePair draws two distinct servers uniformly, in random order.
+// samplePair draws two distinct servers uniformly, in random order:
+// a = IntN(k), then b = IntN(k-1), moved past a. The two draws are made
+// here with a local copy of the generator (two calls of IntN cost a third
+// of an LL-2 job through the View); their rare case, where IntN's
+// rejection test may be needed, is redone by IntN from the start.
 func samplePair(r *Stream, k int) (int, int) {
-	a, b := r.IntN(k), r.IntN(k-1)
+	p := r.pcg
+	u, lo := bits.Mul64(p.Uint64(), uint64(k))
+	v, lo1 := bits.Mul64(p.Uint64(), uint64(k-1))
+	a, b := int(u), int(v)
+	if lo < uint64(k) || lo1 < uint64(k-1) {
+		a, b = r.IntN(k), r.IntN(k-1)
+	} else {
+		r.pcg = p
+	}
 	if b >= a {
 		b++
 	}
