@@ -21,7 +21,7 @@ type sim struct {
 
 	nX, sumX2 float64 // sizes drawn so far: count and sum of squares
 
-	ka, kb []int32 // a lean block's servers (RND) or pairs (LL-2, JSQ-2), beyond farServers
+	ka, kb []int32 // a lean block's pairs (LL-2, JSQ-2), or RND's servers beyond farServers
 
 	lean    leanPolicy // the policy run inline by leanBlock, if any
 	touched uint64     // sum of the values loaded by drawServers, unused
@@ -213,8 +213,8 @@ const blockSize = 256
 
 // drawBlock fills times with the arrivals after t and xs with their sizes.
 // For a lean block the Poisson arrivals are left to leanBlock, which draws
-// them as it goes, and the servers sampled by RND, LL-2 and JSQ-2 are drawn
-// here only beyond farServers (see drawServers).
+// them as it goes, and the pairs of LL-2 and JSQ-2, and beyond farServers
+// RND's servers, are drawn here (drawServers).
 func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64, lean bool) {
 	p, poisson := gen.(poissonGen)
 	switch {
@@ -238,7 +238,7 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 			xs[j] = sizes.Rand(s.rSizes)
 		}
 	}
-	if lean && s.k > farServers {
+	if lean {
 		s.drawServers()
 	}
 	// Four partial sums: with one, each addition would wait for the last.
