@@ -208,10 +208,11 @@ func (c *Config) Validate() error {
 	return c.checkServerLoads()
 }
 
-// checkServerLoads rejects unstable servers under policies that split jobs
-// without looking at the servers (RND and RR send 1/K of the jobs to each
-// server whatever its speed; SITA without a cut-off sends each class of a
-// two-point law uniformly to its group), unless overload is allowed.
+// checkServerLoads rejects an overloaded server under a policy that splits
+// jobs without reading the servers (RND and RR send 1/K of the jobs to every
+// server whatever its speed; SITA sends each class uniformly to its group):
+// server k's load is rho sum(mu) share_k / mu_k (see Policy's WorkShares),
+// unless overload is allowed.
 func (c *Config) checkServerLoads() error {
 	if c.AllowOverload || c.Trace != nil {
 		return nil
@@ -219,64 +220,64 @@ func (c *Config) checkServerLoads() error {
 	if _, ramp := c.arrivals().(Ramp); ramp {
 		return nil
 	}
-	switch p := c.Policy.(type) {
-	case Random, RoundRobin:
-	case SITA:
-		return c.checkSITAGroups(p)
-	default:
+	shares := workShares(c.Policy, *c)
+	if shares == nil {
 		return nil
 	}
-	perServer := c.ArrivalRate() / float64(c.Servers) * c.sizes().Mean() // work per time unit
+	work := c.Load * c.Capacity() // work per time unit
+	load := func(k int) float64 { return work * shares[k] / c.speed(k) }
 	for k := range c.Servers {
-		mu := c.speed(k)
-		if rho := perServer / mu; rho >= 1 {
-			return fmt.Errorf("server %d (speed %v) has load %.4g under %s, which sends 1/K of the jobs to every server: need each server's load < 1; lower the load below %.4g, raise its speed, or use a policy that reads the servers (ll, jsq, lwl)",
-				k+1, mu, rho, c.Policy, c.Load/rho)
+		rho := load(k)
+		if rho < 1 {
+			continue
 		}
-	}
-	return nil
-}
-
-// classes are the size classes results are reported for: those of a
-// two-point law, or short and long jobs around a SITA size cut-off.
-func (c *Config) classes() (names []string, cuts []float64) {
-	if p, ok := c.Policy.(SITA); ok && p.Cut > 0 {
-		return []string{"short", "long"}, []float64{p.Cut}
-	}
-	if cl, ok := c.sizes().(Classifier); ok {
-		return cl.Classes()
-	}
-	return nil, nil
-}
-
-// checkSITAGroups rejects SITA-c when a server of the short group (load
-// lambda (1-p) x_m / (c mu_k)) or of the long group (lambda p x_M / ((K-c) mu_k))
-// is unstable. With a size cut-off the class loads depend on the law's
-// conditional moments, which are not checked here.
-func (c *Config) checkSITAGroups(p SITA) error {
-	tp, ok := c.sizes().(TwoPoint)
-	if !ok || p.Cut > 0 {
-		return nil
-	}
-	lambda, speeds := c.ArrivalRate(), c.speeds()
-	groups := []struct {
-		name     string
-		from, to int
-		work     float64 // work per time unit sent to the group
-	}{
-		{"short jobs", 0, p.C, lambda * (1 - tp.P) * tp.Xm},
-		{"long jobs", p.C, c.Servers, lambda * tp.P * tp.XM},
-	}
-	for _, g := range groups {
-		for k := g.from; k < g.to; k++ {
-			if rho := g.work / float64(g.to-g.from) / speeds[k]; rho >= 1 {
-				cE := float64(c.Servers) * (1 - tp.P) * tp.Xm / tp.Mean()
-				return fmt.Errorf("servers %d..%d (%s) have load %.4g under %s, which sends the %s uniformly to them: need each server's load < 1; choose c near the equal-load c=%d (K (1-p) x_m / E[X]), lower the load, or allow overload",
-					g.from+1, g.to, g.name, rho, p, g.name, int(math.Round(cE)))
+		// The servers k..last with the same load and speed, named by the
+		// class sent to exactly them, if any.
+		last := k
+		for last+1 < c.Servers && load(last+1) == rho && c.speed(last+1) == c.speed(k) {
+			last++
+		}
+		who := fmt.Sprintf("server %d (speed %v) has", k+1, c.speed(k))
+		if last > k {
+			who = fmt.Sprintf("servers %d..%d (speed %v) have", k+1, last+1, c.speed(k))
+		}
+		for _, cl := range c.classes() {
+			if cl.From == k && cl.To == last+1 && cl.To-cl.From < c.Servers {
+				who = fmt.Sprintf("servers %d..%d (%s jobs) have", k+1, last+1, cl.Name)
 			}
 		}
+		advice := ""
+		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
+			advice = a.loadAdvice(c)
+		}
+		return fmt.Errorf("%s load %.4g under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %.4g, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
+			who, rho, c.Policy, advice, c.Load/rho)
 	}
 	return nil
+}
+
+// classes are the size classes results are reported for: the policy's
+// (SITA's short and long jobs, see Policy), else the size law's (the
+// short and long jobs of a two-point law), each with the servers it is sent to.
+func (c *Config) classes() []SizeClass {
+	if p, ok := c.Policy.(interface {
+		Classes(k int, sizes SizeLaw) []SizeClass
+	}); ok {
+		if cls := p.Classes(c.Servers, c.sizes()); cls != nil {
+			return cls
+		}
+	}
+	return lawClasses(c.sizes(), c.Servers)
+}
+
+// classCuts are the upper size bounds of all classes but the last: a job of
+// size x is in class i when cuts[i-1] < x <= cuts[i] (see classOf).
+func classCuts(cls []SizeClass) []float64 {
+	var cuts []float64
+	for _, cl := range cls[:max(len(cls)-1, 0)] {
+		cuts = append(cuts, cl.Upper)
+	}
+	return cuts
 }
 
 func (c *Config) arrivals() ArrivalProcess {

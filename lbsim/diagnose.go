@@ -55,6 +55,10 @@ const (
 	// from the simulated mean (a correct run does this with probability
 	// about 6e-5): the interval is confidently wrong.
 	RuleExactOutside = "exact-outside-ci"
+	// RuleBelowBound: the simulated mean lies more than two half-widths
+	// below a lower bound theory gives for it (see LowerBound): the
+	// interval is confidently wrong.
+	RuleBelowBound = "below-lower-bound"
 	// RulePrecision: a precision target was not met within the budget.
 	RulePrecision = "precision-not-met"
 )
@@ -101,13 +105,18 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	if first, second, sig := drift(cfg, reps); sig && math.Abs(second-first) > metric.CI95 {
 		add(RuleDrift, "the %s is %.4g in the first half of the run and %.4g in the second: not in steady state; use a warm-up (-warmup auto) or longer runs", what, first, second)
 	}
-	if r.HasExact && r.Exact.Kind == ExactValue {
-		exact := r.Exact.Wait
+	if r.HasExact {
+		ref := r.Exact.Wait
 		if ps {
-			exact = r.Exact.Response
+			ref = r.Exact.Response
 		}
-		if !math.IsInf(exact, 0) && metric.CI95 > 0 && math.Abs(metric.Mean-exact) > 2*metric.CI95 {
-			add(RuleExactOutside, "the exact %s is %.6g (%s), %.1f half-widths from the simulated %s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, exact, r.Exact.Method, math.Abs(metric.Mean-exact)/metric.CI95, metric)
+		off := (metric.Mean - ref) / metric.CI95 // in half-widths
+		switch {
+		case math.IsInf(ref, 0) || !(metric.CI95 > 0):
+		case r.Exact.Kind == ExactValue && math.Abs(off) > 2:
+			add(RuleExactOutside, "the exact %s is %.6g (%s), %.1f half-widths from the simulated %s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, ref, r.Exact.Method, math.Abs(off), metric)
+		case r.Exact.Kind == LowerBound && off < -2:
+			add(RuleBelowBound, "the %s cannot be below %.6g (%s), but the simulated %s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, ref, r.Exact.Method, metric, -off)
 		}
 	}
 	return ws
@@ -119,13 +128,15 @@ func fewLongJobs(cfg *Config, reps []replication, r *Result, add func(rule, form
 	if !ok {
 		return
 	}
-	from := 0 // the servers that receive long jobs: all, or SITA's c+1..K
-	if p, ok := cfg.Policy.(SITA); ok {
-		from = p.C
+	from, to := 0, cfg.Servers // the servers that receive long jobs: all, or SITA's c+1..K
+	for _, cl := range cfg.classes() {
+		if cl.Name == "long" {
+			from, to = cl.From, cl.To
+		}
 	}
-	k := cfg.Servers - from
+	k := to - from
 	rho := 0.0
-	for _, u := range r.ServerUtilization[from:] {
+	for _, u := range r.ServerUtilization[from:to] {
 		rho += u / float64(k)
 	}
 	if rho >= 1 {

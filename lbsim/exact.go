@@ -15,32 +15,56 @@ const (
 	ExactValue RefKind = "exact"
 	// LimitValue is the mean-field limit K -> infinity; a finite K differs.
 	LimitValue RefKind = "limit"
+	// LowerBound is a value the system's steady-state mean cannot be below
+	// (for example the central M/M/K queue under any dispatching of
+	// exponential jobs to K separate queues).
+	LowerBound RefKind = "lower bound"
 )
 
 // Reference is what queueing theory knows about a configuration's steady-state
 // mean delays: Wait (+Inf when it does not exist) and Response, with the
-// formula's name.
+// formula's name and its kind.
 type Reference struct {
 	Wait, Response float64
 	Method         string
 	Kind           RefKind
+	// Classes are the mean delays of the configuration's size classes
+	// (short and long jobs, see Result.Classes), when theory knows them.
+	Classes []ClassReference
 }
 
-// Exact returns the theory for cfg when lbsim/theory has one, the one lookup
-// shared by the command line, the warnings and the notebooks:
+// ClassReference is what theory knows of one size class's mean delays.
+type ClassReference struct {
+	Name           string
+	Wait, Response float64
+}
+
+// Class returns the named class's reference, if theory knows it.
+func (r Reference) Class(name string) (ClassReference, bool) {
+	for _, c := range r.Classes {
+		if c.Name == name {
+			return c, true
+		}
+	}
+	return ClassReference{}, false
+}
+
+// theorist is a policy that knows the theory of some configurations (see
+// Policy: the optional Theory method).
+type theorist interface {
+	Theory(c Config) (Reference, bool)
+}
+
+// Exact returns what theory knows of cfg, the one lookup shared by the
+// command line, the warnings, the figures and the notebooks. It checks what
+// every formula assumes (a valid configuration at a stable load, Poisson
+// arrivals, no trace, live state: a policy that reads nothing is refused a
+// board by Validate) and then asks:
 //
-//   - one server, or RND: every server an M/G/1 queue with rate lambda/K
-//     (Pollaczek-Khinchine under FCFS, E[X]/(mu-...) under PS), any sizes, any speeds;
-//   - RR, exponential sizes, equal speeds: E_K/M/1 (GI/M/1 root), FCFS or PS;
-//   - SITA-c without a cut, two-point sizes, speed 1, FCFS: M/D/1 per group;
-//   - LWL (= LL-K), exponential sizes, equal speeds, FCFS: central M/M/K (Erlang C);
-//   - JSQ-d and LL-d (d >= 2, distinct samples), exponential sizes, speed 1,
-//     FCFS: the mean-field limit (Kind LimitValue); JSQ(d,1) likewise (its
-//     fixed point); LL(d,m) and JSQ(d,m), m >= 2: none;
-//   - JIQ, equal speeds: the limit K -> infinity, no wait (LimitValue).
-//
-// All need Poisson arrivals at a stable load, no trace and live state (a
-// policy that reads nothing is the same on a board).
+//   - one server: an M/G/1 queue whatever the policy (Pollaczek-Khinchine
+//     under FCFS, M/G/1-PS under PS);
+//   - otherwise the policy, through its Theory method (see Policy), which
+//     each built-in policy documents in its own file.
 func Exact(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
 		return Reference{}, false
@@ -51,69 +75,51 @@ func Exact(cfg Config) (Reference, bool) {
 	if cfg.Refresh > 0 && cfg.Servers > 1 {
 		return Reference{}, false // a board changes what the policy sees
 	}
-	speeds, sizes, k := cfg.speeds(), cfg.Sizes, cfg.Servers
-	lambda := cfg.ArrivalRate()
-	ps := cfg.Discipline == PS
-	_, exp := sizes.(Exponential)
-	equal := true
-	for _, mu := range speeds {
-		equal = equal && mu == speeds[0]
+	if cfg.Servers == 1 {
+		return perServerMG1(cfg)
 	}
-	unit := equal && speeds[0] == 1
-	ref := func(d theory.Delay, err error, method string, kind RefKind) (Reference, bool) {
-		if err != nil {
-			return Reference{}, false
-		}
-		return Reference{Wait: d.Wait, Response: d.Response, Method: method, Kind: kind}, true
+	t, ok := cfg.Policy.(theorist)
+	if !ok {
+		return Reference{}, false
 	}
+	ref, ok := t.Theory(cfg)
+	if !ok || math.IsNaN(ref.Wait) || math.IsNaN(ref.Response) {
+		return Reference{}, false
+	}
+	return ref, true
+}
 
-	_, random := cfg.Policy.(Random)
-	if random || k == 1 {
-		if ps {
-			return randomPS(lambda, sizes, speeds)
-		}
-		if math.IsInf(sizes.SecondMoment(), 1) {
-			return Reference{Wait: math.Inf(1), Response: math.Inf(1), Method: "M/G/1 with E[X^2] = inf: no finite mean wait", Kind: ExactValue}, true
-		}
-		r, err := theory.RandomDispatch(lambda, sizes, speeds)
-		return ref(r.Delay, err, "M/G/1 per server (Pollaczek-Khinchine)", ExactValue)
+// system is what the built-in policies' theories read of a configuration.
+type system struct {
+	lambda float64   // total arrival rate
+	k      int       // servers
+	speeds []float64 // mu_k
+	mu     float64   // the common speed, when equal
+	equal  bool      // all speeds equal
+	unit   bool      // all speeds 1
+	ps     bool      // processor sharing
+	exp    bool      // exponential sizes
+	sizes  SizeLaw
+}
+
+func systemOf(c Config) system {
+	speeds := c.speeds()
+	s := system{lambda: c.ArrivalRate(), k: c.Servers, speeds: speeds, mu: speeds[0], equal: true,
+		ps: c.Discipline == PS, sizes: c.Sizes}
+	for _, mu := range speeds {
+		s.equal = s.equal && mu == speeds[0]
 	}
-	switch p := cfg.Policy.(type) {
-	case RoundRobin:
-		if exp && equal {
-			m := sizes.Mean() / speeds[0]
-			d, err := theory.RoundRobinExp(lambda, k, m)
-			return ref(d, err, fmt.Sprintf("E_%d/M/1 (GI/M/1 root)", k), ExactValue)
-		}
-	case SITA:
-		if tp, ok := sizes.(TwoPoint); ok && p.Cut == 0 && unit && !ps {
-			r, err := theory.SITATwoPoint(lambda, k, p.C, tp.Xm, tp.XM, tp.P)
-			return ref(r.Overall, err, "M/D/1 per group", ExactValue)
-		}
-	case LeastLoaded:
-		if exp && equal && !ps && (p.D == 0 || (p.D == k && !p.Replace)) {
-			d, err := theory.MMK(lambda, k, sizes.Mean()/speeds[0])
-			return ref(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", k), ExactValue)
-		}
-		if exp && unit && !ps && p.D >= 2 && !p.Replace && p.Mem == 0 {
-			d, err := theory.LLdMeanField(p.D, cfg.Load)
-			return ref(scale(d, sizes.Mean()), err, fmt.Sprintf("LL-%d mean-field limit (Hellemans & Van Houdt)", p.D), LimitValue)
-		}
-	case JSQ:
-		if exp && unit && !ps && p.D >= 2 && !p.Replace && p.Mem == 0 {
-			d, err := theory.JSQdMeanField(p.D, cfg.Load)
-			return ref(scale(d, sizes.Mean()), err, fmt.Sprintf("JSQ-%d mean-field limit (Mitzenmacher)", p.D), LimitValue)
-		}
-		if exp && unit && !ps && p.D >= 1 && !p.Replace && p.Mem == 1 {
-			d, err := theory.JSQdMemoryMeanField(p.D, cfg.Load)
-			return ref(scale(d, sizes.Mean()), err, fmt.Sprintf("JSQ(%d,1) mean-field fixed point (memory)", p.D), LimitValue)
-		}
-	case JIQ:
-		if equal { // K -> infinity: an idle server is always found
-			return ref(theory.Delay{Wait: 0, Response: sizes.Mean() / speeds[0]}, nil, "JIQ limit: every job finds an idle server", LimitValue)
-		}
+	s.unit = s.equal && s.mu == 1
+	_, s.exp = c.Sizes.(Exponential)
+	return s
+}
+
+// reference is the Reference of a theory result d, or none when err is not nil.
+func reference(d theory.Delay, err error, method string, kind RefKind) (Reference, bool) {
+	if err != nil {
+		return Reference{}, false
 	}
-	return Reference{}, false
+	return Reference{Wait: d.Wait, Response: d.Response, Method: method, Kind: kind}, true
 }
 
 // scale converts delays for mean-1 sizes to sizes of mean m.
@@ -121,20 +127,37 @@ func scale(d theory.Delay, m float64) theory.Delay {
 	return theory.Delay{Wait: d.Wait * m, Response: d.Response * m}
 }
 
-// randomPS is RND (or one server) under processor sharing: server k is an
-// M/G/1-PS queue, E[R_k] = (E[X]/mu_k)/(1 - rho_k), insensitive to the law
-// beyond its mean; every server gets 1/K of the jobs.
-func randomPS(lambda float64, sizes SizeLaw, speeds []float64) (Reference, bool) {
-	var out Reference
-	k := float64(len(speeds))
-	for _, mu := range speeds {
-		d, err := theory.MG1{Lambda: lambda / k, Size: theory.Law{M1: sizes.Mean(), M2: math.Inf(1)}, Mu: mu}.PS()
-		if err != nil {
-			return Reference{}, false
+// perServerMG1 is the theory of RND (and of one server): every server gets
+// 1/K of the Poisson arrivals, so server k is an M/G/1 queue of rate lambda/K
+// and speed mu_k: Pollaczek-Khinchine under FCFS, M/G/1-PS under PS (where
+// E[R_k] = (E[X]/mu_k)/(1 - rho_k), insensitive to the law beyond its mean).
+func perServerMG1(c Config) (Reference, bool) {
+	s := systemOf(c)
+	if s.ps {
+		var out Reference
+		k := float64(s.k)
+		for _, mu := range s.speeds {
+			d, err := theory.MG1{Lambda: s.lambda / k, Size: theory.Law{M1: s.sizes.Mean(), M2: math.Inf(1)}, Mu: mu}.PS()
+			if err != nil {
+				return Reference{}, false
+			}
+			out.Wait += d.Wait / k
+			out.Response += d.Response / k
 		}
-		out.Wait += d.Wait / k
-		out.Response += d.Response / k
+		out.Method, out.Kind = "M/G/1-PS per server (insensitive)", ExactValue
+		return out, true
 	}
-	out.Method, out.Kind = "M/G/1-PS per server (insensitive)", ExactValue
-	return out, true
+	if math.IsInf(s.sizes.SecondMoment(), 1) {
+		return Reference{Wait: math.Inf(1), Response: math.Inf(1), Method: "M/G/1 with E[X^2] = inf: no finite mean wait", Kind: ExactValue}, true
+	}
+	r, err := theory.RandomDispatch(s.lambda, s.sizes, s.speeds)
+	return reference(r.Delay, err, "M/G/1 per server (Pollaczek-Khinchine)", ExactValue)
+}
+
+// centralMMK is the central M/M/K queue (Erlang C) of K equal servers and
+// exponential sizes: exactly LWL under FCFS, and a lower bound for every
+// dispatching to K separate FCFS queues (kind says which).
+func centralMMK(s system, kind RefKind) (Reference, bool) {
+	d, err := theory.MMK(s.lambda, s.k, s.sizes.Mean()/s.mu)
+	return reference(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", s.k), kind)
 }

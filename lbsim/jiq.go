@@ -17,6 +17,16 @@ func (JIQ) String() string { return "jiq" }
 func (JIQ) Label() string  { return "JIQ" }
 func (JIQ) Reads() State   { return Workload }
 
+// Theory: with equal speeds, the limit K -> infinity, where every job finds
+// an idle server and does not wait.
+func (JIQ) Theory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	if !s.equal {
+		return Reference{}, false
+	}
+	return Reference{Wait: 0, Response: s.sizes.Mean() / s.mu, Method: "JIQ limit: every job finds an idle server", Kind: LimitValue}, true
+}
+
 // Pick scans the K servers, O(K); the run uses jiqDispatcher, O(log K).
 func (JIQ) Pick(v *View, _ float64) int {
 	idle := 0

@@ -1,7 +1,10 @@
 package lbsim
 
 import (
+	"fmt"
 	"math"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // JSQ is join-the-shortest-queue: each job goes to the server with the fewest
@@ -43,6 +46,34 @@ func (p JSQ) Label() string {
 }
 func (p JSQ) Reads() State                    { return Count }
 func (p JSQ) Validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
+
+// RowParams: d, the servers sampled per job (K for JSQ).
+func (p JSQ) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+
+// Theory, for exponential sizes under FCFS: JSQ over all K equal servers is
+// bounded below by the central M/M/K queue (no dispatching to separate
+// queues beats one queue that never idles a server while a job waits);
+// JSQ-d, d >= 2 distinct samples, speed 1, has Mitzenmacher's mean-field
+// limit (sum_{i>=1} rho^((d^i-d)/(d-1))), and JSQ(d,1) the fixed point of
+// its memory (theory.JSQdMemoryMeanField).
+func (p JSQ) Theory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	switch {
+	case !s.exp || s.ps:
+	case p.D == 0 || (p.D == s.k && !p.Replace):
+		if s.equal {
+			return centralMMK(s, LowerBound)
+		}
+	case !s.unit || p.Replace:
+	case p.D >= 2 && p.Mem == 0:
+		d, err := theory.JSQdMeanField(p.D, c.Load)
+		return reference(scale(d, s.sizes.Mean()), err, fmt.Sprintf("JSQ-%d mean-field limit (Mitzenmacher)", p.D), LimitValue)
+	case p.D >= 1 && p.Mem == 1:
+		d, err := theory.JSQdMemoryMeanField(p.D, c.Load)
+		return reference(scale(d, s.sizes.Mean()), err, fmt.Sprintf("JSQ(%d,1) mean-field fixed point (memory)", p.D), LimitValue)
+	}
+	return Reference{}, false
+}
 
 // Pick samples D servers and takes the one with the fewest jobs (all K for
 // JSQ); the run uses it directly for JSQ-d and count buckets for JSQ.

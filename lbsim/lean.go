@@ -27,26 +27,18 @@ const (
 	leanSITA // SITA: a server at random in the job's size group
 )
 
+// leaner is a dispatcher that leanBlock may run inline: lean says which
+// inline policy it is (notLean: none for this replication) and hands s
+// what leanBlock reads of it (each in its policy's file).
+type leaner interface {
+	lean(s *sim) leanPolicy
+}
+
 // leanOf is the replication's lean policy: notLean unless its dispatcher
 // is one that leanBlock writes out.
 func (s *sim) leanOf() leanPolicy {
-	switch d := s.disp.(type) {
-	case *randomDispatcher:
-		return leanRandom
-	case *rrDispatcher:
-		return leanRoundRobin
-	case *sitaDispatcher:
-		return leanSITA
-	case *sampleMin:
-		if d.d != 2 || d.replace {
-			return notLean
-		}
-		if d.kind == Workload {
-			return leanLL2
-		}
-		if s.srv.deps != nil || s.board != nil {
-			return leanJSQ2
-		}
+	if l, ok := s.disp.(leaner); ok {
+		return l.lean(s)
 	}
 	return notLean
 }
@@ -65,8 +57,7 @@ func (s *sim) leanOf() leanPolicy {
 // 27.2 ns a job for LL-2, 47.3 against 43.8 for JSQ-2).
 func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, gen arrivalGen) (float64, float64) {
 	srv, m, K, bd := s.srv, s.m, s.k, s.board
-	rr, _ := s.disp.(*rrDispatcher)
-	sita, _ := s.disp.(*sitaDispatcher)
+	rr, sita := s.rr, s.sita
 	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
 	if p, ok := gen.(poissonGen); ok {
 		mean = p.mean

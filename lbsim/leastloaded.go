@@ -2,6 +2,8 @@ package lbsim
 
 import (
 	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // LeastLoaded is LL-d, the handout's least loaded: each job goes to the
@@ -56,6 +58,26 @@ func (p LeastLoaded) Label() string {
 func (p LeastLoaded) Reads() State { return Workload }
 func (p LeastLoaded) Validate(k int, _ SizeLaw) error {
 	return checkSampled("ll", p.D, p.Mem, k, p.Replace)
+}
+
+// RowParams: d, the servers sampled per job (K for LWL).
+func (p LeastLoaded) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+
+// Theory, for exponential sizes under FCFS: LWL (or d = K) with equal speeds
+// is the central M/M/K queue (Erlang C), exactly; LL-d, d >= 2 distinct
+// samples, speed 1, has the mean-field limit K -> infinity of Hellemans and
+// Van Houdt (sum_{n>=0} rho^(dn)/(1+n(d-1)); d = 2: -ln(1-rho^2)/rho^2).
+func (p LeastLoaded) Theory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	switch {
+	case !s.exp || s.ps:
+	case s.equal && (p.D == 0 || (p.D == s.k && !p.Replace)):
+		return centralMMK(s, ExactValue)
+	case s.unit && p.D >= 2 && !p.Replace && p.Mem == 0:
+		d, err := theory.LLdMeanField(p.D, c.Load)
+		return reference(scale(d, s.sizes.Mean()), err, fmt.Sprintf("LL-%d mean-field limit (Hellemans & Van Houdt)", p.D), LimitValue)
+	}
+	return Reference{}, false
 }
 
 // Pick samples D servers and takes the least loaded (all K for LWL); the run

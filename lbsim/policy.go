@@ -10,13 +10,28 @@ import (
 // with these two methods (see ExamplePolicy); lbsim gives it live state or a
 // stale board, the dispatcher's tally and the dispatch random stream.
 //
-// Optional methods refine it:
+// Optional methods tell lbsim more about it; each built-in policy keeps all
+// of its knowledge in its own file this way:
 //
 //	Reads() State                         server state Pick looks at (default Workload|Count)
 //	Validate(k int, sizes SizeLaw) error  checks it against K servers and the size law
 //	Label() string                        its name in tables and figures (default String())
 //	Start(v *View) Policy                 a fresh value per replication, for a policy
 //	                                      that keeps state from one job to the next
+//	Theory(c Config) (Reference, bool)    what queueing theory knows of c's mean delays:
+//	                                      Exact, the exact-outside-ci warning and
+//	                                      plots.ExactCurve use it (see Exact for what
+//	                                      c is checked for first)
+//	RowParams(k int) (d, c int)           the d and c columns of its Row (servers
+//	                                      sampled per job; servers of SITA's short jobs)
+//	WorkShares(c Config) []float64        for a policy that splits jobs without reading
+//	                                      the servers: the fraction of the work each
+//	                                      server gets, so Validate refuses an overloaded
+//	                                      server (nil: not known for c)
+//	Classes(k int, sizes SizeLaw) []SizeClass
+//	                                      the size classes results are reported for, and
+//	                                      the servers each class is sent to (default: the
+//	                                      size law's Classifier, on all servers)
 //
 // Pick must not change the policy value itself unless Start gives each
 // replication its own (replications run in parallel).
@@ -26,6 +41,32 @@ type Policy interface {
 	String() string
 	// Pick returns the server, 0 <= k < v.K(), for a job of size x.
 	Pick(v *View, x float64) int
+}
+
+// rowParams are p's d and c columns (see Policy), 0 when it has none.
+func rowParams(p Policy, k int) (d, c int) {
+	if r, ok := p.(interface{ RowParams(k int) (d, c int) }); ok {
+		return r.RowParams(k)
+	}
+	return 0, 0
+}
+
+// workShares is p's split of the work among the servers when it splits jobs
+// without reading them (see Policy), else nil.
+func workShares(p Policy, c Config) []float64 {
+	if w, ok := p.(interface{ WorkShares(c Config) []float64 }); ok {
+		return w.WorkShares(c)
+	}
+	return nil
+}
+
+// evenShares is the split of a policy that sends 1/K of the jobs to every server.
+func evenShares(k int) []float64 {
+	out := make([]float64, k)
+	for i := range out {
+		out[i] = 1 / float64(k)
+	}
+	return out
 }
 
 // State is the server state a policy reads: a set of flags.
@@ -211,6 +252,20 @@ func (p *sampleMin) pick(t, _ float64) int {
 		return a
 	}
 	return p.v.Least(p.v.Sample(p.d, p.replace), p.kind)
+}
+
+// lean: LL-2 and JSQ-2 with distinct samples run inline; JSQ-2 needs the
+// servers' departure queues (FCFS, live) or a board.
+func (p *sampleMin) lean(s *sim) leanPolicy {
+	switch {
+	case p.d != 2 || p.replace:
+		return notLean
+	case p.kind == Workload:
+		return leanLL2
+	case s.srv.deps != nil || s.board != nil:
+		return leanJSQ2
+	}
+	return notLean
 }
 
 func (v *View) value(k int, s State) float64 {

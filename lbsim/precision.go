@@ -29,7 +29,7 @@ const defaultMaxJobs = 10_000_000_000
 
 // lengthRules are the warnings that more replications of the same length cannot fix.
 // A run that meets the target while one of them fires is not done either.
-var lengthRules = []string{RuleDrift, RuleFewLongJobs, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside}
+var lengthRules = []string{RuleDrift, RuleFewLongJobs, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside, RuleBelowBound}
 
 func runPrecise(cfg *Config, workers int) (Result, error) {
 	start := time.Now()

@@ -22,3 +22,11 @@ type randomDispatcher struct {
 }
 
 func (d *randomDispatcher) pick(float64, float64) int { return d.r.IntN(d.k) }
+func (*randomDispatcher) lean(*sim) leanPolicy        { return leanRandom }
+
+// Theory: every server is an M/G/1 queue of rate lambda/K at its own speed,
+// any sizes, FCFS or PS (see perServerMG1).
+func (Random) Theory(c Config) (Reference, bool) { return perServerMG1(c) }
+
+// WorkShares: 1/K of the jobs, so of the work, to every server.
+func (Random) WorkShares(c Config) []float64 { return evenShares(c.Servers) }

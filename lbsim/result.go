@@ -196,15 +196,15 @@ func aggregate(cfg *Config, reps []replication) Result {
 	if r.HasHandout {
 		r.Handout = estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
 	}
-	if names, _ := cfg.classes(); len(names) > 1 {
-		for i, name := range names {
+	if cls := cfg.classes(); len(cls) > 1 {
+		for i, cl := range cls {
 			cc := unit(i, cnt)
 			var n float64
 			for _, v := range cc {
 				n += v
 			}
 			r.Classes = append(r.Classes, ClassResult{
-				Name: name, Jobs: int64(n),
+				Name: cl.Name, Jobs: int64(n),
 				Wait: estimate(unit(i, sumW), cc), Response: estimate(unit(i, sumR), cc),
 			})
 		}

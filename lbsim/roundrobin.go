@@ -1,5 +1,11 @@
 package lbsim
 
+import (
+	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
+
 // RoundRobin (RR) sends the n-th job to server n mod K: with Poisson arrivals
 // every server sees Erlang-K interarrival times (E_K/G/1).
 type RoundRobin struct{}
@@ -24,3 +30,21 @@ func (d *rrDispatcher) pick(float64, float64) int {
 	}
 	return k
 }
+
+func (d *rrDispatcher) lean(s *sim) leanPolicy { s.rr = d; return leanRoundRobin }
+
+// Theory: with exponential sizes and equal speeds every server is an
+// E_K/M/1 queue (Erlang-K gaps: K Poisson gaps between a server's jobs),
+// solved by the GI/M/1 root; under PS the same mean (exponential sizes make
+// the number of jobs the same process under any work-conserving discipline).
+func (RoundRobin) Theory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	if !s.exp || !s.equal {
+		return Reference{}, false
+	}
+	d, err := theory.RoundRobinExp(s.lambda, s.k, s.sizes.Mean()/s.mu)
+	return reference(d, err, fmt.Sprintf("E_%d/M/1 (GI/M/1 root)", s.k), ExactValue)
+}
+
+// WorkShares: job n to server n mod K, so 1/K of the work to every server.
+func (RoundRobin) WorkShares(c Config) []float64 { return evenShares(c.Servers) }

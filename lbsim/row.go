@@ -84,7 +84,7 @@ func NewRow(r Result) Row {
 		ExactWait: math.NaN(), ExactResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
 	}
-	row.D, row.C = policyParams(r.Config.Policy, r.Servers)
+	row.D, row.C = rowParams(r.Config.Policy, r.Servers)
 	if sizes := r.Config.sizes(); sizes != nil {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)
 	}
@@ -104,20 +104,6 @@ func NewRow(r Result) Row {
 		row.MeanWaitLong, row.MeanWaitLongCI95 = c.Wait.Mean, c.Wait.CI95
 	}
 	return row
-}
-
-// policyParams are the numbers a table needs of a built-in policy: d of the
-// power-of-d family (K when it looks at all servers) and SITA's c.
-func policyParams(p Policy, k int) (d, c int) {
-	switch p := p.(type) {
-	case LeastLoaded:
-		return sampleSize(p.D, k), 0
-	case JSQ:
-		return sampleSize(p.D, k), 0
-	case SITA:
-		return 0, p.C
-	}
-	return 0, 0
 }
 
 // Find returns the row of the policy labelled label (as in Row.Label, e.g.

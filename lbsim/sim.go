@@ -23,8 +23,10 @@ type sim struct {
 
 	ka, kb []int32 // a lean block's pairs (LL-2, JSQ-2), or RND's servers beyond farServers
 
-	lean    leanPolicy // the policy run inline by leanBlock, if any
-	touched uint64     // sum of the values loaded by drawServers, unused
+	lean    leanPolicy      // the policy run inline by leanBlock, if any
+	rr      *rrDispatcher   // leanBlock's round robin, when lean is leanRoundRobin
+	sita    *sitaDispatcher // leanBlock's SITA, when lean is leanSITA
+	touched uint64          // sum of the values loaded by drawServers, unused
 }
 
 // replication is what one replication measured.
@@ -53,8 +55,7 @@ func newSim(cfg *Config, rep int) *sim {
 	if cfg.Refresh > 0 {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
-	names, _ := cfg.classes()
-	classes := max(1, len(names))
+	classes := max(1, len(cfg.classes()))
 	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs())
 	s.disp = newDispatcher(cfg.Policy, s)
 	s.obs, _ = s.disp.(observer)
@@ -74,7 +75,7 @@ func (s *sim) run() replication {
 	warm, total := cfg.Warmup, cfg.Warmup+cfg.jobs()
 	tr := cfg.Trace
 	sizes := cfg.sizes()
-	_, cuts := cfg.classes()
+	cuts := classCuts(cfg.classes())
 	var gen arrivalGen
 	if tr == nil {
 		gen = cfg.arrivals().start(cfg.Capacity()/sizes.Mean(), cfg.Load)

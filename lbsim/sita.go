@@ -1,6 +1,11 @@
 package lbsim
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
 
 // SITA (size interval task assignment) sends short jobs uniformly to servers
 // 1..C and long jobs uniformly to servers C+1..K. With Cut = 0 the size law
@@ -38,7 +43,10 @@ func (p SITA) String() string {
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
 func (p SITA) Label() string { return fmt.Sprintf("SITA-%d", p.C) }
-func (p SITA) Reads() State  { return 0 }
+
+// RowParams: SITA's c, the servers of the short jobs.
+func (p SITA) RowParams(int) (d, c int) { return 0, p.C }
+func (p SITA) Reads() State             { return 0 }
 func (p SITA) Validate(k int, sizes SizeLaw) error {
 	if p.C < 1 || p.C > k-1 {
 		return fmt.Errorf("sita c=%d is invalid: need 1 <= c <= K-1 = %d so that both short and long jobs have a server; pick c in 1..%d", p.C, k-1, k-1)
@@ -80,6 +88,8 @@ func (d *sitaDispatcher) pick(_, x float64) int {
 	return lo + d.r.IntN(n)
 }
 
+func (d *sitaDispatcher) lean(s *sim) leanPolicy { s.sita = d; return leanSITA }
+
 // group is the servers of a job of size x, lo .. lo+n-1: the long jobs'
 // (sizes above the cut, or the two-point law's long size) or the others'.
 func (d *sitaDispatcher) group(x float64) (lo, n int) {
@@ -87,4 +97,70 @@ func (d *sitaDispatcher) group(x float64) (lo, n int) {
 		return d.c, d.k - d.c
 	}
 	return 0, d.c
+}
+
+// Classes: short jobs (sizes up to the cut, or the two-point law's short
+// class) on servers 1..C, long jobs on C+1..K.
+func (p SITA) Classes(k int, sizes SizeLaw) []SizeClass {
+	cls := []SizeClass{{Name: "short", Upper: p.Cut}, {Name: "long", Upper: math.Inf(1)}}
+	if p.Cut == 0 {
+		if cls = lawClasses(sizes, k); len(cls) != 2 {
+			return nil
+		}
+	}
+	cls[0].From, cls[0].To = 0, p.C
+	cls[1].From, cls[1].To = p.C, k
+	return cls
+}
+
+// WorkShares: without a cut, the two-point law's short jobs bring the
+// fraction (1-p) x_m / E[X] of the work, spread evenly over servers 1..C,
+// and the long jobs the rest over C+1..K. With a cut the shares need the
+// law's conditional moments: none here (nil).
+func (p SITA) WorkShares(c Config) []float64 {
+	tp, ok := c.sizes().(TwoPoint)
+	if !ok || p.Cut > 0 {
+		return nil
+	}
+	short := (1 - tp.P) * tp.Xm / tp.Mean()
+	out := make([]float64, c.Servers)
+	for k := range out {
+		if k < p.C {
+			out[k] = short / float64(p.C)
+		} else {
+			out[k] = (1 - short) / float64(c.Servers-p.C)
+		}
+	}
+	return out
+}
+
+// loadAdvice is added to the error for an unstable group: the cut that
+// gives both groups the same load, c_E = K (1-p) x_m / E[X].
+func (p SITA) loadAdvice(c *Config) string {
+	tp, ok := c.sizes().(TwoPoint)
+	if !ok {
+		return ""
+	}
+	cE := float64(c.Servers) * (1 - tp.P) * tp.Xm / tp.Mean()
+	return fmt.Sprintf("choose c near the equal-load c=%d (K (1-p) x_m / E[X]), ", int(math.Round(cE)))
+}
+
+// Theory: without a cut, two-point sizes, speed-1 FCFS servers: each server
+// of a group is an M/D/1 queue fed by its class (theory.SITATwoPoint), the
+// overall and the per-class means exact.
+func (p SITA) Theory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	tp, ok := s.sizes.(TwoPoint)
+	if !ok || p.Cut != 0 || !s.unit || s.ps {
+		return Reference{}, false
+	}
+	r, err := theory.SITATwoPoint(s.lambda, s.k, p.C, tp.Xm, tp.XM, tp.P)
+	ref, ok := reference(r.Overall, err, "M/D/1 per group", ExactValue)
+	if ok {
+		ref.Classes = []ClassReference{
+			{Name: "short", Wait: r.Short.Wait, Response: r.Short.Response},
+			{Name: "long", Wait: r.Long.Wait, Response: r.Long.Response},
+		}
+	}
+	return ref, ok
 }

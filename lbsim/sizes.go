@@ -28,6 +28,33 @@ type Classifier interface {
 	Classes() (names []string, cuts []float64)
 }
 
+// SizeClass is a class of jobs that results are reported for (Result.Classes):
+// the jobs with sizes in (the previous class's Upper, Upper], sent to
+// servers From..To-1.
+type SizeClass struct {
+	Name     string
+	Upper    float64
+	From, To int
+}
+
+// lawClasses are the classes of the size law's Classifier, if it has one,
+// each sent to all k servers.
+func lawClasses(sizes SizeLaw, k int) []SizeClass {
+	cl, ok := sizes.(Classifier)
+	if !ok {
+		return nil
+	}
+	names, cuts := cl.Classes()
+	out := make([]SizeClass, len(names))
+	for i, name := range names {
+		out[i] = SizeClass{Name: name, Upper: math.Inf(1), To: k}
+		if i < len(cuts) {
+			out[i].Upper = cuts[i]
+		}
+	}
+	return out
+}
+
 // filler is a size law that draws a block of sizes in one call (the common
 // laws, for speed; others are drawn one Rand at a time).
 type filler interface {

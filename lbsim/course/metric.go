@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/perfeval/lbsim/lbsim"
-	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // Metric is the waiting time a figure or table shows: over all jobs, or over
@@ -46,30 +45,21 @@ func (m Metric) suffix() string {
 	return " " + m.String()
 }
 
-// Exact is what theory knows of the metric for cfg: lbsim.Exact for the mean
-// wait over all jobs; for the short and long jobs of SITA-c (no size cut)
-// with two-point sizes, speed-1 FCFS servers and Poisson arrivals, the wait
-// of the M/D/1 group the class is sent to (theory.SITATwoPoint, the formula
-// lbsim.Exact uses for the overall wait). ok is false when theory has none.
+// Exact is what theory knows of the metric for cfg (lbsim.Exact): the mean
+// wait over all jobs, or the class's when theory knows it (the short and
+// long jobs of SITA-c without a size cut, with two-point sizes, on speed-1
+// FCFS servers: the M/D/1 group the class is sent to). ok is false when
+// theory has none.
 func (m Metric) Exact(cfg lbsim.Config) (ref lbsim.Reference, ok bool) {
-	if m == MeanWait {
-		return lbsim.Exact(cfg)
+	ref, ok = lbsim.Exact(cfg)
+	if !ok || m == MeanWait {
+		return ref, ok
 	}
-	overall, ok := lbsim.Exact(cfg)
-	sita, isSITA := cfg.Policy.(lbsim.SITA)
-	sizes, twoPoint := cfg.Sizes.(lbsim.TwoPoint)
-	if !ok || !isSITA || !twoPoint || overall.Kind != lbsim.ExactValue {
+	c, ok := ref.Class(m.String())
+	if !ok {
 		return lbsim.Reference{}, false
 	}
-	r, err := theory.SITATwoPoint(cfg.ArrivalRate(), cfg.Servers, sita.C, sizes.Xm, sizes.XM, sizes.P)
-	if err != nil {
-		return lbsim.Reference{}, false
-	}
-	d := r.Short
-	if m == LongWait {
-		d = r.Long
-	}
-	return lbsim.Reference{Wait: d.Wait, Response: d.Response, Method: overall.Method, Kind: lbsim.ExactValue}, true
+	return lbsim.Reference{Wait: c.Wait, Response: c.Response, Method: ref.Method, Kind: ref.Kind}, true
 }
 
 // exactWait is Exact's mean wait at cfg, NaN when theory has none.

@@ -17,28 +17,24 @@ import (
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
-// Limit returns the mean-field mean delays of a power-of-d policy at per-server
-// load rho: JSQ{D} (Mitzenmacher) or LeastLoaded{D} (Hellemans and Van Houdt),
-// D >= 2 distinct samples, as lbsim.Exact knows them (the one theory lookup).
-// The limit does not depend on N, so it is looked up for N = D+1 servers, where
-// LL-d is not yet the central queue. Policies that look at all servers have no
-// such limit.
+// Limit returns the mean-field mean delays (N -> infinity) of policy p at
+// per-server load rho, as lbsim.Exact knows them (the one theory lookup):
+// JSQ-d (Mitzenmacher) and LL-d (Hellemans and Van Houdt) with D >= 2
+// distinct samples, JSQ(d,1), JIQ, or a policy of your own whose Theory
+// gives a LimitValue. The limit does not depend on N, so it is looked up for
+// limitServers servers. Policies that look at all servers have no such limit
+// (their theory is exact or a bound).
 func Limit(p lbsim.Policy, rho float64) (theory.Delay, error) {
-	d := 0
-	switch q := p.(type) {
-	case lbsim.JSQ:
-		d = q.D
-	case lbsim.LeastLoaded:
-		d = q.D
-	}
-	if d >= 2 {
-		cfg := lbsim.Config{Servers: d + 1, Load: rho, Sizes: lbsim.Exponential{M: 1}, Policy: p, Jobs: 1}
-		if ref, ok := lbsim.Exact(cfg); ok && ref.Kind == lbsim.LimitValue {
-			return theory.Delay{Wait: ref.Wait, Response: ref.Response}, nil
-		}
+	cfg := lbsim.Config{Servers: limitServers, Load: rho, Sizes: lbsim.Exponential{M: 1}, Policy: p, Jobs: 1}
+	if ref, ok := lbsim.Exact(cfg); ok && ref.Kind == lbsim.LimitValue {
+		return theory.Delay{Wait: ref.Wait, Response: ref.Response}, nil
 	}
 	return theory.Delay{}, fmt.Errorf("finite: policy %s at load %v has no mean-field limit here: use jsq:d=D or ll:d=D with D >= 2 (distinct samples) and 0 < load < 1", p, rho)
 }
+
+// limitServers is the system size at which Limit asks for a limit: any N
+// that the sampled policies accept.
+const limitServers = 1000
 
 // Excess is the relative error of a limit against the finite-N value it is
 // meant to predict, taken relative to the limit:

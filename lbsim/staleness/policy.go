@@ -9,6 +9,9 @@ type Policy struct {
 	// Board is true when the policy reads the board of job counts, which is refreshed every T;
 	// the others (random, round robin) read nothing and the oracle reads live workloads.
 	Board bool
+	// approx is the document's approximation of the mean time in system
+	// under FCFS where theory has no exact value (nil: none).
+	approx func(c lbsim.Config, scv float64) (Reference, error)
 }
 
 // Policies are the document's five dispatchers, in its order:
@@ -20,10 +23,10 @@ type Policy struct {
 func Policies() []Policy {
 	return []Policy{
 		{Name: "random", Policy: lbsim.Random{}},
-		{Name: "round robin", Policy: lbsim.RoundRobin{}},
+		{Name: "round robin", Policy: lbsim.RoundRobin{}, approx: kingman},
 		{Name: "best of two", Policy: lbsim.JSQ{D: 2}, Board: true},
 		{Name: "least loaded", Policy: lbsim.JSQ{}, Board: true},
-		{Name: "oracle", Policy: lbsim.LeastLoaded{}},
+		{Name: "oracle", Policy: lbsim.LeastLoaded{}, approx: leeLongton},
 	}
 }
 

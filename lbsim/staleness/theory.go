@@ -40,22 +40,31 @@ func (s Setup) ReferenceFor(p Policy, scv float64) (Reference, error) {
 	if s.Discipline != lbsim.FCFS {
 		return none(), nil
 	}
-	switch p.Policy.(type) {
-	case lbsim.RoundRobin:
-		d, err := theory.RoundRobinKingmanApprox(c.ArrivalRate(), s.Servers, sizes)
-		if err != nil {
-			return none(), err
-		}
-		return Reference{Value: d.Response, Method: "approx. Kingman GI/G/1"}, nil
-	case lbsim.LeastLoaded:
-		c.Sizes = lbsim.Exponential{M: 1}
-		mmk, ok := lbsim.Exact(c)
-		if !ok || mmk.Kind != lbsim.ExactValue {
-			return none(), nil // LL-d: no central queue to scale
-		}
-		return Reference{Value: 1 + (1+scv)/2*mmk.Wait, Method: "approx. Lee-Longton M/G/K"}, nil
+	if p.approx == nil {
+		return none(), nil
 	}
-	return none(), nil
+	return p.approx(c, scv)
+}
+
+// kingman is round robin's approximation for SCV > 1: Kingman's GI/G/1
+// formula with the arrival SCV 1/K of Erlang-K gaps.
+func kingman(c lbsim.Config, _ float64) (Reference, error) {
+	d, err := theory.RoundRobinKingmanApprox(c.ArrivalRate(), c.Servers, c.Sizes)
+	if err != nil {
+		return none(), err
+	}
+	return Reference{Value: d.Response, Method: "approx. Kingman GI/G/1"}, nil
+}
+
+// leeLongton is the oracle's approximation for SCV > 1: the central M/M/K
+// wait scaled by (1 + SCV)/2 (Lee and Longton).
+func leeLongton(c lbsim.Config, scv float64) (Reference, error) {
+	c.Sizes = lbsim.Exponential{M: 1}
+	mmk, ok := lbsim.Exact(c)
+	if !ok || mmk.Kind != lbsim.ExactValue {
+		return none(), nil // no central queue to scale
+	}
+	return Reference{Value: 1 + (1+scv)/2*mmk.Wait, Method: "approx. Lee-Longton M/G/K"}, nil
 }
 
 // checkPolicy rejects a policy name that is not one of the document's.
