@@ -55,3 +55,91 @@ func TestByLabelAndExactCurve(t *testing.T) {
 		t.Errorf("infinite E[X^2]: %v", err)
 	}
 }
+
+// biased is a user's own policy on K = 2 servers: server 0 with probability
+// P, else server 1. It supplies its theory (each server M/M/1 at its own
+// rate, exponential sizes of mean m, speed 1):
+//
+//	lambda_i = lambda P_i,  rho_i = lambda_i m,  E[W_i] = rho_i m / (1 - rho_i),
+//	E[W] = P E[W_0] + (1-P) E[W_1],
+//
+// times Claim (1 for the truth), and its split of the work, so Validate
+// refuses an overloaded server.
+type biased struct{ P, Claim float64 }
+
+func (p biased) String() string     { return "biased" }
+func (p biased) Reads() lbsim.State { return 0 }
+func (p biased) Pick(v *lbsim.View, _ float64) int {
+	if v.Rand().Float64() < p.P {
+		return 0
+	}
+	return 1
+}
+func (p biased) WorkShares(lbsim.Config) []float64 { return []float64{p.P, 1 - p.P} }
+func (p biased) Theory(c lbsim.Config) (lbsim.Reference, bool) {
+	exp, ok := c.Sizes.(lbsim.Exponential)
+	if !ok || c.Servers != 2 || c.Discipline != lbsim.FCFS {
+		return lbsim.Reference{}, false
+	}
+	m, lambda := exp.M, c.ArrivalRate()
+	w := 0.0
+	for _, share := range []float64{p.P, 1 - p.P} {
+		rho := lambda * share * m
+		w += share * rho * m / (1 - rho)
+	}
+	w *= p.Claim
+	return lbsim.Reference{Wait: w, Response: w + m, Method: "M/M/1 per server", Kind: lbsim.ExactValue}, true
+}
+
+// A policy of one's own that supplies its theory gets what the built-in
+// ones get, with no other code: the exact columns of its rows, the
+// exact-outside-ci warning when its claim is wrong, the theory curve, and
+// (from WorkShares) Validate's refusal of an overloaded server.
+func TestUserPolicyTheory(t *testing.T) {
+	base := lbsim.Config{Servers: 2, Sizes: lbsim.Exponential{M: 2}, Jobs: 200_000, Reps: 4, Seed: 3}
+	g := lbsim.Grid{Base: base, Policies: []lbsim.Policy{biased{P: 0.7, Claim: 1}}, Loads: []float64{0.2, 0.4, 0.6}}
+	rows, err := lbsim.Sweep(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		// lambda = 2 rho / m = rho; rho_0 = 1.4 rho, rho_1 = 0.6 rho.
+		r0, r1 := 1.4*r.Load, 0.6*r.Load
+		want := 0.7*r0*2/(1-r0) + 0.3*r1*2/(1-r1)
+		if math.Abs(r.ExactWait-want) > 1e-12*want || r.ExactMethod != "M/M/1 per server" || len(r.Warnings) > 0 {
+			t.Errorf("load %v: exact %v (%s), warnings %v; want %v and no warning", r.Load, r.ExactWait, r.ExactMethod, r.Warnings, want)
+		}
+		if math.Abs(r.MeanWait-want) > 2*r.MeanWaitCI95 {
+			t.Errorf("load %v: simulated %v ± %v, want %v", r.Load, r.MeanWait, r.MeanWaitCI95, want)
+		}
+	}
+	c, err := ExactCurve(rows, "biased")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, rho := range c.X {
+		r0, r1 := 1.4*rho, 0.6*rho
+		if want := 0.7*r0*2/(1-r0) + 0.3*r1*2/(1-r1); math.Abs(c.Y[i]-want) > 1e-12*want {
+			t.Errorf("curve at %v = %v, want %v", rho, c.Y[i], want)
+		}
+	}
+	if c.Name != "biased exact" || len(c.X) != CurvePoints {
+		t.Errorf("curve %q with %d points", c.Name, len(c.X))
+	}
+	// A wrong claim (30% too high) is caught by the simulation.
+	wrong := base
+	wrong.Load, wrong.Policy = 0.6, biased{P: 0.7, Claim: 1.3}
+	res, err := lbsim.Run(wrong)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Warnings.Has(lbsim.RuleExactOutside) {
+		t.Errorf("wrong theory %v against simulated %v: no %s warning", res.Exact.Wait, res.Wait, lbsim.RuleExactOutside)
+	}
+	// rho = 0.75 puts 1.05 on server 1.
+	over := base
+	over.Load, over.Policy = 0.75, biased{P: 0.7, Claim: 1}
+	if err := over.Validate(); err == nil || !strings.Contains(err.Error(), "server 1 (speed 1) has load 1.05") {
+		t.Errorf("overloaded server 1: %v", err)
+	}
+}
