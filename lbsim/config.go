@@ -288,15 +288,12 @@ func (c *Config) arrivals() ArrivalProcess {
 }
 
 // Key is a canonical text naming every parameter that affects the numbers
-// of a run (not Workers), for caches and sweep identities. Traces and
-// empirical laws enter through a hash of their values.
+// of a run (not Workers), for caches and sweep identities. Traces, and size
+// laws with a long spec (sizesName), enter through a hash of their values.
 func (c Config) Key() string {
 	sizes := "none"
 	if c.Sizes != nil {
-		sizes = c.Sizes.String()
-		if e, ok := c.Sizes.(Empirical); ok {
-			sizes += fmt.Sprintf("#%016x", hashFloats(e.Values))
-		}
+		sizes = sizesName(c.Sizes)
 	}
 	trace := "none"
 	if c.Trace != nil {

@@ -8,7 +8,7 @@ package lbsim
 type JIQ struct{}
 
 func init() {
-	mustRegister(PolicyType{Name: "jiq", Example: "jiq",
+	mustRegister(policyRegistry, PolicyType{Name: "jiq", Example: "jiq",
 		Summary: "join the idle queue: an idle server uniformly if there is one, else any server uniformly",
 		New:     func(Params) (Policy, error) { return JIQ{}, nil }})
 }

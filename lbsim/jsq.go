@@ -20,7 +20,7 @@ type JSQ struct {
 }
 
 func init() {
-	mustRegister(PolicyType{Name: "jsq", Params: []string{"d", "replace", "mem"}, Example: "jsq:d=2",
+	mustRegister(policyRegistry, PolicyType{Name: "jsq", Params: []string{"d", "replace", "mem"}, Example: "jsq:d=2",
 		Summary: "join the shortest queue: fewest jobs among d sampled servers (no d: all K; replace=1: with replacement; mem=M: and the M remembered from the last job)",
 		New: func(p Params) (Policy, error) {
 			d, replace, err := sampleParams("jsq", p)

@@ -26,7 +26,7 @@ type LeastLoaded struct {
 }
 
 func init() {
-	mustRegister(PolicyType{Name: "ll", Params: []string{"d", "replace", "mem"}, Example: "ll:d=2",
+	mustRegister(policyRegistry, PolicyType{Name: "ll", Params: []string{"d", "replace", "mem"}, Example: "ll:d=2",
 		Summary: "least loaded of d: least workload among d sampled servers (replace=1: with replacement; mem=M: and the M remembered from the last job)",
 		New: func(p Params) (Policy, error) {
 			d, replace, err := sampleParams("ll", p)
@@ -39,7 +39,7 @@ func init() {
 			mem, err := memoryParam("ll", p, d)
 			return LeastLoaded{D: d, Replace: replace, Mem: mem}, err
 		}})
-	mustRegister(PolicyType{Name: "lwl", Example: "lwl", Summary: "least work left: least workload among all K servers (central M/G/K under FCFS)",
+	mustRegister(policyRegistry, PolicyType{Name: "lwl", Example: "lwl", Summary: "least work left: least workload among all K servers (central M/G/K under FCFS)",
 		New: func(Params) (Policy, error) { return LeastLoaded{}, nil }})
 }
 

@@ -151,7 +151,7 @@ func (countless) Pick(v *View, _ float64) int { return v.Count(0) * 0 }
 // The registry is the one place specs come from: every registered example
 // parses, prints back to itself, and has a label.
 func TestRegistry(t *testing.T) {
-	for _, typ := range Policies() {
+	for _, typ := range PolicyTypes() {
 		p, err := ParsePolicy(typ.Example)
 		if err != nil {
 			t.Fatalf("%s: example %q: %v", typ.Name, typ.Example, err)

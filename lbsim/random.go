@@ -5,7 +5,7 @@ package lbsim
 type Random struct{}
 
 func init() {
-	mustRegister(PolicyType{Name: "rnd", Aliases: []string{"random"}, Example: "rnd",
+	mustRegister(policyRegistry, PolicyType{Name: "rnd", Aliases: []string{"random"}, Example: "rnd",
 		Summary: "random: a server uniformly at random",
 		New:     func(Params) (Policy, error) { return Random{}, nil }})
 }

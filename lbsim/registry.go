@@ -2,133 +2,186 @@ package lbsim
 
 import (
 	"fmt"
-	"math"
 	"sort"
 	"strings"
 	"sync"
 )
 
-// PolicyType is a family of policies in the registry, the one place that
-// spec parsing, help texts, error word lists and labels come from.
-type PolicyType struct {
+// Family is a family of values that one spec word names, in a registry:
+// dispatching policies ("ll" in "ll:d=2"), size laws ("h2" in
+// "h2:mean=1,scv=10") and arrival processes ("ramp"). Spec parsing, help
+// texts, the word lists of errors and the explorer's menus all come from
+// the registries, so a new family is registered in its own file and
+// nowhere else.
+type Family[T any] struct {
 	Name    string   // spec word: "ll" in "ll:d=2"
 	Aliases []string // other accepted words ("random" for "rnd")
 	Params  []string // allowed parameter keys; nil: none
+	Need    []string // keys a spec must give (checked before New)
 	Example string   // a valid spec, used in help texts and errors
 	Summary string   // one line for help texts
-	// New builds a policy from its parameters (only keys in Params, each
-	// a finite number given once).
-	New func(p Params) (Policy, error)
+	// New builds a value from its parameters (only keys in Params, each a
+	// finite number given once).
+	New func(p Params) (T, error)
+	// NewList builds a value from a list of numbers instead of key=value
+	// parameters ("modal:100,500,1000"); a family has New or NewList.
+	NewList func(values []float64) (T, error)
 }
 
-// Params are a spec's numeric parameters, "d=2,replace=1".
-type Params map[string]float64
+// PolicyType is a family of dispatching policies (see RegisterPolicy).
+type PolicyType = Family[Policy]
 
-// Has reports whether the spec gave key.
-func (p Params) Has(key string) bool { _, ok := p[key]; return ok }
+// SizeType is a family of size laws (see RegisterSizes).
+type SizeType = Family[SizeLaw]
 
-// Int returns the whole number under key, or def when the key is absent.
-func (p Params) Int(key string, def int) (int, error) {
-	x, ok := p[key]
-	if !ok {
-		return def, nil
-	}
-	if x != math.Trunc(x) || x < 0 || x > 1<<30 {
-		return 0, fmt.Errorf("%s=%v is invalid: need a whole number in 0..2^30", key, x)
-	}
-	return int(x), nil
+// ArrivalType is a family of arrival processes (see RegisterArrivals).
+type ArrivalType = Family[ArrivalProcess]
+
+// registry holds the families of one kind, by lower-case name and alias.
+type registry[T any] struct {
+	what string // "policy", "sizes", "arrivals": the spec's role in messages
+	noun string // "policy", "size law", "arrival process"
+	mu   sync.Mutex
+	by   map[string]Family[T]
 }
 
-// Bool returns whether key is 1 (true) or 0/absent (false).
-func (p Params) Bool(key string) (bool, error) {
-	x, ok := p[key]
-	if !ok || x == 0 {
-		return false, nil
-	}
-	if x != 1 {
-		return false, fmt.Errorf("%s=%v is invalid: use %s=1 or %s=0", key, x, key, key)
-	}
-	return true, nil
-}
-
-var registry struct {
-	sync.Mutex
-	byName map[string]PolicyType
-}
+var (
+	policyRegistry  = &registry[Policy]{what: "policy", noun: "policy"}
+	sizeRegistry    = &registry[SizeLaw]{what: "sizes", noun: "size law"}
+	arrivalRegistry = &registry[ArrivalProcess]{what: "arrivals", noun: "arrival process"}
+)
 
 // RegisterPolicy adds a policy family, so that ParsePolicy, the command
-// line (-policy) and sweep files accept its specs. Names are case-insensitive
-// and must be new.
-func RegisterPolicy(t PolicyType) error {
-	if t.Name == "" || t.New == nil {
-		return fmt.Errorf("RegisterPolicy: a policy type needs a Name and a New function")
+// line (-policy), sweep files and the explorer accept its specs. Names are
+// case-insensitive and must be new.
+func RegisterPolicy(t PolicyType) error { return policyRegistry.register(t) }
+
+// RegisterSizes adds a size-law family, as RegisterPolicy does a policy's
+// (ParseSizes, -sizes, sweep files, the explorer's size menu).
+func RegisterSizes(t SizeType) error { return sizeRegistry.register(t) }
+
+// RegisterArrivals adds an arrival-process family (ParseArrivals, -arrivals).
+func RegisterArrivals(t ArrivalType) error { return arrivalRegistry.register(t) }
+
+// PolicyTypes lists the registered policy families, sorted by name.
+func PolicyTypes() []PolicyType { return policyRegistry.families() }
+
+// SizeTypes lists the registered size-law families, sorted by name.
+func SizeTypes() []SizeType { return sizeRegistry.families() }
+
+// ArrivalTypes lists the registered arrival-process families, sorted by name.
+func ArrivalTypes() []ArrivalType { return arrivalRegistry.families() }
+
+// PolicyExamples are the registered policies' example specs, for help texts
+// and error messages.
+func PolicyExamples() []string { return policyRegistry.examples() }
+
+// ParsePolicy reads a policy spec "name" or "name:key=value,...". Whether
+// parameters fit K is checked by Config.Validate, which knows K.
+func ParsePolicy(spec string) (Policy, error) { return policyRegistry.parse(spec) }
+
+// ParseSizes reads a size-law spec, "exp:mean=1" or "modal:100,500,1000"
+// (see SizeTypes); every law's String is a spec that ParseSizes reads back
+// as the same law.
+func ParseSizes(spec string) (SizeLaw, error) { return sizeRegistry.parse(spec) }
+
+// ParseArrivals reads an arrival-process spec (see ArrivalTypes).
+func ParseArrivals(spec string) (ArrivalProcess, error) { return arrivalRegistry.parse(spec) }
+
+func (r *registry[T]) register(f Family[T]) error {
+	if f.Name == "" || (f.New == nil) == (f.NewList == nil) {
+		return fmt.Errorf("register %s: a family needs a Name and one of New or NewList", r.noun)
 	}
-	registry.Lock()
-	defer registry.Unlock()
-	if registry.byName == nil {
-		registry.byName = map[string]PolicyType{}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.by == nil {
+		r.by = map[string]Family[T]{}
 	}
-	for _, w := range append([]string{t.Name}, t.Aliases...) {
+	words := append([]string{f.Name}, f.Aliases...)
+	for _, w := range words {
 		w = strings.ToLower(w)
 		if strings.ContainsAny(w, ":,= ") {
-			return fmt.Errorf("RegisterPolicy: name %q must not contain ':', ',', '=' or spaces", w)
+			return fmt.Errorf("register %s: name %q must not contain ':', ',', '=' or spaces", r.noun, w)
 		}
-		if old, dup := registry.byName[w]; dup {
-			return fmt.Errorf("RegisterPolicy: %q is already the policy %s; choose another name", w, old.Name)
+		if old, dup := r.by[w]; dup {
+			return fmt.Errorf("register %s: %q is already the %s %s; choose another name", r.noun, w, r.noun, old.Name)
 		}
 	}
-	for _, w := range append([]string{t.Name}, t.Aliases...) {
-		registry.byName[strings.ToLower(w)] = t
+	for _, w := range words {
+		r.by[strings.ToLower(w)] = f
 	}
 	return nil
 }
 
-func mustRegister(t PolicyType) {
-	if err := RegisterPolicy(t); err != nil {
+func mustRegister[T any](r *registry[T], f Family[T]) {
+	if err := r.register(f); err != nil {
 		panic(err)
 	}
 }
 
-// Policies lists the registered policy families, sorted by name.
-func Policies() []PolicyType {
-	registry.Lock()
-	defer registry.Unlock()
-	var out []PolicyType
-	for w, t := range registry.byName {
-		if w == strings.ToLower(t.Name) {
-			out = append(out, t)
+func (r *registry[T]) families() []Family[T] {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var out []Family[T]
+	for w, f := range r.by {
+		if w == strings.ToLower(f.Name) {
+			out = append(out, f)
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
-// PolicyExamples are the registered policies' example specs, for help texts
-// and error messages.
-func PolicyExamples() []string {
+func (r *registry[T]) examples() []string {
 	var out []string
-	for _, t := range Policies() {
-		out = append(out, t.Example)
+	for _, f := range r.families() {
+		out = append(out, f.Example)
 	}
 	return out
 }
 
-// ParsePolicy reads a policy spec "name" or "name:key=value,...". Whether
-// parameters fit K is checked by Config.Validate, which knows K.
-func ParsePolicy(spec string) (Policy, error) {
+// parse reads "name" or "name:params" with the family's constructor, then
+// runs the value's own Validate, if it has one without arguments (size laws
+// and arrival processes; policies are checked against K by Config.Validate).
+func (r *registry[T]) parse(spec string) (T, error) {
+	var zero T
 	name, params := splitSpec(spec)
-	registry.Lock()
-	t, ok := registry.byName[name]
-	registry.Unlock()
+	r.mu.Lock()
+	f, ok := r.by[name]
+	r.mu.Unlock()
 	if !ok {
-		return nil, fmt.Errorf("policy %q: unknown policy %q; use one of %s", spec, name, strings.Join(PolicyExamples(), ", "))
+		return zero, fmt.Errorf("%s %q: unknown %s %q; use one of %s", r.what, spec, r.noun, name, strings.Join(r.examples(), ", "))
 	}
-	if len(t.Params) == 0 && params != "" {
-		return nil, fmt.Errorf("policy %s takes no parameters, got %q", t.Name, params)
+	var v T
+	var err error
+	if f.NewList != nil {
+		var xs []float64
+		if xs, err = numberList(f.Name, params, f.Example); err != nil {
+			return zero, err
+		}
+		v, err = f.NewList(xs)
+	} else {
+		if len(f.Params) == 0 && params != "" {
+			return zero, fmt.Errorf("%s %s takes no parameters, got %q; write %s", r.what, f.Name, params, f.Example)
+		}
+		var kv map[string]float64
+		if kv, err = keyValues(f.Name, params, f.Params...); err != nil {
+			return zero, err
+		}
+		for _, k := range f.Need {
+			if _, ok := kv[k]; !ok {
+				return zero, fmt.Errorf("%s: missing parameter %s; e.g. %s", f.Name, k, f.Example)
+			}
+		}
+		v, err = f.New(Params(kv))
 	}
-	kv, err := keyValues(t.Name, params, t.Params...)
 	if err != nil {
-		return nil, err
+		return zero, err
 	}
-	return t.New(Params(kv))
+	if val, ok := any(v).(interface{ Validate() error }); ok {
+		if err := val.Validate(); err != nil {
+			return zero, err
+		}
+	}
+	return v, nil
 }

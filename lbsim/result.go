@@ -148,7 +148,7 @@ func estimate(sums, counts []float64) Estimate {
 func aggregate(cfg *Config, reps []replication) Result {
 	sizes := cfg.sizes()
 	r := Result{
-		Policy: cfg.Policy.String(), Servers: cfg.Servers, Load: cfg.Load, Sizes: sizes.String(),
+		Policy: cfg.Policy.String(), Servers: cfg.Servers, Load: cfg.Load, Sizes: "trace",
 		Arrivals: cfg.arrivals().String(), Discipline: cfg.Discipline.String(),
 		Refresh: cfg.Refresh, Tally: cfg.Tally, Jobs: cfg.jobs(), Reps: cfg.reps(), Seed: cfg.Seed,
 		HasHandout: cfg.Discipline == FCFS, CIMethod: "replications",
@@ -156,7 +156,9 @@ func aggregate(cfg *Config, reps []replication) Result {
 	}
 	r.Exact, r.HasExact = Exact(*cfg)
 	if cfg.Trace != nil {
-		r.Sizes, r.Arrivals, r.Load = "trace", "trace", 0
+		r.Arrivals, r.Load = "trace", 0
+	} else {
+		r.Sizes = sizesName(sizes)
 	}
 	if len(reps) == 1 {
 		r.CIMethod = fmt.Sprintf("%d batch means", cfg.ciBatches())

@@ -11,7 +11,7 @@ import (
 type RoundRobin struct{}
 
 func init() {
-	mustRegister(PolicyType{Name: "rr", Example: "rr", Summary: "round robin: job n to server n mod K",
+	mustRegister(policyRegistry, PolicyType{Name: "rr", Example: "rr", Summary: "round robin: job n to server n mod K",
 		New: func(Params) (Policy, error) { return RoundRobin{}, nil }})
 }
 

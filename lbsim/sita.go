@@ -18,7 +18,7 @@ type SITA struct {
 }
 
 func init() {
-	mustRegister(PolicyType{Name: "sita", Params: []string{"c", "cut"}, Example: "sita:c=20",
+	mustRegister(policyRegistry, PolicyType{Name: "sita", Params: []string{"c", "cut"}, Example: "sita:c=20",
 		Summary: "size interval: short jobs to servers 1..c, long ones to c+1..K (sita:cut=X,c=C: long means size > X)",
 		New: func(p Params) (Policy, error) {
 			c, err := p.Int("c", 0)

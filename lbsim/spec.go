@@ -4,19 +4,16 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 	"strings"
 )
 
-// Specs are the short strings of the command line and of sweep files:
-//
-//	sizes:    exp:mean=M  det:x=X  twopoint:xm=A,xM=B,beta=BETA  twopoint:xm=A,xM=B,p=P
-//	          h2:mean=M,scv=C  pareto:alpha=A,mean=M[,max=X]  modal:V1,V2,...
-//	policies: the registry's (see Policies): rnd  rr  ll:d=D  lwl  jsq:d=D  jsq  sita:c=C ...
-//	arrivals: poisson  det  ramp:from=RHO0,to=RHO1,over=T
-//
-// Each parser returns a validated value or an error naming the offending part.
+// Specs are the short strings of the command line, of sweep files and of
+// every String method: "name" or "name:key=value,...", or for list-valued
+// families "name:v1,v2,...". The families of policies, size laws and
+// arrival processes are in registries (registry.go; each family registers
+// itself in its own file), which parse specs into validated values or
+// errors naming the offending part.
 
 // splitSpec splits "name:k=v,k=v" into the name and its parameters.
 func splitSpec(spec string) (string, string) {
@@ -63,151 +60,52 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func need(what string, kv map[string]float64, keys ...string) error {
-	for _, k := range keys {
-		if _, ok := kv[k]; !ok {
-			return fmt.Errorf("%s: missing parameter %s; e.g. %s", what, k, example(what))
+// numberList parses "v1,v2,..." (the spec of a list-valued family such as
+// modal): at least one finite number.
+func numberList(what, params, example string) ([]float64, error) {
+	var out []float64
+	for i, f := range strings.Split(params, ",") {
+		f = strings.TrimSpace(f)
+		if f == "" {
+			continue
 		}
+		x, err := strconv.ParseFloat(f, 64)
+		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			return nil, fmt.Errorf("%s: value #%d %q is not a finite number; list numbers, e.g. %s", what, i+1, f, example)
+		}
+		out = append(out, x)
 	}
-	return nil
+	return out, nil
 }
 
-func example(what string) string {
-	switch what {
-	case "exp":
-		return "exp:mean=1"
-	case "det":
-		return "det:x=1"
-	case "twopoint":
-		return "twopoint:xm=1,xM=1000,beta=0.8"
-	case "h2":
-		return "h2:mean=1,scv=10"
-	case "pareto":
-		return "pareto:alpha=2.2,mean=1"
-	case "ramp":
-		return "ramp:from=0.5,to=1.2,over=1000"
+// Params are a spec's numeric parameters, "d=2,replace=1".
+type Params map[string]float64
+
+// Has reports whether the spec gave key.
+func (p Params) Has(key string) bool { _, ok := p[key]; return ok }
+
+// Int returns the whole number under key, or def when the key is absent.
+func (p Params) Int(key string, def int) (int, error) {
+	x, ok := p[key]
+	if !ok {
+		return def, nil
 	}
-	return what
+	if x != math.Trunc(x) || x < 0 || x > 1<<30 {
+		return 0, fmt.Errorf("%s=%v is invalid: need a whole number in 0..2^30", key, x)
+	}
+	return int(x), nil
 }
 
-var sizeWords = []string{"exp", "det", "twopoint", "h2", "pareto", "modal"}
-
-// ParseSizes reads a size-law spec.
-func ParseSizes(spec string) (SizeLaw, error) {
-	name, params := splitSpec(spec)
-	var s SizeLaw
-	switch name {
-	case "exp":
-		kv, err := keyValues(name, params, "mean")
-		if err == nil {
-			err = need(name, kv, "mean")
-		}
-		if err != nil {
-			return nil, err
-		}
-		s = Exponential{M: kv["mean"]}
-	case "det":
-		kv, err := keyValues(name, params, "x")
-		if err == nil {
-			err = need(name, kv, "x")
-		}
-		if err != nil {
-			return nil, err
-		}
-		s = Deterministic{X0: kv["x"]}
-	case "twopoint":
-		kv, err := keyValues(name, params, "xm", "xM", "beta", "p")
-		if err == nil {
-			err = need(name, kv, "xm", "xM")
-		}
-		if err != nil {
-			return nil, err
-		}
-		beta, hasBeta := kv["beta"]
-		p, hasP := kv["p"]
-		switch {
-		case hasBeta && hasP:
-			return nil, fmt.Errorf("twopoint: give beta or p, not both")
-		case hasP:
-			s = TwoPoint{Xm: kv["xm"], XM: kv["xM"], P: p}
-		case hasBeta:
-			if beta <= 0 {
-				return nil, fmt.Errorf("twopoint beta=%v is invalid: need beta > 0 so that P(long) = xM^-beta < 1; e.g. beta=0.8", beta)
-			}
-			s = NewTwoPointBeta(kv["xm"], kv["xM"], beta)
-		default:
-			return nil, fmt.Errorf("twopoint: missing beta or p; e.g. %s", example(name))
-		}
-	case "h2":
-		kv, err := keyValues(name, params, "mean", "scv")
-		if err == nil {
-			err = need(name, kv, "mean", "scv")
-		}
-		if err != nil {
-			return nil, err
-		}
-		return NewH2Balanced(kv["mean"], kv["scv"])
-	case "pareto":
-		kv, err := keyValues(name, params, "alpha", "mean", "max")
-		if err == nil {
-			err = need(name, kv, "alpha", "mean")
-		}
-		if err != nil {
-			return nil, err
-		}
-		mx, ok := kv["max"]
-		if ok && mx <= 0 {
-			return nil, fmt.Errorf("pareto max=%v is invalid: need max > mean (or leave it out)", mx)
-		}
-		return NewPareto(kv["alpha"], kv["mean"], mx)
-	case "modal":
-		var vals []float64
-		for _, f := range strings.Split(params, ",") {
-			if strings.TrimSpace(f) == "" {
-				continue
-			}
-			x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-			if err != nil {
-				return nil, fmt.Errorf("modal: %q is not a number; list sizes, e.g. modal:100,500,1000", f)
-			}
-			vals = append(vals, x)
-		}
-		s = NewModal(vals...)
-	default:
-		return nil, fmt.Errorf("sizes %q: unknown size law %q; use one of %s", spec, name, strings.Join(sizeWords, ", "))
+// Bool returns whether key is 1 (true) or 0/absent (false).
+func (p Params) Bool(key string) (bool, error) {
+	x, ok := p[key]
+	if !ok || x == 0 {
+		return false, nil
 	}
-	if err := s.Validate(); err != nil {
-		return nil, err
+	if x != 1 {
+		return false, fmt.Errorf("%s=%v is invalid: use %s=1 or %s=0", key, x, key, key)
 	}
-	return s, nil
-}
-
-// ParseArrivals reads an arrival-process spec.
-func ParseArrivals(spec string) (ArrivalProcess, error) {
-	name, params := splitSpec(spec)
-	switch name {
-	case "poisson", "det":
-		if params != "" {
-			return nil, fmt.Errorf("arrivals %s take no parameters (the rate comes from -load), got %q", name, params)
-		}
-		if name == "det" {
-			return DeterministicArrivals{}, nil
-		}
-		return Poisson{}, nil
-	case "ramp":
-		kv, err := keyValues(name, params, "from", "to", "over")
-		if err == nil {
-			err = need(name, kv, "from", "to", "over")
-		}
-		if err != nil {
-			return nil, err
-		}
-		r := Ramp{From: kv["from"], To: kv["to"], Over: kv["over"]}
-		return r, r.Validate()
-	}
-	words := []string{"poisson", "det", "ramp:from=A,to=B,over=T"}
-	sort.Strings(words)
-	return nil, fmt.Errorf("arrivals %q: unknown arrival process %q; use one of %s", spec, name, strings.Join(words, ", "))
+	return true, nil
 }
 
 // ParseDiscipline reads "fcfs" or "ps".

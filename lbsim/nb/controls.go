@@ -2,7 +2,6 @@ package nb
 
 import (
 	"fmt"
-	"math"
 	"strconv"
 
 	"github.com/perfeval/lbsim/lbsim"
@@ -78,21 +77,29 @@ func (c Control) check() error {
 	return nil
 }
 
-// PolicyMenu chooses among every registered policy (lbsim.Policies), each by
-// its example spec ("ll:d=2", "sita:c=20", ...), and the extra specs given
+// PolicyMenu chooses among every registered policy (lbsim.PolicyTypes), each
+// by its example spec ("ll:d=2", "sita:c=20", ...), and the extra specs given
 // ("jsq", "ll:d=3", ...), starting at def.
 func PolicyMenu(def string, extra ...string) Control {
+	return registryMenu("policy", lbsim.PolicyTypes(), def, extra, lbsim.ParsePolicy,
+		func(cfg *lbsim.Config, p lbsim.Policy) { cfg.Policy = p })
+}
+
+// registryMenu chooses among a registry's families by their example specs,
+// and the extra specs, each parsed by parse and set by set.
+func registryMenu[T any](name string, fams []lbsim.Family[T], def string, extra []string,
+	parse func(string) (T, error), set func(*lbsim.Config, T)) Control {
 	var specs []string
-	for _, p := range lbsim.Policies() {
-		specs = append(specs, p.Example)
+	for _, f := range fams {
+		specs = append(specs, f.Example)
 	}
-	c := Menu("policy", append(specs, extra...), def, func(cfg *lbsim.Config, spec string) error {
-		p, err := lbsim.ParsePolicy(spec)
-		cfg.Policy = p
+	c := Menu(name, append(specs, extra...), def, func(cfg *lbsim.Config, spec string) error {
+		v, err := parse(spec)
+		set(cfg, v)
 		return err
 	})
 	for _, spec := range extra {
-		if _, err := lbsim.ParsePolicy(spec); err != nil && c.err == nil {
+		if _, err := parse(spec); err != nil && c.err == nil {
 			c.err = err
 		}
 	}
@@ -122,52 +129,35 @@ func LoadSlider(def float64) Control {
 	})
 }
 
-// Size-law families of SizesMenu, all of mean 1 but the handout's.
-const (
-	SizesExp     = "exp"
-	SizesH2      = "h2"
-	SizesPareto  = "pareto"
-	SizesDet     = "det"
-	SizesHandout = "handout two-point"
-)
-
-// SizesMenu chooses the job-size law: exponential, hyperexponential H2
-// (balanced means), Pareto, deterministic (all of mean 1) or the handout's
-// two-point law (x_m = 1, x_M = 1000, beta = 0.8: SCV about 160). The SCV of
-// H2 and Pareto comes from SCVSlider, which must follow this menu.
-func SizesMenu(def string) Control {
-	laws := map[string]string{
-		SizesExp: "exp:mean=1", SizesH2: "h2:mean=1,scv=4", SizesPareto: "pareto:alpha=2.5,mean=1",
-		SizesDet: "det:x=1", SizesHandout: "twopoint:xm=1,xM=1000,beta=0.8",
-	}
-	names := []string{SizesExp, SizesH2, SizesPareto, SizesDet, SizesHandout}
-	return Menu("job sizes", names, def, func(cfg *lbsim.Config, name string) error {
-		s, err := lbsim.ParseSizes(laws[name])
-		cfg.Sizes = s
-		return err
-	})
+// SizesMenu chooses the job-size law among every registered family
+// (lbsim.SizeTypes), each by its example spec ("exp:mean=1",
+// "h2:mean=1,scv=10", the handout's "twopoint:xm=1,xM=1000,beta=0.8", ...),
+// and the extra specs given, starting at def. The SCV of the laws that
+// have one to set (H2, Pareto) comes from SCVSlider, which must follow
+// this menu.
+func SizesMenu(def string, extra ...string) Control {
+	return registryMenu("job sizes", lbsim.SizeTypes(), def, extra, lbsim.ParseSizes,
+		func(cfg *lbsim.Config, s lbsim.SizeLaw) { cfg.Sizes = s })
 }
 
-// SCVSlider sets the squared coefficient of variation of H2 and Pareto sizes,
-// keeping their mean; the other laws have a fixed SCV and ignore it.
+// SCVSlider sets the squared coefficient of variation of the size laws that
+// have a WithSCV method (H2, Pareto), keeping their mean; the other laws
+// have a fixed SCV and ignore it.
 func SCVSlider(def float64) Control {
 	c := Slider("size SCV", []float64{1, 2, 4, 10, 20, 50, 100, 200}, def, func(cfg *lbsim.Config, scv float64) error {
-		var err error
-		switch s := cfg.Sizes.(type) {
-		case lbsim.H2:
-			cfg.Sizes, err = lbsim.NewH2Balanced(s.Mean(), scv)
-		case lbsim.Pareto:
-			cfg.Sizes, err = lbsim.NewPareto(ParetoAlpha(scv), s.Mean(), 0)
+		s, ok := cfg.Sizes.(interface {
+			WithSCV(scv float64) (lbsim.SizeLaw, error)
+		})
+		if !ok {
+			return nil
 		}
+		var err error
+		cfg.Sizes, err = s.WithSCV(scv)
 		return err
 	})
 	c.LogX = true
 	return c
 }
-
-// ParetoAlpha is the tail index of the unbounded Pareto law with the given
-// SCV: SCV = 1/(alpha (alpha - 2)) for alpha > 2, so alpha = 1 + sqrt(1 + 1/SCV).
-func ParetoAlpha(scv float64) float64 { return 1 + math.Sqrt(1+1/scv) }
 
 // RefreshSlider sets the board refresh period T (0: the policy reads live state).
 func RefreshSlider(def float64) Control {

@@ -15,7 +15,7 @@ func testExplorer() Explorer {
 	return Explorer{
 		Base: FastSettings(),
 		Controls: []Control{
-			PolicyMenu("ll:d=2", "jsq", "ll:d=3", "sita:cut=3,c=80"), ServersSlider(100), LoadSlider(0.5), SizesMenu(SizesExp),
+			PolicyMenu("ll:d=2", "jsq", "ll:d=3", "sita:cut=3,c=80"), ServersSlider(100), LoadSlider(0.5), SizesMenu("exp:mean=1"),
 			SCVSlider(10), RefreshSlider(0), TallyMenu(false), DisciplineMenu("fcfs"),
 		},
 		SweepOver: "load rho",
@@ -46,7 +46,7 @@ func choose(t *testing.T, e *Explorer, set map[string]string) []int {
 // of the resulting law give back the chosen SCV and keep the mean 1.
 func TestExplorerSCVSliderReshapesSizes(t *testing.T) {
 	e := testExplorer()
-	for _, law := range []string{SizesH2, SizesPareto} {
+	for _, law := range []string{"h2:mean=1,scv=10", "pareto:alpha=2.2,mean=1"} {
 		for _, scv := range []string{"1", "4", "50"} {
 			cfg, err := e.Config(choose(t, &e, map[string]string{"job sizes": law, "size SCV": scv}))
 			if err != nil {
@@ -61,7 +61,7 @@ func TestExplorerSCVSliderReshapesSizes(t *testing.T) {
 			}
 		}
 	}
-	cfg, err := e.Config(choose(t, &e, map[string]string{"job sizes": SizesExp, "size SCV": "50"}))
+	cfg, err := e.Config(choose(t, &e, map[string]string{"job sizes": "exp:mean=1", "size SCV": "50"}))
 	if err != nil || lbsim.SCV(cfg.Sizes) != 1 {
 		t.Errorf("exponential sizes must keep SCV 1 whatever the slider: %v, %v", cfg.Sizes, err)
 	}
@@ -93,7 +93,7 @@ func TestExplorerTableAgainstMM1(t *testing.T) {
 // lbsim's warning for that must be listed under the table.
 func TestExplorerTableShowsWarnings(t *testing.T) {
 	e := testExplorer()
-	v := e.drawSingle(choose(t, &e, map[string]string{"policy": "rnd", "job sizes": SizesPareto, "size SCV": "10"}))
+	v := e.drawSingle(choose(t, &e, map[string]string{"policy": "rnd", "job sizes": "pareto:alpha=2.2,mean=1", "size SCV": "10"}))
 	if !v.Result.Warnings.Has("infinite-third-moment") {
 		t.Fatalf("no infinite-third-moment warning for %s: %v", v.Result.Sizes, v.Result.Warnings)
 	}
@@ -114,7 +114,7 @@ func TestExplorerShowsInvalidConfiguration(t *testing.T) {
 	}
 	// The sweep over K leaves out the K that do not fit c=20 (K <= 20, and K >= 500 where
 	// the 20 short-job servers are overloaded) and says so.
-	sw := e.drawSweep(choose(t, &e, map[string]string{"policy": "sita:c=20", "job sizes": SizesHandout}), 1)
+	sw := e.drawSweep(choose(t, &e, map[string]string{"policy": "sita:c=20", "job sizes": "twopoint:xm=1,xM=1000,beta=0.8"}), 1)
 	if strings.Count(sw, "left out of the sweep: servers K = ") != 6 || !strings.Contains(sw, "servers K = 20: sita c=20 is invalid") ||
 		!strings.Contains(sw, "servers K = 1000: servers 1..20 (short jobs) have load 5.003") || strings.Count(sw, "<img") != 1 {
 		t.Errorf("sweep over K with sita:c=20:\n%.600s", sw)

@@ -34,10 +34,10 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	fs.StringVar(&c.servers, "servers", "50", "number of servers K")
 	fs.StringVar(&c.speeds, "speeds", "1", "server speeds mu_k: one value for all, or K comma-separated values")
 	fs.StringVar(&c.load, "load", "0.5", "load rho = lambda E[X] / sum(mu_k), in (0,1)")
-	fs.StringVar(&c.sizes, "sizes", "twopoint:xm=1,xM=1000,beta=0.8", "job sizes: exp:mean=M det:x=X twopoint:xm=A,xM=B,beta=BETA|p=P h2:mean=M,scv=C pareto:alpha=A,mean=M[,max=X] modal:V1,V2,...")
-	fs.StringVar(&c.arrivals, "arrivals", "poisson", "arrivals: poisson, det, ramp:from=RHO0,to=RHO1,over=T")
+	fs.StringVar(&c.sizes, "sizes", "twopoint:xm=1,xM=1000,beta=0.8", familyHelp("job sizes", lbsim.SizeTypes()))
+	fs.StringVar(&c.arrivals, "arrivals", "poisson", familyHelp("arrivals", lbsim.ArrivalTypes()))
 	fs.StringVar(&c.trace, "trace", "", "replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes)")
-	fs.StringVar(&c.policy, "policy", "rnd", policyHelp())
+	fs.StringVar(&c.policy, "policy", "rnd", familyHelp("policy", lbsim.PolicyTypes()))
 	fs.StringVar(&c.refresh, "refresh", "0", "board refresh period T (0 = live state)")
 	fs.BoolVar(&c.tally, "tally", false, "the dispatcher adds its own sends since the last refresh to the board")
 	fs.StringVar(&c.discipline, "discipline", "fcfs", "service discipline: fcfs or ps")
@@ -313,11 +313,12 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 }
 
 // policyHelp lists the registered policies, one per line.
-func policyHelp() string {
+// familyHelp lists a registry's families by example, with their summaries.
+func familyHelp[T any](what string, fams []lbsim.Family[T]) string {
 	var b strings.Builder
-	b.WriteString("policy, one of:")
-	for _, t := range lbsim.Policies() {
-		fmt.Fprintf(&b, "\n      %-12s %s", t.Example, t.Summary)
+	b.WriteString(what + ", one of:")
+	for _, t := range fams {
+		fmt.Fprintf(&b, "\n      %-32s %s", t.Example, t.Summary)
 	}
 	return b.String()
 }

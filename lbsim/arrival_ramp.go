@@ -5,30 +5,6 @@ import (
 	"math"
 )
 
-// ArrivalProcess is the exogenous arrival process. Its rate is given as a load:
-// at load rho the arrival rate is lambda = rho * sum(mu_k) / E[X].
-type ArrivalProcess interface {
-	Validate() error
-	String() string
-	// start returns the generator for a run whose rate at load 1 is lambda1
-	// and whose configured load is rho.
-	start(lambda1, rho float64) arrivalGen
-	// overloads reports whether the process ever reaches load 1.
-	overloads(rho float64) bool
-}
-
-type arrivalGen interface {
-	// next returns the arrival time that follows time t.
-	next(t float64, r *Stream) float64
-}
-
-// Poisson arrivals at the configured load: exponential interarrival times of
-// mean 1/lambda.
-type Poisson struct{}
-
-// DeterministicArrivals at the configured load: one every 1/lambda.
-type DeterministicArrivals struct{}
-
 // Ramp is a Poisson process whose load changes linearly from From to To over
 // the first Over time units and stays at To afterwards (overload ramps); the
 // configured load is ignored. Arrival times are drawn exactly by inverting the
@@ -36,16 +12,12 @@ type DeterministicArrivals struct{}
 // and b the rates at loads From and To; no thinning is needed.
 type Ramp struct{ From, To, Over float64 }
 
-func (Poisson) Validate() error                       { return nil }
-func (Poisson) String() string                        { return "poisson" }
-func (Poisson) overloads(rho float64) bool            { return rho >= 1 }
-func (Poisson) start(lambda1, rho float64) arrivalGen { return poissonGen{1 / (lambda1 * rho)} }
-
-func (DeterministicArrivals) Validate() error            { return nil }
-func (DeterministicArrivals) String() string             { return "det" }
-func (DeterministicArrivals) overloads(rho float64) bool { return rho >= 1 }
-func (DeterministicArrivals) start(lambda1, rho float64) arrivalGen {
-	return detGen{1 / (lambda1 * rho)}
+func init() {
+	mustRegister(arrivalRegistry, ArrivalType{Name: "ramp", Params: []string{"from", "to", "over"}, Need: []string{"from", "to", "over"},
+		Example: "ramp:from=0.5,to=1.2,over=1000", Summary: "Poisson, its load rising linearly from 'from' to 'to' over the first 'over' time units (the configured load is ignored)",
+		New: func(p Params) (ArrivalProcess, error) {
+			return Ramp{From: p["from"], To: p["to"], Over: p["over"]}, nil
+		}})
 }
 
 func (p Ramp) Validate() error {
@@ -66,14 +38,6 @@ func (p Ramp) start(lambda1, _ float64) arrivalGen {
 	c := (b - a) / p.Over
 	return rampGen{a: a, b: b, c: c, over: p.Over, lamOver: a*p.Over + c*p.Over*p.Over/2}
 }
-
-type poissonGen struct{ mean float64 }
-
-func (g poissonGen) next(t float64, r *Stream) float64 { return t + r.ExpFloat64()*g.mean }
-
-type detGen struct{ gap float64 }
-
-func (g detGen) next(t float64, _ *Stream) float64 { return t + g.gap }
 
 type rampGen struct{ a, b, c, over, lamOver float64 }
 

@@ -1,0 +1,18 @@
+package lbsim
+
+// ArrivalProcess is the exogenous arrival process. Its rate is given as a load:
+// at load rho the arrival rate is lambda = rho * sum(mu_k) / E[X].
+type ArrivalProcess interface {
+	Validate() error
+	String() string
+	// start returns the generator for a run whose rate at load 1 is lambda1
+	// and whose configured load is rho.
+	start(lambda1, rho float64) arrivalGen
+	// overloads reports whether the process ever reaches load 1.
+	overloads(rho float64) bool
+}
+
+type arrivalGen interface {
+	// next returns the arrival time that follows time t.
+	next(t float64, r *Stream) float64
+}

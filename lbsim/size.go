@@ -1,0 +1,105 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+)
+
+// SizeLaw is the law of i.i.d. job sizes, in units of work (a server of speed
+// mu serves a job of size x in x/mu time units).
+type SizeLaw interface {
+	// Rand draws one size.
+	Rand(r *Stream) float64
+	// Mean is E[X].
+	Mean() float64
+	// SecondMoment is E[X^2] (+Inf when it does not exist).
+	SecondMoment() float64
+	// Validate reports an invalid parameter, naming it, its range and a fix.
+	Validate() error
+	// String is the law's spec: ParseSizes reads it back as the same law
+	// (FuzzSizeRoundTrip), so it also names the law in cache keys.
+	String() string
+}
+
+// Classifier is implemented by size laws whose jobs fall in named classes
+// (short and long jobs of a two-point law); results are then also reported
+// per class. A job of size x is in class i when cuts[i-1] < x <= cuts[i].
+type Classifier interface {
+	Classes() (names []string, cuts []float64)
+}
+
+// SizeClass is a class of jobs that results are reported for (Result.Classes):
+// the jobs with sizes in (the previous class's Upper, Upper], sent to
+// servers From..To-1.
+type SizeClass struct {
+	Name     string
+	Upper    float64
+	From, To int
+}
+
+// lawClasses are the classes of the size law's Classifier, if it has one,
+// each sent to all k servers.
+func lawClasses(sizes SizeLaw, k int) []SizeClass {
+	cl, ok := sizes.(Classifier)
+	if !ok {
+		return nil
+	}
+	names, cuts := cl.Classes()
+	out := make([]SizeClass, len(names))
+	for i, name := range names {
+		out[i] = SizeClass{Name: name, Upper: math.Inf(1), To: k}
+		if i < len(cuts) {
+			out[i].Upper = cuts[i]
+		}
+	}
+	return out
+}
+
+// filler is a size law that draws a block of sizes in one call (the common
+// laws, for speed; others are drawn one Rand at a time).
+type filler interface {
+	fill(r *Stream, out []float64)
+}
+
+// SCV is the squared coefficient of variation Var[X]/E[X]^2 of a size law.
+func SCV(s SizeLaw) float64 {
+	m := s.Mean()
+	return s.SecondMoment()/(m*m) - 1
+}
+
+// sizesName is the law's spec for tables and keys: the spec itself, or for a
+// long one (an empirical law of many values) its start, its length and a
+// hash of the whole, so that two laws never share a name.
+func sizesName(s SizeLaw) string {
+	spec := s.String()
+	if len(spec) <= maxSizesName {
+		return spec
+	}
+	h := uint64(14695981039346656037) // FNV-1a
+	for i := range len(spec) {
+		h ^= uint64(spec[i])
+		h *= 1099511628211
+	}
+	cut := strings.LastIndexByte(spec[:maxSizesName-40], ',')
+	return fmt.Sprintf("%s,... (%d bytes, #%016x)", spec[:max(cut, 0)], len(spec), h)
+}
+
+// maxSizesName is the longest spec sizesName gives in full.
+const maxSizesName = 200
+
+func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// positive checks a scale parameter: finite, > 0 and within
+// [MinMagnitude, MaxMagnitude] (see limits.go).
+func positive(name string, v float64, fix string) error { return inRange(name, v, fix) }
+
+// tailIndex is a law's tail index: +Inf unless it says otherwise
+// (a TailIndex method: Pareto, Lomax).
+func tailIndex(s SizeLaw) float64 {
+	if t, ok := s.(interface{ TailIndex() float64 }); ok {
+		return t.TailIndex()
+	}
+	return math.Inf(1)
+}

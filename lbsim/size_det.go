@@ -1,0 +1,16 @@
+package lbsim
+
+// Deterministic sizes: X = X0 always (SCV 0).
+type Deterministic struct{ X0 float64 }
+
+func init() {
+	mustRegister(sizeRegistry, SizeType{Name: "det", Params: []string{"x"}, Need: []string{"x"},
+		Example: "det:x=1", Summary: "every job of size x (SCV 0)",
+		New: func(p Params) (SizeLaw, error) { return Deterministic{X0: p["x"]}, nil }})
+}
+
+func (s Deterministic) Rand(*Stream) float64  { return s.X0 }
+func (s Deterministic) Mean() float64         { return s.X0 }
+func (s Deterministic) SecondMoment() float64 { return s.X0 * s.X0 }
+func (s Deterministic) Validate() error       { return positive("det x", s.X0, "e.g. det:x=1") }
+func (s Deterministic) String() string        { return "det:x=" + fmtNum(s.X0) }

@@ -1,0 +1,19 @@
+package lbsim
+
+// Exponential sizes with mean M: E[X] = M, E[X^2] = 2 M^2.
+type Exponential struct{ M float64 }
+
+func init() {
+	mustRegister(sizeRegistry, SizeType{Name: "exp", Params: []string{"mean"}, Need: []string{"mean"},
+		Example: "exp:mean=1", Summary: "exponential of the given mean (SCV 1)",
+		New: func(p Params) (SizeLaw, error) { return Exponential{M: p["mean"]}, nil }})
+}
+
+func (s Exponential) Rand(r *Stream) float64        { return r.ExpFloat64() * s.M }
+func (s Exponential) fill(r *Stream, out []float64) { r.fillExp(out, s.M) }
+func (s Exponential) Mean() float64                 { return s.M }
+func (s Exponential) SecondMoment() float64         { return 2 * s.M * s.M }
+func (s Exponential) Validate() error {
+	return positive("exp mean", s.M, "e.g. exp:mean=1")
+}
+func (s Exponential) String() string { return "exp:mean=" + fmtNum(s.M) }

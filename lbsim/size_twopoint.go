@@ -1,0 +1,85 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+)
+
+// TwoPoint sizes: X = XM (a long job) with probability P, else Xm (short).
+// The handout sets P = x_M^-beta (alpha = 1), see NewTwoPointBeta.
+//
+//	E[X] = (1-P) Xm + P XM,  E[X^2] = (1-P) Xm^2 + P XM^2.
+type TwoPoint struct {
+	Xm, XM, P float64
+	// Beta records the handout's tail index when P = XM^-Beta (0 if P was
+	// given); it names the law in String only while it gives P exactly.
+	Beta float64
+}
+
+func init() {
+	mustRegister(sizeRegistry, SizeType{Name: "twopoint", Params: []string{"xm", "xM", "beta", "p"}, Need: []string{"xm", "xM"},
+		Example: "twopoint:xm=1,xM=1000,beta=0.8", Summary: "x_M with probability p (or x_M^-beta, the handout's law), else x_m",
+		New: func(p Params) (SizeLaw, error) {
+			switch {
+			case p.Has("beta") && p.Has("p"):
+				return nil, fmt.Errorf("twopoint: give beta or p, not both")
+			case p.Has("p"):
+				return TwoPoint{Xm: p["xm"], XM: p["xM"], P: p["p"]}, nil
+			case !p.Has("beta"):
+				return nil, fmt.Errorf("twopoint: missing beta or p; e.g. twopoint:xm=1,xM=1000,beta=0.8")
+			}
+			return NewTwoPointBeta(p["xm"], p["xM"], p["beta"]), nil
+		}})
+}
+
+// NewTwoPointBeta is the handout's law: P(X = x_M) = x_M^-beta.
+func NewTwoPointBeta(xm, xM, beta float64) TwoPoint {
+	return TwoPoint{Xm: xm, XM: xM, P: math.Pow(xM, -beta), Beta: beta}
+}
+
+func (s TwoPoint) Rand(r *Stream) float64 {
+	if r.Float64() < s.P {
+		return s.XM
+	}
+	return s.Xm
+}
+func (s TwoPoint) fill(r *Stream, out []float64) {
+	r.fillUniform(out)
+	for i, u := range out {
+		out[i] = s.Xm
+		if u < s.P {
+			out[i] = s.XM
+		}
+	}
+}
+func (s TwoPoint) Mean() float64 { return (1-s.P)*s.Xm + s.P*s.XM }
+func (s TwoPoint) SecondMoment() float64 {
+	return (1-s.P)*s.Xm*s.Xm + s.P*s.XM*s.XM
+}
+func (s TwoPoint) Classes() ([]string, []float64) {
+	return []string{"short", "long"}, []float64{(s.Xm + s.XM) / 2}
+}
+func (s TwoPoint) Validate() error {
+	if err := positive("twopoint xm", s.Xm, "give the short size, e.g. xm=1"); err != nil {
+		return err
+	}
+	if err := positive("twopoint xM", s.XM, "give the long size, e.g. xM=1000"); err != nil {
+		return err
+	}
+	if s.Xm >= s.XM {
+		return fmt.Errorf("twopoint xm=%v must be below xM=%v: need 0 < xm < xM; swap them", s.Xm, s.XM)
+	}
+	if !(s.P > 0 && s.P < 1) {
+		return fmt.Errorf("twopoint P(long)=%v is invalid: need 0 < p < 1 (beta > 0 with xM > 1); change p or beta", s.P)
+	}
+	return nil
+}
+
+// String gives beta when it is the one that sets P (P = XM^-Beta exactly),
+// else P itself.
+func (s TwoPoint) String() string {
+	if s.Beta != 0 && math.Pow(s.XM, -s.Beta) == s.P {
+		return "twopoint:xm=" + fmtNum(s.Xm) + ",xM=" + fmtNum(s.XM) + ",beta=" + fmtNum(s.Beta)
+	}
+	return "twopoint:xm=" + fmtNum(s.Xm) + ",xM=" + fmtNum(s.XM) + ",p=" + fmtNum(s.P)
+}
