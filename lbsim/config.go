@@ -38,12 +38,12 @@ type Config struct {
 	Batches int
 
 	// WarmupAuto discards each replication's initial transient, chosen by
-	// MSER on its batch means (see mser.go), instead of a fixed Warmup: Jobs
+	// MSER on its batch means (see stat_mser.go), instead of a fixed Warmup: Jobs
 	// are simulated and the truncated ones are not measured.
 	WarmupAuto bool
 	// Precision > 0 runs until the 95% half-width of the mean wait (of the
 	// mean response under PS) is at most Precision times the mean, adding
-	// replications or lengthening them (see precision.go), within MaxJobs
+	// replications or lengthening them (see run_precision.go), within MaxJobs
 	// jobs in all (0 = 1e10) and MaxSeconds of wall time (0 = no limit;
 	// a time limit makes the stopping point depend on the machine).
 	Precision  float64

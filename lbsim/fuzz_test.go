@@ -116,7 +116,7 @@ func FuzzSizeRoundTrip(f *testing.F) {
 			return
 		}
 		if m, m2 := s.Mean(), s.SecondMoment(); !(m > 0) || math.IsInf(m, 0) || math.IsNaN(m2) {
-			return // Config.Validate refuses these (see limits.go)
+			return // Config.Validate refuses these (see config_limits.go)
 		}
 		sameLaw(t, fmt.Sprintf("%#v", s), s)
 	})

@@ -44,7 +44,7 @@ type Result struct {
 	Wait     Estimate
 	Response Estimate
 	// P50Wait, P95Wait and P99Wait are waiting-time quantiles over all
-	// measured jobs, within 0.8% (histogram bins, see histogram.go).
+	// measured jobs, within 0.8% (histogram bins, see stat_histogram.go).
 	P50Wait, P95Wait, P99Wait float64
 	// Handout is the course's R quantity, FCFS only (HasHandout): per job
 	// max(V + X/mu - A_next, 0), the workload just after the job joined minus
@@ -69,7 +69,7 @@ type Result struct {
 	Exact    Reference
 	HasExact bool
 	// Warnings are the reasons not to trust a number of this result (see
-	// diagnose.go); empty when none.
+	// result_diagnose.go); empty when none.
 	Warnings Warnings
 	// TotalJobs is the number of jobs simulated, warm-ups included (with a
 	// Precision target: over every round); WarmupJobs the jobs discarded per

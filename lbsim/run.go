@@ -22,7 +22,7 @@ func Run(cfg Config) (Result, error) {
 // over the cores; progress (may be nil) is called after each configuration
 // completes with the number done and the total. Configurations with a
 // Precision target run after the others, one at a time, each round of
-// replications in parallel (see precision.go).
+// replications in parallel (see run_precision.go).
 func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	for i := range cfgs {
 		if err := cfgs[i].Validate(); err != nil {

@@ -69,7 +69,7 @@ func newSim(cfg *Config, rep int) *sim {
 // policy pick a server, and join that server: under FCFS the waiting time
 // is max(free_k - t, 0) at once. The blocks of the common case, measured
 // FCFS jobs of a built-in policy with nothing else to do, are run by
-// leanBlock (lean.go), without the tests of the general loop below.
+// leanBlock (sim_lean.go), without the tests of the general loop below.
 func (s *sim) run() replication {
 	cfg, srv, m := s.cfg, s.srv, s.m
 	warm, total := cfg.Warmup, cfg.Warmup+cfg.jobs()

@@ -92,7 +92,7 @@ const maxSizesName = 200
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // positive checks a scale parameter: finite, > 0 and within
-// [MinMagnitude, MaxMagnitude] (see limits.go).
+// [MinMagnitude, MaxMagnitude] (see config_limits.go).
 func positive(name string, v float64, fix string) error { return inRange(name, v, fix) }
 
 // tailIndex is a law's tail index: +Inf unless it says otherwise

@@ -137,20 +137,6 @@ func memoryParam(name string, p Params, d int) (int, error) {
 	return m, nil
 }
 
-// checkSampled checks a power-of-d policy's d and m against K.
-func checkSampled(name string, d, m, k int, replace bool) error {
-	if err := checkD(name, d, k, replace); err != nil {
-		return err
-	}
-	switch {
-	case m < 0 || m > k:
-		return fmt.Errorf("%s mem=%d is invalid: need 0 <= mem <= K = %d (remembered servers are distinct); lower mem", name, m, k)
-	case m > 0 && d == 0:
-		return fmt.Errorf("%s mem=%d needs a sample size d >= 1; e.g. %s:d=2,mem=%d", name, m, name, m)
-	}
-	return nil
-}
-
 // withMemory appends ",mem=M" to a power-of-d spec when M > 0.
 func withMemory(spec string, m int) string {
 	if m == 0 {

@@ -12,7 +12,7 @@ import (
 // power of d choices); ties are broken uniformly at random. D = 0 (or D = K)
 // looks at all servers.
 // Replace samples with replacement (see LeastLoaded). Mem > 0 also considers
-// the Mem servers remembered from the previous job: JSQ(d,m), see memory.go.
+// the Mem servers remembered from the previous job: JSQ(d,m), see policy_memory.go.
 type JSQ struct {
 	D       int
 	Replace bool

@@ -8,7 +8,7 @@ import (
 // Warning is a reason not to take a number at face value: which rule fired
 // and what it means for this run, with the count or value that tripped it
 // and what to do. The rules, their thresholds and references are in
-// diagnose.go.
+// result_diagnose.go.
 type Warning struct {
 	Rule    string `json:"rule"`
 	Message string `json:"message"`

@@ -75,7 +75,7 @@ func runPrecise(cfg *Config, workers int) (Result, error) {
 			cost = int64(next.Reps) * (next.jobs() + next.Warmup)
 		}
 		timeUp := cfg.MaxSeconds > 0 && time.Since(start).Seconds() >= cfg.MaxSeconds
-		overLimits := next.checkBounds() // replications, jobs and memory (limits.go)
+		overLimits := next.checkBounds() // replications, jobs and memory (config_limits.go)
 		if used+cost > budget || timeUp || math.IsNaN(rel) || overLimits != nil {
 			why := fmt.Sprintf("the next round needs %d more jobs, over the budget of %d (-max-jobs)", cost, budget)
 			if timeUp {

@@ -18,7 +18,7 @@ import (
 // simulations of the mean-field literature (Hellemans' finite-K LL-2 values
 // are reproduced only this way); the default samples D distinct servers.
 // Mem > 0 also considers the Mem servers remembered from the previous job:
-// LL(d,m), see memory.go.
+// LL(d,m), see policy_memory.go.
 type LeastLoaded struct {
 	D       int
 	Replace bool
@@ -97,56 +97,6 @@ func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
 		return newLeastWork(s)
 	}
 	return &sampleMin{v: View{s: s}, d: p.D, kind: Workload, replace: p.Replace}
-}
-
-// sampleParams reads d and replace, shared by the power-of-d policies.
-func sampleParams(name string, p Params) (d int, replace bool, err error) {
-	if d, err = p.Int("d", 0); err != nil || (d == 0 && p.Has("d")) {
-		return 0, false, fmt.Errorf("%s: d=%v is invalid: need a whole number >= 1 (servers sampled per job); e.g. %s:d=2", name, p["d"], name)
-	}
-	if replace, err = p.Bool("replace"); err != nil {
-		return 0, false, fmt.Errorf("%s: %w", name, err)
-	}
-	if replace && d == 0 {
-		return 0, false, fmt.Errorf("%s: replace needs a sample size; e.g. %s:d=2,replace=1", name, name)
-	}
-	return d, replace, nil
-}
-
-// sampleSize is d, or K for d = 0 (all servers).
-func sampleSize(d, k int) int {
-	if d == 0 {
-		return k
-	}
-	return d
-}
-
-// sampledSpec is the spec of a power-of-d policy: "ll:d=2", "jsq:d=2,replace=1".
-func sampledSpec(name string, d int, replace bool) string {
-	if replace {
-		return fmt.Sprintf("%s:d=%d,replace=1", name, d)
-	}
-	return fmt.Sprintf("%s:d=%d", name, d)
-}
-
-// sampledLabel is the label of a power-of-d policy: "LL-2", "JSQ-2r" (with replacement).
-func sampledLabel(name string, d int, replace bool) string {
-	if replace {
-		return fmt.Sprintf("%s-%dr", name, d)
-	}
-	return fmt.Sprintf("%s-%d", name, d)
-}
-
-func checkD(name string, d, k int, replace bool) error {
-	switch {
-	case replace && d < 1:
-		return fmt.Errorf("%s replace needs a sample size d >= 1, got d=%d; e.g. %s:d=2,replace=1", name, d, name)
-	case replace:
-		return nil // any d: the same server may be drawn again
-	case d < 0 || d > k:
-		return fmt.Errorf("%s d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, add servers, or sample with replacement (replace=1)", name, d, k)
-	}
-	return nil // d = 0: all servers
 }
 
 // leastWork is LWL over all K servers in O(log K): servers with no work

@@ -1,0 +1,135 @@
+package lbsim
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// The power-of-d policies (LL-d, JSQ-d, and their variants with memory)
+// sample d servers per job; this file holds what they share: the spec's
+// parameters, the checks against K, and the dispatcher of the plain case.
+
+// sampleParams reads d and replace, shared by the power-of-d policies.
+func sampleParams(name string, p Params) (d int, replace bool, err error) {
+	if d, err = p.Int("d", 0); err != nil || (d == 0 && p.Has("d")) {
+		return 0, false, fmt.Errorf("%s: d=%v is invalid: need a whole number >= 1 (servers sampled per job); e.g. %s:d=2", name, p["d"], name)
+	}
+	if replace, err = p.Bool("replace"); err != nil {
+		return 0, false, fmt.Errorf("%s: %w", name, err)
+	}
+	if replace && d == 0 {
+		return 0, false, fmt.Errorf("%s: replace needs a sample size; e.g. %s:d=2,replace=1", name, name)
+	}
+	return d, replace, nil
+}
+
+// sampleSize is d, or K for d = 0 (all servers).
+func sampleSize(d, k int) int {
+	if d == 0 {
+		return k
+	}
+	return d
+}
+
+// sampledSpec is the spec of a power-of-d policy: "ll:d=2", "jsq:d=2,replace=1".
+func sampledSpec(name string, d int, replace bool) string {
+	if replace {
+		return fmt.Sprintf("%s:d=%d,replace=1", name, d)
+	}
+	return fmt.Sprintf("%s:d=%d", name, d)
+}
+
+// sampledLabel is the label of a power-of-d policy: "LL-2", "JSQ-2r" (with replacement).
+func sampledLabel(name string, d int, replace bool) string {
+	if replace {
+		return fmt.Sprintf("%s-%dr", name, d)
+	}
+	return fmt.Sprintf("%s-%d", name, d)
+}
+
+func checkD(name string, d, k int, replace bool) error {
+	switch {
+	case replace && d < 1:
+		return fmt.Errorf("%s replace needs a sample size d >= 1, got d=%d; e.g. %s:d=2,replace=1", name, d, name)
+	case replace:
+		return nil // any d: the same server may be drawn again
+	case d < 0 || d > k:
+		return fmt.Errorf("%s d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, add servers, or sample with replacement (replace=1)", name, d, k)
+	}
+	return nil // d = 0: all servers
+}
+
+// checkSampled checks a power-of-d policy's d and m against K.
+func checkSampled(name string, d, m, k int, replace bool) error {
+	if err := checkD(name, d, k, replace); err != nil {
+		return err
+	}
+	switch {
+	case m < 0 || m > k:
+		return fmt.Errorf("%s mem=%d is invalid: need 0 <= mem <= K = %d (remembered servers are distinct); lower mem", name, m, k)
+	case m > 0 && d == 0:
+		return fmt.Errorf("%s mem=%d needs a sample size d >= 1; e.g. %s:d=2,mem=%d", name, m, name, m)
+	}
+	return nil
+}
+
+// samplePair draws two distinct servers uniformly, in random order:
+// a = IntN(k), then b = IntN(k-1), moved past a. The two draws are made
+// here with a local copy of the generator (two calls of IntN cost a third
+// of an LL-2 job through the View); their rare case, where IntN's
+// rejection test may be needed, is redone by IntN from the start.
+func samplePair(r *Stream, k int) (int, int) {
+	p := r.pcg
+	u, lo := bits.Mul64(p.Uint64(), uint64(k))
+	v, lo1 := bits.Mul64(p.Uint64(), uint64(k-1))
+	a, b := int(u), int(v)
+	if lo < uint64(k) || lo1 < uint64(k-1) {
+		a, b = r.IntN(k), r.IntN(k-1)
+	} else {
+		r.pcg = p
+	}
+	if b >= a {
+		b++
+	}
+	return a, b
+}
+
+// sampleMin is the dispatcher of the power-of-d policies (LL-d, JSQ-d): the
+// least of v.Sample(d), with the pair drawn inline for d = 2 (the common
+// case, and a third of the cost of a job).
+type sampleMin struct {
+	v       View
+	d       int
+	kind    State
+	replace bool
+}
+
+func (p *sampleMin) pick(t, _ float64) int {
+	p.v.t = t
+	if p.d == 2 && !p.replace {
+		a, b := samplePair(p.v.s.rDispatch, p.v.s.k)
+		if p.kind == Workload { // inlined: the hot path of LL-2
+			if p.v.Workload(b) < p.v.Workload(a) {
+				return b
+			}
+		} else if ca := p.v.Count(a); p.v.Count(b) < ca { // a first, as Least does
+			return b
+		}
+		return a
+	}
+	return p.v.Least(p.v.Sample(p.d, p.replace), p.kind)
+}
+
+// lean: LL-2 and JSQ-2 with distinct samples run inline; JSQ-2 needs the
+// servers' departure queues (FCFS, live) or a board.
+func (p *sampleMin) lean(s *sim) leanPolicy {
+	switch {
+	case p.d != 2 || p.replace:
+		return notLean
+	case p.kind == Workload:
+		return leanLL2
+	case s.srv.deps != nil || s.board != nil:
+		return leanJSQ2
+	}
+	return notLean
+}

@@ -1,0 +1,107 @@
+package lbsim
+
+import "fmt"
+
+// View is what a policy sees of the servers when a job arrives: live state,
+// or the board refreshed every T time units (plus the dispatcher's tally of
+// its own sends since the refresh), whichever the configuration says. It is
+// valid only during Pick.
+type View struct {
+	s *sim
+	t float64
+	n int64
+
+	sample []int   // Sample's result
+	perm   []int32 // Sample's permutation of the servers
+}
+
+// K is the number of servers.
+func (v *View) K() int { return v.s.k }
+
+// Now is the arrival time of the job being dispatched.
+func (v *View) Now() float64 { return v.t }
+
+// Job is the number of jobs dispatched before this one (warm-up included).
+func (v *View) Job() int64 { return v.n }
+
+// Rand is the dispatch random stream: separate from the arrival and size
+// streams, so policies compared on one seed see the same jobs.
+func (v *View) Rand() *Stream { return v.s.rDispatch }
+
+// Speed is server k's speed mu_k.
+func (v *View) Speed(k int) float64 { return 1 / v.s.srv.inv[k] }
+
+// Stale reports whether the policy reads a board rather than live state.
+func (v *View) Stale() bool { return v.s.board != nil }
+
+// Workload is server k's remaining work in time units: live, max(free_k - t, 0);
+// on a board, the work at the last refresh instant plus the tally.
+func (v *View) Workload(k int) float64 {
+	if b := v.s.board; b != nil {
+		return b.work[k] - b.r0
+	}
+	return max(v.s.srv.free[k]-v.t, 0)
+}
+
+// Count is the number of jobs at server k: live, or as on the board (plus
+// the tally). The policy must read Count (see Reads).
+func (v *View) Count(k int) int {
+	if b := v.s.board; b != nil && b.count != nil {
+		return int(b.count[k])
+	}
+	if b := v.s.board; b != nil || (!v.s.srv.counting && v.s.srv.ps == nil) {
+		panic(policyError{fmt.Errorf("policy %s reads job counts but its Reads method leaves out Count; add it", v.s.cfg.Policy)})
+	}
+	return int(v.s.srv.count(k, v.t, v.s.m))
+}
+
+// Sample returns d distinct servers drawn uniformly at random, in random
+// order (with replace, d independent uniform draws): the sample of the
+// power-of-d policies. The slice is reused by the next call.
+func (v *View) Sample(d int, replace bool) []int {
+	if cap(v.sample) < d {
+		v.sample = make([]int, d)
+	}
+	out, r, k := v.sample[:d], v.s.rDispatch, v.s.k
+	switch {
+	case replace:
+		for i := range out {
+			out[i] = r.IntN(k)
+		}
+	case d == 2: // two draws, no permutation to keep
+		out[0], out[1] = samplePair(r, k)
+	default: // partial Fisher-Yates: perm[0:d] becomes a uniform ordered sample
+		if v.perm == nil {
+			v.perm = make([]int32, k)
+			for i := range v.perm {
+				v.perm[i] = int32(i)
+			}
+		}
+		for i := range out {
+			j := i + r.IntN(k-i)
+			v.perm[i], v.perm[j] = v.perm[j], v.perm[i]
+			out[i] = int(v.perm[i])
+		}
+	}
+	return out
+}
+
+// Least returns the first server of ks with the least workload (s =
+// Workload) or the fewest jobs (s = Count): with ks in random order, ties
+// are broken uniformly at random.
+func (v *View) Least(ks []int, s State) int {
+	best, bestV := ks[0], v.value(ks[0], s)
+	for _, k := range ks[1:] {
+		if x := v.value(k, s); x < bestV {
+			best, bestV = k, x
+		}
+	}
+	return best
+}
+
+func (v *View) value(k int, s State) float64 {
+	if s == Workload {
+		return v.Workload(k)
+	}
+	return float64(v.Count(k))
+}
