@@ -1,5 +1,5 @@
 // Command tracegen writes the four traces of the load-moments study
-// (lbsim.LoadMomentTraces) as CSV files trace1.csv ... trace4.csv:
+// (loadmoments.Traces) as CSV files trace1.csv ... trace4.csv:
 //
 //	go run ./lbsim/cmd/tracegen -out data -seed 1
 //
@@ -15,6 +15,7 @@ import (
 	"path/filepath"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/study/loadmoments"
 )
 
 func main() {
@@ -31,7 +32,7 @@ func write(dir string, seed uint64) error {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	for _, g := range lbsim.LoadMomentTraces(seed) {
+	for _, g := range loadmoments.Traces(seed) {
 		tr, err := g.Generate()
 		if err != nil {
 			return err
@@ -46,7 +47,7 @@ func write(dir string, seed uint64) error {
 }
 
 // writeFile writes atomically, so a reader never sees half a trace.
-func writeFile(path string, g lbsim.TraceGen, tr lbsim.Trace, seed uint64) error {
+func writeFile(path string, g loadmoments.Generator, tr lbsim.Trace, seed uint64) error {
 	tmp, err := os.CreateTemp(filepath.Dir(path), ".tracegen-*")
 	if err != nil {
 		return err

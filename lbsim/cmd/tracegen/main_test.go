@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/study/loadmoments"
 )
 
 // The files read back (comment line and header skipped) as exactly the generated traces.
@@ -14,7 +15,7 @@ func TestWriteReadsBack(t *testing.T) {
 	if err := write(dir, 5); err != nil {
 		t.Fatal(err)
 	}
-	for _, g := range lbsim.LoadMomentTraces(5) {
+	for _, g := range loadmoments.Traces(5) {
 		want, err := g.Generate()
 		if err != nil {
 			t.Fatal(err)

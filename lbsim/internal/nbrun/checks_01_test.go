@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/perfeval/lbsim/lbsim/course"
+	"github.com/perfeval/lbsim/lbsim/study/course"
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
 

@@ -1,4 +1,4 @@
-package lbsim
+package loadmoments
 
 import (
 	"fmt"
@@ -7,11 +7,13 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // A constant-rate trace is the arithmetic sequence t_n = n A with size X0.
-func TestTraceGenConstantRate(t *testing.T) {
-	g := TraceGen{Sizes: Deterministic{X0: 500}, Start: 60, Floor: 60, HoldJobs: 1000, Cycles: 1}
+func TestGeneratorConstantRate(t *testing.T) {
+	g := Generator{Sizes: lbsim.Deterministic{X0: 500}, Start: 60, Floor: 60, HoldJobs: 1000, Cycles: 1}
 	tr, err := g.Generate()
 	if err != nil {
 		t.Fatal(err)
@@ -33,8 +35,8 @@ func TestTraceGenConstantRate(t *testing.T) {
 // The ramp's gaps fall by (Start-Floor)/R per job, so a cycle of R ramp and H
 // hold jobs spans R Start - (Start-Floor) R(R-1)/(2R) + H Floor, less the
 // first gap of the trace (the first job arrives at 0).
-func TestTraceGenRampSpan(t *testing.T) {
-	g := TraceGen{Sizes: Deterministic{X0: 1}, Start: 120, Floor: 40, RampJobs: 1500, HoldJobs: 500, Cycles: 2}
+func TestGeneratorRampSpan(t *testing.T) {
+	g := Generator{Sizes: lbsim.Deterministic{X0: 1}, Start: 120, Floor: 40, RampJobs: 1500, HoldJobs: 500, Cycles: 2}
 	tr, err := g.Generate()
 	if err != nil {
 		t.Fatal(err)
@@ -66,8 +68,8 @@ func TestTraceGenRampSpan(t *testing.T) {
 
 // Modal sizes are the listed values in equal shares (chi-square, 2 degrees of
 // freedom: P(chi2 > 13.8) = 0.001), and the seed alone fixes the trace.
-func TestTraceGenModalSeeded(t *testing.T) {
-	g := TraceGen{Sizes: NewModal(100, 500, 1000), Start: 60, Floor: 60, HoldJobs: 30000, Cycles: 1, Seed: 7}
+func TestGeneratorModalSeeded(t *testing.T) {
+	g := Generator{Sizes: lbsim.NewModal(100, 500, 1000), Start: 60, Floor: 60, HoldJobs: 30000, Cycles: 1, Seed: 7}
 	a, err := g.Generate()
 	if err != nil {
 		t.Fatal(err)
@@ -97,8 +99,8 @@ func TestTraceGenModalSeeded(t *testing.T) {
 	}
 }
 
-func TestTraceGenRoundTrip(t *testing.T) {
-	for _, g := range LoadMomentTraces(3) {
+func TestGeneratorRoundTrip(t *testing.T) {
+	for _, g := range Traces(3) {
 		tr, err := g.Generate()
 		if err != nil {
 			t.Fatal(err)
@@ -107,7 +109,7 @@ func TestTraceGenRoundTrip(t *testing.T) {
 		if err := tr.WriteTrace(&b); err != nil {
 			t.Fatal(err)
 		}
-		back, err := ReadTrace(strings.NewReader(b.String()))
+		back, err := lbsim.ReadTrace(strings.NewReader(b.String()))
 		if err != nil {
 			t.Fatalf("%s: %v", g.Name, err)
 		}
@@ -119,14 +121,14 @@ func TestTraceGenRoundTrip(t *testing.T) {
 
 // The committed data/trace*.csv must be what the generator makes with seed 1
 // (go run ./lbsim/cmd/tracegen -out data -seed 1 regenerates them).
-func TestLoadMomentTracesMatchData(t *testing.T) {
-	gens := LoadMomentTraces(1)
+func TestTracesMatchData(t *testing.T) {
+	gens := Traces(1)
 	for i, g := range gens {
 		want, err := g.Generate()
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, err := LoadTrace(filepath.Join("..", "data", g.Name+".csv"))
+		got, err := lbsim.LoadTrace(filepath.Join("..", "..", "..", "data", g.Name+".csv"))
 		if err != nil {
 			t.Fatalf("%v (regenerate with go run ./lbsim/cmd/tracegen -out data -seed 1)", err)
 		}
@@ -135,7 +137,7 @@ func TestLoadMomentTracesMatchData(t *testing.T) {
 		}
 		// The study's promises: trace 1 and 2 are underloaded at the
 		// constant rate, traces 3 and 4 overload the 10 servers at the floor.
-		lo, hi := g.Loads(LoadMomentServers)
+		lo, hi := g.Loads(Servers)
 		if i < 2 && (hi >= 1 || lo != hi) {
 			t.Errorf("%s: loads %v..%v, want a constant load < 1", g.Name, lo, hi)
 		}
@@ -145,25 +147,25 @@ func TestLoadMomentTracesMatchData(t *testing.T) {
 	}
 }
 
-func TestTraceGenValidate(t *testing.T) {
-	good := TraceGen{Sizes: Deterministic{X0: 1}, Start: 2, Floor: 1, RampJobs: 3, HoldJobs: 1, Cycles: 2}
+func TestGeneratorValidate(t *testing.T) {
+	good := Generator{Sizes: lbsim.Deterministic{X0: 1}, Start: 2, Floor: 1, RampJobs: 3, HoldJobs: 1, Cycles: 2}
 	if err := good.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	cases := []struct {
 		name string
-		edit func(*TraceGen)
+		edit func(*Generator)
 		want string
 	}{
-		{"no sizes", func(g *TraceGen) { g.Sizes = nil }, "sizes are missing"},
-		{"bad size", func(g *TraceGen) { g.Sizes = Deterministic{X0: -1} }, "-1"},
-		{"zero start", func(g *TraceGen) { g.Start = 0 }, "start interarrival"},
-		{"floor above start", func(g *TraceGen) { g.Floor = 3 }, "floor interarrival 3"},
-		{"negative floor", func(g *TraceGen) { g.Floor = -1 }, "need 0 < floor"},
-		{"negative ramp", func(g *TraceGen) { g.RampJobs = -1 }, "ramp jobs -1"},
-		{"no cycles", func(g *TraceGen) { g.Cycles = 0 }, "cycles 0"},
-		{"no jobs", func(g *TraceGen) { g.RampJobs, g.HoldJobs = 0, 0 }, "0 jobs"},
-		{"too many", func(g *TraceGen) { g.HoldJobs = maxTraceJobs }, "cycles of"},
+		{"no sizes", func(g *Generator) { g.Sizes = nil }, "sizes are missing"},
+		{"bad size", func(g *Generator) { g.Sizes = lbsim.Deterministic{X0: -1} }, "-1"},
+		{"zero start", func(g *Generator) { g.Start = 0 }, "start interarrival"},
+		{"floor above start", func(g *Generator) { g.Floor = 3 }, "floor interarrival 3"},
+		{"negative floor", func(g *Generator) { g.Floor = -1 }, "need 0 < floor"},
+		{"negative ramp", func(g *Generator) { g.RampJobs = -1 }, "ramp jobs -1"},
+		{"no cycles", func(g *Generator) { g.Cycles = 0 }, "cycles 0"},
+		{"no jobs", func(g *Generator) { g.RampJobs, g.HoldJobs = 0, 0 }, "0 jobs"},
+		{"too many", func(g *Generator) { g.HoldJobs = maxTraceJobs }, "cycles of"},
 	}
 	for _, c := range cases {
 		g := good
@@ -175,14 +177,14 @@ func TestTraceGenValidate(t *testing.T) {
 	}
 }
 
-func ExampleLoadMomentTraces() {
-	for _, g := range LoadMomentTraces(1) {
+func ExampleTraces() {
+	for _, g := range Traces(1) {
 		tr, err := g.Generate()
 		if err != nil {
 			fmt.Println(err)
 			return
 		}
-		lo, hi := g.Loads(LoadMomentServers)
+		lo, hi := g.Loads(Servers)
 		fmt.Printf("%s: %d jobs over %.0f s, load %.3f -> %.3f\n", g.Name, tr.Len(), tr.Times[tr.Len()-1]/1000, lo, hi)
 	}
 	// Output:

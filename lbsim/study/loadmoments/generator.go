@@ -1,12 +1,19 @@
-package lbsim
+// Package loadmoments generates the traces of the "load moments" study
+// (notebook 06): a saw-tooth of interarrival times with i.i.d. sizes,
+// reproducible from a seed, and the study's four traces, replayed through
+// lbsim by lbsim.LoadTrace and Config.Trace.
+package loadmoments
 
 import (
 	"errors"
 	"fmt"
 	"math"
+	"strconv"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
-// TraceGen generates a synthetic trace: a deterministic saw-tooth of
+// Generator generates a synthetic trace: a deterministic saw-tooth of
 // interarrival times and i.i.d. sizes, reproducible from Seed.
 //
 // Jobs come in Cycles cycles of RampJobs + HoldJobs jobs. Within a cycle,
@@ -22,9 +29,9 @@ import (
 //
 // With K speed-1 servers the offered load moves from E[X]/(K Start) to
 // E[X]/(K Floor) (see Loads); a Floor below E[X]/K overloads the servers.
-type TraceGen struct {
+type Generator struct {
 	Name     string  // short name, also the CSV file stem (e.g. "trace1")
-	Sizes    SizeLaw // job sizes (durations on a speed-1 server)
+	Sizes    lbsim.SizeLaw // job sizes (durations on a speed-1 server)
 	Start    float64 // interarrival time at the start of each cycle, > 0
 	Floor    float64 // interarrival time after the ramp, 0 < Floor <= Start
 	RampJobs int     // jobs over which the gap falls from Start to Floor (>= 0)
@@ -37,25 +44,25 @@ type TraceGen struct {
 const maxTraceJobs = 50_000_000
 
 // Jobs is the number of jobs the generator makes: Cycles (RampJobs + HoldJobs).
-func (g TraceGen) Jobs() int { return g.Cycles * (g.RampJobs + g.HoldJobs) }
+func (g Generator) Jobs() int { return g.Cycles * (g.RampJobs + g.HoldJobs) }
 
 // Loads returns the offered load on K speed-1 servers at the start of a cycle
 // and at the floor: E[X]/(K Start) and E[X]/(K Floor).
-func (g TraceGen) Loads(k int) (start, floor float64) {
+func (g Generator) Loads(k int) (start, floor float64) {
 	m := g.Sizes.Mean()
 	return m / (float64(k) * g.Start), m / (float64(k) * g.Floor)
 }
 
 // Validate checks the parameters, naming the bad value, its range and a fix.
-func (g TraceGen) Validate() error {
+func (g Generator) Validate() error {
 	if g.Sizes == nil {
-		return errors.New("trace generator: sizes are missing; e.g. Deterministic{X0: 500} or NewModal(100, 500, 1000)")
+		return errors.New("trace generator: sizes are missing; e.g. lbsim.Deterministic{X0: 500} or lbsim.NewModal(100, 500, 1000)")
 	}
 	if err := g.Sizes.Validate(); err != nil {
 		return fmt.Errorf("trace generator: %w", err)
 	}
-	if err := positive("trace generator: start interarrival", g.Start, "e.g. 60"); err != nil {
-		return err
+	if !(g.Start >= lbsim.MinMagnitude && g.Start <= lbsim.MaxMagnitude) {
+		return fmt.Errorf("trace generator: start interarrival %v is invalid: need %g <= start <= %g; e.g. 60", g.Start, lbsim.MinMagnitude, lbsim.MaxMagnitude)
 	}
 	if math.IsNaN(g.Floor) || g.Floor <= 0 || g.Floor > g.Start {
 		return fmt.Errorf("trace generator: floor interarrival %v is invalid: need 0 < floor <= start (%v); use floor = start for a constant rate", g.Floor, g.Start)
@@ -74,7 +81,7 @@ func (g TraceGen) Validate() error {
 }
 
 // Gap is the interarrival time before job j of a cycle (the formula above).
-func (g TraceGen) Gap(j int) float64 {
+func (g Generator) Gap(j int) float64 {
 	if g.RampJobs == 0 || j >= g.RampJobs {
 		return g.Floor
 	}
@@ -82,13 +89,13 @@ func (g TraceGen) Gap(j int) float64 {
 }
 
 // Generate makes the trace; the same generator always gives the same trace.
-func (g TraceGen) Generate() (Trace, error) {
+func (g Generator) Generate() (lbsim.Trace, error) {
 	if err := g.Validate(); err != nil {
-		return Trace{}, err
+		return lbsim.Trace{}, err
 	}
 	n := g.Jobs()
-	tr := Trace{Times: make([]float64, 0, n), Sizes: make([]float64, 0, n)}
-	r := NewStream(g.Seed, 0x7ace)
+	tr := lbsim.Trace{Times: make([]float64, 0, n), Sizes: make([]float64, 0, n)}
+	r := lbsim.NewStream(g.Seed, 0x7ace)
 	t := 0.0
 	for c := range g.Cycles {
 		for j := range g.RampJobs + g.HoldJobs {
@@ -102,12 +109,12 @@ func (g TraceGen) Generate() (Trace, error) {
 	return tr, nil
 }
 
-// LoadMomentServers is the number of servers the LoadMomentTraces are sized
+// Servers is the number of servers the Traces are sized
 // for.
-const LoadMomentServers = 10
+const Servers = 10
 
-// LoadMomentTraces are the four traces of the "load moments" study, in
-// milliseconds, for LoadMomentServers = 10 speed-1 servers:
+// Traces are the four traces of the "load moments" study, in
+// milliseconds, for Servers = 10 speed-1 servers:
 //
 //  1. constant durations (500 ms), constant gaps of 60 ms: load 0.833, so an
 //     optimal (round-robin) assignment never queues; 4000 jobs;
@@ -119,16 +126,16 @@ const LoadMomentServers = 10
 //  4. the modal durations with the ramp of trace 3 (load 0.444 -> 1.333).
 //
 // Seed drives the modal sizes (traces 2 and 4 use Seed and Seed+1).
-func LoadMomentTraces(seed uint64) []TraceGen {
-	constant := Deterministic{X0: 500}
-	modal := NewModal(100, 500, 1000)
-	flat := TraceGen{Start: 60, Floor: 60, HoldJobs: 4000, Cycles: 1}
-	ramp := TraceGen{Start: 120, Floor: 40, RampJobs: 1500, HoldJobs: 500, Cycles: 2}
-	with := func(g TraceGen, name string, sizes SizeLaw, seed uint64) TraceGen {
+func Traces(seed uint64) []Generator {
+	constant := lbsim.Deterministic{X0: 500}
+	modal := lbsim.NewModal(100, 500, 1000)
+	flat := Generator{Start: 60, Floor: 60, HoldJobs: 4000, Cycles: 1}
+	ramp := Generator{Start: 120, Floor: 40, RampJobs: 1500, HoldJobs: 500, Cycles: 2}
+	with := func(g Generator, name string, sizes lbsim.SizeLaw, seed uint64) Generator {
 		g.Name, g.Sizes, g.Seed = name, sizes, seed
 		return g
 	}
-	return []TraceGen{
+	return []Generator{
 		with(flat, "trace1", constant, seed),
 		with(flat, "trace2", modal, seed),
 		with(ramp, "trace3", constant, seed+1),
@@ -137,11 +144,11 @@ func LoadMomentTraces(seed uint64) []TraceGen {
 }
 
 // String describes the generator in one line (used as the CSV comment).
-func (g TraceGen) String() string {
+func (g Generator) String() string {
 	sizes := "<nil>"
 	if g.Sizes != nil {
 		sizes = g.Sizes.String()
 	}
 	return fmt.Sprintf("%s: sizes %s, gaps %s -> %s over %d jobs, hold %d jobs, %d cycle(s), seed %d",
-		g.Name, sizes, fmtNum(g.Start), fmtNum(g.Floor), g.RampJobs, g.HoldJobs, g.Cycles, g.Seed)
+		g.Name, sizes, strconv.FormatFloat(g.Start, 'g', -1, 64), strconv.FormatFloat(g.Floor, 'g', -1, 64), g.RampJobs, g.HoldJobs, g.Cycles, g.Seed)
 }

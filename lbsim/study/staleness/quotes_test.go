@@ -8,7 +8,7 @@ import (
 	"github.com/perfeval/lbsim/lbsim"
 )
 
-const quotesPath = "../../data/stale_document_quotes.csv"
+const quotesPath = "../../../data/stale_document_quotes.csv"
 
 func TestQuotesFile(t *testing.T) {
 	qs, err := LoadQuotes(quotesPath)

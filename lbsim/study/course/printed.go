@@ -76,7 +76,7 @@ func ReadPrinted(r io.Reader) ([]Printed, error) {
 // PrintedPath is data/handout_2023.csv in the repository holding this package's source.
 func PrintedPath() string {
 	if _, file, _, ok := runtime.Caller(0); ok {
-		return filepath.Join(filepath.Dir(file), "..", "..", "data", "handout_2023.csv")
+		return filepath.Join(filepath.Dir(file), "..", "..", "..", "data", "handout_2023.csv")
 	}
 	return filepath.Join("..", "data", "handout_2023.csv")
 }
