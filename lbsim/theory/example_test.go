@@ -9,7 +9,7 @@ import (
 // Pollaczek-Khinchine for one server under random dispatching of the
 // handout's two-point sizes.
 func ExampleMG1_FCFS() {
-	size := theory.TwoPoint(1, 1000, 0.001) // E[X] = 1.999
+	size := theory.TwoPointMoments(1, 1000, 0.001) // E[X] = 1.999
 	d, err := theory.MG1{Lambda: 0.45, Size: size, Mu: 1}.FCFS()
 	if err != nil {
 		fmt.Println(err)
@@ -29,7 +29,7 @@ func ExampleSITAOptimalC() {
 	const K, xm, xM, p = 100, 1.0, 1000.0, 0.001
 	cs, _ := theory.HandoutCStar(K, xm, xM)
 	ce, _ := theory.SITAEqualLoadC(K, xm, xM, p)
-	lambda := 0.9 * K / theory.TwoPoint(xm, xM, p).Mean()
+	lambda := 0.9 * K / theory.TwoPointMoments(xm, xM, p).Mean()
 	best, _ := theory.SITAOptimalC(lambda, K, xm, xM, p)
 	fmt.Printf("c* = %.4f, c_E = %.2f, optimal c = %d with E[W] = %.3f (short %.3f, long %.1f)\n",
 		cs, ce, best.C, best.Overall.Wait, best.Short.Wait, best.Long.Wait)
@@ -50,7 +50,7 @@ func ExampleJSQdMeanField() {
 	// E[R]: JSQ-2 2.6141, LL-2 2.0503, RR (K=100) 5.2268
 }
 
-// Exact finite-N JSQ-2 against its mean-field limit.
+// The exact finite-N JSQ-2 against its mean-field limit.
 func ExampleJSQdExact() {
 	e, err := theory.JSQdExact(4, 2, 0.7)
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 func TestH2BalancedMeans(t *testing.T) {
 	for _, m := range []float64{0.5, 1, 7} {
 		for _, c2 := range []float64{1, 4, 10, 30, 160} {
-			h, err := H2BalancedMeans(m, c2)
+			h, err := HyperExpBalanced(m, c2)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -23,7 +23,7 @@ func TestH2BalancedMeans(t *testing.T) {
 	}
 	// Blog post: at SCV 30 about 1 job in 61 is a giant averaging 30.5,
 	// the rest average about half a service time.
-	h, _ := H2BalancedMeans(1, 30)
+	h, _ := HyperExpBalanced(1, 30)
 	if n := 1 / (1 - h.P1); math.Abs(n-61) > 0.5 {
 		t.Errorf("SCV 30: 1 giant in %g, want about 61", n)
 	}
@@ -36,10 +36,10 @@ func TestH2BalancedMeans(t *testing.T) {
 }
 
 func TestH2Errors(t *testing.T) {
-	_, err := H2BalancedMeans(1, 0.5)
+	_, err := HyperExpBalanced(1, 0.5)
 	wantErr(t, err, "c2=0.5", "1 <= c2")
-	_, err = H2BalancedMeans(0, 2)
+	_, err = HyperExpBalanced(0, 2)
 	wantErr(t, err, "mean size m=0")
-	_, err = H2BalancedMeans(1, math.Inf(1))
+	_, err = HyperExpBalanced(1, math.Inf(1))
 	wantErr(t, err, "c2=+Inf")
 }

@@ -55,8 +55,8 @@ type JSQdChain struct {
 	MaxSweeps   int     // give up after this many sweeps in total (0: 100,000)
 }
 
-// Exact is the solution of a JSQdChain.
-type Exact struct {
+// JSQdSolution is the solution of a JSQdChain.
+type JSQdSolution struct {
 	N, D int
 	Rho  float64
 
@@ -80,19 +80,19 @@ type Exact struct {
 // JSQdExact solves the JSQ-d chain for N servers, d choices and per-server
 // load rho with adaptive truncation (boundary mass < 1e-10) and tolerance
 // 1e-12. See JSQdChain.
-func JSQdExact(N, d int, rho float64) (Exact, error) {
+func JSQdExact(N, d int, rho float64) (JSQdSolution, error) {
 	return JSQdChain{N: N, D: d, Rho: rho}.Solve()
 }
 
 // Solve computes the stationary mean delays of the chain.
-func (c JSQdChain) Solve() (Exact, error) {
+func (c JSQdChain) Solve() (JSQdSolution, error) {
 	start := time.Now()
 	if err := c.check(); err != nil {
-		return Exact{}, err
+		return JSQdSolution{}, err
 	}
 	c.defaults()
 	if c.Rho == 0 {
-		return Exact{N: c.N, D: c.D, MeanResponse: 1, Tail: []float64{1}, States: 1, Elapsed: time.Since(start)}, nil
+		return JSQdSolution{N: c.N, D: c.D, MeanResponse: 1, Tail: []float64{1}, States: 1, Elapsed: time.Since(start)}, nil
 	}
 	sp := newJSQdSpace(c.N, c.D, c.Rho)
 	B, S, adaptive := c.MaxLen, c.MaxSpread, c.MaxLen == 0
@@ -103,7 +103,7 @@ func (c JSQdChain) Solve() (Exact, error) {
 		S = B
 	}
 	if err := sp.box(B, S, c.MaxStates); err != nil {
-		return Exact{}, err
+		return JSQdSolution{}, err
 	}
 	var pi []float64
 	sweeps, grown := 0, 0
@@ -124,7 +124,7 @@ func (c JSQdChain) Solve() (Exact, error) {
 		pi, k, err = ch.solve(pi, tol, c.MaxSweeps-sweeps)
 		sweeps += k
 		if err != nil {
-			return Exact{}, err
+			return JSQdSolution{}, err
 		}
 		mass := ch.boundaryMass(pi)
 		if adaptive && mass < c.BoundaryTol && !final {
@@ -147,7 +147,7 @@ func (c JSQdChain) Solve() (Exact, error) {
 		}
 		lastMass, lastLayers = mass, layers
 		if err := sp.grow(ch, pi, c.BoundaryTol, layers, c.MaxStates); err != nil {
-			return Exact{}, fmt.Errorf("%w (boundary mass %.2g after %d enlargements, target %g)", err, mass, grown, c.BoundaryTol)
+			return JSQdSolution{}, fmt.Errorf("%w (boundary mass %.2g after %d enlargements, target %g)", err, mass, grown, c.BoundaryTol)
 		}
 		grown++
 		final, ch = false, nil
@@ -532,9 +532,9 @@ func (ch *jsqdChain) boundaryMass(pi []float64) float64 {
 }
 
 // measure computes the mean jobs, response time and tail.
-func (ch *jsqdChain) measure(pi []float64) Exact {
+func (ch *jsqdChain) measure(pi []float64) JSQdSolution {
 	sp := ch.sp
-	res := Exact{States: len(pi)}
+	res := JSQdSolution{States: len(pi)}
 	for s := range pi {
 		a := sp.state(s)
 		res.MaxLen = max(res.MaxLen, int(a[sp.N-1]))

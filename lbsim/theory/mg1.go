@@ -78,7 +78,7 @@ func MD1(lambda, x, mu float64) (Delay, error) {
 	if err := checkPositive("size x", x); err != nil {
 		return Delay{}, err
 	}
-	return MG1{Lambda: lambda, Size: Deterministic(x), Mu: mu}.FCFS()
+	return MG1{Lambda: lambda, Size: DetMoments(x), Mu: mu}.FCFS()
 }
 
 // MM1 returns the M/M/1 delays for exponential sizes of mean m on a server of
@@ -91,5 +91,5 @@ func MM1(lambda, m, mu float64) (Delay, error) {
 	if err := checkPositive("mean size m", m); err != nil {
 		return Delay{}, err
 	}
-	return MG1{Lambda: lambda, Size: Exponential(m), Mu: mu}.FCFS()
+	return MG1{Lambda: lambda, Size: ExpMoments(m), Mu: mu}.FCFS()
 }

@@ -24,17 +24,17 @@ func (l Law) Mean() float64 { return l.M1 }
 // SecondMoment returns E[X^2] = M2.
 func (l Law) SecondMoment() float64 { return l.M2 }
 
-// Exponential returns the moments of an exponential size with the given
+// ExpMoments returns the moments of an exponential size with the given
 // mean m: E[X] = m, E[X^2] = 2 m^2.
-func Exponential(mean float64) Law { return Law{M1: mean, M2: 2 * mean * mean} }
+func ExpMoments(mean float64) Law { return Law{M1: mean, M2: 2 * mean * mean} }
 
-// Deterministic returns the moments of a constant size x: E[X] = x, E[X^2] = x^2.
-func Deterministic(x float64) Law { return Law{M1: x, M2: x * x} }
+// DetMoments returns the moments of a constant size x: E[X] = x, E[X^2] = x^2.
+func DetMoments(x float64) Law { return Law{M1: x, M2: x * x} }
 
-// TwoPoint returns the moments of the handout's two-point size:
+// TwoPointMoments returns the moments of the handout's two-point size:
 // x_m with probability 1-p and x_M with probability p,
 // E[X] = (1-p) x_m + p x_M, E[X^2] = (1-p) x_m^2 + p x_M^2.
-func TwoPoint(xm, xM, p float64) Law {
+func TwoPointMoments(xm, xM, p float64) Law {
 	return Law{M1: (1-p)*xm + p*xM, M2: (1-p)*xm*xm + p*xM*xM}
 }
 
@@ -44,7 +44,7 @@ func finite(v float64) bool { return !math.IsNaN(v) && !math.IsInf(v, 0) }
 // checkMoments validates a size law: 0 < E[X] < inf and E[X]^2 <= E[X^2] < inf.
 func checkMoments(x Moments) error {
 	if x == nil {
-		return fmt.Errorf("theory: size law is nil: pass a law with Mean and SecondMoment, e.g. theory.Exponential(1)")
+		return fmt.Errorf("theory: size law is nil: pass a law with Mean and SecondMoment, e.g. theory.ExpMoments(1)")
 	}
 	m1, m2 := x.Mean(), x.SecondMoment()
 	if !finite(m1) || m1 <= 0 {

@@ -71,7 +71,7 @@ func TestEKM1Root(t *testing.T) {
 
 func TestRoundRobinKingmanApprox(t *testing.T) {
 	// K=1: Kingman is exactly Pollaczek-Khinchine.
-	h, _ := H2BalancedMeans(1, 10)
+	h, _ := HyperExpBalanced(1, 10)
 	k1, err := RoundRobinKingmanApprox(0.8, 1, h)
 	if err != nil {
 		t.Fatal(err)
@@ -84,7 +84,7 @@ func TestRoundRobinKingmanApprox(t *testing.T) {
 	// relative error is below 7% at rho=0.9 and 1% at rho=0.99.
 	for _, K := range []int{2, 4, 10} {
 		for _, c := range []struct{ rho, tol float64 }{{0.9, 0.07}, {0.99, 0.01}} {
-			ap, _ := RoundRobinKingmanApprox(c.rho*float64(K), K, Exponential(1))
+			ap, _ := RoundRobinKingmanApprox(c.rho*float64(K), K, ExpMoments(1))
 			ex, _ := RoundRobinExp(c.rho*float64(K), K, 1)
 			if e := ap.Wait/ex.Wait - 1; e < 0 || e > c.tol {
 				t.Errorf("K=%d rho=%g: Kingman %g vs exact %g (error %.3g)", K, c.rho, ap.Wait, ex.Wait, e)
@@ -92,7 +92,7 @@ func TestRoundRobinKingmanApprox(t *testing.T) {
 		}
 	}
 	// The documented moderate-load gap: 0.75 against 0.618.
-	ap, _ := RoundRobinKingmanApprox(1, 2, Exponential(1))
+	ap, _ := RoundRobinKingmanApprox(1, 2, ExpMoments(1))
 	if !near(ap.Wait, 0.75, 1e-12) {
 		t.Errorf("Kingman K=2 rho=0.5: %g, want 0.75", ap.Wait)
 	}
@@ -107,7 +107,7 @@ func TestRoundRobinErrors(t *testing.T) {
 	wantErr(t, err, "mean size m=-1")
 	_, err = EKM1Root(2, math.NaN())
 	wantErr(t, err, "rho=NaN")
-	_, err = RoundRobinKingmanApprox(3, 2, Exponential(1))
+	_, err = RoundRobinKingmanApprox(3, 2, ExpMoments(1))
 	wantErr(t, err, "rho=1.5", "unstable")
 	_, err = RoundRobinKingmanApprox(1, 2, Law{1, 0})
 	wantErr(t, err, "E[X^2]=0")

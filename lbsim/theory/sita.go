@@ -5,10 +5,10 @@ import (
 	"math"
 )
 
-// SizeClass is one class of jobs under a size cut-off: the probability that
+// ClassMoments is one class of jobs under a size cut-off: the probability that
 // a job is in the class and the class's conditional moments
 // M1 = E[X | class], M2 = E[X^2 | class].
-type SizeClass struct {
+type ClassMoments struct {
 	Prob, M1, M2 float64
 }
 
@@ -21,7 +21,7 @@ type SITAResult struct {
 	Short, Long Delay   // per class
 }
 
-// SITA returns the exact mean delays of size-interval task assignment on K
+// SITAClasses returns the exact mean delays of size-interval task assignment on K
 // speed-1 FCFS servers: short jobs go uniformly at random to servers 1..c,
 // long jobs to servers c+1..K. By Poisson thinning each short server is an
 // M/G/1 queue with rate lambda p_s / c and the short class's moments, each
@@ -33,7 +33,7 @@ type SITAResult struct {
 //
 // Conditions: Poisson arrivals, 1 <= c <= K-1, p_s + p_l = 1, both groups
 // stable; the error for an unstable group gives the range of stable c.
-func SITA(lambda float64, K, c int, short, long SizeClass) (SITAResult, error) {
+func SITAClasses(lambda float64, K, c int, short, long ClassMoments) (SITAResult, error) {
 	if err := checkSITA(lambda, K, short, long); err != nil {
 		return SITAResult{}, err
 	}
@@ -78,7 +78,7 @@ func SITATwoPoint(lambda float64, K, c int, xm, xM, p float64) (SITAResult, erro
 	if err != nil {
 		return SITAResult{}, err
 	}
-	return SITA(lambda, K, c, short, long)
+	return SITAClasses(lambda, K, c, short, long)
 }
 
 // SITAOptimalC returns the c in 1..K-1 that minimises the overall mean wait of
@@ -99,7 +99,7 @@ func SITAOptimalC(lambda float64, K int, xm, xM, p float64) (SITAResult, error) 
 	}
 	var best SITAResult
 	for c := lo; c <= hi; c++ {
-		r, err := SITA(lambda, K, c, short, long)
+		r, err := SITAClasses(lambda, K, c, short, long)
 		if err != nil {
 			return SITAResult{}, err
 		}
@@ -120,7 +120,7 @@ func SITAEqualLoadC(K int, xm, xM, p float64) (float64, error) {
 	if _, _, err := twoPointClasses(xm, xM, p); err != nil {
 		return 0, err
 	}
-	return float64(K) * (1 - p) * xm / TwoPoint(xm, xM, p).M1, nil
+	return float64(K) * (1 - p) * xm / TwoPointMoments(xm, xM, p).M1, nil
 }
 
 // HandoutCStar returns the handout's c*, the solution of
@@ -141,24 +141,24 @@ func HandoutCStar(K int, xm, xM float64) (float64, error) {
 }
 
 // twoPointClasses splits the two-point law into its short and long classes.
-func twoPointClasses(xm, xM, p float64) (SizeClass, SizeClass, error) {
+func twoPointClasses(xm, xM, p float64) (ClassMoments, ClassMoments, error) {
 	if err := checkPositive("short size x_m", xm); err != nil {
-		return SizeClass{}, SizeClass{}, err
+		return ClassMoments{}, ClassMoments{}, err
 	}
 	if err := checkPositive("long size x_M", xM); err != nil {
-		return SizeClass{}, SizeClass{}, err
+		return ClassMoments{}, ClassMoments{}, err
 	}
 	if xM <= xm {
-		return SizeClass{}, SizeClass{}, fmt.Errorf("theory: long size x_M=%g must exceed short size x_m=%g: need x_M > x_m; swap them", xM, xm)
+		return ClassMoments{}, ClassMoments{}, fmt.Errorf("theory: long size x_M=%g must exceed short size x_m=%g: need x_M > x_m; swap them", xM, xm)
 	}
 	if !(p > 0 && p < 1) {
-		return SizeClass{}, SizeClass{}, fmt.Errorf("theory: long-job probability p=%g is invalid: need 0 < p < 1 for two classes; use plain M/D/1 if all jobs have one size", p)
+		return ClassMoments{}, ClassMoments{}, fmt.Errorf("theory: long-job probability p=%g is invalid: need 0 < p < 1 for two classes; use plain M/D/1 if all jobs have one size", p)
 	}
-	return SizeClass{Prob: 1 - p, M1: xm, M2: xm * xm}, SizeClass{Prob: p, M1: xM, M2: xM * xM}, nil
+	return ClassMoments{Prob: 1 - p, M1: xm, M2: xm * xm}, ClassMoments{Prob: p, M1: xM, M2: xM * xM}, nil
 }
 
 // checkSITA validates everything but c.
-func checkSITA(lambda float64, K int, short, long SizeClass) error {
+func checkSITA(lambda float64, K int, short, long ClassMoments) error {
 	if K < 2 {
 		return fmt.Errorf("theory: SITA needs K >= 2 servers, got K=%d; add servers", K)
 	}
@@ -167,7 +167,7 @@ func checkSITA(lambda float64, K int, short, long SizeClass) error {
 	}
 	for _, sc := range []struct {
 		name string
-		c    SizeClass
+		c    ClassMoments
 	}{{"short", short}, {"long", long}} {
 		if !(sc.c.Prob > 0 && sc.c.Prob < 1) {
 			return fmt.Errorf("theory: %s-class probability %g is invalid: need 0 < p < 1; give both classes positive probability", sc.name, sc.c.Prob)
@@ -185,7 +185,7 @@ func checkSITA(lambda float64, K int, short, long SizeClass) error {
 // sitaStableRange returns the smallest and largest c in 1..K-1 for which
 // both groups have load below 1: c > lambda p_s E[X|s] and
 // K - c > lambda p_l E[X|l]. lo > hi means no c is stable.
-func sitaStableRange(lambda float64, K int, short, long SizeClass) (lo, hi int) {
+func sitaStableRange(lambda float64, K int, short, long ClassMoments) (lo, hi int) {
 	as := lambda * short.Prob * short.M1 // offered load of short jobs, in servers
 	al := lambda * long.Prob * long.M1
 	lo = max(1, int(math.Floor(as))+1)

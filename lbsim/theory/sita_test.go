@@ -40,9 +40,9 @@ func TestSITATwoPoint(t *testing.T) {
 func TestSITAEqualClassesIsRandom(t *testing.T) {
 	// Two classes with the same law split in proportion to the servers give
 	// every server rate lambda/K: SITA then equals random dispatching.
-	h, _ := H2BalancedMeans(1, 10)
-	cls := func(p float64) SizeClass { return SizeClass{Prob: p, M1: h.Mean(), M2: h.SecondMoment()} }
-	s, err := SITA(8, 10, 3, cls(0.3), cls(0.7))
+	h, _ := HyperExpBalanced(1, 10)
+	cls := func(p float64) ClassMoments { return ClassMoments{Prob: p, M1: h.Mean(), M2: h.SecondMoment()} }
+	s, err := SITAClasses(8, 10, 3, cls(0.3), cls(0.7))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,9 +127,9 @@ func TestSITAErrors(t *testing.T) {
 	wantErr(t, err, "x_M=1", "x_M > x_m")
 	_, err = SITATwoPoint(lambda, K, 50, xm, xM, 0)
 	wantErr(t, err, "p=0", "0 < p < 1")
-	_, err = SITA(1, 10, 5, SizeClass{0.5, 1, 1}, SizeClass{0.6, 2, 4})
+	_, err = SITAClasses(1, 10, 5, ClassMoments{0.5, 1, 1}, ClassMoments{0.6, 2, 4})
 	wantErr(t, err, "sum to 1.1")
-	_, err = SITA(1, 10, 5, SizeClass{0.5, 1, 0.5}, SizeClass{0.5, 2, 4})
+	_, err = SITAClasses(1, 10, 5, ClassMoments{0.5, 1, 0.5}, ClassMoments{0.5, 2, 4})
 	wantErr(t, err, "E[X^2]=0.5", "short class")
 	_, err = HandoutCStar(100, 0, 1000)
 	wantErr(t, err, "x_m=0")

@@ -10,11 +10,11 @@ import (
 )
 
 // WaitFigure is the handout's figure with its uncertainty and theory: mean
-// waiting time vs load, one series per (policy, metric), policies in the
+// waiting time vs load, one series per (policy, job class), policies in the
 // order the rows first name them, with 95% CI error bars and warned points
 // hollow, and a dashed curve wherever theory (Metric.Exact) knows the
 // series' configuration, over the simulated loads.
-func WaitFigure(title string, rows []lbsim.Row, metrics ...Metric) (plots.Figure, error) {
+func WaitFigure(title string, rows []lbsim.Row, classes ...JobClass) (plots.Figure, error) {
 	fig := plots.Figure{Title: title, XLabel: "load ρ", YLabel: "mean waiting time E[W]"}
 	if len(rows) == 0 {
 		return fig, fmt.Errorf("course: no rows to draw in %q; run the sweep first", title)
@@ -22,7 +22,7 @@ func WaitFigure(title string, rows []lbsim.Row, metrics ...Metric) (plots.Figure
 	for _, label := range plots.Labels(rows) {
 		sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label })
 		lo, hi := plots.LoadRange(sel)
-		for _, m := range metrics {
+		for _, m := range classes {
 			name := label + m.suffix()
 			s, err := plots.Line(name, sel, plots.Load, m.Of)
 			if err != nil {
@@ -49,10 +49,10 @@ func WaitFigure(title string, rows []lbsim.Row, metrics ...Metric) (plots.Figure
 }
 
 // SITASweepFigure is the mean wait of SITA-c against c at load rho: the
-// simulated SITA rows (others are skipped) with CIs for each metric, beside
+// simulated SITA rows (others are skipped) with CIs for each job class, beside
 // the exact M/D/1 value at every c between the smallest and the largest
 // simulated one where both groups are stable.
-func SITASweepFigure(title string, rows []lbsim.Row, rho float64, metrics ...Metric) (plots.Figure, error) {
+func SITASweepFigure(title string, rows []lbsim.Row, rho float64, classes ...JobClass) (plots.Figure, error) {
 	fig := plots.Figure{Title: title, XLabel: "c (servers for short jobs)", YLabel: "mean waiting time E[W]", LogY: true, LegendBottomRight: true}
 	sita := lbsim.Select(rows, func(r lbsim.Row) bool { return r.C > 0 && math.Abs(r.Load-rho) <= 1e-9 })
 	if len(sita) == 0 {
@@ -62,7 +62,7 @@ func SITASweepFigure(title string, rows []lbsim.Row, rho float64, metrics ...Met
 	for i, r := range sita {
 		cs[i] = r.C
 	}
-	for _, m := range metrics {
+	for _, m := range classes {
 		s, err := plots.Line("SITA-c"+m.suffix(), sita, func(r lbsim.Row) float64 { return float64(r.C) }, m.Of)
 		if err != nil {
 			return fig, err

@@ -36,7 +36,7 @@ func MidpointLoads(b int) []float64 {
 // Sizes is the handout's two-point law.
 func (h Handout) Sizes() lbsim.TwoPoint { return lbsim.NewTwoPointBeta(h.Xm, h.XM, h.Beta) }
 
-// Policies are the three policies the handout compares: RND, RR and LL-2.
-func Policies() []lbsim.Policy {
+// HandoutPolicies are the three policies the handout compares: RND, RR and LL-2.
+func HandoutPolicies() []lbsim.Policy {
 	return []lbsim.Policy{lbsim.Random{}, lbsim.RoundRobin{}, lbsim.LeastLoaded{D: 2}}
 }

@@ -21,11 +21,11 @@ type WaitPoint struct {
 	Warnings lbsim.Warnings `json:"warnings"`
 }
 
-// WaitTable lists every row for each metric beside what theory knows of it
+// WaitTable lists every row for each job class beside what theory knows of it
 // (Metric.Exact; NaN where it knows nothing), with the row's warnings.
-func WaitTable(rows []lbsim.Row, metrics ...Metric) []WaitPoint {
+func WaitTable(rows []lbsim.Row, classes ...JobClass) []WaitPoint {
 	var out []WaitPoint
-	for _, m := range metrics {
+	for _, m := range classes {
 		for _, r := range rows {
 			y, ci := m.Of(r)
 			p := WaitPoint{Policy: r.Label, Class: m.String(), Load: r.Load, Wait: y, CI95: ci,

@@ -30,14 +30,14 @@ import (
 // With K speed-1 servers the offered load moves from E[X]/(K Start) to
 // E[X]/(K Floor) (see Loads); a Floor below E[X]/K overloads the servers.
 type Generator struct {
-	Name     string  // short name, also the CSV file stem (e.g. "trace1")
+	Name     string        // short name, also the CSV file stem (e.g. "trace1")
 	Sizes    lbsim.SizeLaw // job sizes (durations on a speed-1 server)
-	Start    float64 // interarrival time at the start of each cycle, > 0
-	Floor    float64 // interarrival time after the ramp, 0 < Floor <= Start
-	RampJobs int     // jobs over which the gap falls from Start to Floor (>= 0)
-	HoldJobs int     // jobs at the floor after each ramp (>= 0)
-	Cycles   int     // repetitions of ramp + hold (>= 1)
-	Seed     uint64  // seed of the size stream
+	Start    float64       // interarrival time at the start of each cycle, > 0
+	Floor    float64       // interarrival time after the ramp, 0 < Floor <= Start
+	RampJobs int           // jobs over which the gap falls from Start to Floor (>= 0)
+	HoldJobs int           // jobs at the floor after each ramp (>= 0)
+	Cycles   int           // repetitions of ramp + hold (>= 1)
+	Seed     uint64        // seed of the size stream
 }
 
 // maxTraceJobs bounds a generated trace (a trace is held in memory).

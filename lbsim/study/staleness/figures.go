@@ -16,7 +16,7 @@ func (s Setup) LiveFigure(res Results) (plots.Figure, error) {
 	fig := plots.Figure{Title: fmt.Sprintf("Live board, K=%d, load %g, %s", s.Servers, s.Load, s.Discipline),
 		XLabel: "SCV of job sizes", YLabel: "mean time in system", LogX: true, LogY: true}
 	fine := logSpace(s.SCVs[0], s.SCVs[len(s.SCVs)-1], 40)
-	for _, p := range Policies() {
+	for _, p := range Dispatchers() {
 		var rows []lbsim.Row
 		for _, scv := range s.SCVs {
 			rows = append(rows, res.Row(p, scv, 0, false))
@@ -58,7 +58,7 @@ func (s Setup) StaleFigures(res Results) ([]plots.Figure, error) {
 	for _, scv := range s.SCVs {
 		fig := plots.Figure{Title: fmt.Sprintf("SCV %g, %s%s", scv, s.Discipline, tally),
 			XLabel: "board refresh period T (service times)", YLabel: "mean time in system", LogX: true, LogY: true}
-		for _, p := range Policies() {
+		for _, p := range Dispatchers() {
 			var rows []lbsim.Row
 			for _, T := range s.Refresh {
 				row := res.Row(p, scv, T, s.Tally)

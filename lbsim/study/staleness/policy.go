@@ -2,8 +2,8 @@ package staleness
 
 import "github.com/perfeval/lbsim/lbsim"
 
-// Policy is one of the document's dispatchers, under the document's name.
-type Policy struct {
+// Dispatcher is one of the document's dispatchers, under the document's name.
+type Dispatcher struct {
 	Name   string
 	Policy lbsim.Policy
 	// Board is true when the policy reads the board of job counts, which is refreshed every T;
@@ -14,14 +14,14 @@ type Policy struct {
 	approx func(c lbsim.Config, scv float64) (Reference, error)
 }
 
-// Policies are the document's five dispatchers, in its order:
+// Dispatchers are the document's five dispatchers, in its order:
 //   - random: a uniformly random server (each server is M/G/1);
 //   - round robin: server n mod K (each server sees Erlang-K interarrival times);
 //   - best of two: the fewer jobs on the board among two sampled servers (JSQ-2);
 //   - least loaded: the fewest jobs on the board among all servers (JSQ);
 //   - oracle: the least work left, read live (LWL), which under FCFS is the central M/G/K queue.
-func Policies() []Policy {
-	return []Policy{
+func Dispatchers() []Dispatcher {
+	return []Dispatcher{
 		{Name: "random", Policy: lbsim.Random{}},
 		{Name: "round robin", Policy: lbsim.RoundRobin{}, approx: kingman},
 		{Name: "best of two", Policy: lbsim.JSQ{D: 2}, Board: true},
@@ -30,12 +30,12 @@ func Policies() []Policy {
 	}
 }
 
-// PolicyNamed returns the policy with the document's name, if there is one.
-func PolicyNamed(name string) (Policy, bool) {
-	for _, p := range Policies() {
+// DispatcherNamed returns the policy with the document's name, if there is one.
+func DispatcherNamed(name string) (Dispatcher, bool) {
+	for _, p := range Dispatchers() {
 		if p.Name == name {
 			return p, true
 		}
 	}
-	return Policy{}, false
+	return Dispatcher{}, false
 }

@@ -258,7 +258,7 @@ func (ev Evidence) scvCrossing(q Quote) (v, lo, hi float64, err error) {
 	if err != nil {
 		return 0, 0, 0, err
 	}
-	rr, _ := PolicyNamed("round robin")
+	rr, _ := DispatcherNamed("round robin")
 	scvs := ev.Setup.SCVs
 	for i, scv := range scvs {
 		if ev.Results.Mean(p, scv, q.Refresh, false).Mean < ev.Results.Mean(rr, scv, 0, false).Mean {

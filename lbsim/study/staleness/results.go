@@ -23,7 +23,7 @@ func NewResults(rows ...[]lbsim.Row) Results {
 
 // Get returns the row of policy p at size SCV scv read with a board of period T (and the
 // dispatcher's tally if tally). Policies that read no board, and T = 0, give the live row.
-func (r Results) Get(p Policy, scv, T float64, tally bool) (lbsim.Row, bool) {
+func (r Results) Get(p Dispatcher, scv, T float64, tally bool) (lbsim.Row, bool) {
 	if !p.Board || T == 0 {
 		T, tally = 0, false
 	}
@@ -38,7 +38,7 @@ func (r Results) Get(p Policy, scv, T float64, tally bool) (lbsim.Row, bool) {
 
 // Row is Get's row, or a row of NaN means at (scv, T) when there is none (a run left out of the
 // sweep: tables show NaN and figures draw no point there).
-func (r Results) Row(p Policy, scv, T float64, tally bool) lbsim.Row {
+func (r Results) Row(p Dispatcher, scv, T float64, tally bool) lbsim.Row {
 	if row, ok := r.Get(p, scv, T, tally); ok {
 		return row
 	}
@@ -47,7 +47,7 @@ func (r Results) Row(p Policy, scv, T float64, tally bool) lbsim.Row {
 }
 
 // Mean is the mean time in system of Get, NaN when there is no such row.
-func (r Results) Mean(p Policy, scv, T float64, tally bool) lbsim.Estimate {
+func (r Results) Mean(p Dispatcher, scv, T float64, tally bool) lbsim.Estimate {
 	row := r.Row(p, scv, T, tally)
 	return lbsim.Estimate{Mean: row.MeanResponse, CI95: row.MeanResponseCI95}
 }

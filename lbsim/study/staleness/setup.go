@@ -93,14 +93,14 @@ func (s Setup) base(sizes lbsim.SizeLaw) lbsim.Config {
 // LiveConfigs lists every policy at every SCV with a live board (Refresh 0): the live table.
 // All share the seed, so policies are compared on the same jobs (common random numbers).
 func (s Setup) LiveConfigs() ([]lbsim.Config, error) {
-	return s.configs(Policies(), []float64{0})
+	return s.configs(Dispatchers(), []float64{0})
 }
 
 // StaleConfigs lists the board policies at every SCV and every T of the grid: the staleness
 // sweep. Policies that read no board do not depend on T and come from LiveConfigs.
 func (s Setup) StaleConfigs() ([]lbsim.Config, error) {
-	var board []Policy
-	for _, p := range Policies() {
+	var board []Dispatcher
+	for _, p := range Dispatchers() {
 		if p.Board {
 			board = append(board, p)
 		}
@@ -108,7 +108,7 @@ func (s Setup) StaleConfigs() ([]lbsim.Config, error) {
 	return s.configs(board, s.Refresh)
 }
 
-func (s Setup) configs(pols []Policy, refresh []float64) ([]lbsim.Config, error) {
+func (s Setup) configs(pols []Dispatcher, refresh []float64) ([]lbsim.Config, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

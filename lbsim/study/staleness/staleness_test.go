@@ -52,7 +52,7 @@ func TestSizesMatchTheDocumentsWords(t *testing.T) {
 // Pareto value (55), from their own formulas: E[R] = 1 + rho (1 + SCV) / (2 (1 - rho)).
 func TestReferencesReproduceTheDocumentsFormulaValues(t *testing.T) {
 	s := Document()
-	random, _ := PolicyNamed("random")
+	random, _ := DispatcherNamed("random")
 	for _, c := range []struct{ scv, want float64 }{{30, 140.5}, {10, 50.5}, {1, 10}} {
 		ref, err := s.ReferenceFor(random, c.scv)
 		if err != nil {
@@ -85,14 +85,14 @@ func TestReferencesReproduceTheDocumentsFormulaValues(t *testing.T) {
 func TestPSReferenceIsInsensitive(t *testing.T) {
 	s := Document()
 	s.Discipline = lbsim.PS
-	random, _ := PolicyNamed("random")
+	random, _ := DispatcherNamed("random")
 	for _, scv := range s.SCVs {
 		ref, err := s.ReferenceFor(random, scv)
 		if err != nil || math.Abs(ref.Value-10) > 1e-12 {
 			t.Errorf("PS random at SCV %v: %v, %v; want 10", scv, ref.Value, err)
 		}
 	}
-	rr, _ := PolicyNamed("round robin")
+	rr, _ := DispatcherNamed("round robin")
 	fcfs := Document()
 	a, _ := s.ReferenceFor(rr, 1)
 	b, _ := fcfs.ReferenceFor(rr, 1)
@@ -102,7 +102,7 @@ func TestPSReferenceIsInsensitive(t *testing.T) {
 	if ref, _ := s.ReferenceFor(rr, 4); !math.IsNaN(ref.Value) {
 		t.Errorf("PS round robin at SCV 4 has reference %v (%s); there is none", ref.Value, ref.Method)
 	}
-	oracle, _ := PolicyNamed("oracle")
+	oracle, _ := DispatcherNamed("oracle")
 	if ref, _ := s.ReferenceFor(oracle, 30); !math.IsNaN(ref.Value) {
 		t.Errorf("PS oracle has reference %v (%s); LWL on PS servers is not a central queue", ref.Value, ref.Method)
 	}
@@ -113,7 +113,7 @@ func TestPSReferenceIsInsensitive(t *testing.T) {
 //	C = (a^K/K! K/(K-a)) / (sum_{j<K} a^j/j! + a^K/K! K/(K-a)).
 func TestOracleReferenceIsErlangC(t *testing.T) {
 	s := Document()
-	oracle, _ := PolicyNamed("oracle")
+	oracle, _ := DispatcherNamed("oracle")
 	ref, err := s.ReferenceFor(oracle, 1)
 	if err != nil {
 		t.Fatal(err)

@@ -31,7 +31,7 @@ func (s Setup) LiveTable(res Results) ([]LiveRow, error) {
 	t := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(s.Reps - 1)}.Quantile(0.975)
 	var out []LiveRow
 	for _, scv := range s.SCVs {
-		for _, p := range Policies() {
+		for _, p := range Dispatchers() {
 			row := res.Row(p, scv, 0, false)
 			est := lbsim.Estimate{Mean: row.MeanResponse, CI95: row.MeanResponseCI95}
 			ref, err := s.ReferenceFor(p, scv)
@@ -65,11 +65,11 @@ type StaleRow struct {
 
 // StaleTable lists the board policies at every SCV and T of the grid.
 func (s Setup) StaleTable(res Results) []StaleRow {
-	rr, _ := PolicyNamed("round robin")
+	rr, _ := DispatcherNamed("round robin")
 	var out []StaleRow
 	for _, scv := range s.SCVs {
 		base := res.Mean(rr, scv, 0, false)
-		for _, p := range Policies() {
+		for _, p := range Dispatchers() {
 			if !p.Board {
 				continue
 			}
@@ -101,11 +101,11 @@ type Crossing struct {
 // CIs: near a crossing the two curves are within noise of each other, which is what "the two
 // grid points bracketing the crossing" allows for.
 func (s Setup) Crossings(res Results) []Crossing {
-	rr, _ := PolicyNamed("round robin")
+	rr, _ := DispatcherNamed("round robin")
 	var out []Crossing
 	for _, scv := range s.SCVs {
 		base := res.Mean(rr, scv, 0, false).Mean
-		for _, p := range Policies() {
+		for _, p := range Dispatchers() {
 			if !p.Board {
 				continue
 			}

@@ -27,7 +27,7 @@ func none() Reference { return Reference{Value: math.NaN()} }
 //     from lbsim.Exact of the same system with exponential sizes.
 //
 // Other cases (board policies, the PS oracle, PS round robin at SCV > 1) have none.
-func (s Setup) ReferenceFor(p Policy, scv float64) (Reference, error) {
+func (s Setup) ReferenceFor(p Dispatcher, scv float64) (Reference, error) {
 	sizes, err := Sizes(scv)
 	if err != nil {
 		return none(), err
@@ -68,14 +68,14 @@ func leeLongton(c lbsim.Config, scv float64) (Reference, error) {
 }
 
 // checkPolicy rejects a policy name that is not one of the document's.
-func checkPolicy(name string) (Policy, error) {
-	p, ok := PolicyNamed(name)
+func checkPolicy(name string) (Dispatcher, error) {
+	p, ok := DispatcherNamed(name)
 	if !ok {
 		var names []string
-		for _, q := range Policies() {
+		for _, q := range Dispatchers() {
 			names = append(names, q.Name)
 		}
-		return Policy{}, fmt.Errorf("policy %q is not one of the document's %q", name, names)
+		return Dispatcher{}, fmt.Errorf("policy %q is not one of the document's %q", name, names)
 	}
 	return p, nil
 }
