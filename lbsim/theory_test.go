@@ -113,7 +113,8 @@ func TestSITAMatchesMD1PerClass(t *testing.T) {
 	}
 }
 
-// RR with exponential sizes: every server is E_K/M/1 (DESIGN.md's values).
+// RR with exponential sizes: every server is E_K/M/1, whose wait solves the
+// GI/M/1 root equation (Kleinrock, Queueing Systems I, 1975, sec. 6.4).
 func TestRoundRobinMatchesEKM1(t *testing.T) {
 	for _, tc := range []struct {
 		k     int
@@ -302,7 +303,8 @@ func TestSITACutMatchesConditionalMG1(t *testing.T) {
 	}
 }
 
-// Hellemans' finite-K LL-2 values (simulation behind her thesis; DESIGN.md:
+// Hellemans' finite-K LL-2 values (the simulations behind Hellemans and Van Houdt,
+// "On the power-of-d-choices with least loaded server selection", SIGMETRICS 2018:
 // exponential sizes, rho = 0.9, mean response K=10 2.6022, K=20 2.3042,
 // K=50 2.1500, K=100 2.0976) are reproduced when the two servers are
 // sampled with replacement; distinct sampling is measurably better at small

@@ -13,13 +13,19 @@ import (
 	"sync"
 )
 
-// The simulator's own source, compiled into every binary that imports lbsim.
-// Embedding the source files themselves (not a generated hash of them) means
-// the version cannot go stale: the go command reads the same files for the
-// embed as for the compiler, and rebuilds lbsim whenever any of them
-// changes. Test files are embedded too but left out of the hash.
+// The source of the code that determines a result row, compiled into every
+// binary that imports lbsim: the core package and the one package of this
+// module it imports, theory (the exact values beside each mean). The
+// notebook helpers, figures, tables, studies, shard files and the command
+// line present rows but do not compute them, so editing them (the report
+// style, a figure's legend) keeps every cached result. Embedding the source
+// files themselves (not a generated hash of them) means the version cannot
+// go stale: the go command reads the same files for the embed as for the
+// compiler, and rebuilds lbsim whenever any of them changes. Test files are
+// embedded too but left out of the hash; TestCodeVersionCoversSources checks
+// that the patterns follow the core's imports.
 //
-//go:embed *.go */*.go */*/*.go
+//go:embed *.go theory/*.go
 var sourceFS embed.FS
 
 // buildTag is mixed into CodeVersion. It is empty unless set at link time,
@@ -29,7 +35,7 @@ var sourceFS embed.FS
 var buildTag string
 
 // CodeVersion identifies the simulator code that is running: the SHA-256 of
-// its own non-test source files under lbsim/ (as compiled into this binary),
+// the non-test source files of lbsim and lbsim/theory (as compiled into this binary),
 // the Go toolchain and the gonum version it was built with (distributions
 // and quantiles come from gonum), and buildTag. Sweep ids and
 // cached notebook results include it, so results of two different builds are

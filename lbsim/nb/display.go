@@ -1,10 +1,8 @@
 package nb
 
 import (
-	"github.com/go-gota/gota/dataframe"
 	"github.com/janpfeifer/gonb/gonbui"
 
-	"github.com/perfeval/lbsim/lbsim/frame"
 	"github.com/perfeval/lbsim/lbsim/plots"
 )
 
@@ -30,42 +28,23 @@ var frontEnd = struct {
 	sync:        gonbui.Sync,
 }
 
-// Figure size used by ShowFigure and, per panel, by ShowGrid, in cm.
-const (
-	FigureWidthCm  = 16
-	FigureHeightCm = 10
-	PanelWidthCm   = 11
-	PanelHeightCm  = 8
-)
-
-// ShowTable displays df as an HTML table under the given caption.
-func ShowTable(df dataframe.DataFrame, caption string) {
-	frontEnd.displayHTML(frame.HTML(df, frame.Caption(caption)))
-}
-
-// ShowPNG displays a PNG image, such as one made by plots.PNG.
-func ShowPNG(png []byte) {
-	frontEnd.displayPNG(png)
-}
-
-// ShowFigure renders fig at FigureWidthCm x FigureHeightCm and displays it.
-// As a PNG it survives export to HTML and PDF reports.
-func ShowFigure(fig plots.Figure) error {
-	png, err := plots.PNG(fig, FigureWidthCm, FigureHeightCm)
+// showFigure renders fig at its size (plots.PNG) and displays it; as a PNG
+// it survives export to HTML and PDF reports.
+func showFigure(fig plots.Figure) error {
+	png, err := plots.PNG(fig)
 	if err != nil {
 		return err
 	}
-	ShowPNG(png)
+	frontEnd.displayPNG(png)
 	return nil
 }
 
-// ShowGrid displays figs side by side, cols panels per row, each panel
-// PanelWidthCm x PanelHeightCm.
-func ShowGrid(figs []plots.Figure, cols int) error {
-	png, err := plots.GridPNG(figs, cols, PanelWidthCm, PanelHeightCm)
+// showGrid displays figs side by side, cols panels per row (plots.GridPNG).
+func showGrid(figs []plots.Figure, cols int) error {
+	png, err := plots.GridPNG(figs, cols)
 	if err != nil {
 		return err
 	}
-	ShowPNG(png)
+	frontEnd.displayPNG(png)
 	return nil
 }

@@ -17,28 +17,30 @@ func TestDisplays(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ShowTable(df, "Mean waits")
-	if len(r.shown) != 1 || !strings.Contains(r.shown[0], "Mean waits</caption>") || !strings.Contains(r.shown[0], ">0.3333</td>") {
-		t.Errorf("ShowTable sent %q", r.shown)
+	Table(df, "Mean waits", Digits(2))
+	if len(r.shown) != 1 || !strings.Contains(r.shown[0], "Mean waits</caption>") || !strings.Contains(r.shown[0], ">0.33</td>") {
+		t.Errorf("Table sent %q", r.shown)
 	}
 	fig := plots.Figure{Series: []plots.Series{{Name: "RND", X: []float64{0.1, 0.5}, Y: []float64{0.1, 1}}}}
-	if err := ShowFigure(fig); err != nil {
-		t.Fatal(err)
-	}
-	if err := ShowGrid([]plots.Figure{fig, fig}, 2); err != nil {
-		t.Fatal(err)
-	}
+	Figure(fig)
+	Grid([]plots.Figure{fig, fig}, 2)
 	if r.pngs != 2 {
 		t.Errorf("%d PNGs displayed, want 2", r.pngs)
 	}
+	// A figure sized by its fields: 20 x 5 cm at plots.DPI.
+	fig.WidthCm, fig.HeightCm = 20, 5
+	Figure(fig)
+	if w, h := r.lastPNGSize(t); w != 1181 || h != 295 {
+		t.Errorf("a 20 x 5 cm figure is %d x %d pixels, want 1181 x 295 (20 and 5 cm at 150 dpi)", w, h)
+	}
 	bad := plots.Figure{Series: []plots.Series{{Name: "RND", X: []float64{1}}}}
-	if err := ShowFigure(bad); err == nil || !strings.Contains(err.Error(), `series "RND"`) {
-		t.Errorf("ShowFigure of a bad figure: %v", err)
+	if !catchStop(t, func() { Figure(bad) }) || !strings.Contains(r.shown[len(r.shown)-1], `series &#34;RND&#34;`) {
+		t.Errorf("a bad figure did not stop with an error box: %q", r.shown)
 	}
-	if err := ShowGrid([]plots.Figure{fig}, 0); err == nil {
-		t.Error("ShowGrid with 0 columns gave no error")
+	if !catchStop(t, func() { Grid([]plots.Figure{fig}, 0) }) {
+		t.Error("Grid with 0 columns did not stop")
 	}
-	if r.pngs != 2 {
+	if r.pngs != 3 {
 		t.Errorf("a failed figure was displayed (%d PNGs)", r.pngs)
 	}
 }

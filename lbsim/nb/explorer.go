@@ -359,7 +359,7 @@ func describeExcept(cfg lbsim.Config, swept string) string {
 // pngHTML renders fig as an <img> with the PNG inline, so it survives export
 // to an HTML report.
 func pngHTML(fig plots.Figure) (string, error) {
-	png, err := plots.PNG(fig, FigureWidthCm, FigureHeightCm)
+	png, err := plots.PNG(fig)
 	if err != nil {
 		return "", err
 	}

@@ -44,12 +44,15 @@ func FuzzEnvOverrides(f *testing.F) {
 		if env := EnvName(name); !strings.HasPrefix(env, "LBSIM_") || env != strings.ToUpper(env) {
 			t.Fatalf("EnvName(%q) = %q", name, env)
 		}
-		if n, err := parseInt(name, v); err == nil {
+		if n, err := parseInt[int](name, v); err == nil {
 			if n < 0 {
 				t.Fatalf("parseInt(%q) = %d < 0", v, n)
 			}
-			if back, err := parseInt(name, strconv.Itoa(n)); err != nil || back != n {
+			if back, err := parseInt[int](name, strconv.Itoa(n)); err != nil || back != n {
 				t.Fatalf("%d does not read back: %d, %v", n, back, err)
+			}
+			if small, err := parseInt[uint8](name, v); (err == nil) != (n <= 255) || (err == nil && int(small) != n) {
+				t.Fatalf("parseInt[uint8](%q) = %d, %v; as int %d", v, small, err, n)
 			}
 		}
 		if xs, err := parseFloats(name, v); err == nil {

@@ -6,7 +6,13 @@ import (
 	"os"
 
 	"github.com/janpfeifer/gonb/gonbui"
+	"github.com/janpfeifer/must"
 )
+
+// GoNB's must.M logs and panics with a stack trace. Reassigned, as its doc
+// invites, must.M and must.M1 ... M9 stop a cell as nb.Must does: one way
+// to fail, whichever spelling a cell uses.
+func init() { must.M = Must }
 
 // stop ends the cell's program after a failure; tests replace it. A
 // non-zero exit is what GoNB reports as "exit status 1" under the cell.

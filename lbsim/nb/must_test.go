@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/janpfeifer/must"
+
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/plots"
 )
@@ -66,6 +68,34 @@ func TestMustShowsRedBoxAndStops(t *testing.T) {
 	}
 }
 
+// GoNB's must.M, reassigned by this package, shows the same red box and
+// stops, instead of panicking with a stack trace.
+func TestGoNBMustShowsRedBox(t *testing.T) {
+	r := fakeNotebook(t)
+	if !catchStop(t, func() { _ = must.M1(lbsim.ParsePolicy("ll:d=<2>")) }) {
+		t.Fatal("must.M1 with an error did not stop")
+	}
+	if len(r.shown) != 1 || !strings.Contains(r.shown[0], "color:#a00") || !strings.Contains(r.shown[0], "\nerror: ") {
+		t.Errorf("must.M1 showed %q, want nb's red error box", r.shown)
+	}
+	if catchStop(t, func() { must.M(nil) }) {
+		t.Error("must.M(nil) stopped")
+	}
+}
+
+// A parameter override that does not parse is a failure like any other:
+// the red box, and the cell stops.
+func TestBadOverrideShowsRedBox(t *testing.T) {
+	r := fakeNotebook(t)
+	t.Setenv("LBSIM_JOBS", "1e3")
+	if !catchStop(t, func() { _ = Int[int64]("jobs", 10, 10) }) {
+		t.Fatal("a bad LBSIM_JOBS did not stop the cell")
+	}
+	if len(r.shown) != 1 || !strings.Contains(r.shown[0], "error: LBSIM_JOBS=&#34;1e3&#34; is not a whole number") {
+		t.Errorf("bad override showed %q", r.shown)
+	}
+}
+
 func TestTableSavesAndHidesEmptyWarnings(t *testing.T) {
 	r := fakeNotebook(t)
 	dir := t.TempDir()
@@ -76,7 +106,7 @@ func TestTableSavesAndHidesEmptyWarnings(t *testing.T) {
 		Warnings lbsim.Warnings `json:"warnings"`
 	}
 	clean := []point{{"RND", 1.0 / 3, nil}, {"RR", 2, nil}}
-	Table("waits", clean, "Mean waits")
+	Table(clean, "Mean waits", SaveAs("waits"))
 	if len(r.shown) != 1 || !strings.Contains(r.shown[0], "Mean waits</caption>") || strings.Contains(r.shown[0], ">warnings<") {
 		t.Errorf("table without warnings: %q", r.shown)
 	}
@@ -85,12 +115,12 @@ func TestTableSavesAndHidesEmptyWarnings(t *testing.T) {
 		t.Errorf("waits.csv = %q, %v; want the three columns", csv, err)
 	}
 	warned := append(clean, point{"LL-2", 9, lbsim.Warnings{{Rule: "ci-not-believable", Message: "batch means correlated"}}})
-	Table("", warned, "With a warning")
+	Table(warned, "With a warning")
 	if len(r.shown) != 2 || !strings.Contains(r.shown[1], ">warnings<") || !strings.Contains(r.shown[1], "ci-not-believable: batch means correlated") {
 		t.Errorf("table with a warning: %q", r.shown[1])
 	}
 	// A bad argument is a red box, not a returned error.
-	if !catchStop(t, func() { Table("x", 42, "") }) || !strings.Contains(r.shown[2], "error: frame.FromStructs") {
+	if !catchStop(t, func() { Table(42, "", SaveAs("x")) }) || !strings.Contains(r.shown[2], "error: frame.FromStructs") {
 		t.Errorf("Table(42) did not stop with an error box: %q", r.shown)
 	}
 }

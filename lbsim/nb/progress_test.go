@@ -1,6 +1,8 @@
 package nb
 
 import (
+	"bytes"
+	"image/png"
 	"strings"
 	"sync"
 	"testing"
@@ -9,6 +11,7 @@ import (
 
 // recorder captures what would be sent to the notebook.
 type recorder struct {
+	lastPNG []byte // the last PNG displayed
 	mu      sync.Mutex
 	updates []string // updateHTML contents, in order
 	ids     map[string]bool
@@ -32,7 +35,7 @@ func fakeNotebook(t *testing.T) *recorder {
 		defer r.mu.Unlock()
 		r.shown = append(r.shown, h)
 	}
-	frontEnd.displayPNG = func([]byte) { r.mu.Lock(); r.pngs++; r.mu.Unlock() }
+	frontEnd.displayPNG = func(png []byte) { r.mu.Lock(); r.pngs++; r.lastPNG = png; r.mu.Unlock() }
 	frontEnd.sync = func() {}
 	t.Cleanup(func() { frontEnd = saved })
 	return r
@@ -138,4 +141,14 @@ func addConcurrently(p *Progress, n, each int) {
 		}()
 	}
 	wg.Wait()
+}
+
+// lastPNGSize is the size in pixels of the last PNG displayed.
+func (r *recorder) lastPNGSize(t *testing.T) (w, h int) {
+	t.Helper()
+	cfg, err := png.DecodeConfig(bytes.NewReader(r.lastPNG))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg.Width, cfg.Height
 }

@@ -17,16 +17,45 @@ import (
 // own errors: a failure is a red box and stops the cell (see Fail), so a
 // cell needs no error handling around them.
 
-// Table displays rows under caption and, when name is not empty, saves them
-// as name.csv (see Save). rows is a slice of structs (such as []lbsim.Row or
-// a table of the cell's own type) or a gota DataFrame. A "warnings" column
-// is displayed only when some row has a warning; the CSV always has it.
-func Table(name string, rows any, caption string, opts ...frame.Option) {
-	df := M1(toFrame(rows))
-	if name != "" {
-		Must(saveFrame(name, df))
+// Table displays rows under caption: a slice of structs (such as
+// []lbsim.Row or a table of the cell's own type) or a gota DataFrame. A
+// "warnings" column is displayed only when some row has a warning (a saved
+// CSV always has it). Options: SaveAs (also save the table as CSV), Digits,
+// MaxRows.
+//
+//	nb.Table(rows, "Mean waiting time", nb.SaveAs("01-waits"))
+func Table(rows any, caption string, opts ...TableOption) {
+	t := tableConfig{frame: []frame.Option{frame.Caption(caption)}}
+	for _, o := range opts {
+		o(&t)
 	}
-	frontEnd.displayHTML(frame.HTML(dropEmptyWarnings(df), append([]frame.Option{frame.Caption(caption)}, opts...)...))
+	df := M1(toFrame(rows))
+	if t.save != "" {
+		Must(saveFrame(t.save, df))
+	}
+	frontEnd.displayHTML(frame.HTML(dropEmptyWarnings(df), t.frame...))
+}
+
+// TableOption changes what Table does.
+type TableOption func(*tableConfig)
+
+type tableConfig struct {
+	save  string // the CSV's name, "" for none
+	frame []frame.Option
+}
+
+// SaveAs also saves the table as name.csv, every column at full precision
+// (see Save).
+func SaveAs(name string) TableOption { return func(t *tableConfig) { t.save = name } }
+
+// Digits shows numbers to n significant digits (default 4).
+func Digits(n int) TableOption {
+	return func(t *tableConfig) { t.frame = append(t.frame, frame.Precision(n)) }
+}
+
+// MaxRows shows at most n rows (the CSV keeps them all).
+func MaxRows(n int) TableOption {
+	return func(t *tableConfig) { t.frame = append(t.frame, frame.MaxRows(n)) }
 }
 
 // toFrame accepts a DataFrame as it is and converts a slice of structs.
@@ -61,11 +90,13 @@ func dropEmptyWarnings(df dataframe.DataFrame) dataframe.DataFrame {
 	return df
 }
 
-// Figure renders fig (FigureWidthCm x FigureHeightCm) and displays it.
-func Figure(fig plots.Figure) { Must(ShowFigure(fig)) }
+// Figure renders fig at its size (WidthCm x HeightCm, default 16 x 10 cm)
+// and displays it.
+func Figure(fig plots.Figure) { Must(showFigure(fig)) }
 
-// Grid displays figs side by side, cols panels per row.
-func Grid(figs []plots.Figure, cols int) { Must(ShowGrid(figs, cols)) }
+// Grid displays figs side by side, cols panels per row, each panel the size
+// of the largest figure (default 11 x 8 cm).
+func Grid(figs []plots.Figure, cols int) { Must(showGrid(figs, cols)) }
 
 // Note displays a short remark under the cell, in grey; a reader sees it in
 // the report, the scan of headless runs does not take it for an error.

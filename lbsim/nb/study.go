@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unsafe"
 
 	"github.com/go-gota/gota/dataframe"
 
@@ -20,25 +21,44 @@ import (
 // "jobs" is read from LBSIM_JOBS, and a camel-case name keeps its word
 // boundary ("xM" is LBSIM_X_M, "xm" is LBSIM_XM), so no two names share a
 // variable. Overrides are strict: a value that does not parse, is out of
-// range, or gives a list where one number is wanted stops the program with
-// one line naming the variable, the value and the fix (no silent fallback,
-// no panic trace).
+// range, or gives a list where one number is wanted stops the cell with the
+// red box of every failure (Fail), naming the variable, the value and the
+// fix (no silent fallback, no panic trace).
 
 // Quick reports whether the notebook runs in quick mode (LBSIM_QUICK=1, or
 // true/yes/on): the test suite's short runs. Reports use the full values.
-func Quick() bool { return must(boolEnv("QUICK")) }
+func Quick() bool { return orFail(boolEnv("QUICK")) }
 
 // Int is a notebook parameter: a whole number >= 0 (jobs, replications,
-// servers, seeds). The environment variable LBSIM_<NAME> overrides it;
-// otherwise quick in quick mode and full otherwise.
-func Int(name string, full, quick int) int {
+// servers, seeds) of any integer type, the type of full and quick:
+//
+//	Jobs: nb.Int[int64]("jobs", 2_000_000, 200_000),
+//	Seed: nb.Int[uint64]("seed", 17, 17),
+//
+// The environment variable LBSIM_<NAME> overrides it; otherwise quick in
+// quick mode and full otherwise.
+func Int[T Integer](name string, full, quick T) T {
 	if v, ok := lookup(name); ok {
-		return must(parseInt(name, v))
+		return orFail(parseInt[T](name, v))
 	}
 	if Quick() {
 		return quick
 	}
 	return full
+}
+
+// Integer is the integer types of Int.
+type Integer interface {
+	~int | ~int8 | ~int16 | ~int32 | ~int64 | ~uint | ~uint8 | ~uint16 | ~uint32 | ~uint64
+}
+
+// maxOf is the largest value of T.
+func maxOf[T Integer]() uint64 {
+	var zero T
+	if ^zero < 0 { // signed: all bits set is -1
+		return 1<<(8*unsafe.Sizeof(zero)-1) - 1
+	}
+	return uint64(^zero)
 }
 
 // Float is Int for one real number.
@@ -63,7 +83,7 @@ func Float(name string, full, quick float64) float64 {
 // Floats is Int for a comma-separated list of real numbers.
 func Floats(name string, full, quick []float64) []float64 {
 	if v, ok := lookup(name); ok {
-		return must(parseFloats(name, v))
+		return orFail(parseFloats(name, v))
 	}
 	if Quick() {
 		return quick
@@ -88,23 +108,24 @@ func EnvName(name string) string {
 
 func lookup(name string) (string, bool) { return os.LookupEnv(EnvName(name)) }
 
-// parseInt reads an override of a whole-number parameter.
-func parseInt(name, v string) (int, error) {
+// parseInt reads an override of a whole-number parameter of type T.
+func parseInt[T Integer](name, v string) (T, error) {
 	env := EnvName(name)
 	t := strings.TrimSpace(v)
 	if t == "" {
 		return 0, fmt.Errorf("%s is set but empty: give a whole number >= 0, e.g. %s=1000, or unset it", env, env)
 	}
-	n, err := strconv.Atoi(t)
-	switch {
-	case errors.Is(err, strconv.ErrRange):
-		return 0, fmt.Errorf("%s=%q is out of range: need a whole number from 0 to %d", env, v, math.MaxInt)
-	case err != nil:
-		return 0, fmt.Errorf("%s=%q is not a whole number: write e.g. %s=1000 (no decimal point, no list)", env, v, env)
-	case n < 0:
+	if n, err := strconv.ParseInt(t, 10, 64); err == nil && n < 0 {
 		return 0, fmt.Errorf("%s=%d is negative: need a whole number >= 0", env, n)
 	}
-	return n, nil
+	n, err := strconv.ParseUint(t, 10, 64)
+	switch {
+	case errors.Is(err, strconv.ErrRange) || (err == nil && n > maxOf[T]()):
+		return 0, fmt.Errorf("%s=%q is out of range: need a whole number from 0 to %d", env, v, maxOf[T]())
+	case err != nil:
+		return 0, fmt.Errorf("%s=%q is not a whole number: write e.g. %s=1000 (no decimal point, no list)", env, v, env)
+	}
+	return T(n), nil
 }
 
 // parseFloats reads an override of a list of real numbers.
@@ -143,14 +164,12 @@ func boolEnv(name string) (bool, error) {
 	}
 }
 
-// fail stops the notebook's program on an invalid override: one line on
-// stderr (shown under the cell) and exit status 2. Tests replace it.
-var fail = func(err error) {
-	fmt.Fprintln(os.Stderr, "lbsim:", err)
-	os.Exit(2)
-}
+// fail stops the notebook's program on an invalid override, as every
+// failure does: a red box under the cell and exit status 1 (Fail). Tests
+// replace it.
+var fail = Fail
 
-func must[T any](v T, err error) T {
+func orFail[T any](v T, err error) T {
 	if err != nil {
 		fail(err)
 	}
@@ -193,12 +212,10 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 // name.csv into the directory LBSIM_OUT_DIR (set by the test suite, which
 // checks the numbers) or, when unset, into the repository's reports/
 // folder. These files are generated, so an existing one is replaced.
-func Save(name string, rows any) error {
-	df, err := toFrame(rows)
-	if err != nil {
-		return err
-	}
-	return saveFrame(name, df)
+// A failure is a red box that stops the cell (see Fail). To show the table
+// too, use Table with SaveAs.
+func Save(name string, rows any) {
+	Must(saveFrame(name, M1(toFrame(rows))))
 }
 
 func saveFrame(name string, df dataframe.DataFrame) error {

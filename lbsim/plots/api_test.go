@@ -101,7 +101,7 @@ func TestWarnedPointsHollowWithFootnote(t *testing.T) {
 	if p, _ := fig.Plot(); p.X.Label.Text != "load ρ" {
 		t.Errorf("x label without warnings %q", p.X.Label.Text)
 	}
-	if _, err := PNG(fig, 12, 8); err != nil {
+	if _, err := PNG(sized(fig, 12, 8)); err != nil {
 		t.Fatal(err)
 	}
 }

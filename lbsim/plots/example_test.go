@@ -22,7 +22,7 @@ func ExamplePNG() {
 		Series: []plots.Series{{Name: "RND", X: rho, Y: []float64{0.11, 1.02, 8.7}, CI: []float64{0.01, 0.05, 0.9}}},
 		Curves: []plots.Curve{{Name: "RND exact (M/M/1)", Of: "RND", X: rho, Y: []float64{0.111, 1, 9}}},
 	}
-	png, err := plots.PNG(fig, 16, 10)
+	png, err := plots.PNG(fig)
 	fmt.Println(len(png) > 0, err)
 	// Output: true <nil>
 }

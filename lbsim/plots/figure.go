@@ -54,6 +54,10 @@ type Figure struct {
 	// LegendBottomRight moves the legend from the top left (best for
 	// curves that rise with the load) to the bottom right.
 	LegendBottomRight bool
+	// WidthCm and HeightCm are the image's size in cm; zero takes the
+	// default (FigureWidthCm x FigureHeightCm, or in a grid PanelWidthCm x
+	// PanelHeightCm).
+	WidthCm, HeightCm float64
 }
 
 // Plot builds the gonum plot for f, checking it first: every Series and

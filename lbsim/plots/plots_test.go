@@ -96,7 +96,7 @@ func waitFigure() Figure {
 }
 
 func TestPNGRendersSeries(t *testing.T) {
-	b, err := PNG(waitFigure(), 16, 10)
+	b, err := PNG(sized(waitFigure(), 16, 10))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +115,7 @@ func TestPNGRendersSeries(t *testing.T) {
 func TestCurveOwnColourWithoutOf(t *testing.T) {
 	fig := waitFigure()
 	fig.Curves[0].Of = ""
-	img := decodeOf(t)(PNG(fig, 16, 10))
+	img := decodeOf(t)(PNG(sized(fig, 16, 10)))
 	if n := countColour(img, palette[2]); n < 100 {
 		t.Errorf("curve without Of: %d pixels of the next palette colour, want >= 100", n)
 	}
@@ -133,8 +133,8 @@ func TestErrorBarsFromCI(t *testing.T) {
 	}
 	without := fig
 	without.Series = []Series{{Name: "a", X: []float64{1, 2}, Y: []float64{1, 2}}}
-	with := countColour(decodeOf(t)(PNG(fig, 12, 8)), palette[0])
-	plain := countColour(decodeOf(t)(PNG(without, 12, 8)), palette[0])
+	with := countColour(decodeOf(t)(PNG(sized(fig, 12, 8))), palette[0])
+	plain := countColour(decodeOf(t)(PNG(sized(without, 12, 8))), palette[0])
 	if with <= plain {
 		t.Errorf("error bars added no pixels: %d with CI, %d without", with, plain)
 	}
@@ -160,14 +160,14 @@ func TestLogAxesGuardNonPositive(t *testing.T) {
 	if math.Abs(p.Y.Min-0.1) > 1e-12 || p.Y.Max != 50 {
 		t.Errorf("y range [%v, %v], want [0.1, 50]", p.Y.Min, p.Y.Max)
 	}
-	img := decodeOf(t)(PNG(fig, 12, 8))
+	img := decodeOf(t)(PNG(sized(fig, 12, 8)))
 	if n := countColour(img, palette[0]); n < 100 {
 		t.Errorf("log figure with zeros drew %d series pixels, want a visible series", n)
 	}
 	// A single positive point, and a series with nothing drawable, still render.
 	for _, ys := range [][]float64{{0.5}, {0}} {
 		f := Figure{LogY: true, Series: []Series{{Name: "one", X: []float64{1}, Y: ys}}}
-		if _, err := PNG(f, 8, 6); err != nil {
+		if _, err := PNG(sized(f, 8, 6)); err != nil {
 			t.Errorf("Y = %v on a log axis: %v", ys, err)
 		}
 	}
@@ -177,15 +177,15 @@ func TestGridPNG(t *testing.T) {
 	a, b, c := waitFigure(), waitFigure(), waitFigure()
 	b.LogY = true
 	c.Title = "third"
-	img := decodeOf(t)(GridPNG([]Figure{a, b, c}, 2, 10, 7))
+	img := decodeOf(t)(GridPNG(sizedAll([]Figure{a, b, c}, 10, 7), 2))
 	wantPixels(t, img, 20, 14) // 2 columns x 2 rows of 10 x 7 cm
 	// Three panels draw three times the series pixels of one (roughly).
-	one := countColour(decodeOf(t)(PNG(a, 10, 7)), palette[0])
+	one := countColour(decodeOf(t)(PNG(sized(a, 10, 7))), palette[0])
 	three := countColour(img, palette[0])
 	if three < 2*one {
 		t.Errorf("grid has %d series pixels, one panel %d; want about 3x", three, one)
 	}
-	row := decodeOf(t)(GridPNG([]Figure{a, b}, 5, 10, 7))
+	row := decodeOf(t)(GridPNG(sizedAll([]Figure{a, b}, 10, 7), 5))
 	wantPixels(t, row, 20, 7) // cols larger than the figure count shrinks to it
 }
 
@@ -205,25 +205,25 @@ func TestFigureErrors(t *testing.T) {
 		{"log YMin", Figure{LogY: true, YMin: 0, YMax: 10, Series: []Series{{Name: "RR", X: x3, Y: x3}}}, "YMin > 0"},
 	}
 	for _, c := range cases {
-		_, err := PNG(c.fig, 10, 8)
+		_, err := PNG(sized(c.fig, 10, 8))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want one containing %q", c.name, err, c.want)
 		}
 	}
 	fig := waitFigure()
-	for _, size := range [][2]float64{{0, 8}, {10, -1}, {1600, 1000}, {math.NaN(), 5}} {
-		if _, err := PNG(fig, size[0], size[1]); err == nil || !strings.Contains(err.Error(), "cm") {
+	for _, size := range [][2]float64{{-3, 8}, {10, -1}, {1600, 1000}, {math.NaN(), 5}} {
+		if _, err := PNG(sized(fig, size[0], size[1])); err == nil || !strings.Contains(err.Error(), "cm") {
 			t.Errorf("size %v: error %v, want one about the size in cm", size, err)
 		}
 	}
-	if _, err := GridPNG(nil, 2, 10, 7); err == nil {
+	if _, err := GridPNG(sizedAll(nil, 10, 7), 2); err == nil {
 		t.Error("GridPNG(nil) gave no error")
 	}
-	if _, err := GridPNG([]Figure{fig}, 0, 10, 7); err == nil || !strings.Contains(err.Error(), "cols = 0") {
+	if _, err := GridPNG(sizedAll([]Figure{fig}, 10, 7), 0); err == nil || !strings.Contains(err.Error(), "cols = 0") {
 		t.Errorf("GridPNG cols 0: %v", err)
 	}
 	bad := Figure{Series: []Series{{Name: "x", X: x3}}}
-	if _, err := GridPNG([]Figure{fig, bad}, 2, 10, 7); err == nil || !strings.Contains(err.Error(), "panel 1") {
+	if _, err := GridPNG(sizedAll([]Figure{fig, bad}, 10, 7), 2); err == nil || !strings.Contains(err.Error(), "panel 1") {
 		t.Errorf("GridPNG with a bad panel: %v, want it to name panel 1", err)
 	}
 }
@@ -241,7 +241,7 @@ func TestYRange(t *testing.T) {
 }
 
 // decodeOf returns a function taking a renderer's results, so a test reads
-// img := decodeOf(t)(PNG(fig, w, h)).
+// img := decodeOf(t)(PNG(fig)).
 func decodeOf(t *testing.T) func([]byte, error) image.Image {
 	return func(b []byte, err error) image.Image {
 		t.Helper()
@@ -250,4 +250,19 @@ func decodeOf(t *testing.T) func([]byte, error) image.Image {
 		}
 		return decode(t, b)
 	}
+}
+
+// sized is fig at w x h cm.
+func sized(fig Figure, w, h float64) Figure {
+	fig.WidthCm, fig.HeightCm = w, h
+	return fig
+}
+
+// sizedAll is figs, each at w x h cm.
+func sizedAll(figs []Figure, w, h float64) []Figure {
+	out := make([]Figure, len(figs))
+	for i, f := range figs {
+		out[i] = sized(f, w, h)
+	}
+	return out
 }

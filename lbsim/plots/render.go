@@ -19,8 +19,30 @@ const DPI = 150
 // instead of allocating gigabytes.
 const maxCm = 200
 
-// PNG renders fig as a PNG image of widthCm x heightCm centimetres.
-func PNG(fig Figure, widthCm, heightCm float64) ([]byte, error) {
+// Default sizes, in cm: of a figure alone, and of a panel of a grid.
+const (
+	FigureWidthCm  = 16
+	FigureHeightCm = 10
+	PanelWidthCm   = 11
+	PanelHeightCm  = 8
+)
+
+// size is fig's size in cm: its WidthCm and HeightCm, each defaulting to
+// (w, h) when zero.
+func (f *Figure) size(w, h float64) (float64, float64) {
+	if f.WidthCm != 0 {
+		w = f.WidthCm
+	}
+	if f.HeightCm != 0 {
+		h = f.HeightCm
+	}
+	return w, h
+}
+
+// PNG renders fig as a PNG image of fig.WidthCm x fig.HeightCm (default
+// FigureWidthCm x FigureHeightCm).
+func PNG(fig Figure) ([]byte, error) {
+	widthCm, heightCm := fig.size(FigureWidthCm, FigureHeightCm)
 	if err := checkSize(widthCm, heightCm); err != nil {
 		return nil, err
 	}
@@ -34,17 +56,23 @@ func PNG(fig Figure, widthCm, heightCm float64) ([]byte, error) {
 }
 
 // GridPNG renders figs as panels in a grid of cols columns (rows as needed,
-// filled left to right), each panel panelWidthCm x panelHeightCm, with the
-// axes of panels in a row and column aligned.
-func GridPNG(figs []Figure, cols int, panelWidthCm, panelHeightCm float64) ([]byte, error) {
+// filled left to right), the axes of panels in a row and column aligned.
+// Every panel has the size of the largest: the figures' WidthCm and HeightCm
+// (default PanelWidthCm x PanelHeightCm).
+func GridPNG(figs []Figure, cols int) ([]byte, error) {
 	if len(figs) == 0 {
 		return nil, errNoFigures
 	}
 	if cols < 1 {
 		return nil, fmt.Errorf("plots: GridPNG cols = %d; want at least 1 (e.g. %d for one row)", cols, len(figs))
 	}
-	if err := checkSize(panelWidthCm, panelHeightCm); err != nil {
-		return nil, err
+	var panelWidthCm, panelHeightCm float64
+	for i := range figs {
+		w, h := figs[i].size(PanelWidthCm, PanelHeightCm)
+		if err := checkSize(w, h); err != nil {
+			return nil, fmt.Errorf("plots: GridPNG panel %d: %w", i, err)
+		}
+		panelWidthCm, panelHeightCm = max(panelWidthCm, w), max(panelHeightCm, h)
 	}
 	cols = min(cols, len(figs))
 	rows := (len(figs) + cols - 1) / cols

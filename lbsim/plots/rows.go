@@ -19,6 +19,32 @@ func MeanResponse(r lbsim.Row) (float64, float64) { return r.MeanResponse, r.Mea
 // Load is the usual x of a row: its load rho.
 func Load(r lbsim.Row) float64 { return r.Load }
 
+// SeriesFrom is the series named name with one point (x, y) per element of
+// rows for which at says ok, in order, with the half-width ci of y's 95%
+// confidence interval (NaN: no bar). rows may be of any type: a table of
+// the cell's own, lbsim.Row, a chain's solutions.
+func SeriesFrom[T any](name string, rows []T, at func(T) (x, y, ci float64, ok bool)) Series {
+	s := Series{Name: name}
+	for _, r := range rows {
+		if x, y, ci, ok := at(r); ok {
+			s.X, s.Y, s.CI = append(s.X, x), append(s.Y, y), append(s.CI, ci)
+		}
+	}
+	return s
+}
+
+// CurveFrom is the curve named name, in the colour of the series of (see
+// Curve), with one point (x, y) per element of rows for which at says ok.
+func CurveFrom[T any](name, of string, rows []T, at func(T) (x, y float64, ok bool)) Curve {
+	c := Curve{Name: name, Of: of}
+	for _, r := range rows {
+		if x, y, ok := at(r); ok {
+			c.X, c.Y = append(c.X, x), append(c.Y, y)
+		}
+	}
+	return c
+}
+
 // Line is the series named name with one point (x(r), y(r)) per row, in
 // order, with its CI and each warned row's rules (drawn hollow). An empty
 // rows is an error: a series built from a filter that matched nothing.
@@ -26,17 +52,17 @@ func Line(name string, rows []lbsim.Row, x func(lbsim.Row) float64, y Metric) (S
 	if len(rows) == 0 {
 		return Series{}, fmt.Errorf("plots: series %q has no rows; the filter that built it matched nothing", name)
 	}
-	s := Series{Name: name}
-	warned := false
-	for _, r := range rows {
+	s := SeriesFrom(name, rows, func(r lbsim.Row) (float64, float64, float64, bool) {
 		m, ci := y(r)
-		s.X, s.Y, s.CI = append(s.X, x(r)), append(s.Y, m), append(s.CI, ci)
-		rules := ruleNames(r.Warnings)
-		s.Warned = append(s.Warned, rules)
-		warned = warned || rules != ""
-	}
-	if !warned {
-		s.Warned = nil
+		return x(r), m, ci, true
+	})
+	for i, r := range rows {
+		if rules := ruleNames(r.Warnings); rules != "" {
+			if s.Warned == nil {
+				s.Warned = make([]string, len(rows))
+			}
+			s.Warned[i] = rules
+		}
 	}
 	return s, nil
 }
@@ -88,13 +114,13 @@ func Labels(rows []lbsim.Row) []string {
 	return out
 }
 
-// CurvePoints is the number of x values at which CurveOf evaluates theory.
+// CurvePoints is the number of x values at which FuncCurve evaluates f.
 const CurvePoints = 100
 
-// CurveOf samples f at CurvePoints x values evenly spaced on [lo, hi],
+// FuncCurve samples f at CurvePoints x values evenly spaced on [lo, hi],
 // keeping those where f has a finite value (ok); its name and colour come
 // from name and of (see Curve). Empty when f has no value anywhere.
-func CurveOf(name, of string, lo, hi float64, f func(x float64) (y float64, ok bool)) Curve {
+func FuncCurve(name, of string, lo, hi float64, f func(x float64) (y float64, ok bool)) Curve {
 	c := Curve{Name: name, Of: of}
 	for i := range CurvePoints {
 		x := lo + (hi-lo)*float64(i)/float64(CurvePoints-1)
@@ -137,7 +163,7 @@ func ExactCurve(rows []lbsim.Row, label string) (Curve, error) {
 	lo, hi := LoadRange(sel)
 	cfg := sel[0].Config
 	var kind lbsim.RefKind
-	c := CurveOf("", label, lo, hi, func(rho float64) (float64, bool) {
+	c := FuncCurve("", label, lo, hi, func(rho float64) (float64, bool) {
 		cfg.Load = rho
 		ref, ok := lbsim.Exact(cfg)
 		if ok {

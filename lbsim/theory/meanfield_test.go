@@ -8,7 +8,8 @@ import (
 )
 
 func TestMeanFieldPublished(t *testing.T) {
-	// DESIGN.md table: Mitzenmacher (JSQ-d) and Hellemans & Van Houdt (LL-d).
+	// Mitzenmacher, "The power of two choices in randomized load balancing", IEEE TPDS
+	// 12(10), 2001 (JSQ-d), and Hellemans and Van Houdt, SIGMETRICS 2018 (LL-d).
 	table := []struct {
 		rho                  float64
 		jsq2, jsq3, ll2, ll3 float64

@@ -20,7 +20,8 @@ func ekm1FixedPoint(K int, rho float64) float64 {
 }
 
 func TestRoundRobinExp(t *testing.T) {
-	// Published E_K/M/1 waits (DESIGN.md), mean size 1.
+	// E_K/M/1 waits from the root equation sigma = (K rho/(K rho + 1 - sigma))^K
+	// (Kleinrock, Queueing Systems I, sec. 6.4), mean size 1.
 	cases := []struct {
 		K    int
 		rho  float64

@@ -18,7 +18,7 @@
 //     Chromium with the network closed: nothing loaded, images decode, no raw TeX in the rendered
 //     text) and [CheckPDF] (every figure once, no blank page, the title on page 1).
 //
-// Notebooks import the repository module through a first cell (DESIGN.md, "Notebooks"):
+// Notebooks import the repository module through a first cell (the README, "Importing lbsim in a notebook"):
 //
 //	!*rm -f go.work && go work init && go work use . "${GONB_DIR}/.." \
 //	  && go mod edit -require=github.com/perfeval/lbsim@v0.0.0-00010101000000-000000000000

@@ -31,7 +31,7 @@ func WaitFigure(title string, rows []lbsim.Row, classes ...JobClass) (plots.Figu
 			fig.Series = append(fig.Series, s)
 			cfg := sel[0].Config
 			var ref lbsim.Reference
-			c := plots.CurveOf("", name, lo, hi, func(rho float64) (float64, bool) {
+			c := plots.FuncCurve("", name, lo, hi, func(rho float64) (float64, bool) {
 				cfg.Load = rho
 				r, ok := m.Exact(cfg)
 				if ok {
