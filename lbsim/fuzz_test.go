@@ -71,10 +71,11 @@ func FuzzSizeRoundTrip(f *testing.F) {
 	f.Add(uint8(9), 6.5, 1.25, 3.0, uint8(12)) // NewEmpirical of 12 values
 	f.Add(uint8(10), 1.0, 10.0, 0.5, uint8(0))
 	f.Add(uint8(11), 2.5, 0.5, 0.0, uint8(3))
+	f.Add(uint8(12), 2.0, 0.0, 0.0, uint8(4))
 	f.Fuzz(func(t *testing.T, kind uint8, a, b, c float64, n uint8) {
 		var s SizeLaw
 		var err error
-		switch kind % 12 {
+		switch kind % 13 {
 		case 0:
 			s = Exponential{M: a}
 		case 1:
@@ -111,6 +112,8 @@ func FuzzSizeRoundTrip(f *testing.F) {
 				vs[i] = a * float64(i+1) * (1 + b)
 			}
 			s = NewModal(vs...)
+		case 12:
+			s = Erlang{K: int(n), M: a}
 		}
 		if err != nil || s.Validate() != nil {
 			return
