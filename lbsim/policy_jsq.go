@@ -60,7 +60,7 @@ func (p JSQ) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	switch {
 	case !s.exp || s.ps:
-	case p.D == 0 || (p.D == s.k && !p.Replace):
+	case allServers(p.D, s.k, p.Replace):
 		if s.equal {
 			return centralMMK(s, LowerBound)
 		}
@@ -78,20 +78,11 @@ func (p JSQ) Theory(c Config) (Reference, bool) {
 // Pick samples D servers and takes the one with the fewest jobs (all K for
 // JSQ); the run uses it directly for JSQ-d and count buckets for JSQ.
 func (p JSQ) Pick(v *View, _ float64) int {
-	if p.Mem > 0 {
-		return unstarted(p)
-	}
-	return v.Least(v.Sample(sampleSize(p.D, v.K()), p.Replace), Count)
+	return pickSampled(p, v, p.D, p.Mem, p.Replace, Count)
 }
 
 func (p JSQ) newDispatcher(s *sim) dispatcher {
-	if p.Mem > 0 {
-		return newMemoryDispatcher(s, p.D, p.Mem, p.Replace, Count)
-	}
-	if p.D == 0 || (p.D == s.k && !p.Replace) {
-		return newLeastCount(s)
-	}
-	return &sampleMin{v: View{s: s}, d: p.D, kind: Count, replace: p.Replace}
+	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s) })
 }
 
 // leastCount is JSQ over all K servers: servers kept in count buckets (O(1)

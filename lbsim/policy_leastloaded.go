@@ -71,7 +71,7 @@ func (p LeastLoaded) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	switch {
 	case !s.exp || s.ps:
-	case s.equal && (p.D == 0 || (p.D == s.k && !p.Replace)):
+	case s.equal && allServers(p.D, s.k, p.Replace):
 		return centralMMK(s, ExactValue)
 	case s.unit && p.D >= 2 && !p.Replace && p.Mem == 0:
 		d, err := theory.LLdMeanField(p.D, c.Load)
@@ -83,20 +83,11 @@ func (p LeastLoaded) Theory(c Config) (Reference, bool) {
 // Pick samples D servers and takes the least loaded (all K for LWL); the run
 // uses it directly for LL-d and an O(log K) index for LWL.
 func (p LeastLoaded) Pick(v *View, _ float64) int {
-	if p.Mem > 0 {
-		return unstarted(p)
-	}
-	return v.Least(v.Sample(sampleSize(p.D, v.K()), p.Replace), Workload)
+	return pickSampled(p, v, p.D, p.Mem, p.Replace, Workload)
 }
 
 func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
-	if p.Mem > 0 {
-		return newMemoryDispatcher(s, p.D, p.Mem, p.Replace, Workload)
-	}
-	if p.D == 0 || (p.D == s.k && !p.Replace) {
-		return newLeastWork(s)
-	}
-	return &sampleMin{v: View{s: s}, d: p.D, kind: Workload, replace: p.Replace}
+	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Workload, func(s *sim) dispatcher { return newLeastWork(s) })
 }
 
 // leastWork is LWL over all K servers in O(log K): servers with no work

@@ -133,3 +133,28 @@ func (p *sampleMin) lean(s *sim) leanPolicy {
 	}
 	return notLean
 }
+
+// allServers reports whether d sampled servers (d = 0: all) are all k of
+// them: LWL and JSQ, whose runs keep an index instead of sampling.
+func allServers(d, k int, replace bool) bool { return d == 0 || (d == k && !replace) }
+
+// pickSampled is the Pick of a power-of-d policy p: the least loaded (by
+// kind) of d servers sampled, all K for d = 0. With memory it needs Start.
+func pickSampled(p Policy, v *View, d, mem int, replace bool, kind State) int {
+	if mem > 0 {
+		return unstarted(p)
+	}
+	return v.Least(v.Sample(sampleSize(d, v.K()), replace), kind)
+}
+
+// sampledDispatcher is the run's dispatcher of a power-of-d policy: with
+// memory, the memory's; over all servers, the index all makes; else sampleMin.
+func sampledDispatcher(s *sim, d, mem int, replace bool, kind State, all func(*sim) dispatcher) dispatcher {
+	switch {
+	case mem > 0:
+		return newMemoryDispatcher(s, d, mem, replace, kind)
+	case allServers(d, s.k, replace):
+		return all(s)
+	}
+	return &sampleMin{v: View{s: s}, d: d, kind: kind, replace: replace}
+}
