@@ -31,7 +31,7 @@ func (d *rrDispatcher) pick(float64, float64) int {
 	return k
 }
 
-func (d *rrDispatcher) lean(s *sim) leanPolicy { s.rr = d; return leanRoundRobin }
+func (*rrDispatcher) lean(*sim) leanPolicy { return leanRoundRobin }
 
 // Theory: with exponential sizes and equal speeds every server is an
 // E_K/M/1 queue (Erlang-K gaps: K Poisson gaps between a server's jobs),

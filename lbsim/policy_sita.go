@@ -88,7 +88,7 @@ func (d *sitaDispatcher) pick(_, x float64) int {
 	return lo + d.r.IntN(n)
 }
 
-func (d *sitaDispatcher) lean(s *sim) leanPolicy { s.sita = d; return leanSITA }
+func (*sitaDispatcher) lean(*sim) leanPolicy { return leanSITA }
 
 // group is the servers of a job of size x, lo .. lo+n-1: the long jobs'
 // (sizes above the cut, or the two-point law's long size) or the others'.

@@ -23,10 +23,8 @@ type sim struct {
 
 	ka, kb []int32 // a lean block's pairs (LL-2, JSQ-2), or RND's servers beyond farServers
 
-	lean    leanPolicy      // the policy run inline by leanBlock, if any
-	rr      *rrDispatcher   // leanBlock's round robin, when lean is leanRoundRobin
-	sita    *sitaDispatcher // leanBlock's SITA, when lean is leanSITA
-	touched uint64          // sum of the values loaded by drawServers, unused
+	lean    leanPolicy // the policy run inline by leanBlock, if any
+	touched uint64     // sum of the values loaded by drawServers, unused
 }
 
 // replication is what one replication measured.
