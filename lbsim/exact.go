@@ -17,7 +17,8 @@ const (
 	LimitValue RefKind = "limit"
 	// LowerBound is a value the system's steady-state mean cannot be below
 	// (for example the central M/M/K queue under any dispatching of
-	// exponential jobs to K separate queues).
+	// exponential jobs to K separate queues). No built-in policy gives one
+	// yet: a policy of your own may, and gets the below-lower-bound warning.
 	LowerBound RefKind = "lower bound"
 )
 
@@ -155,9 +156,8 @@ func perServerMG1(c Config) (Reference, bool) {
 }
 
 // centralMMK is the central M/M/K queue (Erlang C) of K equal servers and
-// exponential sizes: exactly LWL under FCFS, and a lower bound for every
-// dispatching to K separate FCFS queues (kind says which).
-func centralMMK(s system, kind RefKind) (Reference, bool) {
+// exponential sizes: exactly LWL under FCFS.
+func centralMMK(s system) (Reference, bool) {
 	d, err := theory.MMK(s.lambda, s.k, s.sizes.Mean()/s.mu)
-	return reference(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", s.k), kind)
+	return reference(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", s.k), ExactValue)
 }

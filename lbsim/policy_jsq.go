@@ -50,21 +50,14 @@ func (p JSQ) Validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, 
 // RowParams: d, the servers sampled per job (K for JSQ).
 func (p JSQ) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 
-// Theory, for exponential sizes under FCFS: JSQ over all K equal servers is
-// bounded below by the central M/M/K queue (no dispatching to separate
-// queues beats one queue that never idles a server while a job waits);
-// JSQ-d, d >= 2 distinct samples, speed 1, has Mitzenmacher's mean-field
-// limit (sum_{i>=1} rho^((d^i-d)/(d-1))), and JSQ(d,1) the fixed point of
-// its memory (theory.JSQdMemoryMeanField).
+// Theory, for exponential sizes under FCFS, speed 1, distinct samples:
+// JSQ-d, d >= 2, has Mitzenmacher's mean-field limit
+// (sum_{i>=1} rho^((d^i-d)/(d-1))), and JSQ(d,1) the fixed point of its
+// memory (theory.JSQdMemoryMeanField). JSQ over all servers (d = 0) has none.
 func (p JSQ) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	switch {
-	case !s.exp || s.ps:
-	case allServers(p.D, s.k, p.Replace):
-		if s.equal {
-			return centralMMK(s, LowerBound)
-		}
-	case !s.unit || p.Replace:
+	case !s.exp || s.ps || !s.unit || p.Replace:
 	case p.D >= 2 && p.Mem == 0:
 		d, err := theory.JSQdMeanField(p.D, c.Load)
 		return reference(scale(d, s.sizes.Mean()), err, fmt.Sprintf("JSQ-%d mean-field limit (Mitzenmacher)", p.D), LimitValue)

@@ -72,7 +72,7 @@ func (p LeastLoaded) Theory(c Config) (Reference, bool) {
 	switch {
 	case !s.exp || s.ps:
 	case s.equal && allServers(p.D, s.k, p.Replace):
-		return centralMMK(s, ExactValue)
+		return centralMMK(s)
 	case s.unit && p.D >= 2 && !p.Replace && p.Mem == 0:
 		d, err := theory.LLdMeanField(p.D, c.Load)
 		return reference(scale(d, s.sizes.Mean()), err, fmt.Sprintf("LL-%d mean-field limit (Hellemans & Van Houdt)", p.D), LimitValue)

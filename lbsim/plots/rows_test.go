@@ -65,7 +65,10 @@ func TestByLabelAndExactCurve(t *testing.T) {
 //
 // times Claim (1 for the truth), and its split of the work, so Validate
 // refuses an overloaded server.
-type biased struct{ P, Claim float64 }
+type biased struct {
+	P, Claim float64
+	Kind     lbsim.RefKind // "" for ExactValue
+}
 
 func (p biased) String() string     { return "biased" }
 func (p biased) Reads() lbsim.State { return 0 }
@@ -88,7 +91,11 @@ func (p biased) Theory(c lbsim.Config) (lbsim.Reference, bool) {
 		w += share * rho * m / (1 - rho)
 	}
 	w *= p.Claim
-	return lbsim.Reference{Wait: w, Response: w + m, Method: "M/M/1 per server", Kind: lbsim.ExactValue}, true
+	kind := lbsim.ExactValue
+	if p.Kind != "" {
+		kind = p.Kind
+	}
+	return lbsim.Reference{Wait: w, Response: w + m, Method: "M/M/1 per server", Kind: kind}, true
 }
 
 // A policy of one's own that supplies its theory gets what the built-in
@@ -135,6 +142,21 @@ func TestUserPolicyTheory(t *testing.T) {
 	}
 	if !res.Warnings.Has(lbsim.RuleExactOutside) {
 		t.Errorf("wrong theory %v against simulated %v: no %s warning", res.Exact.Wait, res.Wait, lbsim.RuleExactOutside)
+	}
+	// As a lower bound, the same claim is caught (the mean is below it);
+	// the truth halved, a valid bound, raises nothing.
+	for _, tc := range []struct {
+		claim float64
+		warn  bool
+	}{{1.3, true}, {0.5, false}} {
+		wrong.Policy = biased{P: 0.7, Claim: tc.claim, Kind: lbsim.LowerBound}
+		res, err := lbsim.Run(wrong)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Warnings.Has(lbsim.RuleBelowBound) != tc.warn || res.Warnings.Has(lbsim.RuleExactOutside) {
+			t.Errorf("lower bound %v against simulated %v: warnings %v, want %s: %v", res.Exact.Wait, res.Wait, res.Warnings, lbsim.RuleBelowBound, tc.warn)
+		}
 	}
 	// rho = 0.75 puts 1.05 on server 1.
 	over := base
