@@ -311,16 +311,21 @@ func (c Config) Key() string {
 	return key
 }
 
-// hashFloats is FNV-1a over the bits of xs.
+// hashFloats is FNV-1a over the bits of xs, low byte first.
 func hashFloats(xs []float64) uint64 {
-	h := uint64(14695981039346656037)
+	h := fnvOffset
 	for _, x := range xs {
 		b := math.Float64bits(x)
 		for range 8 {
-			h ^= b & 0xff
-			h *= 1099511628211
+			h = fnvByte(h, byte(b))
 			b >>= 8
 		}
 	}
 	return h
 }
+
+// fnvOffset and fnvByte are FNV-1a, 64 bits: start at fnvOffset, then
+// fold in each byte.
+const fnvOffset = uint64(14695981039346656037)
+
+func fnvByte(h uint64, b byte) uint64 { return (h ^ uint64(b)) * 1099511628211 }

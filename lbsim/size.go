@@ -77,10 +77,9 @@ func sizesName(s SizeLaw) string {
 	if len(spec) <= maxSizesName {
 		return spec
 	}
-	h := uint64(14695981039346656037) // FNV-1a
+	h := fnvOffset
 	for i := range len(spec) {
-		h ^= uint64(spec[i])
-		h *= 1099511628211
+		h = fnvByte(h, spec[i])
 	}
 	cut := strings.LastIndexByte(spec[:maxSizesName-40], ',')
 	return fmt.Sprintf("%s,... (%d bytes, #%016x)", spec[:max(cut, 0)], len(spec), h)
