@@ -23,6 +23,23 @@ type SizeLaw interface {
 	String() string
 }
 
+// Truncated is a size law that knows its moments below a cut-off, for
+// SITA with a size cut (each group's load and exact delays):
+//
+//	BelowCut(cut) = (P(X <= cut), E[X; X <= cut], E[X^2; X <= cut]),
+//
+// with E[Y; A] = E[Y 1_A]; the moments above the cut are the totals minus
+// these. Every built-in law has it, in closed form.
+type Truncated interface {
+	BelowCut(cut float64) (p, m1, m2 float64)
+}
+
+// ThirdMomenter is a size law that knows E[X^3] (+Inf when it does not
+// exist), for the run-length index of the warnings. Every built-in law has it.
+type ThirdMomenter interface {
+	ThirdMoment() float64
+}
+
 // Classifier is implemented by size laws whose jobs fall in named classes
 // (short and long jobs of a two-point law); results are then also reported
 // per class. A job of size x is in class i when cuts[i-1] < x <= cuts[i].
