@@ -45,7 +45,7 @@
 // unexported dispatcher and lean fast path. A policy of your own is a type
 // with String and Pick (see ExamplePolicy and the Policy interface); with
 // a Theory method it gets the exact columns, the exact-outside-ci warning
-// and the theory curve of plots.ExactCurve like a built-in one.
+// and the theory curve of plots.TheoryCurve like a built-in one.
 //
 // A size law is one file too (size_*.go: the law's formulas, its
 // registration, and a String that ParseSizes reads back as the same law),

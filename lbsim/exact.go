@@ -56,35 +56,73 @@ type theorist interface {
 	Theory(c Config) (Reference, bool)
 }
 
-// Exact returns what theory knows of cfg, the one lookup shared by the
-// command line, the warnings, the figures and the notebooks. It checks what
-// every formula assumes (a valid configuration at a stable load, Poisson
-// arrivals, no trace, live state: a policy that reads nothing is refused a
-// board by Validate) and then asks:
+// Theory returns what theory knows of cfg, the one lookup shared by the
+// command line, the warnings, the figures and the notebooks: an exact value,
+// a K -> infinity limit or a lower bound (Reference.Kind says which; Exact
+// and Limit keep them apart). It checks what every formula assumes (a valid
+// configuration at a stable load, Poisson arrivals, no trace, live state: a
+// policy that reads nothing is refused a board by Validate) and then asks:
 //
 //   - one server: an M/G/1 queue whatever the policy (Pollaczek-Khinchine
 //     under FCFS, M/G/1-PS under PS);
 //   - otherwise the policy, through its Theory method (see Policy), which
 //     each built-in policy documents in its own file.
-func Exact(cfg Config) (Reference, bool) {
+func Theory(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
-		return Reference{}, false
-	}
-	if _, ok := cfg.arrivals().(Poisson); !ok {
 		return Reference{}, false
 	}
 	if cfg.Refresh > 0 && cfg.Servers > 1 {
 		return Reference{}, false // a board changes what the policy sees
 	}
-	if cfg.Servers == 1 {
-		return perServerMG1(cfg)
+	switch cfg.arrivals().(type) {
+	case Poisson:
+		if cfg.Servers == 1 {
+			return perServerMG1(cfg)
+		}
+		if t, ok := cfg.Policy.(theorist); ok {
+			return checked(t.Theory(cfg))
+		}
+	case DeterministicArrivals:
+		if cfg.Servers == 1 {
+			return checked(Random{}.gapTheory(cfg))
+		}
+		if t, ok := cfg.Policy.(gapTheorist); ok {
+			return checked(t.gapTheory(cfg))
+		}
 	}
-	t, ok := cfg.Policy.(theorist)
-	if !ok {
+	return Reference{}, false
+}
+
+// gapTheorist is a built-in policy whose theory also covers deterministic
+// arrivals (a user's Theory is only asked under Poisson arrivals, which its
+// formulas may assume without saying).
+type gapTheorist interface {
+	gapTheory(c Config) (Reference, bool)
+}
+
+// checked drops a reference with a NaN delay.
+func checked(ref Reference, ok bool) (Reference, bool) {
+	if !ok || math.IsNaN(ref.Wait) || math.IsNaN(ref.Response) {
 		return Reference{}, false
 	}
-	ref, ok := t.Theory(cfg)
-	if !ok || math.IsNaN(ref.Wait) || math.IsNaN(ref.Response) {
+	return ref, true
+}
+
+// Exact is Theory's value when it is the exact steady-state mean of cfg's
+// system: what the exact columns (Row.ExactWait, JSON exact) hold.
+func Exact(cfg Config) (Reference, bool) {
+	ref, ok := Theory(cfg)
+	if !ok || ref.Kind != ExactValue {
+		return Reference{}, false
+	}
+	return ref, true
+}
+
+// Limit is Theory's value when it is not exact: a K -> infinity limit or a
+// lower bound (Reference.Kind), what the limit columns hold.
+func Limit(cfg Config) (Reference, bool) {
+	ref, ok := Theory(cfg)
+	if !ok || ref.Kind == ExactValue {
 		return Reference{}, false
 	}
 	return ref, true

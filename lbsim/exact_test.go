@@ -6,8 +6,9 @@ import (
 	"testing"
 )
 
-// Exact gives the closed forms the core's theory tests check against, and
-// nothing where theory has no answer.
+// Theory gives the closed forms the core's theory tests check against, and
+// nothing where theory has no answer; Exact keeps only the exact ones, Limit
+// only the K -> infinity limits (the cases named "limit").
 func TestExact(t *testing.T) {
 	hand := NewTwoPointBeta(1, 1000, 0.8)
 	par15, _ := NewPareto(1.5, 1, 0)
@@ -40,7 +41,13 @@ func TestExact(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.cfg.Jobs = 1
-		ref, ok := Exact(c.cfg)
+		ref, ok := Theory(c.cfg)
+		_, exact := Exact(c.cfg)
+		_, limit := Limit(c.cfg)
+		wantLimit := strings.HasSuffix(c.name, "limit")
+		if exact != (ok && !wantLimit) || limit != (ok && wantLimit) || ok && wantLimit != (ref.Kind == LimitValue) {
+			t.Errorf("%s: kind %q, Exact %v, Limit %v; want a limit: %v", c.name, ref.Kind, exact, limit, wantLimit)
+		}
 		if math.IsNaN(c.wait) {
 			if ok {
 				t.Errorf("%s: got %+v, want no reference", c.name, ref)

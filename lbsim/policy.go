@@ -19,7 +19,7 @@ import (
 //	                                      that keeps state from one job to the next
 //	Theory(c Config) (Reference, bool)    what queueing theory knows of c's mean delays:
 //	                                      Exact, the exact-outside-ci warning and
-//	                                      plots.ExactCurve use it (see Exact for what
+//	                                      plots.TheoryCurve use it (see Exact for what
 //	                                      c is checked for first)
 //	RowParams(k int) (d, c int)           the d and c columns of its Row (servers
 //	                                      sampled per job; servers of SITA's short jobs)

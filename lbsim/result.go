@@ -64,10 +64,13 @@ type Result struct {
 	// policy's human name (RND, LL-2).
 	Config Config
 	Label  string
-	// Exact is what theory knows about this configuration (see Exact),
-	// when HasExact.
+	// Exact is the exact steady-state mean of this configuration (see
+	// Exact), when HasExact; Limit what theory knows short of it, a
+	// K -> infinity limit or a lower bound (see Limit), when HasLimit.
 	Exact    Reference
 	HasExact bool
+	Limit    Reference
+	HasLimit bool
 	// Warnings are the reasons not to trust a number of this result (see
 	// result_diagnose.go); empty when none.
 	Warnings Warnings
@@ -78,6 +81,14 @@ type Result struct {
 	WarmupJobs []int64
 	// PrecisionMet says whether a Precision target was reached.
 	PrecisionMet bool
+}
+
+// Theory is the result's exact value, else its limit or bound, if any.
+func (r Result) Theory() (Reference, bool) {
+	if r.HasExact {
+		return r.Exact, true
+	}
+	return r.Limit, r.HasLimit
 }
 
 // Class returns the named class result (short, long).
@@ -110,7 +121,10 @@ func (r Result) String() string {
 		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see the README)\n", r.Handout)
 	}
 	if r.HasExact {
-		fmt.Fprintf(&b, "  theory (%s, %s): mean wait %.6g, mean response %.6g\n", r.Exact.Method, r.Exact.Kind, r.Exact.Wait, r.Exact.Response)
+		fmt.Fprintf(&b, "  exact (%s): mean wait %.6g, mean response %.6g\n", r.Exact.Method, r.Exact.Wait, r.Exact.Response)
+	}
+	if r.HasLimit {
+		fmt.Fprintf(&b, "  %s, not this system's value (%s): mean wait %.6g, mean response %.6g\n", r.Limit.Kind, r.Limit.Method, r.Limit.Wait, r.Limit.Response)
 	}
 	fmt.Fprintf(&b, "  utilization %.4g (mean over servers)\n", r.Utilization)
 	for _, w := range r.Warnings {
@@ -154,7 +168,11 @@ func aggregate(cfg *Config, reps []replication) Result {
 		HasHandout: cfg.Discipline == FCFS, CIMethod: "replications",
 		Config: *cfg, Label: Label(cfg.Policy),
 	}
-	r.Exact, r.HasExact = Exact(*cfg)
+	if ref, ok := Theory(*cfg); ok && ref.Kind == ExactValue {
+		r.Exact, r.HasExact = ref, true
+	} else if ok {
+		r.Limit, r.HasLimit = ref, true
+	}
 	if cfg.Trace != nil {
 		r.Arrivals, r.Load = "trace", 0
 	} else {

@@ -52,9 +52,13 @@ type Row struct {
 	Utilization       float64 `json:"utilization"`
 
 	TotalJobs     int64    `json:"total_jobs"`     // jobs simulated, warm-ups and precision rounds included
-	ExactWait     float64  `json:"exact_wait"`     // theory's mean wait (see Exact), else NaN
-	ExactResponse float64  `json:"exact_response"` // theory's mean response, else NaN
-	ExactMethod   string   `json:"exact_method"`   // its formula, and "(limit)" for K -> infinity
+	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait (see Exact), else NaN
+	ExactResponse float64  `json:"exact_response"` // the exact mean response, else NaN
+	ExactMethod   string   `json:"exact_method"`   // its formula
+	LimitWait     float64  `json:"limit_wait"`     // a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
+	LimitResponse float64  `json:"limit_response"` // the same of the mean response, else NaN
+	LimitMethod   string   `json:"limit_method"`   // its formula
+	LimitKind     string   `json:"limit_kind"`     // "limit" or "lower bound"
 	Warnings      Warnings `json:"warnings"`
 
 	Config Config `json:"-"` // the configuration the row came from
@@ -81,7 +85,7 @@ func NewRow(r Result) Row {
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
 		Utilization: r.Utilization, SizeMean: math.NaN(), SCV: math.NaN(),
-		ExactWait: math.NaN(), ExactResponse: math.NaN(),
+		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
 	}
 	row.D, row.C = rowParams(r.Config.Policy, r.Servers)
@@ -90,9 +94,9 @@ func NewRow(r Result) Row {
 	}
 	if r.HasExact {
 		row.ExactWait, row.ExactResponse, row.ExactMethod = r.Exact.Wait, r.Exact.Response, r.Exact.Method
-		if r.Exact.Kind != ExactValue {
-			row.ExactMethod += " (" + string(r.Exact.Kind) + ")"
-		}
+	}
+	if r.HasLimit {
+		row.LimitWait, row.LimitResponse, row.LimitMethod, row.LimitKind = r.Limit.Wait, r.Limit.Response, r.Limit.Method, string(r.Limit.Kind)
 	}
 	if r.HasHandout {
 		row.HandoutWait, row.HandoutWaitCI95 = r.Handout.Mean, r.Handout.CI95

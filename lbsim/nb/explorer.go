@@ -197,7 +197,7 @@ type theoryRow struct {
 // single renders the chosen configuration: its mean wait with CI on the
 // theory curve over the load, and a table of mean wait and response.
 func (e *Explorer) single(cfg lbsim.Config, r lbsim.Result) (figure, table string) {
-	ref, ok := r.Exact, r.HasExact
+	ref, ok := r.Theory()
 	rows := []theoryRow{
 		{Quantity: "mean wait", Simulated: r.Wait.Mean, CI95: r.Wait.CI95, Theory: math.NaN()},
 		{Quantity: "mean response", Simulated: r.Response.Mean, CI95: r.Response.CI95, Theory: math.NaN()},
@@ -248,7 +248,7 @@ func (e *Explorer) loadCurve(cfg lbsim.Config, ymax float64) (plots.Curve, bool)
 	for i := 1; i < 100; i++ {
 		at := cfg
 		at.Load = float64(i) / 100
-		ref, ok := lbsim.Exact(at)
+		ref, ok := lbsim.Theory(at)
 		if !ok || math.IsInf(ref.Wait, 0) {
 			continue
 		}
@@ -318,9 +318,9 @@ func (e *Explorer) sweep(choices []int, ctl int) string {
 		th := plots.Curve{Of: "simulated"}
 		for i, r := range res {
 			sim.X, sim.Y, sim.CI = append(sim.X, xs[i]), append(sim.Y, r.Wait.Mean), append(sim.CI, r.Wait.CI95)
-			if r.HasExact && !math.IsInf(r.Exact.Wait, 0) {
-				th.X, th.Y = append(th.X, xs[i]), append(th.Y, r.Exact.Wait)
-				th.Name = fmt.Sprintf("theory (%s)", r.Exact.Kind)
+			if ref, ok := r.Theory(); ok && !math.IsInf(ref.Wait, 0) {
+				th.X, th.Y = append(th.X, xs[i]), append(th.Y, ref.Wait)
+				th.Name = fmt.Sprintf("theory (%s)", ref.Kind)
 			}
 		}
 		fig := plots.Figure{

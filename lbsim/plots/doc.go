@@ -7,6 +7,6 @@
 // A Figure is plain data (slices of float64), so results from any source
 // can be drawn: SeriesFrom and CurveFrom make a series or a curve of a
 // slice of any type, and FuncCurve samples a function. rows.go reads
-// lbsim's Rows (Line, ByLabel, ExactCurve, with warned points drawn
+// lbsim's Rows (Line, ByLabel, TheoryCurve, with warned points drawn
 // hollow), the package's one use of the simulator; it does not use gota.
 package plots

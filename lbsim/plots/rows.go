@@ -142,7 +142,7 @@ func LoadRange(rows []lbsim.Row) (lo, hi float64) {
 
 // TheoryName is the legend of a theory curve for the series label: "RND
 // exact", or "LL-2 limit K→∞" for a mean-field limit (the formula is in the
-// rows' ExactMethod).
+// rows' ExactMethod or LimitMethod).
 func TheoryName(label string, kind lbsim.RefKind) string {
 	if kind == lbsim.LimitValue {
 		return label + " limit K→∞"
@@ -150,12 +150,12 @@ func TheoryName(label string, kind lbsim.RefKind) string {
 	return label + " " + string(kind)
 }
 
-// ExactCurve is the theory's mean wait (lbsim.Exact) for the configuration
+// TheoryCurve is the theory's mean wait (lbsim.Theory) for the configuration
 // of the rows labelled label, over the loads they were simulated at, drawn
 // in the colour of the series of that name (see ByLabel); its legend says
-// whether it is exact or a K -> infinity limit (TheoryName). An error
-// says when no row has the label or theory knows nothing of them.
-func ExactCurve(rows []lbsim.Row, label string) (Curve, error) {
+// whether it is exact, a K -> infinity limit or a bound (TheoryName). An
+// error says when no row has the label or theory knows nothing of them.
+func TheoryCurve(rows []lbsim.Row, label string) (Curve, error) {
 	sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label || r.Policy == label })
 	if len(sel) == 0 {
 		return Curve{}, fmt.Errorf("plots: no row has the policy %q; the rows have %s", label, strings.Join(Labels(rows), ", "))
@@ -165,14 +165,14 @@ func ExactCurve(rows []lbsim.Row, label string) (Curve, error) {
 	var kind lbsim.RefKind
 	c := FuncCurve("", label, lo, hi, func(rho float64) (float64, bool) {
 		cfg.Load = rho
-		ref, ok := lbsim.Exact(cfg)
+		ref, ok := lbsim.Theory(cfg)
 		if ok {
 			kind = ref.Kind
 		}
 		return ref.Wait, ok
 	})
 	if len(c.X) == 0 {
-		return Curve{}, fmt.Errorf("plots: theory (lbsim.Exact) has no finite mean wait for %s at loads %g..%g with these sizes and servers; draw the series alone", label, lo, hi)
+		return Curve{}, fmt.Errorf("plots: theory (lbsim.Theory) has no finite mean wait for %s at loads %g..%g with these sizes and servers; draw the series alone", label, lo, hi)
 	}
 	c.Name = TheoryName(label, kind)
 	return c, nil

@@ -8,7 +8,7 @@ import (
 	"github.com/perfeval/lbsim/lbsim"
 )
 
-func TestByLabelAndExactCurve(t *testing.T) {
+func TestByLabelAndTheoryCurve(t *testing.T) {
 	g := lbsim.Grid{
 		Base:     lbsim.Config{Servers: 4, Sizes: lbsim.Exponential{M: 1}, Jobs: 5_000, Reps: 2, Seed: 5},
 		Policies: []lbsim.Policy{lbsim.Random{}, lbsim.LeastLoaded{D: 2}},
@@ -33,7 +33,7 @@ func TestByLabelAndExactCurve(t *testing.T) {
 		t.Errorf("unknown label: %v", err)
 	}
 	// RND with exponential sizes: each server M/M/1, E[W] = rho/(1-rho).
-	c, err := ExactCurve(rows, "RND")
+	c, err := TheoryCurve(rows, "RND")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,12 +46,12 @@ func TestByLabelAndExactCurve(t *testing.T) {
 		}
 	}
 	// LL-2 at K=4: theory has the K -> infinity limit, named as such.
-	if c, err := ExactCurve(rows, "LL-2"); err != nil || c.Name != "LL-2 limit K→∞" {
+	if c, err := TheoryCurve(rows, "LL-2"); err != nil || c.Name != "LL-2 limit K→∞" {
 		t.Errorf("LL-2 curve %q, %v", c.Name, err)
 	}
 	pareto := rows[:1]
 	pareto[0].Config.Sizes = lbsim.Pareto{Alpha: 1.5, L: 1.0 / 3, H: math.Inf(1)}
-	if _, err := ExactCurve(pareto, "RND"); err == nil || !strings.Contains(err.Error(), "no finite mean wait") {
+	if _, err := TheoryCurve(pareto, "RND"); err == nil || !strings.Contains(err.Error(), "no finite mean wait") {
 		t.Errorf("infinite E[X^2]: %v", err)
 	}
 }
@@ -120,7 +120,7 @@ func TestUserPolicyTheory(t *testing.T) {
 			t.Errorf("load %v: simulated %v ± %v, want %v", r.Load, r.MeanWait, r.MeanWaitCI95, want)
 		}
 	}
-	c, err := ExactCurve(rows, "biased")
+	c, err := TheoryCurve(rows, "biased")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,6 +57,7 @@ func resultJSON(r lbsim.Result) map[string]any {
 		"utilization": num(r.Utilization), "server_utilization": r.ServerUtilization,
 		"seconds": r.Seconds, "label": r.Label, "warnings": r.Warnings,
 		"exact": nil, "exact_response": nil, "exact_method": nil,
+		"limit": nil, "limit_response": nil, "limit_method": nil, "limit_kind": nil,
 		"total_jobs": r.TotalJobs, "warmup_truncated": r.WarmupJobs,
 	}
 	if r.Config.Precision > 0 {
@@ -64,6 +65,9 @@ func resultJSON(r lbsim.Result) map[string]any {
 	}
 	if r.HasExact {
 		out["exact"], out["exact_response"], out["exact_method"] = num(r.Exact.Wait), num(r.Exact.Response), row.ExactMethod
+	}
+	if r.HasLimit {
+		out["limit"], out["limit_response"], out["limit_method"], out["limit_kind"] = num(r.Limit.Wait), num(r.Limit.Response), row.LimitMethod, row.LimitKind
 	}
 	if r.HasHandout {
 		out["handout_wait"], out["handout_wait_ci95"] = num(row.HandoutWait), num(row.HandoutWaitCI95)

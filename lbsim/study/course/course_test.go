@@ -82,7 +82,7 @@ func TestExactAgainstPublishedValues(t *testing.T) {
 	s := TheHandout().Sizes()
 	// P-K by hand for the handout's sizes: E[W] = rho E[X^2] / (2 E[X] (1 - rho)).
 	for _, rho := range []float64{0.05, 0.5, 0.95} {
-		ref, ok := AllJobs.Exact(cfgAt(50, s, lbsim.Random{}, rho))
+		ref, ok := AllJobs.Theory(cfgAt(50, s, lbsim.Random{}, rho))
 		want := rho * s.SecondMoment() / (2 * s.Mean() * (1 - rho))
 		if !ok || !near(ref.Wait, want, 1e-12) {
 			t.Errorf("RND rho=%v: %v (%v), want %v", rho, ref.Wait, ok, want)
@@ -93,14 +93,14 @@ func TestExactAgainstPublishedValues(t *testing.T) {
 		k         int
 		rho, want float64
 	}{{2, 0.9, 6.588}, {10, 0.9, 4.660}, {2, 0.5, 0.618}} {
-		ref, ok := AllJobs.Exact(cfgAt(c.k, lbsim.Exponential{M: 1}, lbsim.RoundRobin{}, c.rho))
+		ref, ok := AllJobs.Theory(cfgAt(c.k, lbsim.Exponential{M: 1}, lbsim.RoundRobin{}, c.rho))
 		if !ok || math.Abs(ref.Wait-c.want) > 0.001 {
 			t.Errorf("RR exp K=%d rho=%v: %v (%v), want %v", c.k, c.rho, ref.Wait, ok, c.want)
 		}
 	}
 	// Hellemans & Van Houdt: LL-2 mean response 1.1507 at 0.5 and 2.0503 at 0.9; a mean of 2 doubles the wait.
 	for _, c := range []struct{ rho, resp float64 }{{0.5, 1.1507}, {0.9, 2.0503}} {
-		ref, ok := AllJobs.Exact(cfgAt(50, lbsim.Exponential{M: 2}, lbsim.LeastLoaded{D: 2}, c.rho))
+		ref, ok := AllJobs.Theory(cfgAt(50, lbsim.Exponential{M: 2}, lbsim.LeastLoaded{D: 2}, c.rho))
 		if !ok || ref.Kind != lbsim.LimitValue || math.Abs(ref.Wait-2*(c.resp-1)) > 2e-4 {
 			t.Errorf("LL-2 limit rho=%v: %+v (%v), want %v", c.rho, ref, ok, 2*(c.resp-1))
 		}
@@ -110,16 +110,16 @@ func TestExactAgainstPublishedValues(t *testing.T) {
 	rs, rl := lam*(1-s.P)*s.Xm/20, lam*s.P*s.XM/80
 	ws, wl := rs*s.Xm/(2*(1-rs)), rl*s.XM/(2*(1-rl))
 	for m, want := range map[JobClass]float64{ShortJobs: ws, LongJobs: wl, AllJobs: (1-s.P)*ws + s.P*wl} {
-		ref, ok := m.Exact(cfgAt(100, s, lbsim.SITA{C: 20}, 0.5))
+		ref, ok := m.Theory(cfgAt(100, s, lbsim.SITA{C: 20}, 0.5))
 		if !ok || !near(ref.Wait, want, 1e-12) {
 			t.Errorf("SITA-20 %v: %v (%v), want %v", m, ref.Wait, ok, want)
 		}
 	}
 	// SITA-1 at rho=0.5 has a short-group load of about 10; RR with two-point sizes has no theory.
-	if _, ok := ShortJobs.Exact(cfgAt(100, s, lbsim.SITA{C: 1}, 0.5)); ok {
+	if _, ok := ShortJobs.Theory(cfgAt(100, s, lbsim.SITA{C: 1}, 0.5)); ok {
 		t.Error("SITA-1 at rho=0.5: theory for an unstable group")
 	}
-	if _, ok := ShortJobs.Exact(cfgAt(50, s, lbsim.RoundRobin{}, 0.5)); ok {
+	if _, ok := ShortJobs.Theory(cfgAt(50, s, lbsim.RoundRobin{}, 0.5)); ok {
 		t.Error("RR short jobs: theory where there is none")
 	}
 }
@@ -152,8 +152,8 @@ func TestGridSimulatesTheTheory(t *testing.T) {
 	}
 	for _, p := range WaitTable(rows, AllJobs) {
 		// A 5-replication t interval: allow 2 half-widths so the test is not a coin flip.
-		if math.IsNaN(p.Exact) || math.Abs(p.Dev) > 2 {
-			t.Errorf("%s at %v: %v ± %v, exact %v", p.Policy, p.Load, p.Wait, p.CI95, p.Exact)
+		if math.IsNaN(p.Theory) || math.Abs(p.Dev) > 2 {
+			t.Errorf("%s at %v: %v ± %v, exact %v", p.Policy, p.Load, p.Wait, p.CI95, p.Theory)
 		}
 	}
 	rs, err := Ratios(rows, [][2]string{{"RND", "RR"}}, []float64{0.6})
@@ -161,7 +161,7 @@ func TestGridSimulatesTheTheory(t *testing.T) {
 		t.Fatal(err)
 	}
 	// RND: M/M/1, 0.6/0.4 = 1.5; RR: E_10/M/1 from the GI/M/1 root.
-	rr, _ := AllJobs.Exact(cfgAt(10, lbsim.Exponential{M: 1}, lbsim.RoundRobin{}, 0.6))
+	rr, _ := AllJobs.Theory(cfgAt(10, lbsim.Exponential{M: 1}, lbsim.RoundRobin{}, 0.6))
 	if r := rs[0]; math.Abs(r.Theory-1.5/rr.Wait) > 1e-9 || math.Abs(r.Simulated-r.Theory) > 2*r.CI95 {
 		t.Errorf("RND/RR at 0.6 = %+v, exact %v", r, 1.5/rr.Wait)
 	}

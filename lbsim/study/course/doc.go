@@ -1,7 +1,7 @@
 // Package course holds what the course notebooks (01 dispatching, 02 exponential
 // sizes, 03 SITA) share: the handout's experiment and its printed results, the
 // mean waiting times of job classes (all, short and long jobs) with what theory knows of them
-// (lbsim.Exact, plus SITA's per-class M/D/1 waits), and the builders of the
+// (lbsim.Theory, plus SITA's per-class M/D/1 waits), and the builders of the
 // "mean waiting time vs load, one curve per policy, with 95% confidence
 // intervals and dashed exact curves" figure and table.
 //

@@ -12,7 +12,7 @@ import (
 // WaitFigure is the handout's figure with its uncertainty and theory: mean
 // waiting time vs load, one series per (policy, job class), policies in the
 // order the rows first name them, with 95% CI error bars and warned points
-// hollow, and a dashed curve wherever theory (Metric.Exact) knows the
+// hollow, and a dashed curve wherever theory (JobClass.Theory) knows the
 // series' configuration, over the simulated loads.
 func WaitFigure(title string, rows []lbsim.Row, classes ...JobClass) (plots.Figure, error) {
 	fig := plots.Figure{Title: title, XLabel: "load ρ", YLabel: "mean waiting time E[W]"}
@@ -33,14 +33,14 @@ func WaitFigure(title string, rows []lbsim.Row, classes ...JobClass) (plots.Figu
 			var ref lbsim.Reference
 			c := plots.FuncCurve("", name, lo, hi, func(rho float64) (float64, bool) {
 				cfg.Load = rho
-				r, ok := m.Exact(cfg)
+				r, ok := m.Theory(cfg)
 				if ok {
 					ref = r
 				}
 				return r.Wait, ok
 			})
 			if len(c.X) > 0 {
-				c.Name = plots.TheoryName(name, ref.Kind) // the formula is in WaitTable's exact_method
+				c.Name = plots.TheoryName(name, ref.Kind) // the formula is in WaitTable's theory_method
 				fig.Curves = append(fig.Curves, c)
 			}
 		}
@@ -71,7 +71,7 @@ func SITASweepFigure(title string, rows []lbsim.Row, rho float64, classes ...Job
 		cfg := sita[0].Config
 		for c := slices.Min(cs); c <= slices.Max(cs); c++ {
 			cfg.Policy = lbsim.SITA{C: c}
-			if w := m.exactWait(cfg); !math.IsNaN(w) {
+			if w := m.theoryWait(cfg); !math.IsNaN(w) {
 				ex.X, ex.Y = append(ex.X, float64(c)), append(ex.Y, w)
 			}
 		}

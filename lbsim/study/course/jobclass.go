@@ -45,13 +45,13 @@ func (m JobClass) suffix() string {
 	return " " + m.String()
 }
 
-// Exact is what theory knows of the class's mean wait for cfg (lbsim.Exact): the mean
+// Theory is what theory knows of the class's mean wait for cfg (lbsim.Theory): the mean
 // wait over all jobs, or the class's when theory knows it (the short and
 // long jobs of SITA-c without a size cut, with two-point sizes, on speed-1
 // FCFS servers: the M/D/1 group the class is sent to). ok is false when
 // theory has none.
-func (m JobClass) Exact(cfg lbsim.Config) (ref lbsim.Reference, ok bool) {
-	ref, ok = lbsim.Exact(cfg)
+func (m JobClass) Theory(cfg lbsim.Config) (ref lbsim.Reference, ok bool) {
+	ref, ok = lbsim.Theory(cfg)
 	if !ok || m == AllJobs {
 		return ref, ok
 	}
@@ -62,9 +62,9 @@ func (m JobClass) Exact(cfg lbsim.Config) (ref lbsim.Reference, ok bool) {
 	return lbsim.Reference{Wait: c.Wait, Response: c.Response, Method: ref.Method, Kind: ref.Kind}, true
 }
 
-// exactWait is Exact's mean wait at cfg, NaN when theory has none.
-func (m JobClass) exactWait(cfg lbsim.Config) float64 {
-	if ref, ok := m.Exact(cfg); ok {
+// theoryWait is Theory's mean wait at cfg, NaN when theory has none.
+func (m JobClass) theoryWait(cfg lbsim.Config) float64 {
+	if ref, ok := m.Theory(cfg); ok {
 		return ref.Wait
 	}
 	return math.NaN()

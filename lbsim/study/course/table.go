@@ -6,35 +6,36 @@ import (
 	"github.com/perfeval/lbsim/lbsim"
 )
 
-// WaitPoint is one simulated mean wait beside its exact or limiting value.
-// Dev = (Wait - Exact) / CI95 is the distance in CI half-widths: |Dev| <= 1
-// means the exact value lies inside the 95% confidence interval.
+// WaitPoint is one simulated mean wait beside theory's value of it, exact or
+// a K -> infinity limit (Method says which). Dev = (Wait - Theory) / CI95 is
+// the distance in CI half-widths: |Dev| <= 1 means the theory's value lies
+// inside the 95% confidence interval.
 type WaitPoint struct {
 	Policy   string         `json:"policy"`
 	Class    string         `json:"class"`
 	Load     float64        `json:"load"`
 	Wait     float64        `json:"mean_wait"`
 	CI95     float64        `json:"ci95"`
-	Exact    float64        `json:"exact"`
+	Theory   float64        `json:"theory"`
 	Dev      float64        `json:"dev_in_ci"`
-	Method   string         `json:"exact_method"`
+	Method   string         `json:"theory_method"`
 	Warnings lbsim.Warnings `json:"warnings"`
 }
 
 // WaitTable lists every row for each job class beside what theory knows of it
-// (Metric.Exact; NaN where it knows nothing), with the row's warnings.
+// (JobClass.Theory; NaN where it knows nothing), with the row's warnings.
 func WaitTable(rows []lbsim.Row, classes ...JobClass) []WaitPoint {
 	var out []WaitPoint
 	for _, m := range classes {
 		for _, r := range rows {
 			y, ci := m.Of(r)
 			p := WaitPoint{Policy: r.Label, Class: m.String(), Load: r.Load, Wait: y, CI95: ci,
-				Exact: math.NaN(), Dev: math.NaN(), Warnings: r.Warnings}
-			if ref, ok := m.Exact(r.Config); ok {
-				p.Exact, p.Method = ref.Wait, methodName(ref)
+				Theory: math.NaN(), Dev: math.NaN(), Warnings: r.Warnings}
+			if ref, ok := m.Theory(r.Config); ok {
+				p.Theory, p.Method = ref.Wait, methodName(ref)
 			}
 			if ci > 0 { // no CI (a single unit, or no job waited): no distance
-				p.Dev = (y - p.Exact) / ci
+				p.Dev = (y - p.Theory) / ci
 			}
 			out = append(out, p)
 		}

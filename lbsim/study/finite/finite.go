@@ -18,7 +18,7 @@ import (
 )
 
 // Limit returns the mean-field mean delays (N -> infinity) of policy p at
-// per-server load rho, as lbsim.Exact knows them (the one theory lookup):
+// per-server load rho, as lbsim.Limit knows them (the one theory lookup):
 // JSQ-d (Mitzenmacher) and LL-d (Hellemans and Van Houdt) with D >= 2
 // distinct samples, JSQ(d,1), JIQ, or a policy of your own whose Theory
 // gives a LimitValue. The limit does not depend on N, so it is looked up for
@@ -26,7 +26,7 @@ import (
 // (their theory is exact or a bound).
 func Limit(p lbsim.Policy, rho float64) (theory.Delay, error) {
 	cfg := lbsim.Config{Servers: limitServers, Load: rho, Sizes: lbsim.Exponential{M: 1}, Policy: p, Jobs: 1}
-	if ref, ok := lbsim.Exact(cfg); ok && ref.Kind == lbsim.LimitValue {
+	if ref, ok := lbsim.Limit(cfg); ok && ref.Kind == lbsim.LimitValue {
 		return theory.Delay{Wait: ref.Wait, Response: ref.Response}, nil
 	}
 	return theory.Delay{}, fmt.Errorf("finite: policy %s at load %v has no mean-field limit here: use jsq:d=D or ll:d=D with D >= 2 (distinct samples) and 0 < load < 1", p, rho)
