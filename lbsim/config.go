@@ -205,55 +205,10 @@ func (c *Config) Validate() error {
 	if err := c.checkMagnitudes(); err != nil {
 		return err
 	}
-	return c.checkServerLoads()
-}
-
-// checkServerLoads rejects an overloaded server under a policy that splits
-// jobs without reading the servers (RND and RR send 1/K of the jobs to every
-// server whatever its speed; SITA sends each class uniformly to its group):
-// server k's load is rho sum(mu) share_k / mu_k (see Policy's WorkShares),
-// unless overload is allowed.
-func (c *Config) checkServerLoads() error {
-	if c.AllowOverload || c.Trace != nil {
-		return nil
+	if err := c.checkServerLoads(); err != nil {
+		return err
 	}
-	if _, ramp := c.arrivals().(Ramp); ramp {
-		return nil
-	}
-	shares := workShares(c.Policy, *c)
-	if shares == nil {
-		return nil
-	}
-	work := c.Load * c.Capacity() // work per time unit
-	load := func(k int) float64 { return work * shares[k] / c.speed(k) }
-	for k := range c.Servers {
-		rho := load(k)
-		if rho < 1 {
-			continue
-		}
-		// The servers k..last with the same load and speed, named by the
-		// class sent to exactly them, if any.
-		last := k
-		for last+1 < c.Servers && load(last+1) == rho && c.speed(last+1) == c.speed(k) {
-			last++
-		}
-		who := fmt.Sprintf("server %d (speed %v) has", k+1, c.speed(k))
-		if last > k {
-			who = fmt.Sprintf("servers %d..%d (speed %v) have", k+1, last+1, c.speed(k))
-		}
-		for _, cl := range c.classes() {
-			if cl.From == k && cl.To == last+1 && cl.To-cl.From < c.Servers {
-				who = fmt.Sprintf("servers %d..%d (%s jobs) have", k+1, last+1, cl.Name)
-			}
-		}
-		advice := ""
-		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
-			advice = a.loadAdvice(c)
-		}
-		return fmt.Errorf("%s load %.4g under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %.4g, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
-			who, rho, c.Policy, advice, c.Load/rho)
-	}
-	return nil
+	return c.checkSampling()
 }
 
 // classes are the size classes results are reported for: the policy's

@@ -47,6 +47,8 @@ func (p JSQ) Label() string {
 func (p JSQ) Reads() State                    { return Count }
 func (p JSQ) Validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
 
+func (p JSQ) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, p.Mem, k, p.Replace) }
+
 // RowParams: d, the servers sampled per job (K for JSQ).
 func (p JSQ) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 

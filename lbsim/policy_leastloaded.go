@@ -60,6 +60,10 @@ func (p LeastLoaded) Validate(k int, _ SizeLaw) error {
 	return checkSampled("ll", p.D, p.Mem, k, p.Replace)
 }
 
+func (p LeastLoaded) sampling(k int) (int, bool, bool) {
+	return uniformSampling(p.D, p.Mem, k, p.Replace)
+}
+
 // RowParams: d, the servers sampled per job (K for LWL).
 func (p LeastLoaded) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 

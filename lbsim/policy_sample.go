@@ -138,6 +138,13 @@ func (p *sampleMin) lean(s *sim) leanPolicy {
 // them: LWL and JSQ, whose runs keep an index instead of sampling.
 func allServers(d, k int, replace bool) bool { return d == 0 || (d == k && !replace) }
 
+// uniformSampling is what a power-of-d policy tells checkSampling: it
+// samples d servers uniformly per job, unless it looks at all of them or
+// remembers servers from earlier jobs (then no bound holds).
+func uniformSampling(d, mem, k int, replace bool) (int, bool, bool) {
+	return d, replace, mem == 0 && !allServers(d, k, replace)
+}
+
 // pickSampled is the Pick of a power-of-d policy p: the least loaded (by
 // kind) of d servers sampled, all K for d = 0. With memory it needs Start.
 func pickSampled(p Policy, v *View, d, mem int, replace bool, kind State) int {

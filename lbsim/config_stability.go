@@ -1,0 +1,148 @@
+package lbsim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Every server stable, before running: Validate refuses a load that some
+// server cannot carry, wherever that can be proven from the configuration
+// alone (unless AllowOverload). After running, the unstable warning
+// (result_diagnose.go) catches what cannot be proven here: a policy of
+// one's own, JIQ, memory, boards.
+
+// checkServerLoads rejects an overloaded server under a policy that splits
+// jobs without reading the servers (RND and RR send 1/K of the jobs to every
+// server whatever its speed; SITA sends each class uniformly to its group):
+// server k's load is rho sum(mu) share_k / mu_k (see Policy's WorkShares),
+// unless overload is allowed.
+func (c *Config) checkServerLoads() error {
+	if c.AllowOverload || c.Trace != nil {
+		return nil
+	}
+	if _, ramp := c.arrivals().(Ramp); ramp {
+		return nil
+	}
+	shares := workShares(c.Policy, *c)
+	if shares == nil {
+		return nil
+	}
+	work := c.Load * c.Capacity() // work per time unit
+	load := func(k int) float64 { return work * shares[k] / c.speed(k) }
+	for k := range c.Servers {
+		rho := load(k)
+		if rho < 1 {
+			continue
+		}
+		// The servers k..last with the same load and speed, named by the
+		// class sent to exactly them, if any.
+		last := k
+		for last+1 < c.Servers && load(last+1) == rho && c.speed(last+1) == c.speed(k) {
+			last++
+		}
+		who := fmt.Sprintf("server %d (speed %v) has", k+1, c.speed(k))
+		if last > k {
+			who = fmt.Sprintf("servers %d..%d (speed %v) have", k+1, last+1, c.speed(k))
+		}
+		for _, cl := range c.classes() {
+			switch {
+			case cl.From != k || cl.To != last+1 || cl.To-cl.From == c.Servers:
+			case last == k:
+				who = fmt.Sprintf("server %d (%s jobs) has", k+1, cl.Name)
+			default:
+				who = fmt.Sprintf("servers %d..%d (%s jobs) have", k+1, last+1, cl.Name)
+			}
+		}
+		advice := ""
+		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
+			advice = a.loadAdvice(c)
+		}
+		return fmt.Errorf("%s load %.4g under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %.4g, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
+			who, rho, c.Policy, advice, c.Load/rho)
+	}
+	return nil
+}
+
+// sampler is a policy that sends each job to one of d servers sampled
+// uniformly (LL-d, JSQ-d without memory; see policy_sample.go).
+type sampler interface {
+	sampling(k int) (d int, replace, ok bool)
+}
+
+// checkSampling is the d-sampling bound: under a policy that samples d of
+// the K servers uniformly, the m slowest servers receive at least the jobs
+// whose d samples all fall among them, a fraction
+//
+//	q_m = C(m, d) / C(K, d)   (distinct samples; (m/K)^d with replacement),
+//
+// whatever the policy then chooses. Their work lambda E[X] q_m must stay
+// below their capacity (the sum of their speeds) for every m: with equal
+// speeds q_m <= m/K and load < 1 suffices; with unequal speeds the highest
+// stable load is min over m of cap_m / (q_m sum(mu)).
+func (c *Config) checkSampling() error {
+	s, ok := c.Policy.(sampler)
+	if c.AllowOverload || c.Trace != nil || !ok {
+		return nil
+	}
+	d, replace, ok := s.sampling(c.Servers)
+	if !ok {
+		return nil
+	}
+	if _, ramp := c.arrivals().(Ramp); ramp {
+		return nil
+	}
+	speeds := c.speeds()
+	order := make([]int, len(speeds)) // servers, slowest first
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case speeds[a] < speeds[b]:
+			return -1
+		case speeds[a] > speeds[b]:
+			return 1
+		}
+		return 0
+	})
+	if speeds[order[0]] == speeds[order[len(order)-1]] {
+		return nil // equal speeds: the bound is load < 1
+	}
+	k, total := len(speeds), c.Capacity()
+	maxLoad, worst, worstQ, capWorst := 1.0, 0, 0.0, 0.0
+	capM := 0.0
+	for m := 1; m <= k; m++ {
+		capM += speeds[order[m-1]]
+		q := 1.0
+		for i := range d {
+			if replace {
+				q *= float64(m) / float64(k)
+			} else {
+				q *= float64(m-i) / float64(k-i)
+			}
+		}
+		if q <= 0 {
+			continue
+		}
+		if l := capM / (q * total); l < maxLoad {
+			maxLoad, worst, worstQ, capWorst = l, m, q, capM
+		}
+	}
+	if c.Load < maxLoad {
+		return nil
+	}
+	var names []string
+	for _, i := range order[:min(worst, 6)] {
+		names = append(names, fmt.Sprintf("%d (speed %v)", i+1, speeds[i]))
+	}
+	if worst > 6 {
+		names = append(names, "...")
+	}
+	how := fmt.Sprintf("C(%d,%d)/C(%d,%d)", worst, d, k, d)
+	if replace {
+		how = fmt.Sprintf("(%d/%d)^%d", worst, k, d)
+	}
+	return fmt.Errorf("load %v is unstable under %s with these speeds: it samples %d of the %d servers uniformly, so the %d slowest (servers %s) receive at least %s = %.4g of the jobs (all %d samples among them), work %.4g per time unit against their capacity %.4g; need load < %.4g (the d-sampling bound); lower the load, sample more servers, or use a policy that reads all servers (lwl, jsq)",
+		c.Load, c.Policy, d, k, worst, strings.Join(names, ", "), how, worstQ, d, c.Load*total*worstQ, capWorst, maxLoad)
+}

@@ -1,0 +1,64 @@
+package lbsim
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+// Validate refuses what it can prove unstable: the d-sampling bound for
+// uniform samplers on unequal speeds, and SITA's groups with a size cut.
+func TestStabilityBeforeRunning(t *testing.T) {
+	speeds := []float64{0.1, 0.2, 0.5, 1, 2, 5, 10} // sum 18.8
+	exp := Exponential{M: 1}
+	cfg := func(load float64, p Policy, k int, sp []float64) Config {
+		return Config{Servers: k, Speeds: sp, Load: load, Sizes: exp, Policy: p, Jobs: 1000}
+	}
+	// The bound by hand: the 3 slowest (capacity 0.8) get at least
+	// C(3,2)/C(7,2) = 3/21 of the jobs: load < 0.8 / (18.8 * 3/21) = 0.29787.
+	// With replacement the 2 slowest (capacity 0.3) get (2/7)^2: load <
+	// 0.3 / (18.8 * 4/49) = 0.19548, below the 3 slowest's 0.8/(18.8*9/49).
+	distinct := 0.8 / (18.8 * 3 / 21)
+	withRepl := 0.3 / (18.8 * 4 / 49)
+	sita := 1 / (4 * (1 - 2/math.E)) // the short server's load is 4 rho (1 - 2/e) for a cut at the mean
+	cases := []struct {
+		name  string
+		cfg   Config
+		limit float64 // the highest stable load; 0: no refusal expected at all
+		names string  // in the message
+	}{
+		{"ll:d=2", cfg(0, LeastLoaded{D: 2}, 7, speeds), distinct, "servers 1 (speed 0.1), 2 (speed 0.2), 3 (speed 0.5)"},
+		{"jsq:d=2", cfg(0, JSQ{D: 2}, 7, speeds), distinct, "C(3,2)/C(7,2)"},
+		{"jsq:d=2,replace", cfg(0, JSQ{D: 2, Replace: true}, 7, speeds), withRepl, "(2/7)^2"},
+		{"sita:cut=1,c=1", cfg(0, SITA{C: 1, Cut: 1}, 4, nil), sita, "server 1"},
+	}
+	for _, c := range cases {
+		above, below := c.cfg, c.cfg
+		above.Load, below.Load = c.limit*1.001, c.limit*0.999
+		err := above.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.names) || !strings.Contains(err.Error(), fmtNum(math.Round(c.limit*1e4)/1e4)) {
+			t.Errorf("%s at load %.6g: error %v; want a refusal naming %q and the highest stable load %.4g", c.name, above.Load, err, c.names, c.limit)
+		}
+		if err := below.Validate(); err != nil {
+			t.Errorf("%s at load %.6g: %v; want it accepted", c.name, below.Load, err)
+		}
+	}
+	// Equal speeds, all servers read, or memory: load < 1 is all it takes.
+	for _, p := range []Policy{LeastLoaded{D: 2}, LeastLoaded{}, JSQ{D: 2, Mem: 1}, JIQ{}} {
+		c := cfg(0.99, p, 7, nil)
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s, equal speeds, load 0.99: %v", p, err)
+		}
+	}
+	for _, p := range []Policy{LeastLoaded{}, JSQ{}, JSQ{D: 2, Mem: 1}} {
+		c := cfg(0.99, p, 7, speeds)
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s, unequal speeds, load 0.99: %v (no uniform-sampling bound applies)", p, err)
+		}
+	}
+	allowed := cfg(0.7, LeastLoaded{D: 2}, 7, speeds)
+	allowed.AllowOverload = true
+	if err := allowed.Validate(); err != nil {
+		t.Errorf("overload allowed: %v", err)
+	}
+}
