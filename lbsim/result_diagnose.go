@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"strings"
 )
 
 // The warning rules. Each fires on a property of the run that makes a number
@@ -11,8 +12,14 @@ import (
 // ways. "The metric" is the mean wait under FCFS and the mean response
 // under PS.
 const (
-	// RuleUnstable: load >= 1 was allowed (-overload) or a ramp reaches it:
-	// the queues grow without bound and every mean depends on the run length.
+	// RuleUnstable: a server ran at measured utilisation >= 1 (the work
+	// sent to it per unit time, in its own time units), load >= 1 was
+	// allowed (-overload), or a ramp reached load 1 in the run: the queues
+	// grow without bound and every mean depends on the run length. Validate
+	// refuses what it can prove unstable (config_stability.go); this rule
+	// catches the rest, whatever the policy (a user's included). A stable
+	// server at load 0.99 measures >= 1 only in a run far too short for it.
+	// With this warning the others give no warm-up advice: no warm-up helps.
 	RuleUnstable = "unstable"
 	// RuleInfiniteVariance: E[X^2] = inf (Pareto alpha <= 2) under FCFS. By
 	// Pollaczek-Khinchine the mean wait of an M/G/1 queue is
@@ -59,6 +66,13 @@ const (
 	// below a lower bound theory gives for it (see LowerBound): the
 	// interval is confidently wrong.
 	RuleBelowBound = "below-lower-bound"
+	// RuleFewRefreshes: the board was refreshed fewer than 10 times in a
+	// replication: the policy saw mostly the board of the start (empty
+	// queues), so the result describes the start, not refresh period T.
+	RuleFewRefreshes = "few-refreshes"
+	// RuleRampShort: the run ended before a ramp reached its final load, so
+	// the result is not at the load it is reported at.
+	RuleRampShort = "ramp-not-reached"
 	// RulePrecision: a precision target was not met within the budget.
 	RulePrecision = "precision-not-met"
 )
@@ -74,9 +88,11 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	if ps {
 		metric, what = r.Response, "mean response"
 	}
-	if cfg.AllowOverload && cfg.Trace == nil && cfg.arrivals().overloads(cfg.Load) {
-		add(RuleUnstable, "load %v reaches 1: the queues grow without bound, so every mean depends on the run length (N=%d) and is not a steady-state value", cfg.Load, cfg.jobs())
+	unstable := instability(cfg, reps, r)
+	if unstable != "" {
+		add(RuleUnstable, "%s: the queues grow without bound, so every mean depends on the run length (N=%d) and is not a steady-state value", unstable, cfg.jobs())
 	}
+	timeScales(cfg, reps, add)
 	sizes := cfg.sizes()
 	alpha := tailIndex(sizes)
 	switch {
@@ -103,23 +119,75 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 		}
 	}
 	if first, second, sig := drift(cfg, reps); sig && math.Abs(second-first) > metric.CI95 {
-		add(RuleDrift, "the %s is %.4g in the first half of the run and %.4g in the second: not in steady state; use a warm-up (-warmup auto) or longer runs", what, first, second)
+		advice := "use a warm-up (-warmup auto) or longer runs"
+		if unstable != "" {
+			advice = "see unstable: a warm-up does not cure an overloaded server"
+		}
+		add(RuleDrift, "the %s is %.4g in the first half of the run and %.4g in the second: not in steady state; %s", what, first, second, advice)
 	}
-	if r.HasExact {
-		ref := r.Exact.Wait
+	// off is the distance of ref's metric from the simulated one, in half-widths.
+	off := func(ref Reference) (float64, float64, bool) {
+		v := ref.Wait
 		if ps {
-			ref = r.Exact.Response
+			v = ref.Response
 		}
-		off := (metric.Mean - ref) / metric.CI95 // in half-widths
-		switch {
-		case math.IsInf(ref, 0) || !(metric.CI95 > 0):
-		case r.Exact.Kind == ExactValue && math.Abs(off) > 2:
-			add(RuleExactOutside, "the exact %s is %.6g (%s), %.1f half-widths from the simulated %s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, ref, r.Exact.Method, math.Abs(off), metric)
-		case r.Exact.Kind == LowerBound && off < -2:
-			add(RuleBelowBound, "the %s cannot be below %.6g (%s), but the simulated %s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, ref, r.Exact.Method, metric, -off)
-		}
+		return v, (metric.Mean - v) / metric.CI95, !math.IsInf(v, 0) && metric.CI95 > 0
+	}
+	if v, o, ok := off(r.Exact); r.HasExact && ok && math.Abs(o) > 2 {
+		add(RuleExactOutside, "the exact %s is %.6g (%s), %.1f half-widths from the simulated %s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, math.Abs(o), metric)
+	}
+	if v, o, ok := off(r.Limit); r.HasLimit && r.Limit.Kind == LowerBound && ok && o < -2 {
+		add(RuleBelowBound, "the %s cannot be below %.6g (%s), but the simulated %s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, metric, -o)
 	}
 	return ws
+}
+
+// instability says why the run is unstable (RuleUnstable), "" when it is not.
+func instability(cfg *Config, reps []replication, r *Result) string {
+	if cfg.Trace == nil && cfg.AllowOverload && cfg.arrivals().overloads(cfg.Load) {
+		return fmt.Sprintf("load %v reaches 1", cfg.Load)
+	}
+	if ramp, ok := cfg.arrivals().(Ramp); ok && cfg.Trace == nil && ramp.To >= 1 {
+		// The load reaches 1 at From + (To-From) t/Over = 1.
+		at := ramp.Over * (1 - ramp.From) / (ramp.To - ramp.From)
+		if ramp.From >= 1 {
+			at = 0
+		}
+		for _, rep := range reps {
+			if rep.tEnd > at {
+				return fmt.Sprintf("the ramp reaches load 1 at t=%.4g, before the run ends (t=%.4g)", at, rep.tEnd)
+			}
+		}
+	}
+	var over []string
+	for k, u := range r.ServerUtilization {
+		if u >= 1 {
+			over = append(over, fmt.Sprintf("server %d (speed %v) at %.4g", k+1, cfg.speed(k), u))
+		}
+	}
+	switch n := len(over); {
+	case n == 0:
+		return ""
+	case n > 3:
+		over = append(over[:3], fmt.Sprintf("and %d more", n-3))
+	}
+	return fmt.Sprintf("under %s, %s reached measured utilisation 1 (work sent per unit time over the speed): overloaded, or too close to 1 for this run to tell; lower the load, or send them less work", policyName(*cfg), strings.Join(over, ", "))
+}
+
+// timeScales applies RuleFewRefreshes and RuleRampShort: a run too short for the
+// time scale of its board or of its ramp.
+func timeScales(cfg *Config, reps []replication, add func(rule, format string, args ...any)) {
+	end := math.Inf(1) // the shortest replication's last arrival
+	for _, rep := range reps {
+		end = math.Min(end, rep.tEnd)
+	}
+	if cfg.Refresh > 0 && cfg.Servers > 1 && end/cfg.Refresh < 10 {
+		add(RuleFewRefreshes, "the board (refresh period T=%v) was refreshed only %d times in a replication (%.4g time units): the policy saw mostly the board of the start, with empty queues, so this is not the steady state of period T; run at least %.2g jobs per replication (10 refreshes)", cfg.Refresh, int(end/cfg.Refresh), end, math.Ceil(10*cfg.Refresh/end*float64(cfg.jobs()+cfg.Warmup)))
+	}
+	if ramp, ok := cfg.arrivals().(Ramp); ok && cfg.Trace == nil && end < ramp.Over {
+		reached := ramp.From + (ramp.To-ramp.From)*end/ramp.Over
+		add(RuleRampShort, "the ramp reaches load %v at t=%v, but the run ends at t=%.4g, at load %.4g: the result is not at the final load; shorten the ramp (over) or run more jobs", ramp.To, ramp.Over, end, reached)
+	}
 }
 
 // fewLongJobs applies RuleFewLongJobs to two-point sizes or a SITA cut.

@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,7 @@ func TestWarnings(t *testing.T) {
 	parBounded, _ := NewPareto(1.9, 1, 1e8) // all moments finite, E[X^2] set by sizes near 1e8
 	hand := NewTwoPointBeta(1, 1000, 0.8)
 	exp := Exponential{M: 1}
+	h2, _ := NewH2Balanced(1, 8)
 	base := func(k int, load float64, sizes SizeLaw, p Policy, jobs int64, reps int) Config {
 		return Config{Servers: k, Load: load, Sizes: sizes, Policy: p, Jobs: jobs, Reps: reps, Seed: 7}
 	}
@@ -37,6 +39,20 @@ func TestWarnings(t *testing.T) {
 		{"handout rho 0.95, 2e5 jobs", base(50, 0.95, hand, Random{}, 200000, 4), RuleExactOutside, true},
 		{"handout rho 0.5, 2e5 jobs", base(50, 0.5, hand, Random{}, 200000, 4), RuleExactOutside, false},
 		{"overload allowed", func() Config { c := base(10, 1.1, exp, LeastLoaded{D: 2}, 20000, 2); c.AllowOverload = true; return c }(), RuleUnstable, true},
+		// LL-2 on speeds 0.1..10 passes the d-sampling bound (0.298) at
+		// 0.29, but LL-2 sends the slow servers more than the bound: they
+		// measure 1.004. At 0.1 they are far from it.
+		{"LL-2 unequal speeds at 0.29", speeds7(base(7, 0.29, h2, LeastLoaded{D: 2}, 400000, 2)), RuleUnstable, true},
+		{"LL-2 unequal speeds at 0.1", speeds7(base(7, 0.1, h2, LeastLoaded{D: 2}, 400000, 2)), RuleUnstable, false},
+		{"drift, overloaded: no warm-up advice", speeds7(base(7, 0.6, exp, JIQ{}, 100000, 4)), RuleUnstable, true},
+		{"JIQ unequal speeds at 0.1", speeds7(base(7, 0.1, exp, JIQ{}, 100000, 4)), RuleUnstable, false},
+		{"ramp to 1.2 reached", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 1.2, Over: 100}; return c }(), RuleUnstable, true},
+		{"ramp to 0.9 reached", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}; return c }(), RuleUnstable, false},
+		{"ramp over 1e100", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 1e100}; return c }(), RuleRampShort, true},
+		{"ramp over 100", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}; return c }(), RuleRampShort, false},
+		// 1e5 jobs at K=10, load 0.8 last about 12,500 time units.
+		{"board T=1e4", func() Config { c := base(10, 0.8, exp, JSQ{D: 2}, 100000, 2); c.Refresh = 1e4; return c }(), RuleFewRefreshes, true},
+		{"board T=100", func() Config { c := base(10, 0.8, exp, JSQ{D: 2}, 100000, 2); c.Refresh = 100; return c }(), RuleFewRefreshes, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -47,8 +63,21 @@ func TestWarnings(t *testing.T) {
 			if got := r.Warnings.Has(c.rule); got != c.want {
 				t.Errorf("rule %s fired: %v, want %v (warnings: %v; wait %v)", c.rule, got, c.want, r.Warnings, r.Wait)
 			}
+			if r.Warnings.Has(RuleUnstable) {
+				for _, w := range r.Warnings {
+					if strings.Contains(w.Message, "use a warm-up") {
+						t.Errorf("an unstable run advises a warm-up: %v", w)
+					}
+				}
+			}
 		})
 	}
+}
+
+// speeds7 gives c the seven speeds 0.1 to 10 of the stability tests.
+func speeds7(c Config) Config {
+	c.Speeds = []float64{0.1, 0.2, 0.5, 1, 2, 5, 10}
+	return c
 }
 
 // Benign runs carry no warning at all: crying wolf is a defect too.
@@ -60,6 +89,9 @@ func TestNoWarningsOnBenignRuns(t *testing.T) {
 			{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LeastLoaded{D: 2}, Jobs: 100000},
 			{Servers: 20, Load: 0.7, Sizes: h2, Policy: JSQ{D: 2}, Jobs: 100000, Reps: 5},
 			{Servers: 10, Load: 0.7, Sizes: Deterministic{X0: 1}, Policy: RoundRobin{}, Jobs: 100000, Reps: 3, Discipline: PS},
+			// Unequal speeds, every server stable.
+			{Servers: 10, Speeds: []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, Load: 0.6, Sizes: Exponential{M: 1}, Policy: RoundRobin{}, Jobs: 100000, Reps: 4},
+			{Servers: 7, Speeds: []float64{0.1, 0.2, 0.5, 1, 2, 5, 10}, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LeastLoaded{}, Jobs: 100000, Reps: 4},
 		} {
 			cfg.Seed = seed
 			r, err := Run(cfg)
