@@ -30,3 +30,5 @@ func (Random) Theory(c Config) (Reference, bool) { return perServerMG1(c) }
 
 // WorkShares: 1/K of the jobs, so of the work, to every server.
 func (Random) WorkShares(c Config) []float64 { return evenShares(c.Servers) }
+
+func (Random) gapTheory(c Config) (Reference, bool) { return Reference{}, false }
