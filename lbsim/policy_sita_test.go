@@ -16,7 +16,7 @@ func TestSITARejectsAnUnstableGroup(t *testing.T) {
 		want string // "" = valid
 	}{
 		// Short group load lambda (1-p) x_m / c = 10.006/c; long group lambda p x_M / (100-c) = 39.98/(100-c).
-		{1, "servers 1..1 (short jobs) have load 10.01"},
+		{1, "server 1 (short jobs) has load 10.01"},
 		{10, "servers 1..10 (short jobs) have load 1.001"},
 		{11, ""},
 		{20, ""},

@@ -21,9 +21,11 @@ const (
 	// server at load 0.99 measures >= 1 only in a run far too short for it.
 	// With this warning the others give no warm-up advice: no warm-up helps.
 	RuleUnstable = "unstable"
-	// RuleInfiniteVariance: E[X^2] = inf (Pareto alpha <= 2) under FCFS. By
-	// Pollaczek-Khinchine the mean wait of an M/G/1 queue is
+	// RuleInfiniteVariance: E[X^2] = inf (Pareto alpha <= 2). Under FCFS,
+	// by Pollaczek-Khinchine the mean wait of an M/G/1 queue is
 	// lambda E[X^2]/(2(1-rho)): infinite; a simulated mean only grows with N.
+	// Under PS the mean response exists but E[R | x] = x/(1-rho): the
+	// response time has infinite variance and the interval is not valid.
 	RuleInfiniteVariance = "infinite-second-moment"
 	// RuleInfiniteThirdMoment: E[X^3] = inf (Pareto 2 < alpha <= 3) under
 	// FCFS: E[W] exists but E[W^2] needs E[X^3] < inf (Takacs' recurrence;
@@ -96,6 +98,8 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	sizes := cfg.sizes()
 	alpha := tailIndex(sizes)
 	switch {
+	case ps && math.IsInf(sizes.SecondMoment(), 1):
+		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
 	case !ps && math.IsInf(sizes.SecondMoment(), 1):
 		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50, p95, p99) still mean something, and under PS the mean response E[X]/(1-rho) exists", sizes, r.Wait.Mean)
 	case !ps && alpha <= 3:

@@ -25,7 +25,8 @@ func TestWarnings(t *testing.T) {
 		want bool
 	}{
 		{"pareto 1.5 FCFS", base(10, 0.8, par15, Random{}, 100000, 2), RuleInfiniteVariance, true},
-		{"pareto 1.5 PS", func() Config { c := base(10, 0.8, par15, Random{}, 100000, 2); c.Discipline = PS; return c }(), RuleInfiniteVariance, false},
+		{"pareto 1.5 PS", func() Config { c := base(10, 0.8, par15, Random{}, 100000, 2); c.Discipline = PS; return c }(), RuleInfiniteVariance, true},
+		{"pareto 2.2 PS", func() Config { c := base(10, 0.8, par22, Random{}, 100000, 2); c.Discipline = PS; return c }(), RuleInfiniteVariance, false},
 		{"pareto 2.2", base(100, 0.9, par22, Random{}, 100000, 2), RuleInfiniteThirdMoment, true},
 		{"pareto 3.5", base(100, 0.9, par35, Random{}, 100000, 2), RuleInfiniteThirdMoment, false},
 		{"bounded pareto, 2e4 jobs", base(10, 0.5, parBounded, Random{}, 20000, 2), RuleSampleMoment, true},

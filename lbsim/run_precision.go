@@ -31,6 +31,11 @@ const defaultMaxJobs = 10_000_000_000
 // A run that meets the target while one of them fires is not done either.
 var lengthRules = []string{RuleDrift, RuleFewLongJobs, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside, RuleBelowBound}
 
+// invalidRules are the warnings that say the interval itself is not valid
+// (no steady state, or no finite variance for the CLT): no run length meets
+// a precision target then, so the run stops at once and says so.
+var invalidRules = []string{RuleUnstable, RuleInfiniteVariance, RuleInfiniteThirdMoment}
+
 func runPrecise(cfg *Config, workers int) (Result, error) {
 	start := time.Now()
 	budget := cfg.MaxJobs
@@ -58,6 +63,13 @@ func runPrecise(cfg *Config, workers int) (Result, error) {
 		}
 		rel := metric.CI95 / math.Abs(metric.Mean)
 		tooShort := hasAny(r.Warnings, lengthRules)
+		for _, rule := range invalidRules {
+			if r.Warnings.Has(rule) {
+				r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
+					"the precision target %.3g%% cannot be met: the 95%% interval is not valid here (see %s), however long the run; after %d jobs the half-width is %.3g%% of the mean", 100*cfg.Precision, rule, used, 100*rel)})
+				return r, nil
+			}
+		}
 		if rel <= cfg.Precision && !tooShort {
 			r.PrecisionMet = true
 			return r, nil
