@@ -146,3 +146,22 @@ func (c *Config) checkSampling() error {
 	return fmt.Errorf("load %v is unstable under %s with these speeds: it samples %d of the %d servers uniformly, so the %d slowest (servers %s) receive at least %s = %.4g of the jobs (all %d samples among them), work %.4g per time unit against their capacity %.4g; need load < %.4g (the d-sampling bound); lower the load, sample more servers, or use a policy that reads all servers (lwl, jsq)",
 		c.Load, c.Policy, d, k, worst, strings.Join(names, ", "), how, worstQ, d, c.Load*total*worstQ, capWorst, maxLoad)
 }
+
+// symmetric is a built-in policy that treats the servers alike (LL-d,
+// JSQ-d, LWL, JSQ, JIQ): with equal speeds every server carries the load rho.
+type symmetric interface{ symmetric() }
+
+func isSymmetric(p Policy) bool {
+	_, ok := p.(symmetric)
+	return ok
+}
+
+// equalSpeeds reports whether every server has the same speed.
+func (c *Config) equalSpeeds() bool {
+	for _, mu := range c.Speeds {
+		if mu != c.Speeds[0] {
+			return false
+		}
+	}
+	return true
+}

@@ -173,24 +173,31 @@ func scale(d theory.Delay, m float64) theory.Delay {
 func perServerMG1(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if s.ps {
-		var out Reference
-		k := float64(s.k)
-		for _, mu := range s.speeds {
-			d, err := theory.MG1{Lambda: s.lambda / k, Size: theory.Law{M1: s.sizes.Mean(), M2: math.Inf(1)}, Mu: mu}.PS()
-			if err != nil {
-				return Reference{}, false
-			}
-			out.Wait += d.Wait / k
-			out.Response += d.Response / k
-		}
-		out.Method, out.Kind = "M/G/1-PS per server (insensitive)", ExactValue
-		return out, true
+		return perServer(s, "M/G/1-PS per server (insensitive)", func(mu float64) (theory.Delay, error) {
+			return theory.MG1{Lambda: s.lambda / float64(s.k), Size: theory.Law{M1: s.sizes.Mean(), M2: math.Inf(1)}, Mu: mu}.PS()
+		})
 	}
 	if math.IsInf(s.sizes.SecondMoment(), 1) {
 		return Reference{Wait: math.Inf(1), Response: math.Inf(1), Method: "M/G/1 with E[X^2] = inf: no finite mean wait", Kind: ExactValue}, true
 	}
 	r, err := theory.RandomDispatch(s.lambda, s.sizes, s.speeds)
 	return reference(r.Delay, err, "M/G/1 per server (Pollaczek-Khinchine)", ExactValue)
+}
+
+// perServer is the Reference of a policy that sends 1/K of the jobs to
+// every server: the average over the servers of delay(mu_k).
+func perServer(s system, method string, delay func(mu float64) (theory.Delay, error)) (Reference, bool) {
+	out := Reference{Method: method, Kind: ExactValue}
+	k := float64(s.k)
+	for _, mu := range s.speeds {
+		d, err := delay(mu)
+		if err != nil {
+			return Reference{}, false
+		}
+		out.Wait += d.Wait / k
+		out.Response += d.Response / k
+	}
+	return out, true
 }
 
 // centralMMK is the central M/M/K queue (Erlang C) of K equal servers and

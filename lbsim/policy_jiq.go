@@ -17,6 +17,8 @@ func (JIQ) String() string { return "jiq" }
 func (JIQ) Label() string  { return "JIQ" }
 func (JIQ) Reads() State   { return Workload }
 
+func (JIQ) symmetric() {}
+
 // Theory: with equal speeds, the limit K -> infinity, where every job finds
 // an idle server and does not wait.
 func (JIQ) Theory(c Config) (Reference, bool) {

@@ -47,6 +47,7 @@ func (p JSQ) Label() string {
 func (p JSQ) Reads() State                    { return Count }
 func (p JSQ) Validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
 
+func (JSQ) symmetric()                         {}
 func (p JSQ) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, p.Mem, k, p.Replace) }
 
 // RowParams: d, the servers sampled per job (K for JSQ).

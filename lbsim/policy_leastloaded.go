@@ -60,6 +60,7 @@ func (p LeastLoaded) Validate(k int, _ SizeLaw) error {
 	return checkSampled("ll", p.D, p.Mem, k, p.Replace)
 }
 
+func (LeastLoaded) symmetric() {}
 func (p LeastLoaded) sampling(k int) (int, bool, bool) {
 	return uniformSampling(p.D, p.Mem, k, p.Replace)
 }

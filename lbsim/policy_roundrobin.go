@@ -33,17 +33,20 @@ func (d *rrDispatcher) pick(float64, float64) int {
 
 func (*rrDispatcher) lean(*sim) leanPolicy { return leanRoundRobin }
 
-// Theory: with exponential sizes and equal speeds every server is an
-// E_K/M/1 queue (Erlang-K gaps: K Poisson gaps between a server's jobs),
-// solved by the GI/M/1 root; under PS the same mean (exponential sizes make
-// the number of jobs the same process under any work-conserving discipline).
+// Theory: with exponential sizes every server is an E_K/M/1 queue at its
+// own speed (Erlang-K gaps: K Poisson gaps between a server's jobs), solved
+// by the GI/M/1 root; each server gets 1/K of the jobs, so the means are
+// the average over servers. Under PS the same means (exponential sizes
+// make the number of jobs the same process under any work-conserving
+// discipline).
 func (RoundRobin) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
-	if !s.exp || !s.equal {
+	if !s.exp {
 		return Reference{}, false
 	}
-	d, err := theory.RoundRobinExp(s.lambda, s.k, s.sizes.Mean()/s.mu)
-	return reference(d, err, fmt.Sprintf("E_%d/M/1 (GI/M/1 root)", s.k), ExactValue)
+	return perServer(s, fmt.Sprintf("E_%d/M/1 per server (GI/M/1 root)", s.k), func(mu float64) (theory.Delay, error) {
+		return theory.RoundRobinExp(s.lambda, s.k, s.sizes.Mean()/mu)
+	})
 }
 
 // WorkShares: job n to server n mod K, so 1/K of the work to every server.

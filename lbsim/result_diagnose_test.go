@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -46,11 +47,31 @@ func TestWarnings(t *testing.T) {
 		{"LL-2 unequal speeds at 0.29", speeds7(base(7, 0.29, h2, LeastLoaded{D: 2}, 400000, 2)), RuleUnstable, true},
 		{"LL-2 unequal speeds at 0.1", speeds7(base(7, 0.1, h2, LeastLoaded{D: 2}, 400000, 2)), RuleUnstable, false},
 		{"drift, overloaded: no warm-up advice", speeds7(base(7, 0.6, exp, JIQ{}, 100000, 4)), RuleUnstable, true},
+		// A policy of one's own that sends server 1 a share p + (1-p)/4:
+		// load 4 rho share = 1.4 for p = 0.6, 0.8 for p = 0.2 (rho = 0.5).
+		{"own policy overloads server 1", base(4, 0.5, exp, favourite{0.6}, 100000, 4), RuleUnstable, true},
+		{"own policy, server 1 at 0.8", base(4, 0.5, exp, favourite{0.2}, 100000, 4), RuleUnstable, false},
 		{"JIQ unequal speeds at 0.1", speeds7(base(7, 0.1, exp, JIQ{}, 100000, 4)), RuleUnstable, false},
-		{"ramp to 1.2 reached", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 1.2, Over: 100}; return c }(), RuleUnstable, true},
-		{"ramp to 0.9 reached", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}; return c }(), RuleUnstable, false},
-		{"ramp over 1e100", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 1e100}; return c }(), RuleRampShort, true},
-		{"ramp over 100", func() Config { c := base(10, 1, exp, Random{}, 20000, 2); c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}; return c }(), RuleRampShort, false},
+		{"ramp to 1.2 reached", func() Config {
+			c := base(10, 1, exp, Random{}, 20000, 2)
+			c.Arrivals = Ramp{From: 0.5, To: 1.2, Over: 100}
+			return c
+		}(), RuleUnstable, true},
+		{"ramp to 0.9 reached", func() Config {
+			c := base(10, 1, exp, Random{}, 20000, 2)
+			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}
+			return c
+		}(), RuleUnstable, false},
+		{"ramp over 1e100", func() Config {
+			c := base(10, 1, exp, Random{}, 20000, 2)
+			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 1e100}
+			return c
+		}(), RuleRampShort, true},
+		{"ramp over 100", func() Config {
+			c := base(10, 1, exp, Random{}, 20000, 2)
+			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}
+			return c
+		}(), RuleRampShort, false},
 		// 1e5 jobs at K=10, load 0.8 last about 12,500 time units.
 		{"board T=1e4", func() Config { c := base(10, 0.8, exp, JSQ{D: 2}, 100000, 2); c.Refresh = 1e4; return c }(), RuleFewRefreshes, true},
 		{"board T=100", func() Config { c := base(10, 0.8, exp, JSQ{D: 2}, 100000, 2); c.Refresh = 100; return c }(), RuleFewRefreshes, false},
@@ -73,6 +94,17 @@ func TestWarnings(t *testing.T) {
 			}
 		})
 	}
+}
+
+// favourite is a user's policy: server 1 with probability P, else uniform.
+type favourite struct{ P float64 }
+
+func (f favourite) String() string { return fmt.Sprintf("favourite:p=%v", f.P) }
+func (f favourite) Pick(v *View, _ float64) int {
+	if v.Rand().Float64() < f.P {
+		return 0
+	}
+	return v.Rand().IntN(v.K())
 }
 
 // speeds7 gives c the seven speeds 0.1 to 10 of the stability tests.

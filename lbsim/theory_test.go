@@ -300,6 +300,16 @@ func TestSITACutMatchesConditionalMG1(t *testing.T) {
 			t.Fatalf("no %s class in %+v", g.name, r.Classes)
 		}
 		within(t, "sita cut "+g.name, got.Wait, exact.Wait, 0)
+		// lbsim's own exact value, from the law's closed-form moments
+		// below the cut, against this integration.
+		ref, ok := lbsim.Exact(cfg)
+		cl, has := ref.Class(g.name)
+		if !ok || !has || math.Abs(cl.Wait-exact.Wait) > 1e-9*exact.Wait || ref.Kind != lbsim.ExactValue {
+			t.Errorf("sita cut %s: lbsim.Exact %+v (ok %v), want wait %.12g", g.name, ref, ok, exact.Wait)
+		}
+	}
+	if !r.HasExact || len(r.Warnings) > 0 {
+		t.Errorf("sita cut: HasExact %v, warnings %v", r.HasExact, r.Warnings)
 	}
 }
 
