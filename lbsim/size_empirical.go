@@ -44,6 +44,27 @@ func (s Empirical) SecondMoment() float64 {
 	}
 	return sum / float64(len(s.Values))
 }
+
+// ThirdMoment is E[X^3] = sum of x^3 over Values / n.
+func (s Empirical) ThirdMoment() float64 {
+	sum := 0.0
+	for _, v := range s.Values {
+		sum += v * v * v
+	}
+	return sum / float64(len(s.Values))
+}
+
+// BelowCut is (the number of, the sum of x and of x^2 over) the values
+// x <= cut, each over n = len(Values); repeated values count each time.
+func (s Empirical) BelowCut(cut float64) (p, m1, m2 float64) {
+	for _, v := range s.Values {
+		if v <= cut {
+			p, m1, m2 = p+1, m1+v, m2+v*v
+		}
+	}
+	n := float64(len(s.Values))
+	return p / n, m1 / n, m2 / n
+}
 func (s Empirical) Validate() error {
 	if len(s.Values) == 0 {
 		return fmt.Errorf("%s sizes: no values given; list at least one, e.g. modal:100,500,1000", s.kind())

@@ -1,6 +1,10 @@
 package lbsim
 
-import "fmt"
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/mathext"
+)
 
 // Erlang sizes: the sum of K exponential phases of mean M/K each, the law
 // of SCV 1/K between the exponential (K = 1) and the deterministic
@@ -38,6 +42,31 @@ func (s Erlang) Rand(r *Stream) float64 {
 }
 func (s Erlang) Mean() float64         { return s.M }
 func (s Erlang) SecondMoment() float64 { return s.M * s.M * (1 + 1/float64(s.K)) }
+
+// ThirdMoment is E[X^3] = M^3 (1 + 1/K) (1 + 2/K).
+func (s Erlang) ThirdMoment() float64 {
+	k := float64(s.K)
+	return s.M * s.M * s.M * (1 + 1/k) * (1 + 2/k)
+}
+
+// BelowCut is (P(K, u), M P(K+1, u), M^2 (1 + 1/K) P(K+2, u)) with u = cut K/M,
+// P the regularized lower incomplete gamma function: E[X^j; X <= cut] =
+// E[X^j] P(K+j, u).
+func (s Erlang) BelowCut(cut float64) (p, m1, m2 float64) {
+	f0, f1, f2 := gammaBelow(float64(s.K), cut*float64(s.K)/s.M)
+	return f0, s.Mean() * f1, s.SecondMoment() * f2
+}
+
+// gammaBelow is (P(k, u), P(k+1, u), P(k+2, u)), P the regularized lower
+// incomplete gamma function: the shares of E[1], E[X] and E[X^2] that a
+// gamma law of shape k has below a cut at u times its scale; (0, 0, 0) for
+// u <= 0.
+func gammaBelow(k, u float64) (f0, f1, f2 float64) {
+	if !(u > 0) {
+		return 0, 0, 0
+	}
+	return mathext.GammaIncReg(k, u), mathext.GammaIncReg(k+1, u), mathext.GammaIncReg(k+2, u)
+}
 func (s Erlang) Validate() error {
 	if s.K < 1 || s.K > maxErlangPhases {
 		return fmt.Errorf("erlang k=%d is invalid: need 1 <= k <= %d phases; use det for a smaller SCV", s.K, maxErlangPhases)

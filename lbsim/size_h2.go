@@ -65,6 +65,24 @@ func (s H2) Mean() float64                 { return s.P1/s.Rate1 + (1-s.P1)/s.Ra
 func (s H2) SecondMoment() float64 {
 	return 2*s.P1/(s.Rate1*s.Rate1) + 2*(1-s.P1)/(s.Rate2*s.Rate2)
 }
+
+// BelowCut mixes its phases' (Exponential.BelowCut): with w the phase's
+// probability and u = cut Rate, each adds w (1 - e^-u, P(2, u)/Rate,
+// 2 P(3, u)/Rate^2), P the regularized lower incomplete gamma function.
+func (s H2) BelowCut(cut float64) (p, m1, m2 float64) {
+	phase := func(w, rate float64) (p, m1, m2 float64) {
+		f0, f1, f2 := gammaBelow(1, cut*rate)
+		return w * f0, w / rate * f1, 2 * w / (rate * rate) * f2
+	}
+	p, m1, m2 = phase(s.P1, s.Rate1)
+	q, q1, q2 := phase(1-s.P1, s.Rate2)
+	return p + q, m1 + q1, m2 + q2
+}
+
+// ThirdMoment is E[X^3] = 6 P1/Rate1^3 + 6 (1-P1)/Rate2^3.
+func (s H2) ThirdMoment() float64 {
+	return 6*s.P1/(s.Rate1*s.Rate1*s.Rate1) + 6*(1-s.P1)/(s.Rate2*s.Rate2*s.Rate2)
+}
 func (s H2) Validate() error {
 	if !(s.P1 >= 0 && s.P1 <= 1) {
 		return fmt.Errorf("h2 p1=%v is invalid: need 0 <= p1 <= 1; give the law as h2:mean=M,scv=C", s.P1)

@@ -81,23 +81,51 @@ func (s Pareto) fill(r *Stream, out []float64) {
 	}
 }
 
-// moment is E[X^j] = Alpha L^Alpha/(1-r) * (H^(j-Alpha) - L^(j-Alpha))/(j-Alpha).
+// moment is E[X^j] = below(j, H), for the unbounded law Alpha L^j/(Alpha-j)
+// (+Inf for Alpha <= j).
 func (s Pareto) moment(j float64) float64 {
-	a := s.Alpha
-	if math.IsInf(s.H, 1) {
+	if a := s.Alpha; math.IsInf(s.H, 1) {
 		if a <= j {
 			return math.Inf(1)
 		}
 		return a * math.Pow(s.L, j) / (a - j)
 	}
-	c := a * math.Pow(s.L, a) / (1 - s.ratio())
-	if a == j {
-		return c * math.Log(s.H/s.L)
+	return s.below(j, s.H)
+}
+
+// below is E[X^j; X <= c] for L <= c <= H:
+// Alpha L^j/(1-r) * ((c/L)^(j-Alpha) - 1)/(j-Alpha), ln(c/L) for j = Alpha
+// (by expm1, accurate for Alpha near j too).
+func (s Pareto) below(j, c float64) float64 {
+	return s.Alpha * math.Pow(s.L, j) / (1 - s.ratio()) * expIntegral(j-s.Alpha, math.Log(c/s.L))
+}
+
+// expIntegral is the integral of e^(d u) for u from 0 to t: expm1(d t)/d,
+// and t for d = 0.
+func expIntegral(d, t float64) float64 {
+	if d == 0 {
+		return t
 	}
-	return c * (math.Pow(s.H, j-a) - math.Pow(s.L, j-a)) / (j - a)
+	return math.Expm1(d*t) / d
 }
 func (s Pareto) Mean() float64         { return s.moment(1) }
 func (s Pareto) SecondMoment() float64 { return s.moment(2) }
+
+// ThirdMoment is E[X^3] = moment(3): +Inf for the unbounded law with Alpha <= 3.
+func (s Pareto) ThirdMoment() float64 { return s.moment(3) }
+
+// BelowCut is (0, 0, 0) for cut <= L, the totals for cut >= H, and between
+// (below(0, cut), below(1, cut), below(2, cut)): finite for any finite cut.
+func (s Pareto) BelowCut(cut float64) (p, m1, m2 float64) {
+	switch {
+	case !(cut > s.L):
+		return 0, 0, 0
+	case cut >= s.H:
+		return 1, s.Mean(), s.SecondMoment()
+	}
+	return s.below(0, cut), s.below(1, cut), s.below(2, cut)
+}
+
 func (s Pareto) Validate() error {
 	if err := positive("pareto L", s.L, "build it with NewPareto"); err != nil {
 		return err
