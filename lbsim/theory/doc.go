@@ -11,4 +11,5 @@
 // Every function states its formula and the conditions under which it holds,
 // and returns an error, never NaN or Inf, outside them. Error texts name the
 // offending value, the allowed range and a fix.
+// Exact numerical results: DispatchExact (JSQ-d/JIQ chains, small K), MDc, GIM1 and GIH2.
 package theory
