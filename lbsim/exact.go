@@ -200,6 +200,18 @@ func perServer(s system, method string, delay func(mu float64) (theory.Delay, er
 	return out, true
 }
 
+// smallChain is the exact Markov chain of a count-based policy with
+// exponential sizes at small K (theory.DispatchExact): none when K is too
+// large or the chain too big for its budget.
+func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
+	if !s.exp || s.k > theory.DispatchMaxServers {
+		return Reference{}, false
+	}
+	m := s.sizes.Mean()
+	d, err := theory.DispatchExact(rule, s.lambda*m, s.speeds)
+	return reference(scale(d, m), err, fmt.Sprintf("exact Markov chain of %s, K=%d", rule, s.k), ExactValue)
+}
+
 // centralMMK is the central M/M/K queue (Erlang C) of K equal servers and
 // exponential sizes: exactly LWL under FCFS.
 func centralMMK(s system) (Reference, bool) {

@@ -1,5 +1,7 @@
 package lbsim
 
+import "github.com/perfeval/lbsim/lbsim/theory"
+
 // JIQ is join-the-idle-queue (Lu, Xie, Kliot, Geller, Larus and Greenberg,
 // Performance Evaluation 2011) with one dispatcher: a job goes to an idle
 // server (no work) drawn uniformly among the idle ones if there is one, else
@@ -19,10 +21,15 @@ func (JIQ) Reads() State   { return Workload }
 
 func (JIQ) symmetric() {}
 
-// Theory: with equal speeds, the limit K -> infinity, where every job finds
-// an idle server and does not wait.
+// Theory: with exponential sizes at small K (up to
+// theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
+// chain (theory.DispatchExact); otherwise, with equal speeds, the limit
+// K -> infinity, where every job finds an idle server and does not wait.
 func (JIQ) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
+	if ref, ok := smallChain(s, theory.DispatchRule{JIQ: true}); s.exp && ok {
+		return ref, true
+	}
 	if !s.equal {
 		return Reference{}, false
 	}

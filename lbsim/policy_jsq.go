@@ -53,12 +53,23 @@ func (p JSQ) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, p.M
 // RowParams: d, the servers sampled per job (K for JSQ).
 func (p JSQ) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 
-// Theory, for exponential sizes under FCFS, speed 1, distinct samples:
-// JSQ-d, d >= 2, has Mitzenmacher's mean-field limit
-// (sum_{i>=1} rho^((d^i-d)/(d-1))), and JSQ(d,1) the fixed point of its
-// memory (theory.JSQdMemoryMeanField). JSQ over all servers (d = 0) has none.
+// Theory, for exponential sizes and distinct samples: at small K (up to
+// theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
+// the same process) the exact Markov chain of JSQ-d and JSQ
+// (theory.DispatchExact); otherwise, at speed 1 under FCFS, JSQ-d, d >= 2,
+// has Mitzenmacher's mean-field limit (sum_{i>=1} rho^((d^i-d)/(d-1))), and
+// JSQ(d,1) the fixed point of its memory (theory.JSQdMemoryMeanField).
 func (p JSQ) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
+	if s.exp && !p.Replace && p.Mem == 0 {
+		d := p.D
+		if allServers(d, s.k, false) {
+			d = 0
+		}
+		if ref, ok := smallChain(s, theory.DispatchRule{D: d}); ok {
+			return ref, true
+		}
+	}
 	switch {
 	case !s.exp || s.ps || !s.unit || p.Replace:
 	case p.D >= 2 && p.Mem == 0:

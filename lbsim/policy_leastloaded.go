@@ -68,12 +68,17 @@ func (p LeastLoaded) sampling(k int) (int, bool, bool) {
 // RowParams: d, the servers sampled per job (K for LWL).
 func (p LeastLoaded) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 
-// Theory, for exponential sizes under FCFS: LWL (or d = K) with equal speeds
-// is the central M/M/K queue (Erlang C), exactly; LL-d, d >= 2 distinct
+// Theory, under FCFS: LWL (or d = K) with equal speeds is the central
+// M/G/K queue, exactly: Erlang C for exponential sizes, M/D/K
+// (theory.MDc) for deterministic ones; LL-d, d >= 2 distinct
 // samples, speed 1, has the mean-field limit K -> infinity of Hellemans and
 // Van Houdt (sum_{n>=0} rho^(dn)/(1+n(d-1)); d = 2: -ln(1-rho^2)/rho^2).
 func (p LeastLoaded) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
+	if _, det := s.sizes.(Deterministic); det && !s.ps && s.equal && allServers(p.D, s.k, p.Replace) {
+		d, err := theory.MDc(s.lambda, s.k, s.sizes.Mean()/s.mu)
+		return reference(d, err, fmt.Sprintf("central M/D/%d", s.k), ExactValue)
+	}
 	switch {
 	case !s.exp || s.ps:
 	case s.equal && allServers(p.D, s.k, p.Replace):

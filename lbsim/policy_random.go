@@ -1,5 +1,7 @@
 package lbsim
 
+import "github.com/perfeval/lbsim/lbsim/theory"
+
 // Random (RND) sends each job to a server chosen uniformly at random: with
 // Poisson arrivals every server is an M/G/1 queue of rate lambda/K.
 type Random struct{}
@@ -31,4 +33,24 @@ func (Random) Theory(c Config) (Reference, bool) { return perServerMG1(c) }
 // WorkShares: 1/K of the jobs, so of the work, to every server.
 func (Random) WorkShares(c Config) []float64 { return evenShares(c.Servers) }
 
-func (Random) gapTheory(c Config) (Reference, bool) { return Reference{}, false }
+// gapTheory: under deterministic arrivals (gap a = 1/lambda) a server gets
+// each job with probability 1/K, so its gaps are a geometric number of a's:
+// a GI/M/1 queue with exponential sizes (FCFS or PS: the number of jobs is
+// the same process), D/M/1 for one server.
+func (Random) gapTheory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	if !s.exp {
+		return Reference{}, false
+	}
+	g, err := theory.ThinnedDetGaps(1/s.lambda, 1/float64(s.k))
+	if err != nil {
+		return Reference{}, false
+	}
+	method := "GI/M/1 per server, geometric sums of deterministic gaps"
+	if s.k == 1 {
+		method = "D/M/1 (GI/M/1 root)"
+	}
+	return perServer(s, method, func(mu float64) (theory.Delay, error) {
+		return theory.GIM1(g, mu/s.sizes.Mean())
+	})
+}

@@ -39,8 +39,16 @@ func (*rrDispatcher) lean(*sim) leanPolicy { return leanRoundRobin }
 // the average over servers. Under PS the same means (exponential sizes
 // make the number of jobs the same process under any work-conserving
 // discipline).
+//
+// With H2 sizes under FCFS every server is an E_K/H2/1 queue
+// (theory.RoundRobinH2: the two roots of the GI/H2/1 equation).
 func (RoundRobin) Theory(c Config) (Reference, bool) {
 	s := systemOf(c)
+	if h, ok := s.sizes.(H2); ok && !s.ps {
+		return perServer(s, fmt.Sprintf("E_%d/H2/1 per server (GI/H2/1 roots)", s.k), func(mu float64) (theory.Delay, error) {
+			return theory.RoundRobinH2(s.lambda, s.k, theory.HyperExp{P1: h.P1, Rate1: h.Rate1, Rate2: h.Rate2}, mu)
+		})
+	}
 	if !s.exp {
 		return Reference{}, false
 	}
@@ -48,6 +56,27 @@ func (RoundRobin) Theory(c Config) (Reference, bool) {
 		return theory.RoundRobinExp(s.lambda, s.k, s.sizes.Mean()/mu)
 	})
 }
+
+// gapTheory: under deterministic arrivals (gap a = 1/lambda) every server
+// gets one job every K a, a D/M/1 queue with exponential sizes (FCFS or
+// PS, as above).
+func (RoundRobin) gapTheory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	if !s.exp {
+		return Reference{}, false
+	}
+	g, err := theory.DetGaps(float64(s.k) / s.lambda)
+	if err != nil {
+		return Reference{}, false
+	}
+	return perServer(s, "D/M/1 per server (GI/M/1 root)", func(mu float64) (theory.Delay, error) {
+		return theory.GIM1(g, mu/s.sizes.Mean())
+	})
+}
+
+// gapSCV: a server's gaps are sums of K consecutive gaps, SCV c0/K
+// (Erlang-K for Poisson arrivals, none for deterministic ones).
+func (RoundRobin) gapSCV(c0 float64, k int) float64 { return c0 / float64(k) }
 
 // WorkShares: job n to server n mod K, so 1/K of the work to every server.
 func (RoundRobin) WorkShares(c Config) []float64 { return evenShares(c.Servers) }

@@ -334,3 +334,45 @@ func TestLL2FiniteKHellemans(t *testing.T) {
 		t.Errorf("LL-2 with distinct servers at K=10: %v, expected clearly below the with-replacement 2.6022", d)
 	}
 }
+
+// The exact values added for trust at the edges, each against the
+// simulation (their formulas are tested against independent computations in
+// package theory): small-K chains for JSQ-d, JSQ and JIQ (any speeds, FCFS
+// and PS), RR at unequal speeds and with H2 sizes, deterministic arrivals
+// (D/M/1, GI/M/1 with geometric gaps), the central M/D/K, SITA with a cut
+// under PS. Every run is benign: it must carry no warning.
+func TestEdgeExactValuesMatchSimulation(t *testing.T) {
+	h4 := must(lbsim.NewH2Balanced(1, 4))
+	par := must(lbsim.NewPareto(2.5, 1, 0))
+	cases := []struct {
+		name string
+		cfg  lbsim.Config
+	}{
+		{"JSQ-2 K=3 chain", lbsim.Config{Servers: 3, Load: 0.7, Sizes: exp1, Policy: lbsim.JSQ{D: 2}}},
+		{"JSQ K=2 chain, PS", lbsim.Config{Servers: 2, Load: 0.7, Sizes: exp1, Policy: lbsim.JSQ{}, Discipline: lbsim.PS}},
+		{"JIQ K=2 speeds 2,1 chain", lbsim.Config{Servers: 2, Speeds: []float64{2, 1}, Load: 0.6, Sizes: exp1, Policy: lbsim.JIQ{}}},
+		{"JSQ-2 K=3 speeds 3,2,1 chain", lbsim.Config{Servers: 3, Speeds: []float64{3, 2, 1}, Load: 0.5, Sizes: lbsim.Exponential{M: 2}, Policy: lbsim.JSQ{D: 2}}},
+		{"RR speeds 2,1 E_2/M/1", lbsim.Config{Servers: 2, Speeds: []float64{2, 1}, Load: 0.6, Sizes: exp1, Policy: lbsim.RoundRobin{}}},
+		{"RR H2 E_3/H2/1", lbsim.Config{Servers: 3, Load: 0.8, Sizes: h4, Policy: lbsim.RoundRobin{}}},
+		{"RND det arrivals GI/M/1", lbsim.Config{Servers: 3, Load: 0.7, Sizes: exp1, Policy: lbsim.Random{}, Arrivals: lbsim.DeterministicArrivals{}}},
+		{"RR det arrivals D/M/1, speeds", lbsim.Config{Servers: 2, Speeds: []float64{1.5, 1}, Load: 0.6, Sizes: exp1, Policy: lbsim.RoundRobin{}, Arrivals: lbsim.DeterministicArrivals{}}},
+		{"LWL det sizes M/D/4", lbsim.Config{Servers: 4, Load: 0.8, Sizes: lbsim.Deterministic{X0: 1}, Policy: lbsim.LeastLoaded{}}},
+		{"SITA cut PS Pareto 2.5", lbsim.Config{Servers: 4, Load: 0.6, Sizes: par, Policy: lbsim.SITA{C: 2, Cut: 1.5}, Discipline: lbsim.PS}},
+	}
+	for _, c := range cases {
+		c.cfg.Jobs, c.cfg.Reps = 400_000, 8
+		r := run(t, c.cfg)
+		if !r.HasExact || r.HasLimit {
+			t.Errorf("%s: HasExact %v, HasLimit %v (%s)", c.name, r.HasExact, r.HasLimit, r.Limit.Method)
+			continue
+		}
+		if c.cfg.Discipline == lbsim.PS {
+			within(t, c.name+" ("+r.Exact.Method+") response", r.Response, r.Exact.Response, 0)
+		} else {
+			within(t, c.name+" ("+r.Exact.Method+") wait", r.Wait, r.Exact.Wait, 0)
+		}
+		if len(r.Warnings) > 0 {
+			t.Errorf("%s: warnings on a benign run: %v", c.name, r.Warnings)
+		}
+	}
+}
