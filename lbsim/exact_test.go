@@ -35,7 +35,9 @@ func TestExact(t *testing.T) {
 		{"ll(2,1): none", Config{Servers: 100, Load: 0.9, Sizes: Exponential{M: 1}, Policy: LeastLoaded{D: 2, Mem: 1}}, math.NaN(), ""},
 		{"jsq(2,2): none", Config{Servers: 100, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2, Mem: 2}}, math.NaN(), ""},
 		{"one server, any policy", Config{Servers: 1, Load: 0.5, Sizes: Exponential{M: 1}, Policy: JSQ{}}, 1, "Pollaczek"},
-		{"rr h2: none", Config{Servers: 10, Load: 0.5, Sizes: H2{P1: 0.5, Rate1: 1, Rate2: 1}, Policy: RoundRobin{}}, math.NaN(), ""},
+		{"rr pareto: none", Config{Servers: 10, Load: 0.5, Sizes: par15, Policy: RoundRobin{}}, math.NaN(), ""},
+		{"jsq-2 at K=2: the chain", Config{Servers: 2, Load: 0.7, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}}, 1.1082, "Markov chain"},
+		{"jiq at K=2: the chain", Config{Servers: 2, Load: 0.7, Sizes: Exponential{M: 1}, Policy: JIQ{}}, 1.3611, "Markov chain"},
 		{"stale ll-2: none", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LeastLoaded{D: 2}, Refresh: 1}, math.NaN(), ""},
 		{"trace: none", Config{Servers: 10, Trace: &Trace{Times: []float64{1}, Sizes: []float64{1}}, Policy: Random{}}, math.NaN(), ""},
 	}

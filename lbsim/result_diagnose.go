@@ -37,19 +37,17 @@ const (
 	// set by a tail the run has not seen (the Pareto trap of the heavy-tails
 	// document). Finite-moment laws drawn a few thousand times pass easily.
 	RuleSampleMoment = "tail-undersampled"
-	// RuleFewLongJobs: two-point sizes (or a SITA cut): fewer than 2 long
-	// jobs per server per (1-rho)^-2 in a replication, where rho is the load
-	// of the servers that receive them. An M/G/1 queue relaxes in a time of
-	// order (1-rho)^-2 (Abate and Whitt 1987; Whitt 1989, "Planning queueing
-	// simulations"), so a run needs many long jobs per relaxation time. The
-	// threshold 2 separates the course's runs that match Pollaczek-Khinchine
-	// (rho <= 0.85 with 2e6 jobs, K = 50: index 3.6) from rho = 0.95 (index
-	// 0.4, 42% low); the advice aims at 10.
-	RuleFewLongJobs = "few-long-jobs"
-	// RuleCorrelatedBatches: one replication, and its batch means have a
-	// lag-1 autocorrelation above max(0.3, 2.5/sqrt(B-1)): the batches are
-	// too short to be independent, so the batch-means interval is too
-	// narrow (Law and Kelton, Simulation Modeling and Analysis, sec. 9.5.3).
+	// RuleInitialTransient: the bias of a run started with empty queues,
+	// about tau/n for a relaxation time of tau jobs and n jobs per server,
+	// exceeds a quarter of the relative half-width (result_runlength.go).
+	RuleInitialTransient = "initial-transient"
+	// RuleCorrelatedBatches: one replication, and its batches are shorter
+	// than 12 relaxation times each (result_runlength.go), or its batch
+	// means have a lag-1 autocorrelation above max(0.3, 2.5/sqrt(B-1)): the
+	// batches are too short to be independent, so the batch-means interval
+	// is too narrow (Law and Kelton, Simulation Modeling and Analysis, sec.
+	// 9.5.3). The lag-1 estimate from 20 batches has a standard deviation
+	// near 0.2, so the relaxation index catches most cases first.
 	RuleCorrelatedBatches = "correlated-batches"
 	// RuleDrift: the second half of the replications differs from the first
 	// half beyond chance (paired t test at the 0.1% level over replications,
@@ -114,10 +112,8 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 			add(RuleSampleMoment, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
 		}
 	}
-	if !ps {
-		fewLongJobs(cfg, reps, r, add)
-	}
-	if len(reps) == 1 {
+	shortBatches := unstable == "" && runLength(cfg, reps, metric, add)
+	if len(reps) == 1 && !shortBatches {
 		if b, r1 := batchLag1(cfg, reps[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
 			add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; use several replications (-reps 5) or longer runs", b, r1)
 		}
@@ -196,34 +192,6 @@ func timeScales(cfg *Config, reps []replication, add func(rule, format string, a
 	if ramp, ok := cfg.arrivals().(Ramp); ok && cfg.Trace == nil && end < ramp.Over {
 		reached := ramp.From + (ramp.To-ramp.From)*end/ramp.Over
 		add(RuleRampShort, "the ramp reaches load %v at t=%v, but the run ends at t=%.4g, at load %.4g: the result is not at the final load; shorten the ramp (over) or run more jobs", ramp.To, ramp.Over, end, reached)
-	}
-}
-
-// fewLongJobs applies RuleFewLongJobs to two-point sizes or a SITA cut.
-func fewLongJobs(cfg *Config, reps []replication, r *Result, add func(rule, format string, args ...any)) {
-	long, ok := r.Class("long")
-	if !ok {
-		return
-	}
-	from, to := 0, cfg.Servers // the servers that receive long jobs: all, or SITA's c+1..K
-	for _, cl := range cfg.classes() {
-		if cl.Name == "long" {
-			from, to = cl.From, cl.To
-		}
-	}
-	k := to - from
-	rho := 0.0
-	for _, u := range r.ServerUtilization[from:to] {
-		rho += u / float64(k)
-	}
-	if rho >= 1 {
-		return // RuleUnstable's case
-	}
-	perServer := float64(long.Jobs) / float64(len(reps)) / float64(k)
-	index := perServer * (1 - rho) * (1 - rho)
-	if index < 2 {
-		need := float64(cfg.jobs()) * 10 / math.Max(index, 1e-9)
-		add(RuleFewLongJobs, "each replication sends %.3g long jobs to each of its %d servers at load %.3g: %.2g per (1-rho)^-2, below 2, so the rare busy periods that set the mean wait are under-sampled; about %.2g jobs per replication would be needed", perServer, k, rho, index, need)
 	}
 }
 

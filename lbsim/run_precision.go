@@ -14,7 +14,7 @@ import (
 // aggregate again:
 //
 //   - when a warning says the replications are too short to be trusted
-//     (drift, few long jobs, under-sampled tail, correlated batches, the
+//     (drift, the initial transient, under-sampled tail, correlated batches, the
 //     exact value outside the interval), more
 //     of them would only narrow a biased interval, so N doubles and the
 //     replications start again (the first N jobs of each are the same);
@@ -29,7 +29,7 @@ const defaultMaxJobs = 10_000_000_000
 
 // lengthRules are the warnings that more replications of the same length cannot fix.
 // A run that meets the target while one of them fires is not done either.
-var lengthRules = []string{RuleDrift, RuleFewLongJobs, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside, RuleBelowBound}
+var lengthRules = []string{RuleDrift, RuleInitialTransient, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside, RuleBelowBound}
 
 // invalidRules are the warnings that say the interval itself is not valid
 // (no steady state, or no finite variance for the CLT): no run length meets
