@@ -23,7 +23,7 @@ type Dispatcher struct {
 func Dispatchers() []Dispatcher {
 	return []Dispatcher{
 		{Name: "random", Policy: lbsim.Random{}},
-		{Name: "round robin", Policy: lbsim.RoundRobin{}, approx: kingman},
+		{Name: "round robin", Policy: lbsim.RoundRobin{}},
 		{Name: "best of two", Policy: lbsim.JSQ{D: 2}, Board: true},
 		{Name: "least loaded", Policy: lbsim.JSQ{}, Board: true},
 		{Name: "oracle", Policy: lbsim.LeastLoaded{}, approx: leeLongton},

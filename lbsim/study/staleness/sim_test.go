@@ -47,7 +47,7 @@ func TestLiveTableMeetsExactValues(t *testing.T) {
 			t.Errorf("%s at SCV %v: %v ± %v, exact (%s) %v", r.Policy, r.SCV, r.Mean, r.CI95, r.Method, r.Reference)
 		}
 	}
-	if exact != 4 { // random x2, round robin and oracle at SCV 1
-		t.Errorf("%d exact references, want 4", exact)
+	if exact != 5 { // random x2, round robin x2 (E_K/M/1, E_K/H2/1), oracle at SCV 1
+		t.Errorf("%d exact references, want 5", exact)
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"github.com/perfeval/lbsim/lbsim"
-	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // Reference is a value to put beside a simulated mean: exact, or an approximation, as Method says.
@@ -19,10 +18,9 @@ func none() Reference { return Reference{Value: math.NaN()} }
 
 // ReferenceFor returns the exact or approximate mean time in system of policy p with a live board
 // at size SCV scv. Exact values come from lbsim.Exact (the one theory lookup): random under FCFS
-// (Pollaczek-Khinchine) and PS (M/G/1-PS), round robin at SCV 1 under either discipline (E_K/M/1),
-// and the oracle at SCV 1 under FCFS (central M/M/K, Erlang C). Where theory has no exact value
-// we show two labelled approximations of our own:
-//   - round robin, FCFS, SCV > 1: Kingman's GI/G/1 approximation with arrival SCV 1/K;
+// (Pollaczek-Khinchine) and PS (M/G/1-PS), round robin at SCV 1 under either discipline (E_K/M/1)
+// and with the H2 mix under FCFS (E_K/H2/1), and the oracle at SCV 1 under FCFS (central M/M/K,
+// Erlang C). Where theory has no exact value we show a labelled approximation of our own:
 //   - oracle, FCFS, SCV > 1: Lee-Longton, E[W] ~ (1 + SCV)/2 E[W_{M/M/K}], with E[W_{M/M/K}]
 //     from lbsim.Exact of the same system with exponential sizes.
 //
@@ -44,16 +42,6 @@ func (s Setup) ReferenceFor(p Dispatcher, scv float64) (Reference, error) {
 		return none(), nil
 	}
 	return p.approx(c, scv)
-}
-
-// kingman is round robin's approximation for SCV > 1: Kingman's GI/G/1
-// formula with the arrival SCV 1/K of Erlang-K gaps.
-func kingman(c lbsim.Config, _ float64) (Reference, error) {
-	d, err := theory.RoundRobinKingmanApprox(c.ArrivalRate(), c.Servers, c.Sizes)
-	if err != nil {
-		return none(), err
-	}
-	return Reference{Value: d.Response, Method: "approx. Kingman GI/G/1"}, nil
 }
 
 // leeLongton is the oracle's approximation for SCV > 1: the central M/M/K
