@@ -40,14 +40,14 @@ func checkDispatching(t *testing.T, outDir string) {
 		}
 		// The exact column is P-K, computed here independently of the notebook.
 		exact := rho * sizes.SecondMoment() / (2 * sizes.Mean() * (1 - rho))
-		if got := wait["RND"][rho].f(t, "exact"); math.Abs(got-exact) > 1e-9*exact {
+		if got := wait["RND"][rho].f(t, "theory"); math.Abs(got-exact) > 1e-9*exact {
 			t.Errorf("rho=%v: exact RND %v, want P-K %v", rho, got, exact)
 		}
 	}
 	// Moderate load: the exact value lies within the run's 95% CI.
 	for _, rho := range []float64{0.25, 0.35, 0.45, 0.55} {
 		r := wait["RND"][rho]
-		w, ci, exact := r.f(t, "mean_wait"), r.f(t, "ci95"), r.f(t, "exact")
+		w, ci, exact := r.f(t, "mean_wait"), r.f(t, "ci95"), r.f(t, "theory")
 		if !(ci > 0) || math.Abs(w-exact) > ci {
 			t.Errorf("rho=%v: RND %v ± %v does not cover the exact %v", rho, w, ci, exact)
 		}

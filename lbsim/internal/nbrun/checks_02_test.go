@@ -26,7 +26,7 @@ func checkExponentialSizes(t *testing.T, outDir string) {
 		t.Fatalf("02-waits has %d rows, want 3 policies x 10 loads = 30", len(waits))
 	}
 	for _, r := range waits {
-		rho, w, ci, exact := r.f(t, "load"), r.f(t, "mean_wait"), r.f(t, "ci95"), r.f(t, "exact")
+		rho, w, ci, exact := r.f(t, "load"), r.f(t, "mean_wait"), r.f(t, "ci95"), r.f(t, "theory")
 		switch p := r.s(t, "policy"); p {
 		case "RND":
 			if mm1 := rho / (1 - rho); math.Abs(exact-mm1) > 1e-9*mm1 {
