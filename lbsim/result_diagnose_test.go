@@ -72,6 +72,11 @@ func TestWarnings(t *testing.T) {
 			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}
 			return c
 		}(), RuleRampShort, false},
+		{"ramp: no relaxation verdict", func() Config {
+			c := base(10, 0.9, exp, Random{}, 20000, 1) // the load a ramp ignores
+			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 1e100}
+			return c
+		}(), RuleInitialTransient, false},
 		// 1e5 jobs at K=10, load 0.8 last about 12,500 time units.
 		{"board T=1e4", func() Config { c := base(10, 0.8, exp, JSQ{D: 2}, 100000, 2); c.Refresh = 1e4; return c }(), RuleFewRefreshes, true},
 		{"board T=100", func() Config { c := base(10, 0.8, exp, JSQ{D: 2}, 100000, 2); c.Refresh = 100; return c }(), RuleFewRefreshes, false},

@@ -145,8 +145,11 @@ func queueLoads(cfg *Config) []queueLoad {
 // runLength applies RuleInitialTransient and the batch-length half of
 // RuleCorrelatedBatches; it returns whether the batches are too short.
 func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, format string, args ...any)) (shortBatches bool) {
+	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil || !(metric.CI95 > 0) {
+		return false // no steady load to relax to (ramp-not-reached and unstable speak)
+	}
 	qs := queueLoads(cfg)
-	if len(qs) == 0 || cfg.Trace != nil || !(metric.CI95 > 0) {
+	if len(qs) == 0 {
 		return false
 	}
 	ps := cfg.Discipline == PS
