@@ -182,11 +182,11 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 		// Jobs per replication for bias <= transientShare rel, with rel
 		// shrinking as 1/sqrt(n): n' = n (bias / (transientShare rel))^2.
 		need := n * (bias / (transientShare * rel)) * (bias / (transientShare * rel))
-		add(RuleInitialTransient, "the run starts with empty queues, and at load %.3g a queue here relaxes in about %.3g jobs (tau = rho^2 (c_a^2+c_s^2)/(2(1-rho)^2)): the mean is biased low by about %.2g%% (tau/n), more than a quarter of the ±%.2g%% half-width, so the interval misses the truth more often than it says; discard a warm-up (-warmup auto, or about %.2g jobs) or run about %.2g jobs per replication",
+		add(RuleInitialTransient, "started empty, a queue at load %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
 			rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/qs[0].share), need)
 	}
 	if len(reps) == 1 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < 3
-		add(RuleCorrelatedBatches, "one replication's %d batch means have a batch index of only %.2g (need %d: the batch length n/B in units of twice the queues' relaxation time tau), so they are correlated and the batch-means interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
+		add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
 			cfg.ciBatches(), 1/(2*perBatch), minBatchRelaxations, 2*minBatchRelaxations*perBatch)
 		return true
 	}
