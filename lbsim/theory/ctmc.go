@@ -96,6 +96,7 @@ func (c Chain[S]) Solve() (Stationary[S], error) {
 // incoming transitions (from, rate) and its total outflow rate.
 type generator[S comparable] struct {
 	states  []S
+	index   map[S]int32 // the position of each state in states
 	out     []float64
 	dropped []bool
 	inStart []int // incoming transitions of s: from[inStart[s]:inStart[s+1]]
@@ -109,7 +110,7 @@ type generator[S comparable] struct {
 
 func (c Chain[S]) explore(maxStates int) (*generator[S], error) {
 	index := map[S]int32{c.Start: 0}
-	g := &generator[S]{states: []S{c.Start}}
+	g := &generator[S]{states: []S{c.Start}, index: index}
 	type edge struct {
 		from, to int32
 		rate     float64

@@ -777,7 +777,7 @@ type dispatchChain struct {
 	index   map[qvec]int32
 	out     []float64
 	dropped []bool
-	inStart []int32
+	inStart []int
 	from    []int32
 	rate    []float64
 	invOut  []float64 // 1/out (0 for a state without transitions)
@@ -797,33 +797,19 @@ type dispatchAgg struct {
 
 func (m *dispatchModel) build(keep func(qvec) bool, maxStates int) (*dispatchChain, error) {
 	var zero qvec
-	ch := &dispatchChain{m: m, states: []qvec{zero}, index: map[qvec]int32{zero: 0}}
-	type edge struct {
-		from, to int32
-		rate     float64
-	}
-	var edges []edge
-	for s := 0; s < len(ch.states); s++ {
-		ch.out = append(ch.out, 0)
-		ch.dropped = append(ch.dropped, false)
-		m.next(ch.states[s], func(to qvec, rate float64) {
-			if !keep(to) {
-				ch.dropped[s] = true
-				return
+	positive := func(n qvec, emit func(qvec, float64)) { // a zero rate is no transition
+		m.next(n, func(to qvec, rate float64) {
+			if rate > 0 {
+				emit(to, rate)
 			}
-			t, ok := ch.index[to]
-			if !ok {
-				t = int32(len(ch.states))
-				ch.index[to] = t
-				ch.states = append(ch.states, to)
-			}
-			ch.out[s] += rate
-			edges = append(edges, edge{int32(s), t, rate})
 		})
-		if len(ch.states) > maxStates {
-			return nil, fmt.Errorf("theory: exact dispatching chain has more than %d states", maxStates)
-		}
 	}
+	g, err := Chain[qvec]{Start: zero, Next: positive, Keep: keep}.explore(maxStates)
+	if err != nil {
+		return nil, fmt.Errorf("theory: exact dispatching chain: %w", err)
+	}
+	ch := &dispatchChain{m: m, states: g.states, index: g.index, out: g.out, dropped: g.dropped,
+		inStart: g.inStart, from: g.from, rate: g.rate}
 	n := len(ch.states)
 	ch.invOut = make([]float64, n)
 	for s, o := range ch.out {
@@ -831,18 +817,15 @@ func (m *dispatchModel) build(keep func(qvec) bool, maxStates int) (*dispatchCha
 			ch.invOut[s] = 1 / o
 		}
 	}
-	ch.inStart = make([]int32, n+1)
-	for _, e := range edges {
-		ch.inStart[e.to+1]++
+	type edge struct {
+		from, to int32
+		rate     float64
 	}
-	for s := range n {
-		ch.inStart[s+1] += ch.inStart[s]
-	}
-	ch.from, ch.rate = make([]int32, len(edges)), make([]float64, len(edges))
-	fill := slices.Clone(ch.inStart[:n])
-	for _, e := range edges {
-		ch.from[fill[e.to]], ch.rate[fill[e.to]] = e.from, e.rate
-		fill[e.to]++
+	var edges []edge
+	for to := range n {
+		for j := ch.inStart[to]; j < ch.inStart[to+1]; j++ {
+			edges = append(edges, edge{ch.from[j], int32(to), ch.rate[j]})
+		}
 	}
 	// Aggregations: the total and the longest queue.
 	fns := []func(qvec) int{m.total}

@@ -69,18 +69,7 @@ func denseDispatch(t *testing.T, rule DispatchRule, lambda float64, mu []float64
 		}
 		levels = append(levels, lv)
 	}
-	var subsets [][]int
-	var sub func(start int, cur []int)
-	sub = func(start int, cur []int) {
-		if len(cur) == d {
-			subsets = append(subsets, append([]int(nil), cur...))
-			return
-		}
-		for i := start; i < K; i++ {
-			sub(i+1, append(cur, i))
-		}
-	}
-	sub(0, nil)
+	subsets := subsetsOf(K, d)
 	// route returns P(join k | q).
 	route := func(q []int) []float64 {
 		p := make([]float64, K)

@@ -32,18 +32,7 @@ func denseJSQd(t *testing.T, N, d int, rho float64, B int) float64 {
 		}
 		return s
 	}
-	var subsets [][]int
-	var rec func(start int, cur []int)
-	rec = func(start int, cur []int) {
-		if len(cur) == d {
-			subsets = append(subsets, append([]int(nil), cur...))
-			return
-		}
-		for i := start; i < N; i++ {
-			rec(i+1, append(cur, i))
-		}
-	}
-	rec(0, nil)
+	subsets := subsetsOf(N, d)
 	A := mat.NewDense(n, n, nil) // A = Q^T
 	q := make([]int, N)
 	lambda := float64(N) * rho
@@ -80,15 +69,7 @@ func denseJSQd(t *testing.T, N, d int, rho float64, B int) float64 {
 			}
 		}
 	}
-	for j := 0; j < n; j++ {
-		A.Set(n-1, j, 1)
-	}
-	b := mat.NewVecDense(n, nil)
-	b.SetVec(n-1, 1)
-	var pi mat.VecDense
-	if err := pi.SolveVec(A, b); err != nil {
-		t.Fatal(err)
-	}
+	pi := denseStationary(t, A, n)
 	jobs, busy := 0.0, 0.0
 	for s := 0; s < n; s++ {
 		decode(s, q)

@@ -42,15 +42,7 @@ func denseMDcQueue(t *testing.T, a float64, c, M int) float64 {
 		A.Set(0, u, A.At(0, u)+math.Max(left, 0))
 		A.Set(u, u, A.At(u, u)-1)
 	}
-	for j := range n {
-		A.Set(n-1, j, 1)
-	}
-	b := mat.NewVecDense(n, nil)
-	b.SetVec(n-1, 1)
-	var pi mat.VecDense
-	if err := pi.SolveVec(A, b); err != nil {
-		t.Fatal(err)
-	}
+	pi := denseStationary(t, A, n)
 	lq := 0.0
 	for u := range n {
 		lq += float64(u) * pi.AtVec(u)
