@@ -58,7 +58,8 @@ const (
 // queueLoad is one queue of the relaxation analysis: a server, or the
 // pooled system.
 type queueLoad struct {
-	share    float64 // fraction of all jobs it receives
+	servers  float64 // alike servers it stands for (1 for the pooled system)
+	share    float64 // fraction of all jobs each receives
 	rho      float64 // its load
 	ca2, cs2 float64 // SCV of its interarrival and service times
 	service  float64 // mean service time E[S]
@@ -94,7 +95,7 @@ func queueLoads(cfg *Config) []queueLoad {
 	}
 	shares := workShares(cfg.Policy, *cfg)
 	if shares == nil {
-		return []queueLoad{{share: 1, rho: cfg.Load, ca2: c0, cs2: SCV(sizes), service: sizes.Mean() / cfg.Capacity()}}
+		return []queueLoad{{servers: 1, share: 1, rho: cfg.Load, ca2: c0, cs2: SCV(sizes), service: sizes.Mean() / cfg.Capacity()}}
 	}
 	// Each server's jobs: the classes sent to it (all of the law when the
 	// policy and the law have none), uniformly over each class's servers.
@@ -125,7 +126,7 @@ func queueLoads(cfg *Config) []queueLoad {
 		}
 	}
 	lambda := cfg.ArrivalRate()
-	out := make([]queueLoad, 0, k)
+	var out []queueLoad // runs of alike servers, one entry each
 	for s := range k {
 		if share[s] == 0 {
 			continue
@@ -137,6 +138,12 @@ func queueLoads(cfg *Config) []queueLoad {
 		if g, ok := cfg.Policy.(gapSCVer); ok {
 			q.ca2 = g.gapSCV(c0, k)
 		}
+		if last := len(out) - 1; last >= 0 && out[last].share == q.share && out[last].rho == q.rho &&
+			out[last].ca2 == q.ca2 && out[last].cs2 == q.cs2 && out[last].service == q.service {
+			out[last].servers++
+			continue
+		}
+		q.servers = 1
 		out = append(out, q)
 	}
 	return out
@@ -164,7 +171,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 		if q.rho >= 1 || math.IsInf(q.cs2, 0) || math.IsNaN(q.cs2) {
 			return false // the unstable and infinite-moment rules speak
 		}
-		w := q.share * q.metric(ps)
+		w := q.servers * q.share * q.metric(ps)
 		t := q.relaxation()
 		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)
 		perBatch += w * t / (n * q.share / b)
