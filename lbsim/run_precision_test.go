@@ -102,3 +102,25 @@ func TestPrecision(t *testing.T) {
 		t.Errorf("budget run: met %v, %d jobs, warnings %v", r.PrecisionMet, r.TotalJobs, r.Warnings)
 	}
 }
+
+// A precision target stops at once where the interval is not valid (PS with
+// E[X^2] = inf: Pareto 1.5), and is met where it is (Pareto 2.5).
+func TestPrecisionStopsWhenTheIntervalIsInvalid(t *testing.T) {
+	for _, c := range []struct {
+		alpha float64
+		met   bool
+	}{{1.5, false}, {2.5, true}} {
+		par, _ := NewPareto(c.alpha, 1, 0)
+		cfg := Config{Servers: 4, Load: 0.6, Sizes: par, Policy: Random{}, Discipline: PS, Jobs: 50_000, Reps: 4, Seed: 3, Precision: 0.02}
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.PrecisionMet != c.met {
+			t.Errorf("alpha %v: precision met %v, want %v (warnings %v)", c.alpha, r.PrecisionMet, c.met, r.Warnings)
+		}
+		if !c.met && (r.TotalJobs != 4*50_000 || !r.Warnings.Has(RulePrecision) || !r.Warnings.Has(RuleInfiniteVariance)) {
+			t.Errorf("alpha %v: %d jobs, warnings %v; want a stop after the first round, saying why", c.alpha, r.TotalJobs, r.Warnings)
+		}
+	}
+}
