@@ -91,16 +91,7 @@ func denseDispatch(t *testing.T, rule DispatchRule, lambda float64, mu []float64
 			return p
 		}
 		for _, s := range subsets {
-			m := math.MaxInt
-			for _, k := range s {
-				m = min(m, q[k])
-			}
-			var ties []int
-			for _, k := range s {
-				if q[k] == m {
-					ties = append(ties, k)
-				}
-			}
+			ties := shortestOf(q, s)
 			for _, k := range ties {
 				p[k] += 1 / float64(len(subsets)) / float64(len(ties))
 			}

@@ -60,3 +60,19 @@ func subsetsOf(n, d int) [][]int {
 	rec(0, nil)
 	return out
 }
+
+// shortestOf are the servers of sub holding the fewest jobs in q: where a
+// JSQ-d sample sends its job, uniformly among them.
+func shortestOf(q, sub []int) []int {
+	m := math.MaxInt
+	for _, k := range sub {
+		m = min(m, q[k])
+	}
+	var ties []int
+	for _, k := range sub {
+		if q[k] == m {
+			ties = append(ties, k)
+		}
+	}
+	return ties
+}

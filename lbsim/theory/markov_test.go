@@ -43,16 +43,7 @@ func denseJSQd(t *testing.T, N, d int, rho float64, B int) float64 {
 			A.Set(s, s, A.At(s, s)-r)
 		}
 		for _, sub := range subsets {
-			m := math.MaxInt
-			for _, i := range sub {
-				m = min(m, q[i])
-			}
-			var ties []int
-			for _, i := range sub {
-				if q[i] == m {
-					ties = append(ties, i)
-				}
-			}
+			ties := shortestOf(q, sub)
 			for _, i := range ties {
 				if q[i] < B {
 					q[i]++
