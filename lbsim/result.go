@@ -174,7 +174,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Limit, r.HasLimit = ref, true
 	}
 	if cfg.Trace != nil {
-		r.Arrivals, r.Load = "trace", 0
+		r.Arrivals, r.Load = "trace", cfg.Trace.Load(cfg.Capacity())
 	} else {
 		r.Sizes = sizesName(sizes)
 	}

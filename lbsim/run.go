@@ -24,12 +24,30 @@ func Run(cfg Config) (Result, error) {
 // Precision target run after the others, one at a time, each round of
 // replications in parallel (see run_precision.go).
 func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
+	results := make([]Result, len(cfgs))
+	err := RunEach(cfgs, progress, func(i int, r Result) error {
+		results[i] = r
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return results, nil
+}
+
+// RunEach is RunAll that hands each result to emit, in configuration order,
+// as soon as it and all before it are done, and then forgets it: a sweep
+// holds only the results that finished ahead of an earlier one, not the
+// whole table. (Configurations with a Precision target run last, so the
+// results after one wait for it.) An error from emit stops the run: no
+// further replication starts, and RunEach returns that error.
+func RunEach(cfgs []Config, progress func(done, total int), emit func(i int, r Result) error) error {
 	for i := range cfgs {
 		if err := cfgs[i].Validate(); err != nil {
 			if len(cfgs) == 1 {
-				return nil, err
+				return err
 			}
-			return nil, fmt.Errorf("configuration %d (%s, load %v): %w", i+1, policyName(cfgs[i]), cfgs[i].Load, err)
+			return fmt.Errorf("configuration %d (%s, load %v): %w", i+1, policyName(cfgs[i]), cfgs[i].Load, err)
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -38,12 +56,26 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	}
 	results := make([]Result, len(cfgs))
 	errs := make([]error, len(cfgs))
+	ready := make([]bool, len(cfgs))
 	var mu sync.Mutex
-	done := 0
-	finished := func() { // called with mu held
+	var emitErr error
+	done, next := 0, 0
+	finished := func(i int) { // called with mu held
 		done++
+		ready[i] = true
 		if progress != nil {
 			progress(done, len(cfgs))
+		}
+		for ; emitErr == nil && next < len(cfgs) && ready[next]; next++ {
+			if errs[next] != nil {
+				emitErr = errs[next]
+				if len(cfgs) > 1 {
+					emitErr = fmt.Errorf("configuration %d (%s, load %v): %w", next+1, policyName(cfgs[next]), cfgs[next].Load, emitErr)
+				}
+				break
+			}
+			emitErr = emit(next, results[next])
+			results[next] = Result{} // emitted: free it
 		}
 	}
 
@@ -66,6 +98,10 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	forEach(len(tasks), workers, func(j int) {
 		tk := tasks[j]
 		mu.Lock()
+		if emitErr != nil { // stopped: start nothing more
+			mu.Unlock()
+			return
+		}
 		if tk.rep == 0 {
 			started[tk.cfg] = time.Now()
 		}
@@ -83,26 +119,19 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 				results[tk.cfg].Seconds = time.Since(started[tk.cfg]).Seconds()
 			}
 			reps[tk.cfg] = nil // free the histograms
-			finished()
+			finished(tk.cfg)
 		}
 	})
 	for i := range cfgs {
-		if cfgs[i].Precision > 0 {
-			results[i], errs[i] = runPrecise(&cfgs[i], workers)
+		if cfgs[i].Precision > 0 && emitErr == nil {
+			res, err := runPrecise(&cfgs[i], workers)
 			mu.Lock()
-			finished()
+			results[i], errs[i] = res, err
+			finished(i)
 			mu.Unlock()
 		}
 	}
-	for i, err := range errs {
-		if err != nil {
-			if len(cfgs) == 1 {
-				return nil, err
-			}
-			return nil, fmt.Errorf("configuration %d (%s, load %v): %w", i+1, policyName(cfgs[i]), cfgs[i].Load, err)
-		}
-	}
-	return results, nil
+	return emitErr
 }
 
 // forEach calls f(0), ..., f(n-1) on up to workers goroutines.

@@ -143,3 +143,16 @@ func (tr Trace) WriteTrace(w io.Writer) error {
 	}
 	return bw.Flush()
 }
+
+// Load is the trace's offered load rho = lambda E[X] / sum(mu_k) on servers
+// of total speed capacity: lambda = (n-1)/(t_n - t_1) is the arrival rate
+// over the trace's span and E[X] its mean size. It is NaN when all arrivals
+// share one instant (no rate).
+func (tr Trace) Load(capacity float64) float64 {
+	n := tr.Len()
+	if n < 2 || !(tr.Times[n-1] > tr.Times[0]) {
+		return math.NaN()
+	}
+	lambda := float64(n-1) / (tr.Times[n-1] - tr.Times[0])
+	return lambda * tr.Mean() / capacity
+}

@@ -1,17 +1,22 @@
 package shard
 
 import (
+	"bufio"
 	"bytes"
 	"crypto/sha256"
 	"encoding/csv"
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 )
 
 // Identification lines: v2 names the code version and its trailer hash
@@ -25,31 +30,137 @@ const (
 // FileName is the name of shard i of n inside the output directory.
 func FileName(i, n int) string { return fmt.Sprintf("shard-%d-of-%d.csv", i, n) }
 
-// Write stores the rows of shard i of n of sweep s as dir/FileName(i, n).
-// Each row must have len(header) fields and its first field must be the
-// configuration index; the rows must be exactly the configurations
-// Shard(i, n, s.Configs), in that order. The file is written to a temporary
-// file in dir, synced and then linked to its final name, which fails if the
-// name exists: a shard file is never replaced, and of two writers racing for
-// it exactly one succeeds. Readers never see a partial file under the final
-// name.
+// IsFileName reports whether name has the form of FileName, which is
+// reserved for shard files.
+func IsFileName(name string) bool {
+	var i, n int
+	var rest string
+	k, _ := fmt.Sscanf(name, "shard-%d-of-%d.cs%s", &i, &n, &rest)
+	return k == 3 && rest == "v" && name == FileName(i, n)
+}
+
+// IsShardFile reports whether the file at path starts with a shard file's
+// identification line (of any version): such a file is never overwritten.
+func IsShardFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, len(magic))
+	n, _ := io.ReadFull(f, head)
+	return bytes.HasPrefix(head[:n], []byte(magicV1[:len(magicV1)-1])) && n == len(head)
+}
+
+// Write stores the rows of shard i of n of sweep s as dir/FileName(i, n)
+// (see Create); the rows must be exactly the configurations
+// Shard(i, n, s.Configs), in that order, each with len(header) fields and
+// the configuration index first.
 func Write(dir string, s Sweep, i, n int, header []string, rows [][]string) error {
-	if err := checkShard(s, i, n); err != nil {
-		return err
-	}
-	want := members(i, n, s.Configs)
-	if err := checkRows(header, rows, want, FileName(i, n)); err != nil {
-		return err
-	}
-	body, err := EncodeCSV(header, rows)
+	w, err := Create(dir, s, i, n, header)
 	if err != nil {
 		return err
 	}
-	var b bytes.Buffer
-	fmt.Fprintf(&b, "%s sweep=%s code=%s shard=%d/%d configs=%d\n", magic, s.ID, s.code(), i, n, s.Configs)
-	b.Write(body)
-	fmt.Fprintf(&b, "# complete rows=%d sha256=%s\n", len(rows), digest(b.Bytes()))
-	return writeExclusive(dir, FileName(i, n), b.Bytes())
+	for _, r := range rows {
+		if err := w.Row(r); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Close()
+}
+
+// Writer writes one shard file row by row, so that a sweep holds no more
+// than the rows in flight: rows go to a temporary file in dir as they come,
+// and Close adds the trailer, syncs and links the file to its final name,
+// which fails if the name exists: a shard file is never replaced, and of two
+// writers racing for it exactly one succeeds. Readers never see a partial
+// file under the final name.
+type Writer struct {
+	dir, name string
+	tmp       *os.File
+	buf       *bufio.Writer
+	csv       *csv.Writer
+	sum       hash.Hash // of the identification line and the body (v2)
+	header    []string
+	want      []int // the configurations, in order
+	rows      int
+}
+
+// Create starts shard i of n of sweep s in dir, with the CSV header.
+func Create(dir string, s Sweep, i, n int, header []string) (*Writer, error) {
+	if err := checkShard(s, i, n); err != nil {
+		return nil, err
+	}
+	if len(header) == 0 {
+		return nil, fmt.Errorf("shard: %s: empty header; the first column must be the configuration index", FileName(i, n))
+	}
+	w := &Writer{dir: dir, name: FileName(i, n), sum: sha256.New(), header: header, want: members(i, n, s.Configs)}
+	tmp, err := os.CreateTemp(dir, "."+w.name+".tmp-*")
+	if err != nil {
+		return nil, files.Describe(err, "creating a temporary file in", dir)
+	}
+	w.tmp = tmp
+	w.buf = bufio.NewWriter(tmp)
+	body := io.MultiWriter(w.buf, w.sum)
+	w.csv = csv.NewWriter(body)
+	fmt.Fprintf(body, "%s sweep=%s code=%s shard=%d/%d configs=%d\n", magic, s.ID, s.code(), i, n, s.Configs)
+	if err := w.csv.Write(header); err != nil {
+		w.Abort()
+		return nil, err
+	}
+	return w, nil
+}
+
+// Row appends the next configuration's row.
+func (w *Writer) Row(row []string) error {
+	k := w.rows
+	if k >= len(w.want) {
+		return fmt.Errorf("shard: %s: more than %d rows (one per configuration %s)", w.name, len(w.want), list(w.want))
+	}
+	if len(row) != len(w.header) {
+		return fmt.Errorf("shard: %s: row %d has %d fields, header has %d", w.name, k, len(row), len(w.header))
+	}
+	if c, err := strconv.Atoi(row[0]); err != nil || c != w.want[k] {
+		return fmt.Errorf("shard: %s: row %d starts with %q, want configuration %d (rows must be the shard's configurations %s in order)", w.name, k, row[0], w.want[k], list(w.want))
+	}
+	w.rows++
+	if err := w.csv.Write(row); err != nil {
+		return files.Describe(err, "writing", w.tmp.Name())
+	}
+	w.csv.Flush() // into buf: the row's bytes are no longer held as strings
+	return files.Describe(w.csv.Error(), "writing a shard file in", w.dir)
+}
+
+// Close completes the file: every row given, trailer, sync, final name.
+func (w *Writer) Close() error {
+	if w.rows != len(w.want) {
+		w.Abort()
+		return fmt.Errorf("shard: %s: %d rows, want %d (one per configuration %s)", w.name, w.rows, len(w.want), list(w.want))
+	}
+	fmt.Fprintf(w.buf, "# complete rows=%d sha256=%s\n", w.rows, hex.EncodeToString(w.sum.Sum(nil)))
+	tmpName := w.tmp.Name()
+	err := w.buf.Flush()
+	if err == nil {
+		err = w.tmp.Chmod(0o644) // readable like any output file
+	}
+	if err == nil {
+		err = w.tmp.Sync()
+	}
+	if cerr := w.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(tmpName)
+		return files.Describe(err, "writing a shard file in", w.dir)
+	}
+	return publish(w.dir, w.name, tmpName)
+}
+
+// Abort drops the unfinished file.
+func (w *Writer) Abort() {
+	w.tmp.Close()
+	os.Remove(w.tmp.Name())
 }
 
 // Complete reports whether dir holds a complete shard file for shard i of n
@@ -120,11 +231,31 @@ func (e *InvalidFileError) Error() string {
 // row count, checksum, and that the rows are exactly the configurations of
 // the shard it claims to be. Any defect is reported as *InvalidFileError.
 func ReadFile(path string) (*File, error) {
-	data, err := os.ReadFile(path)
+	data, err := readBounded(path)
 	if err != nil {
 		return nil, err
 	}
 	return parseFile(path, data)
+}
+
+// MaxFileBytes bounds a shard file read whole: 10,000 configurations of rows
+// of a few kilobytes (the warnings make them long) stay far below it.
+const MaxFileBytes = 256 << 20
+
+// readBounded reads a shard file, which must be a regular file of at most
+// MaxFileBytes. A missing file (or a dangling symlink) is fs.ErrNotExist;
+// any other kind of file is an *InvalidFileError.
+func readBounded(path string) ([]byte, error) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case !st.Mode().IsRegular():
+		return nil, &InvalidFileError{path, "is not a regular file (a folder, device or FIFO)"}
+	case st.Size() > MaxFileBytes:
+		return nil, &InvalidFileError{path, fmt.Sprintf("has %d bytes, more than a shard file holds (%d)", st.Size(), MaxFileBytes)}
+	}
+	return files.ReadRegular(path, MaxFileBytes, "shard file")
 }
 
 // parseFile is ReadFile on the file's contents.
@@ -238,35 +369,11 @@ func EncodeCSV(header []string, rows [][]string) ([]byte, error) {
 	return b.Bytes(), nil
 }
 
-// writeExclusive writes data to dir/name through a synced temporary file
-// that is then hard-linked to name: the link fails if name exists, so the
-// file is created exactly once and never replaced.
-func writeExclusive(dir, name string, data []byte) error {
-	tmp, err := os.CreateTemp(dir, "."+name+".tmp-*")
-	if err != nil {
-		return fmt.Errorf("shard: cannot create a temporary file in %s: %w", dir, err)
-	}
-	done, tmpName := false, tmp.Name()
-	defer func() {
-		if !done {
-			if tmp != nil {
-				tmp.Close()
-			}
-			os.Remove(tmpName)
-		}
-	}()
-	if _, err := tmp.Write(data); err != nil {
-		return fmt.Errorf("shard: writing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Chmod(0o644); err != nil { // readable like any output file
-		return fmt.Errorf("shard: %w", err)
-	}
-	if err := tmp.Sync(); err != nil {
-		return fmt.Errorf("shard: syncing %s: %w", tmp.Name(), err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("shard: closing %s: %w", tmp.Name(), err)
-	}
+// publish gives the synced temporary file tmpName its final name dir/name
+// by a hard link, which fails if the name exists: the file is created
+// exactly once and never replaced.
+func publish(dir, name, tmpName string) error {
+	defer os.Remove(tmpName) // the link's other name (gone after a rename)
 	final := filepath.Join(dir, name)
 	exists := fmt.Errorf("shard: %w: %s already exists (another run wrote it meanwhile?); it is not replaced: check it with lbsim merge, or remove it and run this shard again", ErrExists, final)
 	if err := os.Link(tmpName, final); err != nil {
@@ -279,13 +386,10 @@ func writeExclusive(dir, name string, data []byte) error {
 			return exists
 		}
 		if err := os.Rename(tmpName, final); err != nil {
-			return fmt.Errorf("shard: creating %s: %w", final, err)
+			return files.Describe(err, "creating", final)
 		}
 	}
-	tmp = nil
-	os.Remove(tmpName) // the link's other name (gone after a rename)
-	done = true
-	// Sync the directory so the rename itself survives a crash.
+	// Sync the directory so the new name itself survives a crash.
 	if d, err := os.Open(dir); err == nil {
 		d.Sync()
 		d.Close()

@@ -26,6 +26,9 @@ type configFlags struct {
 	reps, workers, batches                                              int
 	seed                                                                uint64
 	overload, tally                                                     bool
+
+	given map[string]bool // the flags on the command line (checkReplaced)
+	input *traceInput     // the trace, read once (traceInput)
 }
 
 func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
@@ -89,18 +92,34 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// checkRampLoad refuses -load beside a ramp, which sets the load itself:
-// the -load value would be ignored but reported.
-func checkRampLoad(fs *flag.FlagSet, c *configFlags) error {
-	if !strings.HasPrefix(strings.ToLower(strings.TrimSpace(c.arrivals)), "ramp") || c.trace != "" {
+// checkReplaced records which flags were given and refuses those that
+// another input replaces, whose value would be ignored but reported: -load
+// beside a ramp, which sets the load itself, and -load, -sizes and
+// -arrivals beside a trace, which holds the arrival times and sizes. Without
+// -jobs, a trace is replayed whole (-jobs 0).
+func checkReplaced(fs *flag.FlagSet, c *configFlags) error {
+	c.given = map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
+	if c.trace != "" {
+		for _, name := range []string{"load", "sizes", "arrivals"} {
+			if c.given[name] {
+				return fmt.Errorf("-%s has no effect with -trace %s: the trace's arrival times and sizes replace -load, -sizes and -arrivals; drop -%s", name, c.trace, name)
+			}
+		}
+		if !c.given["jobs"] {
+			c.jobs = 0
+		}
 		return nil
 	}
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "load" })
-	if given {
+	if isRamp(c.arrivals) && c.given["load"] {
 		return fmt.Errorf("-load %s has no effect with -arrivals %s: the ramp's from and to are the loads; drop -load", c.load, c.arrivals)
 	}
 	return nil
+}
+
+// isRamp reports whether an -arrivals spec is a ramp, which sets the load.
+func isRamp(arrivals string) bool {
+	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(arrivals)), "ramp")
 }
 
 // warnUnstable warns once about every load >= 1 in cfgs (allowed with
@@ -221,11 +240,13 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	if err := one("servers", len(g.Servers)); err != nil {
 		return g, err
 	}
-	if g.Loads, err = parseFloats("load", c.load); err != nil {
-		return g, err
-	}
-	if err := one("load", len(g.Loads)); err != nil {
-		return g, err
+	if c.trace == "" && !isRamp(c.arrivals) { // a trace has its own load, a ramp sets it
+		if g.Loads, err = parseFloats("load", c.load); err != nil {
+			return g, err
+		}
+		if err := one("load", len(g.Loads)); err != nil {
+			return g, err
+		}
 	}
 	if g.Refresh, err = parseFloats("refresh", c.refresh); err != nil {
 		return g, err
@@ -266,15 +287,11 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 		return g, err
 	}
 	if c.trace != "" {
-		tr, err := lbsim.LoadTrace(c.trace)
+		in, err := c.traceInput()
 		if err != nil {
 			return g, err
 		}
-		b.Trace = &tr
-		b.Jobs = 0
-		if c.jobs != 2000000 {
-			b.Jobs = c.jobs
-		}
+		b.Trace = &in.trace // b.Jobs = 0 replays it whole
 	} else {
 		for _, s := range splitList(c.sizes) {
 			law, err := lbsim.ParseSizes(s)

@@ -57,9 +57,9 @@ var hostile = []struct {
 	// A grid listed in memory before it runs: 999 x 999 x 2 configurations.
 	{[]string{"sweep", "-load", gridAxis, "-refresh", gridAxis, "-policy", "ll:d=2,jsq:d=2", "-jobs", "10"}, "more than 1000000 configurations"},
 	// Batch scripts: a value must not end its line and start a command.
-	{[]string{"slurm", "-shards", "2", "-out", "dir\ntouch PWNED #", "-jobs", "100"}, "control character"},
-	{[]string{"slurm", "-shards", "2", "-out", "x", "-partition", "debug\necho X", "-jobs", "100"}, "-partition"},
-	{[]string{"slurm", "-shards", "2", "-out", "x", "-time", "1:00 --wrap=id", "-jobs", "100"}, "-time"},
+	{[]string{"slurm", "-shards", "1", "-out", "dir\ntouch PWNED #", "-jobs", "100"}, "control character"},
+	{[]string{"slurm", "-shards", "1", "-out", "x", "-partition", "debug\necho X", "-jobs", "100"}, "-partition"},
+	{[]string{"slurm", "-shards", "1", "-out", "x", "-time", "1:00 --wrap=id", "-jobs", "100"}, "-time"},
 }
 
 // gridAxis is 999 values 0.001, 0.002, ..., 0.999.
@@ -242,8 +242,11 @@ func TestSlurmScriptQuotesPaths(t *testing.T) {
 	}
 	base := t.TempDir()
 	out := filepath.Join(base, "it's a $HOME dir; touch PWNED")
-	script, _ := lbsimOK(t, "slurm", "-shards", "2", "-out", out, "-bin", "/bin/echo", "-servers", "4", "-jobs", "100",
-		"-sizes", "exp:mean=1", "-partition", "debug", "-time", "1:00:00")
+	// A stand-in for lbsim that prints its arguments (and a sweep id for -id).
+	echo := filepath.Join(base, "echo-lbsim")
+	os.WriteFile(echo, []byte("#!/bin/sh\ncase \"$*\" in *' -id') echo sweep "+strings.Repeat("0", 64)+" configs=2 code=x;; *) echo \"$@\";; esac\n"), 0o755)
+	script, _ := lbsimOK(t, "slurm", "-shards", "2", "-out", out, "-bin", echo, "-servers", "4", "-jobs", "100",
+		"-load", "0.3,0.6", "-sizes", "exp:mean=1", "-partition", "debug", "-time", "1:00:00")
 	if !strings.Contains(script, `#SBATCH --output="`+out+`/slurm-%A_%a.out"`) {
 		t.Errorf("#SBATCH --output is not quoted:\n%s", script)
 	}

@@ -4,10 +4,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/shard"
 )
 
@@ -60,31 +60,19 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 		_, err = stdout.Write(b)
 		return err
 	}
-	return writeFileAtomic(*out, b)
+	if shard.IsFileName(filepath.Base(*out)) {
+		return notShard(*out)
+	}
+	return files.Replace(*out, b, func(path string) error {
+		if shard.IsShardFile(path) {
+			return notShard(path)
+		}
+		return nil
+	})
 }
 
-// writeFileAtomic writes data to path through a temporary file in the same
-// directory, so a reader never sees half a table.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())              // after a successful rename this fails harmlessly
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes 0600; a table is for sharing
-		tmp.Close()
-		return err
-	}
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+// notShard refuses to write the merged table over a shard file: it would be
+// lost, and the next resume would delete the table as an invalid shard.
+func notShard(path string) error {
+	return fmt.Errorf("-o %s is a shard file (or a shard file's name); it is never overwritten: write the merged table elsewhere, e.g. -o sweep.csv", path)
 }

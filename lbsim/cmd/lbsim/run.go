@@ -16,7 +16,7 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkRampLoad(fs, &c); err != nil {
+	if err := checkReplaced(fs, &c); err != nil {
 		return err
 	}
 	g, err := c.grid(true)

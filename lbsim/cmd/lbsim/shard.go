@@ -1,25 +1,29 @@
 package main
 
 import (
+	"encoding/csv"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/shard"
 )
 
 // shardFlags are the sweep flags for describing a sweep in a file and
 // running one part of it.
 type shardFlags struct {
-	spec  string // -spec FILE.json
-	shard string // -shard i/n
-	out   string // -out DIR
-	quiet bool
+	spec   string // -spec FILE.json
+	shard  string // -shard i/n
+	out    string // -out DIR
+	quiet  bool
+	showID bool // -id
 }
 
 func (s *shardFlags) register(fs *flag.FlagSet) {
@@ -27,18 +31,20 @@ func (s *shardFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.shard, "shard", "", "run only part i of n (i/n, i from 0) and write it to -out DIR; a complete part is skipped")
 	fs.StringVar(&s.out, "out", "", "directory for shard files (merge them with lbsim merge DIR)")
 	fs.BoolVar(&s.quiet, "quiet", false, "no progress on stderr")
+	fs.BoolVar(&s.showID, "id", false, "print the sweep's id and number of configurations (as in its shard files), and run nothing")
 }
 
 // plannedSweep is a sweep ready to run: its grid, configurations and identity.
 type plannedSweep struct {
-	spec    sweepSpec
+	spec    sweepSpec // normalized
 	grid    lbsim.Grid
 	configs []lbsim.Config
 	id      shard.Sweep
 }
 
-// plan builds the sweep from -spec or from the flags; both give the same
-// sweep id for the same grid.
+// plan builds the sweep from -spec or from the flags. The spec is
+// normalized first and everything follows from it: the grid, the sweep id
+// and (slurm) the tasks' command line, so all three agree.
 func (s *shardFlags) plan(c *configFlags, fs *flag.FlagSet) (*plannedSweep, error) {
 	var spec sweepSpec
 	var err error
@@ -50,25 +56,38 @@ func (s *shardFlags) plan(c *configFlags, fs *flag.FlagSet) (*plannedSweep, erro
 	if err != nil {
 		return nil, err
 	}
+	spec.normalize()
 	spec.flags(c)
 	g, err := c.grid(false)
 	if err != nil {
 		return nil, err
 	}
-	canon, err := spec.canonical()
+	var traceSHA string
+	if spec.Trace != "" {
+		traceSHA = c.input.sha256 // read once by grid
+	}
+	canon, err := spec.canonical(traceSHA)
 	if err != nil {
 		return nil, err
 	}
-	configs := g.Configs()
-	if len(configs) > shard.MaxConfigs {
-		return nil, fmt.Errorf("the grid has %d configurations: need at most %d; split it into several sweeps", len(configs), shard.MaxConfigs)
+	n, err := g.Count()
+	if err != nil {
+		return nil, err
 	}
-	id, err := shard.NewSweep(canon, len(configs))
+	if n > shard.MaxConfigs {
+		return nil, fmt.Errorf("the grid has %d configurations: need at most %d; split it into several sweeps", n, shard.MaxConfigs)
+	}
+	id, err := shard.NewSweep(canon, n)
 	if err != nil {
 		return nil, err
 	}
 	id.Code = lbsim.CodeVersion()
-	return &plannedSweep{spec: spec, grid: g, configs: configs, id: id}, nil
+	return &plannedSweep{spec: spec, grid: g, configs: g.Configs(), id: id}, nil
+}
+
+// idLine is what -id prints, and what slurm reads from another binary.
+func (p *plannedSweep) idLine() string {
+	return fmt.Sprintf("sweep %s configs=%d code=%s", p.id.ID, p.id.Configs, p.id.Code)
 }
 
 // parseShard reads "i/n".
@@ -86,19 +105,21 @@ func parseShard(v string) (i, n int, err error) {
 }
 
 // sweep runs the sweep command after its flags are parsed: the whole grid as
-// CSV on stdout, or with -shard/-out one part into a shard file.
+// CSV on stdout, or with -shard/-out one part into a shard file. Rows are
+// written as the configurations finish (lbsim.RunEach), so a sweep holds
+// only the rows in flight, and a failing output stops it at once.
 func (s *shardFlags) sweep(fs *flag.FlagSet, c *configFlags, stdout, stderr io.Writer) error {
 	p, err := s.plan(c, fs)
 	if err != nil {
 		return err
 	}
+	if s.showID {
+		_, err := fmt.Fprintln(stdout, p.idLine())
+		return err
+	}
 	warnUnstable(stderr, "sweep", p.configs)
 	if s.shard == "" && s.out == "" {
-		rows, err := lbsim.Sweep(p.grid, s.progress(stderr, "sweep"))
-		if err != nil {
-			return err
-		}
-		return lbsim.WriteRows(stdout, rows)
+		return p.runTable(stdout, s.progress(stderr, "sweep"))
 	}
 	i, n := 0, 1
 	if s.shard != "" {
@@ -112,22 +133,76 @@ func (s *shardFlags) sweep(fs *flag.FlagSet, c *configFlags, stdout, stderr io.W
 	return p.runShard(s.out, i, n, s.progress(stderr, fmt.Sprintf("shard %d/%d", i, n)), stderr)
 }
 
+// outputError is a failure to write the table, as opposed to a failed run.
+type outputError struct {
+	written, total int
+	err            error
+}
+
+func (e *outputError) Error() string {
+	return fmt.Sprintf("writing the table failed after %d of %d configurations: %v", e.written, e.total, e.err)
+}
+
+func (e *outputError) Unwrap() error { return e.err }
+
+// runTable runs the sweep as one CSV table on w: the bytes of lbsim.WriteRows.
+func (p *plannedSweep) runTable(w io.Writer, progress func(done, total int)) error {
+	cw := csv.NewWriter(w)
+	written := 0
+	write := func(record []string) error {
+		cw.Write(record)
+		cw.Flush()
+		if err := cw.Error(); err != nil {
+			return &outputError{written, len(p.configs), err}
+		}
+		return nil
+	}
+	if err := write(lbsim.RowHeader()); err != nil {
+		return err
+	}
+	return lbsim.RunEach(p.configs, progress, func(_ int, r lbsim.Result) error {
+		if err := write(lbsim.NewRow(r).Record()); err != nil {
+			return err
+		}
+		written++
+		return nil
+	})
+}
+
 // runShard runs part i of n into dir unless it is already complete there. A
-// partial or corrupt file is redone; a complete file of another sweep is
-// left alone with an error.
+// partial or corrupt file is redone; a complete file of another sweep, and
+// anything at the shard's name that is not a regular file, is left alone
+// with an error, before anything is computed.
 func (p *plannedSweep) runShard(dir string, i, n int, progress func(done, total int), stderr io.Writer) error {
+	name := shard.FileName(i, n)
+	path := filepath.Join(dir, name)
+	// A complete shard is skipped before anything is written into dir (the
+	// lock file): resubmitting a finished sweep in a read-only folder stops
+	// at once.
+	if shard.Verify(dir, p.id, i, n) == nil {
+		fmt.Fprintf(stderr, "lbsim sweep: %s is complete (sweep %.12s); skipping shard %d/%d\n", path, p.id.ID, i, n)
+		return nil
+	}
+	if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
+		kind := "a symlink"
+		if st.IsDir() {
+			kind = "a folder"
+		} else if st.Mode()&os.ModeSymlink == 0 {
+			kind = "a device, FIFO or socket"
+		}
+		return fmt.Errorf("%s is %s, not a shard file: lbsim writes its shard files itself and never through a link or into a special file; remove it and run the shard again", path, kind)
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("-out: %w", err)
+		return files.Describe(err, "-out: creating the folder", dir)
 	}
 	unlock, err := shard.Lock(dir, i, n)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	name := shard.FileName(i, n)
-	switch err := shard.Verify(dir, p.id, i, n); {
+	switch err := shard.Verify(dir, p.id, i, n); { // again: another run may have finished it
 	case err == nil:
-		fmt.Fprintf(stderr, "lbsim sweep: %s/%s is complete (sweep %.12s); skipping shard %d/%d\n", dir, name, p.id.ID, i, n)
+		fmt.Fprintf(stderr, "lbsim sweep: %s is complete (sweep %.12s); skipping shard %d/%d\n", path, p.id.ID, i, n)
 		return nil
 	case errors.Is(err, os.ErrNotExist):
 	default:
@@ -156,19 +231,21 @@ func (p *plannedSweep) runShard(dir string, i, n int, progress func(done, total 
 	for k, c := range members {
 		cfgs[k] = p.configs[c]
 	}
-	results, err := lbsim.RunAll(cfgs, progress)
+	w, err := shard.Create(dir, p.id, i, n, append([]string{indexColumn}, lbsim.RowHeader()...))
 	if err != nil {
 		return err
 	}
-	rows := make([][]string, len(results))
-	for k, r := range results {
-		rows[k] = append([]string{strconv.Itoa(members[k])}, lbsim.NewRow(r).Record()...)
-	}
-	header := append([]string{indexColumn}, lbsim.RowHeader()...)
-	if err := shard.Write(dir, p.id, i, n, header, rows); err != nil {
+	err = lbsim.RunEach(cfgs, progress, func(k int, r lbsim.Result) error {
+		return w.Row(append([]string{strconv.Itoa(members[k])}, lbsim.NewRow(r).Record()...))
+	})
+	if err != nil {
+		w.Abort()
 		return err
 	}
-	fmt.Fprintf(stderr, "lbsim sweep: wrote %s/%s (%d of %d configurations, sweep %.12s)\n", dir, name, len(rows), len(p.configs), p.id.ID)
+	if err := w.Close(); err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "lbsim sweep: wrote %s (%d of %d configurations, sweep %.12s)\n", path, len(members), len(p.configs), p.id.ID)
 	return nil
 }
 

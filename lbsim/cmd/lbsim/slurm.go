@@ -1,11 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 	"unicode"
 )
 
@@ -29,7 +33,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkRampLoad(fs, &c); err != nil {
+	if err := checkReplaced(fs, &c); err != nil {
 		return err
 	}
 	if *shards < 1 {
@@ -40,6 +44,12 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	if s.out == "" {
 		return fmt.Errorf("-out DIR is required: the directory (on a file system the compute nodes share) where the tasks write their shard files")
+	}
+	if c.given["workers"] {
+		return fmt.Errorf("-workers %d has no effect in a batch script: each task runs as many workers as it has CPUs; give -cpus-per-task %d instead", c.workers, max(c.workers, 1))
+	}
+	if s.showID {
+		return fmt.Errorf("-id is a flag of lbsim sweep; the batch script's header names the sweep id")
 	}
 	if *cpus < 1 || *cpus > 4096 {
 		return fmt.Errorf("-cpus-per-task %d: need 1 to 4096", *cpus)
@@ -69,6 +79,9 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if st, err := os.Stat(binPath); err != nil || st.IsDir() {
 		return fmt.Errorf("-bin %q is not an lbsim binary (build one with go build -o lbsim ./lbsim/cmd/lbsim)", binPath)
 	}
+	if n := *shards; n > len(p.configs) {
+		return fmt.Errorf("-shards %d exceeds the sweep's %d configurations: every task needs at least one; use -shards %d or fewer", n, len(p.configs), len(p.configs))
+	}
 	out, err := filepath.Abs(s.out)
 	if err != nil {
 		return err
@@ -80,10 +93,29 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	spec := p.spec
 	if spec.Trace != "" {
+		if st, err := os.Stat(spec.Trace); err != nil || !st.Mode().IsRegular() {
+			return fmt.Errorf("-trace %s is not a regular file: the tasks read the trace again on the compute nodes; save it to a file on a file system they share", spec.Trace)
+		}
 		if spec.Trace, err = filepath.Abs(spec.Trace); err != nil {
 			return err
 		}
 	}
+	taskArgs := spec.args()
+	if s.quiet {
+		taskArgs = append(taskArgs, "-quiet")
+	}
+	// The header names the sweep the tasks compute: that of the -bin
+	// binary, which may be another build than this one.
+	idLine, err := binaryIDLine(binPath, taskArgs, p)
+	if err != nil {
+		return err
+	}
+	var id string
+	var configs int
+	if k, _ := fmt.Sscanf(idLine, "sweep %s configs=%d", &id, &configs); k != 2 || len(id) != 64 || strings.Trim(id, "0123456789abcdef") != "" || configs != len(p.configs) {
+		return fmt.Errorf("-bin %s printed %q for this sweep's -id, not \"sweep <64 hex digits> configs=%d\": it is not an lbsim binary of this version; build one with go build -o lbsim ./lbsim/cmd/lbsim", binPath, clipLine(idLine), len(p.configs))
+	}
+	p.id.ID = id
 	n := *shards
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n")
@@ -95,7 +127,8 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=%d\n", *cpus)
 	// sbatch reads #SBATCH values with its own quoting: double quotes keep
 	// spaces in the path (quotes and backslashes were refused above).
-	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(out, "slurm-%A_%a.out"))
+	// '%' starts a Slurm file name pattern: a '%' of the path is '%%'.
+	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(strings.ReplaceAll(out, "%", "%%"), "slurm-%A_%a.out"))
 	if *timeLimit != "" {
 		fmt.Fprintf(&b, "#SBATCH --time=%s\n", *timeLimit)
 	}
@@ -103,7 +136,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", *partition)
 	}
 	fmt.Fprintf(&b, "set -eu\n")
-	cmd := append([]string{binPath, "sweep"}, spec.args()...)
+	cmd := append([]string{binPath, "sweep"}, taskArgs...)
 	for k := range cmd {
 		cmd[k] = shellQuote(cmd[k])
 	}
@@ -114,6 +147,40 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	_, err = io.WriteString(stdout, b.String())
 	return err
+}
+
+// binaryIDLine is the -id line of the sweep the tasks run: this binary's
+// own, or asked of -bin when it is another file.
+func binaryIDLine(bin string, args []string, p *plannedSweep) (string, error) {
+	self, err := os.Executable()
+	if err == nil {
+		a, errA := os.Stat(self)
+		b, errB := os.Stat(bin)
+		if errA == nil && errB == nil && os.SameFile(a, b) {
+			return p.idLine(), nil
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, bin, append(append([]string{"sweep"}, args...), "-id")...).Output()
+	if err != nil {
+		msg := err.Error()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) && len(ee.Stderr) > 0 {
+			msg = strings.TrimSpace(string(ee.Stderr))
+		}
+		return "", fmt.Errorf("-bin %s is not an lbsim binary that runs here (%s); give an lbsim built from this version (go build -o lbsim ./lbsim/cmd/lbsim)", bin, clipLine(msg))
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// clipLine keeps the first line of s, at most 200 bytes.
+func clipLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	if len(s) > 200 {
+		s = s[:200] + "..."
+	}
+	return s
 }
 
 // sbatchSafe reports whether v needs no quoting in an #SBATCH line.

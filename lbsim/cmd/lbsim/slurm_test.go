@@ -134,3 +134,25 @@ func TestSweepWallTime(t *testing.T) {
 		t.Errorf("the Slurm sweep differs from the local one (%v)", err)
 	}
 }
+
+// Items 7 and 8 of issue 25 on real Slurm: a ramp sweep (whose tasks were
+// given -load and all failed) written to a folder with a '%' in its name
+// (which Slurm expanded in --output, so no task left a log) runs, logs and
+// merges to the bytes of the local sweep.
+func TestHarden2_SlurmRampPercentOut(t *testing.T) {
+	c := slurmtest.Start(t)
+	bin := buildLbsim(t)
+	sweep := []string{"-servers", "4", "-sizes", "exp:mean=1", "-policy", "rnd,ll:d=2", "-jobs", "20000",
+		"-arrivals", "ramp:from=0.2,to=0.7,over=2000", "-seed", "5"}
+	want, _ := lbsimOK(t, append([]string{"sweep", "-quiet"}, sweep...)...)
+	out := filepath.Join(t.TempDir(), "ramp 100%_a")
+	id := submit(t, c, bin, out, 2, sweep)
+	for task := range 2 {
+		if log := readLog(out, id, task); !strings.Contains(log, "wrote ") {
+			t.Errorf("task %d left no log saying it wrote its shard: %q", task, log)
+		}
+	}
+	if got, _ := lbsimOK(t, "merge", out); got != want {
+		t.Errorf("the Slurm ramp sweep differs from the local one:\n%s\nwant\n%s", got, want)
+	}
+}

@@ -2,16 +2,14 @@ package main
 
 import (
 	"bytes"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
-	"os"
 	"strconv"
 	"strings"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 )
 
 // sweepSpec describes a sweep once: the grid and everything else that
@@ -87,11 +85,15 @@ func loadSpec(path string, c *configFlags, fs *flag.FlagSet) (sweepSpec, error) 
 	if len(set) > 0 {
 		return sweepSpec{}, fmt.Errorf("%s given together with -spec %s; put the value in the spec file instead", strings.Join(set, ", "), path)
 	}
-	s, err := specOf(c) // the defaults
+	defaults, err := specOf(c)
 	if err != nil {
-		return s, err
+		return defaults, err
 	}
-	data, err := os.ReadFile(path)
+	// Decode onto a spec whose trace-dependent keys are unset, to see
+	// which the file gives: a trace replaces them, and has its own jobs.
+	s := defaults
+	s.Load, s.Sizes, s.Arrivals, s.Jobs = nil, nil, "", -1
+	data, err := files.ReadRegular(path, maxSpecBytes, "spec file")
 	if err != nil {
 		return s, fmt.Errorf("-spec: %w", err)
 	}
@@ -100,7 +102,60 @@ func loadSpec(path string, c *configFlags, fs *flag.FlagSet) (sweepSpec, error) 
 	if err := dec.Decode(&s); err != nil {
 		return s, fmt.Errorf("-spec %s: %v; keys are the sweep flag names (%s), grid axes as JSON lists", path, err, strings.Join(specFlags, ", "))
 	}
+	if s.Trace != "" {
+		for _, k := range []struct {
+			key string
+			set bool
+		}{{"load", s.Load != nil}, {"sizes", s.Sizes != nil}, {"arrivals", s.Arrivals != ""}} {
+			if k.set {
+				return s, fmt.Errorf("-spec %s: %q has no effect with \"trace\": the trace's arrival times and sizes replace load, sizes and arrivals; drop %q", path, k.key, k.key)
+			}
+		}
+		if s.Jobs == -1 {
+			s.Jobs = 0 // the whole trace
+		}
+		return s, nil
+	}
+	if s.Load == nil {
+		s.Load = defaults.Load
+	}
+	if s.Sizes == nil {
+		s.Sizes = defaults.Sizes
+	}
+	if s.Arrivals == "" {
+		s.Arrivals = defaults.Arrivals
+	}
+	if s.Jobs == -1 {
+		s.Jobs = defaults.Jobs
+	}
 	return s, nil
+}
+
+// maxSpecBytes bounds a spec file, which is read whole: a grid of the most
+// configurations a sweep may have is far smaller.
+const maxSpecBytes = 16 << 20
+
+// normalize drops what the sweep does not use, so that one sweep has one
+// spec, one id and one command line however it was written: a trace
+// replaces the load, sizes and arrivals, a ramp sets the load, an automatic
+// warm-up has no count.
+func (s *sweepSpec) normalize() {
+	switch {
+	case s.Trace != "":
+		s.Load, s.Sizes, s.Arrivals = nil, nil, ""
+	case isRamp(s.Arrivals):
+		s.Load = nil
+	}
+	if s.WarmupAuto {
+		s.Warmup = 0
+	}
+	// One spec per list element: ["rnd,rr"] and ["rnd","rr"] are one grid.
+	s.Sizes = splitList(strings.Join(s.Sizes, ","))
+	s.Policy = splitList(strings.Join(s.Policy, ","))
+	s.Discipline = splitList(strings.Join(s.Discipline, ","))
+	if s.Trace != "" {
+		s.Sizes = nil
+	}
 }
 
 // flags writes the spec back into c, the one place grids are built from.
@@ -125,16 +180,22 @@ func (s sweepSpec) warmupFlag() string {
 	return strconv.FormatInt(s.Warmup, 10)
 }
 
-// args is the spec as lbsim sweep flags (for generated batch scripts).
+// args is the (normalized) spec as lbsim sweep flags, for generated batch
+// scripts: parsed back, they give the same spec and so the same sweep id.
 func (s sweepSpec) args() []string {
-	a := []string{"-servers", joinInts(s.Servers), "-speeds", joinFloats(s.Speeds), "-load", joinFloats(s.Load),
-		"-sizes", strings.Join(s.Sizes, ","), "-arrivals", s.Arrivals, "-policy", strings.Join(s.Policy, ","),
-		"-refresh", joinFloats(s.Refresh), "-discipline", strings.Join(s.Discipline, ","),
-		"-jobs", strconv.FormatInt(s.Jobs, 10), "-warmup", s.warmupFlag(),
-		"-reps", strconv.Itoa(s.Reps), "-seed", strconv.FormatUint(s.Seed, 10), "-batches", strconv.Itoa(s.Batches)}
+	a := []string{"-servers", joinInts(s.Servers), "-speeds", joinFloats(s.Speeds)}
 	if s.Trace != "" {
 		a = append(a, "-trace", s.Trace)
+	} else {
+		if len(s.Load) > 0 {
+			a = append(a, "-load", joinFloats(s.Load))
+		}
+		a = append(a, "-sizes", strings.Join(s.Sizes, ","), "-arrivals", s.Arrivals)
 	}
+	a = append(a, "-policy", strings.Join(s.Policy, ","),
+		"-refresh", joinFloats(s.Refresh), "-discipline", strings.Join(s.Discipline, ","),
+		"-jobs", strconv.FormatInt(s.Jobs, 10), "-warmup", s.warmupFlag(),
+		"-reps", strconv.Itoa(s.Reps), "-seed", strconv.FormatUint(s.Seed, 10), "-batches", strconv.Itoa(s.Batches))
 	if s.Tally {
 		a = append(a, "-tally")
 	}
@@ -142,8 +203,13 @@ func (s sweepSpec) args() []string {
 		a = append(a, "-overload")
 	}
 	if s.Precision > 0 {
-		a = append(a, "-precision", strconv.FormatFloat(s.Precision, 'g', -1, 64), "-max-jobs", strconv.FormatInt(s.MaxJobs, 10),
-			"-max-seconds", strconv.FormatFloat(s.MaxSeconds, 'g', -1, 64))
+		a = append(a, "-precision", strconv.FormatFloat(s.Precision, 'g', -1, 64))
+	}
+	if s.MaxJobs != 0 {
+		a = append(a, "-max-jobs", strconv.FormatInt(s.MaxJobs, 10))
+	}
+	if s.MaxSeconds != 0 {
+		a = append(a, "-max-seconds", strconv.FormatFloat(s.MaxSeconds, 'g', -1, 64))
 	}
 	return a
 }
@@ -151,29 +217,23 @@ func (s sweepSpec) args() []string {
 // canonical is the byte string whose SHA-256 is the sweep id: a format tag,
 // the code version of this binary (lbsim.CodeVersion: two builds never share
 // an id, so their shards never merge and a fixed build never skips the old
-// build's shards), the spec as JSON (fixed field order, shortest round-trip numbers) and, for
-// a trace, the hash of its contents instead of its path (a relative and an
-// absolute path name the same trace; one path may hold another trace later).
-func (s sweepSpec) canonical() ([]byte, error) {
+// build's shards), the normalized spec as JSON (fixed field order, shortest
+// round-trip numbers) and, for a trace, the SHA-256 of the bytes it was
+// parsed from (traceInput) instead of its path: a relative and an absolute
+// path name the same trace, one path may hold another trace later, and a
+// pipe cannot be read again.
+func (s sweepSpec) canonical(traceSHA256 string) ([]byte, error) {
+	if (s.Trace != "") != (traceSHA256 != "") {
+		return nil, fmt.Errorf("internal error: trace %q with content hash %q", s.Trace, traceSHA256)
+	}
 	id := struct {
 		Format      string    `json:"format"`
 		Code        string    `json:"code"`
 		Spec        sweepSpec `json:"spec"`
 		TraceSHA256 string    `json:"trace_sha256,omitempty"`
-	}{Format: "lbsim-sweep v2", Code: lbsim.CodeVersion(), Spec: s}
+	}{Format: "lbsim-sweep v3", Code: lbsim.CodeVersion(), Spec: s, TraceSHA256: traceSHA256}
+	id.Spec.normalize()
 	id.Spec.Trace = ""
-	// One spec per list element: ["rnd,rr"] and ["rnd","rr"] are one grid.
-	id.Spec.Sizes = splitList(strings.Join(s.Sizes, ","))
-	id.Spec.Policy = splitList(strings.Join(s.Policy, ","))
-	id.Spec.Discipline = splitList(strings.Join(s.Discipline, ","))
-	if s.Trace != "" {
-		data, err := os.ReadFile(s.Trace)
-		if err != nil {
-			return nil, fmt.Errorf("-trace: %w", err)
-		}
-		sum := sha256.Sum256(data)
-		id.TraceSHA256 = hex.EncodeToString(sum[:])
-	}
 	return json.Marshal(id)
 }
 

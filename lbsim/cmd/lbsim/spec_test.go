@@ -1,9 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -13,22 +13,19 @@ func TestSpecIdentifiesTraceByContents(t *testing.T) {
 	abs := filepath.Join(dir, "trace.csv")
 	os.WriteFile(abs, []byte("arrival_time,size\n0.5,1\n1.25,2\n"), 0o644)
 	t.Chdir(dir)
-	id := func(path string) []byte {
-		b, err := sweepSpec{Trace: path, Load: []float64{0.5}}.canonical()
-		if err != nil {
-			t.Fatal(err)
-		}
-		return b
+	id := func(path string) string {
+		out, _ := lbsimOK(t, "sweep", "-trace", path, "-servers", "2", "-id")
+		return out
 	}
 	first := id(abs)
-	if !bytes.Equal(first, id("trace.csv")) {
-		t.Error("relative and absolute paths of one trace give different sweep ids")
+	if !strings.HasPrefix(first, "sweep ") || first != id("trace.csv") {
+		t.Errorf("relative and absolute paths of one trace give different sweep ids: %q, %q", first, id("trace.csv"))
 	}
 	os.WriteFile(abs, []byte("arrival_time,size\n0.5,1\n1.25,3\n"), 0o644)
-	if bytes.Equal(first, id(abs)) {
+	if first == id(abs) {
 		t.Error("a changed trace keeps the sweep id")
 	}
-	if _, err := (sweepSpec{Trace: filepath.Join(dir, "absent.csv")}).canonical(); err == nil {
-		t.Error("a missing trace gives a sweep id")
+	if e := lbsimFails(t, "sweep", "-trace", filepath.Join(dir, "absent.csv"), "-id"); !strings.Contains(e, "absent.csv") {
+		t.Errorf("a missing trace: %q", e)
 	}
 }

@@ -12,7 +12,7 @@ func sweepCommand(args []string, stdout, stderr io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkRampLoad(fs, &c); err != nil {
+	if err := checkReplaced(fs, &c); err != nil {
 		return err
 	}
 	return s.sweep(fs, &c, stdout, stderr)

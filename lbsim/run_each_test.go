@@ -1,0 +1,43 @@
+package lbsim
+
+import (
+	"errors"
+	"testing"
+)
+
+// RunEach hands the results over in order as they finish, and an error from
+// emit stops the run: no configuration starts after it (issue 25, item 12:
+// a sweep held every result until it wrote).
+func TestHarden2_RunEachStreams(t *testing.T) {
+	var cfgs []Config
+	for i := range 12 {
+		cfgs = append(cfgs, Config{Servers: 4, Load: 0.3 + 0.05*float64(i), Sizes: Exponential{M: 1}, Policy: Random{},
+			Jobs: 20000, Seed: 3, Workers: 1})
+	}
+	all, err := RunAll(cfgs, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var order []int
+	finished := 0
+	stop := errors.New("output failed")
+	err = RunEach(cfgs, func(done, total int) { finished = done }, func(i int, r Result) error {
+		order = append(order, i)
+		if r.Wait.Mean != all[i].Wait.Mean {
+			t.Errorf("configuration %d: streamed mean wait %v, RunAll %v", i, r.Wait.Mean, all[i].Wait.Mean)
+		}
+		if i == 2 {
+			return stop
+		}
+		return nil
+	})
+	if !errors.Is(err, stop) {
+		t.Fatalf("RunEach returned %v, want emit's error", err)
+	}
+	if len(order) != 3 || order[0] != 0 || order[1] != 1 || order[2] != 2 {
+		t.Errorf("emitted %v, want [0 1 2]", order)
+	}
+	if finished != 3 {
+		t.Errorf("%d of 12 configurations ran after emit failed at the third; want 3 (one worker)", finished)
+	}
+}
