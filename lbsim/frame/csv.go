@@ -1,6 +1,7 @@
 package frame
 
 import (
+	"bytes"
 	"encoding/csv"
 	"errors"
 	"fmt"
@@ -11,13 +12,17 @@ import (
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
+
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 )
 
 // WriteCSV writes df, with a header row, to the CSV file at path.
 //
 // It refuses to replace an existing file unless overwrite is true, creates
 // the parent directory, and writes atomically (a temporary file in the same
-// directory, renamed into place), so a reader never sees half a file.
+// directory, renamed into place), so a reader never sees half a file; a
+// symlink is written through to its target and a device or FIFO into
+// (files.Replace), never renamed over.
 // Floats are written in the shortest form that reads back to the same
 // float64 (gota's own writer rounds to 6 decimals), and always with a
 // decimal point or exponent so that ReadCSV reads the column back as Float.
@@ -34,29 +39,14 @@ func WriteCSV(df dataframe.DataFrame, path string, overwrite bool) (err error) {
 	}
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("frame.WriteCSV: creating the directory of %s: %w", path, err)
+		return fmt.Errorf("frame.WriteCSV: %w", files.Describe(err, "creating the folder of", path))
 	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".tmp*")
-	if err != nil {
-		return fmt.Errorf("frame.WriteCSV: %w", err)
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	w := csv.NewWriter(tmp)
+	var b bytes.Buffer
+	w := csv.NewWriter(&b)
 	if err := w.WriteAll(records(df)); err != nil {
 		return fmt.Errorf("frame.WriteCSV %s: %w", path, err)
 	}
-	if err := tmp.Chmod(0o644); err != nil {
-		return fmt.Errorf("frame.WriteCSV %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("frame.WriteCSV %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
+	if err := files.Replace(path, b.Bytes(), nil); err != nil {
 		return fmt.Errorf("frame.WriteCSV: %w", err)
 	}
 	return nil

@@ -121,8 +121,12 @@ func (w *Writer) Row(row []string) error {
 	if len(row) != len(w.header) {
 		return fmt.Errorf("shard: %s: row %d has %d fields, header has %d", w.name, k, len(row), len(w.header))
 	}
-	if c, err := strconv.Atoi(row[0]); err != nil || c != w.want[k] {
-		return fmt.Errorf("shard: %s: row %d starts with %q, want configuration %d (rows must be the shard's configurations %s in order)", w.name, k, row[0], w.want[k], list(w.want))
+	c, err := strconv.Atoi(row[0])
+	if err != nil {
+		return fmt.Errorf("shard: %s: row %d starts with %q, want the configuration index", w.name, k, row[0])
+	}
+	if c != w.want[k] {
+		return fmt.Errorf("shard: %s: row %d is configuration %d, want %d (rows must be the shard's configurations %s in order)", w.name, k, c, w.want[k], list(w.want))
 	}
 	w.rows++
 	if err := w.csv.Write(row); err != nil {
@@ -137,6 +141,11 @@ func (w *Writer) Close() error {
 	if w.rows != len(w.want) {
 		w.Abort()
 		return fmt.Errorf("shard: %s: %d rows, want %d (one per configuration %s)", w.name, w.rows, len(w.want), list(w.want))
+	}
+	w.csv.Flush() // the header of a shard without rows
+	if err := w.csv.Error(); err != nil {
+		w.Abort()
+		return files.Describe(err, "writing a shard file in", w.dir)
 	}
 	fmt.Fprintf(w.buf, "# complete rows=%d sha256=%s\n", w.rows, hex.EncodeToString(w.sum.Sum(nil)))
 	tmpName := w.tmp.Name()

@@ -8,13 +8,14 @@
 package main
 
 import (
-	"bufio"
+	"bytes"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/study/loadmoments"
 )
 
@@ -48,26 +49,10 @@ func write(dir string, seed uint64) error {
 
 // writeFile writes atomically, so a reader never sees half a trace.
 func writeFile(path string, g loadmoments.Generator, tr lbsim.Trace, seed uint64) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".tracegen-*")
-	if err != nil {
+	var b bytes.Buffer
+	fmt.Fprintf(&b, "# %s (go run ./lbsim/cmd/tracegen -seed %d)\n", g, seed)
+	if err := tr.WriteTrace(&b); err != nil {
 		return err
 	}
-	defer os.Remove(tmp.Name())
-	w := bufio.NewWriter(tmp)
-	fmt.Fprintf(w, "# %s (go run ./lbsim/cmd/tracegen -seed %d)\n", g, seed)
-	if err := tr.WriteTrace(w); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := w.Flush(); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	if err := os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
+	return files.Replace(path, b.Bytes(), nil)
 }
