@@ -43,7 +43,7 @@ func ParseFloat(s string) (float64, error) {
 	case !ok && isNonFinite(t):
 		return 0, numberErr(t, strconv.ErrSyntax, "%q is not a finite number: write a plain decimal number, e.g. 0.5 or 2e-3", t)
 	case !ok:
-		return 0, numberErr(t, strconv.ErrSyntax, "%q is not a plain decimal number: write digits with an optional leading '-', '.' and exponent, e.g. 0.5 or 2e-3 (no hex, '_' or '+')", t)
+		return 0, numberErr(t, strconv.ErrSyntax, "%q is not a number: write a plain decimal number (digits with an optional leading '-', '.' and exponent, e.g. 0.5 or 2e-3; no hex, '_' or '+')", t)
 	}
 	x, err := strconv.ParseFloat(t, 64)
 	if errors.Is(err, strconv.ErrRange) && x != 0 { // strconv gives ±Inf and ErrRange on overflow

@@ -89,8 +89,8 @@ func TestHarden2_SpecNumbers(t *testing.T) {
 // is data (an error on line 1), not a header that drops a job (items 18, 19).
 func TestHarden2_TraceNumbers(t *testing.T) {
 	for _, tc := range []struct{ csv, mention string }{
-		{"0,1_0\n1,2\n", `size "1_0" is not a plain decimal number`},
-		{"0x1,1\n", `arrival time "0x1" is not a plain decimal number`},
+		{"0,1_0\n1,2\n", `size "1_0" is not a number: write a plain decimal`},
+		{"0x1,1\n", `arrival time "0x1" is not a number: write a plain decimal`},
 		{"0,+5\n", "plain decimal"},
 		{"0,1e-400\n", "smallest magnitude"},
 		{"１２,５\n13,5\n", "trace line 1"},
