@@ -21,9 +21,10 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	var s shardFlags
 	fs := newFlagSet("slurm", stderr, &c)
 	s.register(fs)
-	shards := fs.Int("shards", 0, "number n of array tasks (shards), n >= 1")
+	var shards, cpus int
+	numberVar(fs, &shards, "shards", 0, "number n of array tasks (shards), n >= 1")
 	bin := fs.String("bin", "", "path of the lbsim binary the tasks run (default: this binary)")
-	cpus := fs.Int("cpus-per-task", 1, "CPUs per task; the task's sweep uses that many workers")
+	numberVar(fs, &cpus, "cpus-per-task", 1, "CPUs per task; the task's sweep uses that many workers")
 	timeLimit := fs.String("time", "", "sbatch --time for each task (e.g. 1:00:00)")
 	partition := fs.String("partition", "", "sbatch --partition")
 	if err := parseFlags(fs, args); err != nil {
@@ -32,8 +33,8 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if err := checkRampLoad(fs, &c); err != nil {
 		return err
 	}
-	if *shards < 1 {
-		return fmt.Errorf("-shards %d: need n >= 1 array tasks; e.g. -shards 8", *shards)
+	if shards < 1 {
+		return fmt.Errorf("-shards %d: need n >= 1 array tasks; e.g. -shards 8", shards)
 	}
 	if s.shard != "" {
 		return fmt.Errorf("-shard %s: the batch script sets each task's shard from $SLURM_ARRAY_TASK_ID; give -shards n instead", s.shard)
@@ -41,8 +42,8 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if s.out == "" {
 		return fmt.Errorf("-out DIR is required: the directory (on a file system the compute nodes share) where the tasks write their shard files")
 	}
-	if *cpus < 1 || *cpus > 4096 {
-		return fmt.Errorf("-cpus-per-task %d: need 1 to 4096", *cpus)
+	if cpus < 1 || cpus > 4096 {
+		return fmt.Errorf("-cpus-per-task %d: need 1 to 4096", cpus)
 	}
 	// Values that become #SBATCH options: a strict alphabet, so that no
 	// value can end its line and start a command.
@@ -84,7 +85,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	n := *shards
+	n := shards
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n")
 	fmt.Fprintf(&b, "# lbsim sweep %.12s: %d configurations in %d shards, written to %s.\n", p.id.ID, len(p.configs), n, out)
@@ -92,7 +93,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(&b, "# Resubmitting reruns only the shards that are not complete.\n")
 	fmt.Fprintf(&b, "#SBATCH --job-name=lbsim-%.8s\n", p.id.ID)
 	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", n-1)
-	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=%d\n", *cpus)
+	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=%d\n", cpus)
 	// sbatch reads #SBATCH values with its own quoting: double quotes keep
 	// spaces in the path (quotes and backslashes were refused above).
 	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(out, "slurm-%A_%a.out"))
