@@ -315,6 +315,9 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	if _, err := g.Count(); err != nil {
 		return g, err
 	}
+	if err := checkRefreshAxis(g); err != nil {
+		return g, err
+	}
 	for _, cfg := range g.Configs() {
 		if err := cfg.Validate(); err != nil {
 			return g, err
@@ -323,7 +326,41 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	return g, nil
 }
 
-// policyHelp lists the registered policies, one per line.
+// checkRefreshAxis refuses a grid that crosses a refresh period T > 0 with
+// a policy that reads no server state (rnd, rr, sita), for which only T = 0
+// is meaningful (Config.Validate), saying how to sweep both: a grid is a
+// full cross product, so they need two sweeps.
+func checkRefreshAxis(g lbsim.Grid) error {
+	var all, blind, seeing []string
+	for _, p := range g.Policies {
+		all = append(all, p.String())
+		if lbsim.Reads(p) == 0 {
+			blind = append(blind, p.String())
+		} else {
+			seeing = append(seeing, p.String())
+		}
+	}
+	var stale []float64
+	for _, t := range g.Refresh {
+		if t > 0 {
+			stale = append(stale, t)
+		}
+	}
+	if len(blind) == 0 || len(stale) == 0 {
+		return nil
+	}
+	reads, it := "reads", "it"
+	if len(blind) > 1 {
+		reads, it = "read", "them"
+	}
+	why := fmt.Sprintf("-refresh %s with -policy %s: %s %s no server state, so only T=0 applies to %s, and a sweep runs every policy at every T",
+		joinFloats(g.Refresh), strings.Join(all, ","), strings.Join(blind, ", "), reads, it)
+	if len(seeing) == 0 {
+		return fmt.Errorf("%s; drop -refresh (T=0) or use a policy that reads the board, e.g. ll:d=2", why)
+	}
+	return fmt.Errorf("%s; run two sweeps: -policy %s -refresh 0, and -policy %s -refresh %s", why, strings.Join(blind, ","), strings.Join(seeing, ","), joinFloats(g.Refresh))
+}
+
 // familyHelp lists a registry's families by example, with their summaries.
 func familyHelp[T any](what string, fams []lbsim.Family[T]) string {
 	var b strings.Builder

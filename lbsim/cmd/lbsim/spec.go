@@ -1,13 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -73,8 +73,9 @@ func specOf(c *configFlags) (sweepSpec, error) {
 	return s, nil
 }
 
-// loadSpec reads a -spec file. Keys left out keep the flag defaults in c;
-// unknown keys are errors (a typo would otherwise silently change the sweep).
+// loadSpec reads a -spec file (strictly: decodeSpec). Keys left out keep the
+// flag defaults in c; unknown keys are errors (a typo would otherwise
+// silently change the sweep).
 func loadSpec(path string, c *configFlags, fs *flag.FlagSet) (sweepSpec, error) {
 	var set []string
 	fs.Visit(func(f *flag.Flag) {
@@ -91,16 +92,26 @@ func loadSpec(path string, c *configFlags, fs *flag.FlagSet) (sweepSpec, error) 
 	if err != nil {
 		return s, err
 	}
-	data, err := os.ReadFile(path)
+	data, err := readSpecFile(path)
 	if err != nil {
-		return s, fmt.Errorf("-spec: %w", err)
+		return s, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return s, fmt.Errorf("-spec %s: %v; keys are the sweep flag names (%s), grid axes as JSON lists", path, err, strings.Join(specFlags, ", "))
+	if err := decodeSpec(data, &s); err != nil {
+		return s, fmt.Errorf("-spec %s: %v", path, err)
 	}
 	return s, nil
+}
+
+// readSpecFile reads a -spec file, saying so when path is a folder.
+func readSpecFile(path string) ([]byte, error) {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return nil, fmt.Errorf("-spec %s is a folder: give the JSON file in it, e.g. -spec %s", path, filepath.Join(path, "sweep.json"))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("-spec: %w", err)
+	}
+	return data, nil
 }
 
 // flags writes the spec back into c, the one place grids are built from.

@@ -95,7 +95,7 @@ func TestHarden2_SpecStrict(t *testing.T) {
 		{`{"jobs": 10} {"jobs": 20}`, "more than one JSON object"},
 		{`{"jobs": 10} x`, "more than one JSON object"},
 		{`{"warmup": 100, "warmup_auto": true}`, `"warmup" and "warmup_auto"`},
-		{`{"jobs": 1e2}`, `"jobs": 1e2 is not a whole number`},
+		{`{"jobs": 1e2}`, `"jobs": "1e2" is not a whole number`},
 		{`{"jobs": 10.5}`, "whole number"},
 		{`{"jobs": "10"}`, `"jobs": need a number`},
 		{`{"load": [1e-400]}`, "smallest magnitude"},
