@@ -146,7 +146,7 @@ func (v *onceValue) Set(s string) error {
 	v.set = true
 	err := v.Value.Set(s)
 	if _, own := v.Value.(interface{ ownMessage() }); own && err != nil {
-		v.err = fmt.Errorf("-%s: %v", v.name, err)
+		v.err = numberError(v.name, err)
 	}
 	return err
 }
