@@ -120,7 +120,7 @@ func TestTraceErrors(t *testing.T) {
 		{"0,1\n1,x\n", "line 2"},
 		{"0,1\n2,1\n1,1\n", "line 3: arrival time 1 is before"},
 		{"0,1\n1,-2\n", "line 2: size -2"},
-		{"0,1\n1,NaN\n", "line 2: size NaN"},
+		{"0,1\n1,NaN\n", `line 2: size "NaN" is not a finite number`},
 		{"0,1\n5\n", "line 2"},
 		{"", "no jobs"},
 	} {

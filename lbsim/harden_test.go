@@ -130,8 +130,8 @@ func TestTraceStrict(t *testing.T) {
 		{"0.5,l\n1,2\n", 0, `size "l" is not a number`},
 		{"0.5,1,7\n1,2,8\n", 0, "has 3 field(s)"},
 		{"arrival,size,server\n0,1,3\n", 0, "has 3 field(s)"},
-		{"NaN,size\n0,1\n", 0, `size "size" is not a number`},
-		{"NaN,1\n0,1\n", 0, "arrival time NaN is invalid"},
+		{"NaN,size\n0,1\n", 0, `arrival time "NaN" is not a finite number`},
+		{"NaN,1\n0,1\n", 0, `arrival time "NaN" is not a finite number`},
 		{"0,1e999\n", 0, "out of range"},
 	} {
 		tr, err := lbsim.ReadTrace(strings.NewReader(tc.csv))

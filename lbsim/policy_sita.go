@@ -48,6 +48,9 @@ func (p SITA) Label() string { return fmt.Sprintf("SITA-%d", p.C) }
 func (p SITA) RowParams(int) (d, c int) { return 0, p.C }
 func (p SITA) Reads() State             { return 0 }
 func (p SITA) Validate(k int, sizes SizeLaw) error {
+	if k < 2 {
+		return fmt.Errorf("sita needs at least 2 servers (short jobs on c of them, long jobs on the rest), got K=%d; use -servers 2 or more", k)
+	}
 	if p.C < 1 || p.C > k-1 {
 		return fmt.Errorf("sita c=%d is invalid: need 1 <= c <= K-1 = %d so that both short and long jobs have a server; pick c in 1..%d", p.C, k-1, k-1)
 	}

@@ -1,10 +1,8 @@
 package lbsim
 
 import (
-	"errors"
 	"fmt"
 	"math"
-	"strconv"
 	"strings"
 )
 
@@ -39,12 +37,9 @@ func keyValues(what, params string, allowed ...string) (map[string]float64, erro
 		if _, dup := out[k]; dup {
 			return nil, fmt.Errorf("%s: parameter %q given twice; give it once", what, k)
 		}
-		x, err := strconv.ParseFloat(strings.TrimSpace(v), 64)
-		if errors.Is(err, strconv.ErrRange) {
-			return nil, fmt.Errorf("%s: %s=%q is out of float64's range (magnitudes up to 1.8e308, down to 5e-324); write e.g. %s=1", what, k, v, k)
-		}
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%s: %s=%q is not a finite number; write e.g. %s=1", what, k, v, k)
+		x, err := ParseFloat(v)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s=%v", what, k, err)
 		}
 		out[k] = x
 	}
@@ -61,17 +56,20 @@ func contains(list []string, s string) bool {
 }
 
 // numberList parses "v1,v2,..." (the spec of a list-valued family such as
-// modal): at least one finite number.
+// modal): finite numbers separated by single commas; no values at all is
+// left to the family's own check.
 func numberList(what, params, example string) ([]float64, error) {
+	if params == "" {
+		return nil, nil
+	}
 	var out []float64
 	for i, f := range strings.Split(params, ",") {
-		f = strings.TrimSpace(f)
-		if f == "" {
-			continue
+		if strings.TrimSpace(f) == "" {
+			return nil, fmt.Errorf("%s: value #%d is empty: list numbers separated by single commas, e.g. %s", what, i+1, example)
 		}
-		x, err := strconv.ParseFloat(f, 64)
-		if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil, fmt.Errorf("%s: value #%d %q is not a finite number; list numbers, e.g. %s", what, i+1, f, example)
+		x, err := ParseFloat(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s: value #%d %v", what, i+1, err)
 		}
 		out = append(out, x)
 	}

@@ -7,9 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
-	"strconv"
+	"path/filepath"
 	"strings"
-	"unicode"
 )
 
 // Trace is a recorded sequence of jobs: arrival times (non-decreasing) and
@@ -25,10 +24,10 @@ func (tr Trace) Len() int { return len(tr.Times) }
 func (tr Trace) Mean() float64 { return NewEmpirical(tr.Sizes).Mean() }
 
 // ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
-// row. A first row whose fields are all names (a letter first, no digits
-// only, e.g. "arrival,size") is a header; a first row with any numeric or
-// number-like field is data and must parse, so a mistyped first row is an
-// error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
+// row, numbers in the plain decimal syntax of ParseFloat. A first row whose
+// fields are all ASCII names (a letter first, e.g. "arrival,size") is a
+// header; any other first row is data and must parse, so a mistyped first
+// row is an error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
 // lines starting with '#' are skipped. Errors name the line and the fix.
 func ReadTrace(r io.Reader) (Trace, error) {
 	var tr Trace
@@ -58,13 +57,13 @@ func ReadTrace(r io.Reader) (Trace, error) {
 				continue
 			}
 		}
-		t, errT := strconv.ParseFloat(fields[0], 64)
-		x, errX := strconv.ParseFloat(fields[1], 64)
+		t, errT := ParseFloat(fields[0])
+		x, errX := ParseFloat(fields[1])
 		switch {
 		case errT != nil:
-			return Trace{}, fmt.Errorf("trace line %d: arrival time %q is %s; write it as e.g. 12.5", line, fields[0], notNumber(errT))
+			return Trace{}, fmt.Errorf("trace line %d: arrival time %v", line, errT)
 		case errX != nil:
-			return Trace{}, fmt.Errorf("trace line %d: size %q is %s; write it as e.g. 100", line, fields[1], notNumber(errX))
+			return Trace{}, fmt.Errorf("trace line %d: size %v", line, errX)
 		case math.IsNaN(t) || math.IsInf(t, 0) || t < 0:
 			return Trace{}, fmt.Errorf("trace line %d: arrival time %v is invalid: need a finite time >= 0", line, t)
 		case math.IsNaN(x) || math.IsInf(x, 0) || x <= 0:
@@ -75,7 +74,9 @@ func ReadTrace(r io.Reader) (Trace, error) {
 		tr.Times = append(tr.Times, t)
 		tr.Sizes = append(tr.Sizes, x)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return Trace{}, fmt.Errorf("trace line %d is longer than 1 MiB: a row is arrival_time,size; check that the file is a trace CSV, one job per line", line+1)
+	} else if err != nil {
 		return Trace{}, fmt.Errorf("trace: reading line %d: %w", line+1, err)
 	}
 	if tr.Len() == 0 {
@@ -84,19 +85,18 @@ func ReadTrace(r io.Reader) (Trace, error) {
 	return tr, nil
 }
 
-// isHeader reports whether every field is a column name: it starts with a
-// letter or '_' and holds only letters, digits, '_', ' ', '(', ')', '[', ']',
-// '/' and '-' (no '.', so "O.5" is a mistyped number, not a name).
+// isHeader reports whether every field is a column name: an ASCII letter or
+// '_' first, then only ASCII letters, digits, '_', ' ', '(', ')', '[', ']',
+// '/' and '-' (no '.', so "O.5" is a mistyped number, not a name; no other
+// script, so full-width digits "１２" are data that fails to parse, not a
+// name). Inf and NaN are numbers to strconv, so not names either.
 func isHeader(fields []string) bool {
 	for _, f := range fields {
-		if f == "" || !(unicode.IsLetter(rune(f[0])) || f[0] == '_') {
+		if f == "" || !(isASCIILetter(f[0]) || f[0] == '_') || isNonFinite(f) {
 			return false
 		}
-		if _, err := strconv.ParseFloat(f, 64); err == nil { // "Inf", "NaN"
-			return false
-		}
-		for _, r := range f {
-			if !(unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("_ ()[]/-", r)) {
+		for i := 0; i < len(f); i++ {
+			if !(isASCIILetter(f[i]) || isDigit(f[i]) || strings.IndexByte("_ ()[]/-", f[i]) >= 0) {
 				return false
 			}
 		}
@@ -104,14 +104,7 @@ func isHeader(fields []string) bool {
 	return true
 }
 
-// notNumber says why strconv rejected a number: out of float64's range or
-// not a number at all.
-func notNumber(err error) string {
-	if errors.Is(err, strconv.ErrRange) {
-		return "out of range (float64 holds magnitudes up to 1.8e308)"
-	}
-	return "not a number"
-}
+func isASCIILetter(b byte) bool { return 'a' <= b|0x20 && b|0x20 <= 'z' }
 
 func clipText(s string) string {
 	if len(s) > 80 {
@@ -127,6 +120,9 @@ func LoadTrace(path string) (Trace, error) {
 		return Trace{}, fmt.Errorf("trace: %w", err)
 	}
 	defer f.Close()
+	if info, err := f.Stat(); err == nil && info.IsDir() {
+		return Trace{}, fmt.Errorf("trace: %s is a folder: give the trace CSV file in it, e.g. %s", path, filepath.Join(path, "jobs.csv"))
+	}
 	tr, err := ReadTrace(f)
 	if err != nil {
 		return Trace{}, fmt.Errorf("%s: %w", path, err)

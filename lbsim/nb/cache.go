@@ -38,6 +38,7 @@ import (
 // LBSIM_NO_CACHE=1 turns caching off. Files are written atomically. An
 // error from compute is returned and nothing is stored.
 func Cached[T any](key any, compute func() (T, error)) (T, error) {
+	warnUnknownOverrides()
 	var zero T
 	keyJSON, err := json.Marshal(key)
 	if err != nil {

@@ -29,6 +29,7 @@ var (
 // otherwise (nbconvert, make reports, a terminal) it draws both views once
 // for the default values.
 func (e *Explorer) Show() error {
+	warnUnknownOverrides()
 	if err := e.check(); err != nil {
 		return err
 	}

@@ -138,7 +138,7 @@ func TestOverridesStrict(t *testing.T) {
 		{"LBSIM_JOBS", "99999999999999999999", func() any { return Int("jobs", 1, 1) }, "out of range"},
 		{"LBSIM_LOADS", "", func() any { return Floats("loads", nil, nil) }, "empty"},
 		{"LBSIM_LOADS", "0.5,NaN", func() any { return Floats("loads", nil, nil) }, "finite"},
-		{"LBSIM_LOADS", "1e999", func() any { return Floats("loads", nil, nil) }, "out of float64's range"},
+		{"LBSIM_LOADS", "1e999", func() any { return Floats("loads", nil, nil) }, "out of range (float64 holds magnitudes up to 1.8e308)"},
 		{"LBSIM_QUICK", "maybe", func() any { return Quick() }, "not a switch"},
 	} {
 		*got = nil

@@ -25,6 +25,7 @@ import (
 //
 //	nb.Table(rows, "Mean waiting time", nb.SaveAs("01-waits"))
 func Table(rows any, caption string, opts ...TableOption) {
+	warnUnknownOverrides()
 	t := tableConfig{frame: []frame.Option{frame.Caption(caption)}}
 	for _, o := range opts {
 		o(&t)
@@ -92,15 +93,22 @@ func dropEmptyWarnings(df dataframe.DataFrame) dataframe.DataFrame {
 
 // Figure renders fig at its size (WidthCm x HeightCm, default 16 x 10 cm)
 // and displays it.
-func Figure(fig plots.Figure) { Must(showFigure(fig)) }
+func Figure(fig plots.Figure) {
+	warnUnknownOverrides()
+	Must(showFigure(fig))
+}
 
 // Grid displays figs side by side, cols panels per row, each panel the size
 // of the largest figure (default 11 x 8 cm).
-func Grid(figs []plots.Figure, cols int) { Must(showGrid(figs, cols)) }
+func Grid(figs []plots.Figure, cols int) {
+	warnUnknownOverrides()
+	Must(showGrid(figs, cols))
+}
 
 // Note displays a short remark under the cell, in grey; a reader sees it in
 // the report, the scan of headless runs does not take it for an error.
 func Note(format string, args ...any) {
+	warnUnknownOverrides()
 	msg := fmt.Sprintf(format, args...)
 	if frontEnd.isNotebook {
 		frontEnd.displayHTML(`<div style="font-family:sans-serif;font-size:13px;color:#555;white-space:pre-wrap">` + html.EscapeString(msg) + `</div>`)

@@ -3,7 +3,6 @@ package nb
 import (
 	"errors"
 	"fmt"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -19,11 +18,13 @@ import (
 
 // Notebook parameters can be overridden from the environment: the parameter
 // "jobs" is read from LBSIM_JOBS, and a camel-case name keeps its word
-// boundary ("xM" is LBSIM_X_M, "xm" is LBSIM_XM), so no two names share a
-// variable. Overrides are strict: a value that does not parse, is out of
-// range, or gives a list where one number is wanted stops the cell with the
-// red box of every failure (Fail), naming the variable, the value and the
-// fix (no silent fallback, no panic trace).
+// boundary ("xM" is LBSIM_X_M, "xm" is LBSIM_XM); two names that would
+// share a variable ("xM" and "x_m") are refused, and a LBSIM_ variable that
+// matches no parameter is reported (overrides.go). Overrides are strict:
+// numbers are plain decimals (lbsim.ParseFloat), and a value that does not
+// parse, is out of range, or gives a list where one number is wanted stops
+// the cell with the red box of every failure (Fail), naming the variable,
+// the value and the fix (no silent fallback, no panic trace).
 
 // Quick reports whether the notebook runs in quick mode (LBSIM_QUICK=1, or
 // true/yes/on): the test suite's short runs. Reports use the full values.
@@ -106,7 +107,15 @@ func EnvName(name string) string {
 	return b.String()
 }
 
-func lookup(name string) (string, bool) { return os.LookupEnv(EnvName(name)) }
+// lookup reads the override of parameter name, noting that the notebook
+// reads it.
+func lookup(name string) (string, bool) {
+	env, err := noteParam(name)
+	if err != nil {
+		fail(err)
+	}
+	return os.LookupEnv(env)
+}
 
 // parseInt reads an override of a whole-number parameter of type T.
 func parseInt[T Integer](name, v string) (T, error) {
@@ -115,15 +124,15 @@ func parseInt[T Integer](name, v string) (T, error) {
 	if t == "" {
 		return 0, fmt.Errorf("%s is set but empty: give a whole number >= 0, e.g. %s=1000, or unset it", env, env)
 	}
-	if n, err := strconv.ParseInt(t, 10, 64); err == nil && n < 0 {
+	if n, err := lbsim.ParseInt(t); err == nil && n < 0 {
 		return 0, fmt.Errorf("%s=%d is negative: need a whole number >= 0", env, n)
 	}
-	n, err := strconv.ParseUint(t, 10, 64)
+	n, err := lbsim.ParseUint(t)
 	switch {
 	case errors.Is(err, strconv.ErrRange) || (err == nil && n > maxOf[T]()):
 		return 0, fmt.Errorf("%s=%q is out of range: need a whole number from 0 to %d", env, v, maxOf[T]())
 	case err != nil:
-		return 0, fmt.Errorf("%s=%q is not a whole number: write e.g. %s=1000 (no decimal point, no list)", env, v, env)
+		return 0, fmt.Errorf("%s=%v", env, err)
 	}
 	return T(n), nil
 }
@@ -136,14 +145,9 @@ func parseFloats(name, v string) ([]float64, error) {
 	}
 	var out []float64
 	for i, f := range strings.Split(v, ",") {
-		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		switch {
-		case errors.Is(err, strconv.ErrRange):
-			return nil, fmt.Errorf("%s=%q: item %d (%q) is out of float64's range (magnitudes up to 1.8e308)", env, v, i+1, f)
-		case err != nil:
-			return nil, fmt.Errorf("%s=%q: item %d (%q) is not a number; write e.g. %s=0.5,0.9", env, v, i+1, f, env)
-		case math.IsNaN(x) || math.IsInf(x, 0):
-			return nil, fmt.Errorf("%s=%q: item %d is %v: need finite numbers", env, v, i+1, x)
+		x, err := lbsim.ParseFloat(f)
+		if err != nil {
+			return nil, fmt.Errorf("%s=%q: item %d %v", env, v, i+1, err)
 		}
 		out = append(out, x)
 	}
@@ -215,6 +219,7 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 // A failure is a red box that stops the cell (see Fail). To show the table
 // too, use Table with SaveAs.
 func Save(name string, rows any) {
+	warnUnknownOverrides()
 	Must(saveFrame(name, M1(toFrame(rows))))
 }
 

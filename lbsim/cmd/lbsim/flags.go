@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -44,15 +45,15 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	fs.StringVar(&c.refresh, "refresh", "0", "board refresh period T (0 = live state)")
 	fs.BoolVar(&c.tally, "tally", false, "the dispatcher adds its own sends since the last refresh to the board")
 	fs.StringVar(&c.discipline, "discipline", "fcfs", "service discipline: fcfs or ps")
-	fs.Int64Var(&c.jobs, "jobs", 2000000, "measured jobs N per replication")
+	numberVar(fs, &c.jobs, "jobs", 2000000, "measured jobs N per replication")
 	fs.StringVar(&c.warmup, "warmup", "0", "jobs simulated before measuring, or auto (MSER truncation per replication)")
-	fs.Float64Var(&c.precision, "precision", 0, "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)")
-	fs.Int64Var(&c.maxJobs, "max-jobs", 0, "with -precision: at most this many jobs in all (0 = 1e10)")
-	fs.Float64Var(&c.maxSeconds, "max-seconds", 0, "with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)")
-	fs.IntVar(&c.reps, "reps", 1, "independent replications R (CIs over replications; R=1 uses batch means)")
-	fs.Uint64Var(&c.seed, "seed", 1, "base seed")
-	fs.IntVar(&c.workers, "workers", 0, "parallel workers (0 = all cores)")
-	fs.IntVar(&c.batches, "batches", 0, "batch means for the CI when R=1 (0 = 20)")
+	numberVar(fs, &c.precision, "precision", 0, "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)")
+	numberVar(fs, &c.maxJobs, "max-jobs", 0, "with -precision: at most this many jobs in all (0 = 1e10)")
+	numberVar(fs, &c.maxSeconds, "max-seconds", 0, "with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)")
+	numberVar(fs, &c.reps, "reps", 1, "independent replications R (CIs over replications; R=1 uses batch means)")
+	numberVar(fs, &c.seed, "seed", 1, "base seed")
+	numberVar(fs, &c.workers, "workers", 0, "parallel workers (0 = all cores)")
+	numberVar(fs, &c.batches, "batches", 0, "batch means for the CI when R=1 (0 = 20)")
 	fs.BoolVar(&c.overload, "overload", false, "allow load >= 1 (unstable: results depend on N)")
 	return fs
 }
@@ -68,7 +69,15 @@ func parseStrict(fs *flag.FlagSet, args []string) error {
 	// types and defaults.
 	fs.VisitAll(func(f *flag.Flag) { f.Value = &onceValue{Value: f.Value, name: f.Name} })
 	err := fs.Parse(args)
-	fs.VisitAll(func(f *flag.Flag) { f.Value = f.Value.(*onceValue).Value })
+	var own error // a value's own message, instead of flag's "invalid value"
+	fs.VisitAll(func(f *flag.Flag) {
+		v := f.Value.(*onceValue)
+		own = cmp.Or(own, v.err)
+		f.Value = v.Value
+	})
+	if own != nil {
+		return own
+	}
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fs.SetOutput(out)
@@ -140,10 +149,13 @@ func warnUnstable(stderr io.Writer, cmd string, cfgs []lbsim.Config) {
 }
 
 // onceValue refuses a second Set: "-jobs 10 -jobs 20" is a mistake, not 20.
+// It keeps the error of a value that words its own (numberValue) as
+// "-name: why", which parseStrict reports instead of flag's longer message.
 type onceValue struct {
 	flag.Value
 	name string
 	set  bool
+	err  error
 }
 
 func (v *onceValue) Set(s string) error {
@@ -151,7 +163,11 @@ func (v *onceValue) Set(s string) error {
 		return fmt.Errorf("given twice (already %s); give it once", v.String())
 	}
 	v.set = true
-	return v.Value.Set(s)
+	err := v.Value.Set(s)
+	if _, own := v.Value.(interface{ ownMessage() }); own && err != nil {
+		v.err = numberError(v.name, err)
+	}
+	return err
 }
 
 // String serves flag's printing of defaults, which calls it on a zero
@@ -169,55 +185,50 @@ func (v *onceValue) IsBoolFlag() bool {
 	return ok && b.IsBoolFlag()
 }
 
-// numberError says why a command-line number was refused: out of range or
-// not a number at all.
-func numberError(name, p, kind string, err error) error {
-	if errors.Is(err, strconv.ErrRange) {
-		return fmt.Errorf("-%s: %q is out of range (%s)", name, strings.TrimSpace(p), kind)
-	}
-	return fmt.Errorf("-%s: %q is not a number", name, p)
-}
+// numberError names the flag of a number that lbsim's parser refused.
+func numberError(name string, err error) error { return fmt.Errorf("-%s: %v", name, err) }
 
 // splitList splits a comma-separated list of specs, keeping a spec's own
-// comma-separated parameters with it: a piece without ':' that is key=value
-// or a number continues the previous spec ("sita:cut=10,c=20",
-// "modal:100,500"); any other piece is a spec of its own (rnd, jsq).
+// comma-separated parameters with it: a piece without ':' that is key=value,
+// looks like a number or is empty continues the previous spec
+// ("sita:cut=10,c=20", "modal:100,500"; "modal:1,,2" stays one spec for its
+// parser to refuse); any other piece is a spec of its own (rnd, jsq). Each
+// spec is joined once from its trimmed pieces, so the work is linear in the
+// length of s.
 func splitList(s string) []string {
+	pieces := strings.Split(s, ",")
 	var out []string
-	for _, p := range strings.Split(s, ",") {
-		p = strings.TrimSpace(p)
-		_, numErr := strconv.ParseFloat(p, 64)
-		param := !strings.Contains(p, ":") && (strings.Contains(p, "=") || numErr == nil) // "c=20", "500" of modal:100,500
-		if len(out) > 0 && param {
-			out[len(out)-1] += "," + p
-			continue
+	for i := 0; i < len(pieces); {
+		j := i + 1
+		for j < len(pieces) && continuesSpec(strings.TrimSpace(pieces[j])) {
+			j++
 		}
-		out = append(out, p)
+		spec := pieces[i:j]
+		for k := range spec {
+			spec[k] = strings.TrimSpace(spec[k])
+		}
+		out = append(out, strings.Join(spec, ","))
+		i = j
 	}
 	return out
 }
 
-func parseFloats(name, s string) ([]float64, error) {
-	var out []float64
-	for _, p := range strings.Split(s, ",") {
-		x, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return nil, numberError(name, p, "float64 holds magnitudes up to 1.8e308", err)
-		}
-		out = append(out, x)
-	}
-	return out, nil
+// continuesSpec reports whether a list piece is a parameter of the spec
+// before it: "c=20", "500", "" (a number's syntax is its parser's business).
+func continuesSpec(p string) bool {
+	return !strings.Contains(p, ":") && (p == "" || strings.Contains(p, "=") || strings.IndexByte("0123456789+-.", p[0]) >= 0)
 }
 
-func parseInts(name, s string) ([]int, error) {
-	var out []int
+// parseFloats and parseInts read a comma-separated list flag.
+func parseFloats(name, s string) ([]float64, error) { return parseList[float64](name, s) }
+func parseInts(name, s string) ([]int, error)       { return parseList[int](name, s) }
+
+func parseList[T number](name, s string) ([]T, error) {
+	var out []T
 	for _, p := range strings.Split(s, ",") {
-		x, err := strconv.Atoi(strings.TrimSpace(p))
-		if errors.Is(err, strconv.ErrRange) {
-			return nil, numberError(name, p, "a whole number up to 9223372036854775807", err)
-		}
+		x, err := parseNumber[T](p)
 		if err != nil {
-			return nil, fmt.Errorf("-%s: %q is not a whole number", name, p)
+			return nil, numberError(name, err)
 		}
 		out = append(out, x)
 	}
@@ -321,6 +332,9 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	if _, err := g.Count(); err != nil {
 		return g, err
 	}
+	if err := checkRefreshAxis(g); err != nil {
+		return g, err
+	}
 	for _, cfg := range g.Configs() {
 		if err := cfg.Validate(); err != nil {
 			return g, err
@@ -329,7 +343,41 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	return g, nil
 }
 
-// policyHelp lists the registered policies, one per line.
+// checkRefreshAxis refuses a grid that crosses a refresh period T > 0 with
+// a policy that reads no server state (rnd, rr, sita), for which only T = 0
+// is meaningful (Config.Validate), saying how to sweep both: a grid is a
+// full cross product, so they need two sweeps.
+func checkRefreshAxis(g lbsim.Grid) error {
+	var all, blind, seeing []string
+	for _, p := range g.Policies {
+		all = append(all, p.String())
+		if lbsim.Reads(p) == 0 {
+			blind = append(blind, p.String())
+		} else {
+			seeing = append(seeing, p.String())
+		}
+	}
+	var stale []float64
+	for _, t := range g.Refresh {
+		if t > 0 {
+			stale = append(stale, t)
+		}
+	}
+	if len(blind) == 0 || len(stale) == 0 {
+		return nil
+	}
+	reads, it := "reads", "it"
+	if len(blind) > 1 {
+		reads, it = "read", "them"
+	}
+	why := fmt.Sprintf("-refresh %s with -policy %s: %s %s no server state, so only T=0 applies to %s, and a sweep runs every policy at every T",
+		joinFloats(g.Refresh), strings.Join(all, ","), strings.Join(blind, ", "), reads, it)
+	if len(seeing) == 0 {
+		return fmt.Errorf("%s; drop -refresh (T=0) or use a policy that reads the board, e.g. ll:d=2", why)
+	}
+	return fmt.Errorf("%s; run two sweeps: -policy %s -refresh 0, and -policy %s -refresh %s", why, strings.Join(blind, ","), strings.Join(seeing, ","), joinFloats(g.Refresh))
+}
+
 // familyHelp lists a registry's families by example, with their summaries.
 func familyHelp[T any](what string, fams []lbsim.Family[T]) string {
 	var b strings.Builder
@@ -345,9 +393,9 @@ func parseWarmup(s string) (int64, bool, error) {
 	if strings.EqualFold(strings.TrimSpace(s), "auto") {
 		return 0, true, nil
 	}
-	n, err := strconv.ParseInt(strings.TrimSpace(s), 10, 64)
+	n, err := lbsim.ParseInt(s)
 	if err != nil {
-		return 0, false, fmt.Errorf("-warmup %q is invalid: give a number of jobs (e.g. 100000) or auto", s)
+		return 0, false, fmt.Errorf("-warmup: %v; give a number of jobs (e.g. 100000) or auto", err)
 	}
 	return n, false, nil
 }

@@ -45,7 +45,7 @@ var hostile = []struct {
 	// Clear errors.
 	{[]string{"run", "-load", "1e999"}, `"1e999" is out of range`},
 	{[]string{"run", "-servers", "99999999999999999999"}, "is out of range"},
-	{[]string{"run", "-sizes", "exp:mean=1e999"}, "out of float64's range"},
+	{[]string{"run", "-sizes", "exp:mean=1e999"}, `mean="1e999" is out of range (float64 holds magnitudes up to 1.8e308)`},
 	{[]string{"run", "-sizes", "h2:mean=1,scv=1e300"}, "scv=1e+300 is too large"},
 	{[]string{"run", "-sizes", "det:x=1e-320"}, "det x=1e-320 is out of range"},
 	{[]string{"run", "-bogus", "1"}, "not defined: -bogus (lbsim run -h lists the flags)"},

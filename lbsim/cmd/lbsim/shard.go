@@ -93,8 +93,8 @@ func (p *plannedSweep) idLine() string {
 // parseShard reads "i/n".
 func parseShard(v string) (i, n int, err error) {
 	a, b, ok := strings.Cut(v, "/")
-	i, err1 := strconv.Atoi(strings.TrimSpace(a))
-	n, err2 := strconv.Atoi(strings.TrimSpace(b))
+	i, err1 := parseNumber[int](a)
+	n, err2 := parseNumber[int](b)
 	if !ok || err1 != nil || err2 != nil {
 		return 0, 0, fmt.Errorf("-shard %q is not i/n; write e.g. -shard 0/8 for the first of 8 parts", v)
 	}

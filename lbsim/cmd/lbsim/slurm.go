@@ -25,9 +25,10 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	var s shardFlags
 	fs := newFlagSet("slurm", stderr, &c)
 	s.register(fs)
-	shards := fs.Int("shards", 0, "number n of array tasks (shards), n >= 1")
+	var shards, cpus int
+	numberVar(fs, &shards, "shards", 0, "number n of array tasks (shards), n >= 1")
 	bin := fs.String("bin", "", "path of the lbsim binary the tasks run (default: this binary)")
-	cpus := fs.Int("cpus-per-task", 1, "CPUs per task; the task's sweep uses that many workers")
+	numberVar(fs, &cpus, "cpus-per-task", 1, "CPUs per task; the task's sweep uses that many workers")
 	timeLimit := fs.String("time", "", "sbatch --time for each task (e.g. 1:00:00)")
 	partition := fs.String("partition", "", "sbatch --partition")
 	if err := parseFlags(fs, args); err != nil {
@@ -36,8 +37,8 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if err := checkReplaced(fs, &c); err != nil {
 		return err
 	}
-	if *shards < 1 {
-		return fmt.Errorf("-shards %d: need n >= 1 array tasks; e.g. -shards 8", *shards)
+	if shards < 1 {
+		return fmt.Errorf("-shards %d: need n >= 1 array tasks; e.g. -shards 8", shards)
 	}
 	if s.shard != "" {
 		return fmt.Errorf("-shard %s: the batch script sets each task's shard from $SLURM_ARRAY_TASK_ID; give -shards n instead", s.shard)
@@ -51,8 +52,8 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if s.showID {
 		return fmt.Errorf("-id is a flag of lbsim sweep; the batch script's header names the sweep id")
 	}
-	if *cpus < 1 || *cpus > 4096 {
-		return fmt.Errorf("-cpus-per-task %d: need 1 to 4096", *cpus)
+	if cpus < 1 || cpus > 4096 {
+		return fmt.Errorf("-cpus-per-task %d: need 1 to 4096", cpus)
 	}
 	// Values that become #SBATCH options: a strict alphabet, so that no
 	// value can end its line and start a command.
@@ -79,7 +80,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if st, err := os.Stat(binPath); err != nil || st.IsDir() {
 		return fmt.Errorf("-bin %q is not an lbsim binary (build one with go build -o lbsim ./lbsim/cmd/lbsim)", binPath)
 	}
-	if n := *shards; n > len(p.configs) {
+	if n := shards; n > len(p.configs) {
 		return fmt.Errorf("-shards %d exceeds the sweep's %d configurations: every task needs at least one; use -shards %d or fewer", n, len(p.configs), len(p.configs))
 	}
 	out, err := filepath.Abs(s.out)
@@ -116,7 +117,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-bin %s printed %q for this sweep's -id, not \"sweep <64 hex digits> configs=%d\": it is not an lbsim binary of this version; build one with go build -o lbsim ./lbsim/cmd/lbsim", binPath, clipLine(idLine), len(p.configs))
 	}
 	p.id.ID = id
-	n := *shards
+	n := shards
 	var b strings.Builder
 	fmt.Fprintf(&b, "#!/bin/sh\n")
 	fmt.Fprintf(&b, "# lbsim sweep %.12s: %d configurations in %d shards, written to %s.\n", p.id.ID, len(p.configs), n, out)
@@ -124,7 +125,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(&b, "# Resubmitting reruns only the shards that are not complete.\n")
 	fmt.Fprintf(&b, "#SBATCH --job-name=lbsim-%.8s\n", p.id.ID)
 	fmt.Fprintf(&b, "#SBATCH --array=0-%d\n", n-1)
-	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=%d\n", *cpus)
+	fmt.Fprintf(&b, "#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=%d\n", cpus)
 	// sbatch reads #SBATCH values with its own quoting: double quotes keep
 	// spaces in the path (quotes and backslashes were refused above).
 	// '%' starts a Slurm file name pattern: a '%' of the path is '%%'.

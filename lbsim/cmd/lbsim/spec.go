@@ -1,10 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -71,8 +72,9 @@ func specOf(c *configFlags) (sweepSpec, error) {
 	return s, nil
 }
 
-// loadSpec reads a -spec file. Keys left out keep the flag defaults in c;
-// unknown keys are errors (a typo would otherwise silently change the sweep).
+// loadSpec reads a -spec file (strictly: decodeSpec). Keys left out keep the
+// flag defaults in c; unknown keys are errors (a typo would otherwise
+// silently change the sweep).
 func loadSpec(path string, c *configFlags, fs *flag.FlagSet) (sweepSpec, error) {
 	var set []string
 	fs.Visit(func(f *flag.Flag) {
@@ -89,44 +91,25 @@ func loadSpec(path string, c *configFlags, fs *flag.FlagSet) (sweepSpec, error) 
 	if err != nil {
 		return defaults, err
 	}
-	// Decode onto a spec whose trace-dependent keys are unset, to see
-	// which the file gives: a trace replaces them, and has its own jobs.
-	s := defaults
-	s.Load, s.Sizes, s.Arrivals, s.Jobs = nil, nil, "", -1
-	data, err := files.ReadRegular(path, maxSpecBytes, "spec file")
+	data, err := readSpecFile(path)
 	if err != nil {
-		return s, fmt.Errorf("-spec: %w", err)
+		return defaults, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&s); err != nil {
-		return s, fmt.Errorf("-spec %s: %v; keys are the sweep flag names (%s), grid axes as JSON lists", path, err, strings.Join(specFlags, ", "))
+	s := defaults
+	given, err := decodeSpec(data, &s)
+	if err != nil {
+		return s, fmt.Errorf("-spec %s: %v", path, err)
 	}
 	if s.Trace != "" {
-		for _, k := range []struct {
-			key string
-			set bool
-		}{{"load", s.Load != nil}, {"sizes", s.Sizes != nil}, {"arrivals", s.Arrivals != ""}} {
-			if k.set {
-				return s, fmt.Errorf("-spec %s: %q has no effect with \"trace\": the trace's arrival times and sizes replace load, sizes and arrivals; drop %q", path, k.key, k.key)
+		// A trace replaces these, and without "jobs" is replayed whole.
+		for _, key := range []string{"load", "sizes", "arrivals"} {
+			if given[key] {
+				return s, fmt.Errorf("-spec %s: %q has no effect with \"trace\": the trace's arrival times and sizes replace load, sizes and arrivals; drop %q", path, key, key)
 			}
 		}
-		if s.Jobs == -1 {
-			s.Jobs = 0 // the whole trace
+		if !given["jobs"] {
+			s.Jobs = 0
 		}
-		return s, nil
-	}
-	if s.Load == nil {
-		s.Load = defaults.Load
-	}
-	if s.Sizes == nil {
-		s.Sizes = defaults.Sizes
-	}
-	if s.Arrivals == "" {
-		s.Arrivals = defaults.Arrivals
-	}
-	if s.Jobs == -1 {
-		s.Jobs = defaults.Jobs
 	}
 	return s, nil
 }
@@ -156,6 +139,19 @@ func (s *sweepSpec) normalize() {
 	if s.Trace != "" {
 		s.Sizes = nil
 	}
+}
+
+// readSpecFile reads a -spec file: a regular file of at most maxSpecBytes
+// (a FIFO would block, /dev/zero never ends).
+func readSpecFile(path string) ([]byte, error) {
+	if info, err := os.Stat(path); err == nil && info.IsDir() {
+		return nil, fmt.Errorf("-spec %s is a folder: give the JSON file in it, e.g. -spec %s", path, filepath.Join(path, "sweep.json"))
+	}
+	data, err := files.ReadRegular(path, maxSpecBytes, "spec file")
+	if err != nil {
+		return nil, fmt.Errorf("-spec: %w", err)
+	}
+	return data, nil
 }
 
 // flags writes the spec back into c, the one place grids are built from.

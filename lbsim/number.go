@@ -1,0 +1,147 @@
+package lbsim
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// The one number syntax of everything a user writes: flags, spec strings,
+// sweep files, trace fields and notebook overrides. Go's literals (0x1p-1,
+// 1_000, +5, Inf) are never what a user meant, so only plain decimals are
+// numbers: an optional leading '-', ASCII digits with an optional '.', and an
+// optional exponent (e or E, an optional sign, digits). Blanks around the
+// text are trimmed; anything else, Unicode digits included, is refused with a
+// message saying how to write the number.
+
+// NumberError says why a text is not a number. It wraps strconv.ErrRange
+// for a value out of range (overflow or underflow) and strconv.ErrSyntax
+// otherwise, so callers can word the range their own way.
+type NumberError struct {
+	Text string // the trimmed text
+	Err  error  // strconv.ErrRange or strconv.ErrSyntax
+	msg  string
+}
+
+func (e *NumberError) Error() string { return e.msg }
+func (e *NumberError) Unwrap() error { return e.Err }
+
+func numberErr(text string, err error, format string, args ...any) error {
+	return &NumberError{Text: text, Err: err, msg: fmt.Sprintf(format, args...)}
+}
+
+// ParseFloat reads a plain decimal number (see above). An overflow (1e400)
+// and an underflow of a non-zero literal to 0 (1e-400) are errors, not ±Inf
+// or a silent 0; subnormal values down to 5e-324 are kept.
+func ParseFloat(s string) (float64, error) {
+	t := strings.TrimSpace(s)
+	mantissa, ok := scanDecimal(t)
+	switch {
+	case t == "":
+		return 0, numberErr(t, strconv.ErrSyntax, "%q is empty: write a plain decimal number, e.g. 0.5 or 2e-3", t)
+	case !ok && isNonFinite(t):
+		return 0, numberErr(t, strconv.ErrSyntax, "%q is not a finite number: write a plain decimal number, e.g. 0.5 or 2e-3", t)
+	case !ok:
+		return 0, numberErr(t, strconv.ErrSyntax, "%q is not a number: write a plain decimal number (digits with an optional leading '-', '.' and exponent, e.g. 0.5 or 2e-3; no hex, '_' or '+')", t)
+	}
+	x, err := strconv.ParseFloat(t, 64)
+	if errors.Is(err, strconv.ErrRange) && x != 0 { // strconv gives ±Inf and ErrRange on overflow
+		return 0, numberErr(t, strconv.ErrRange, "%q is out of range (float64 holds magnitudes up to 1.8e308): write a smaller magnitude", t)
+	}
+	if x == 0 && strings.ContainsAny(mantissa, "123456789") {
+		return 0, numberErr(t, strconv.ErrRange, "%q is below float64's smallest magnitude 5e-324 and would be read as 0: write 0 or a larger magnitude", t)
+	}
+	return x, nil
+}
+
+// ParseInt reads a whole number written in ASCII digits with an optional
+// leading '-': no '.', exponent, '+', hex or '_'.
+func ParseInt(s string) (int64, error) {
+	t := strings.TrimSpace(s)
+	if err := scanWhole(t); err != nil {
+		return 0, err
+	}
+	n, err := strconv.ParseInt(t, 10, 64)
+	if err != nil {
+		return 0, numberErr(t, strconv.ErrRange, "%q is out of range (whole numbers from -9223372036854775808 to 9223372036854775807)", t)
+	}
+	return n, nil
+}
+
+// ParseUint is ParseInt for whole numbers >= 0 up to 2^64-1 (seeds).
+func ParseUint(s string) (uint64, error) {
+	t := strings.TrimSpace(s)
+	if err := scanWhole(t); err != nil {
+		return 0, err
+	}
+	if t[0] == '-' {
+		return 0, numberErr(t, strconv.ErrRange, "%q is negative: need a whole number >= 0", t)
+	}
+	n, err := strconv.ParseUint(t, 10, 64)
+	if err != nil {
+		return 0, numberErr(t, strconv.ErrRange, "%q is out of range (whole numbers from 0 to 18446744073709551615)", t)
+	}
+	return n, nil
+}
+
+// scanWhole checks the syntax of a whole number: ASCII digits after an
+// optional '-'.
+func scanWhole(t string) error {
+	if t == "" {
+		return numberErr(t, strconv.ErrSyntax, "%q is empty: write a whole number, e.g. 1000", t)
+	}
+	digits := strings.TrimPrefix(t, "-")
+	if digits == "" || strings.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
+		return numberErr(t, strconv.ErrSyntax, "%q is not a whole number: write ASCII digits with an optional leading '-', e.g. 1000 (no '.', exponent, hex, '_' or '+')", t)
+	}
+	return nil
+}
+
+// scanDecimal reports whether t is a plain decimal number, and returns its
+// mantissa's digits (to tell a zero literal from an underflow).
+func scanDecimal(t string) (mantissa string, ok bool) {
+	i := 0
+	if i < len(t) && t[i] == '-' {
+		i++
+	}
+	start, digits := i, 0
+	for i < len(t) && (isDigit(t[i]) || t[i] == '.') {
+		if t[i] == '.' && strings.IndexByte(t[start:i], '.') >= 0 {
+			return "", false // a second '.'
+		}
+		if t[i] != '.' {
+			digits++
+		}
+		i++
+	}
+	mantissa = t[start:i]
+	if digits == 0 {
+		return "", false
+	}
+	if i < len(t) && (t[i] == 'e' || t[i] == 'E') {
+		i++
+		if i < len(t) && (t[i] == '-' || t[i] == '+') {
+			i++
+		}
+		exp := i
+		for i < len(t) && isDigit(t[i]) {
+			i++
+		}
+		if i == exp {
+			return "", false
+		}
+	}
+	return mantissa, i == len(t)
+}
+
+func isDigit(b byte) bool { return '0' <= b && b <= '9' }
+
+// isNonFinite reports the words strconv reads as ±Inf or NaN.
+func isNonFinite(t string) bool {
+	switch strings.ToLower(strings.TrimLeft(t, "+-")) {
+	case "inf", "infinity", "nan":
+		return true
+	}
+	return false
+}
