@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"errors"
+	"strings"
 	"testing"
 )
 
@@ -39,5 +40,28 @@ func TestHarden2_RunEachStreams(t *testing.T) {
 	}
 	if finished != 3 {
 		t.Errorf("%d of 12 configurations ran after emit failed at the third; want 3 (one worker)", finished)
+	}
+}
+
+// endless is a trace that never ends: "0,1" lines forever.
+type endless struct{ n int }
+
+func (e *endless) Read(p []byte) (int, error) {
+	const line = "0,1\n"
+	for i := range p {
+		p[i] = line[e.n%len(line)]
+		e.n++
+	}
+	return len(p), nil
+}
+
+// An endless trace (a pipe that never closes) stops at the job bound with
+// an error instead of growing without limit (issue 25, item 13).
+func TestHarden2_EndlessTrace(t *testing.T) {
+	defer func(n int) { traceJobLimit = n }(traceJobLimit)
+	traceJobLimit = 100_000
+	_, err := ReadTrace(&endless{})
+	if err == nil || !strings.Contains(err.Error(), "more than 100000 jobs") {
+		t.Errorf("an endless trace: %v; want an error at 100000 jobs", err)
 	}
 }

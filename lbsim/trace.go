@@ -23,12 +23,22 @@ func (tr Trace) Len() int { return len(tr.Times) }
 // Mean is the mean job size of the trace.
 func (tr Trace) Mean() float64 { return NewEmpirical(tr.Sizes).Mean() }
 
+// MaxTraceJobs bounds the jobs of a trace, which is held in memory: an
+// endless stream (a pipe that never closes) stops at it with an error
+// instead of growing until the machine runs out of memory. The trace
+// generator of the load-moments study has the same bound.
+const MaxTraceJobs = 50_000_000
+
+// traceJobLimit is MaxTraceJobs; tests lower it.
+var traceJobLimit = MaxTraceJobs
+
 // ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
 // row, numbers in the plain decimal syntax of ParseFloat. A first row whose
 // fields are all ASCII names (a letter first, e.g. "arrival,size") is a
 // header; any other first row is data and must parse, so a mistyped first
 // row is an error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
-// lines starting with '#' are skipped. Errors name the line and the fix.
+// lines starting with '#' are skipped. Errors name the line and the fix. At
+// most MaxTraceJobs jobs are read.
 func ReadTrace(r io.Reader) (Trace, error) {
 	var tr Trace
 	sc := bufio.NewScanner(r)
@@ -70,6 +80,8 @@ func ReadTrace(r io.Reader) (Trace, error) {
 			return Trace{}, fmt.Errorf("trace line %d: size %v is invalid: need a finite size > 0 (durations cannot be negative or zero)", line, x)
 		case tr.Len() > 0 && t < tr.Times[tr.Len()-1]:
 			return Trace{}, fmt.Errorf("trace line %d: arrival time %v is before the previous one (%v): times must be non-decreasing; sort the trace by arrival time", line, t, tr.Times[tr.Len()-1])
+		case tr.Len() == traceJobLimit:
+			return Trace{}, fmt.Errorf("trace line %d: the trace has more than %d jobs, the most lbsim holds in memory (16 bytes a job); replay a part of it (head -n %d), or an endless stream in parts", line, traceJobLimit, traceJobLimit)
 		}
 		tr.Times = append(tr.Times, t)
 		tr.Sizes = append(tr.Sizes, x)

@@ -459,3 +459,37 @@ func clipBytes(b []byte) string {
 	}
 	return string(b)
 }
+
+// Item 13: files lbsim reads are bounded: a FIFO or /dev/zero as the spec, a
+// FIFO as a shard file, /dev/zero as the trace, each an error at once (they
+// blocked forever or ran out of memory).
+func TestHarden2_BoundedReaders(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "spec.json")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	shards := filepath.Join(dir, "shards")
+	os.Mkdir(shards, 0o755)
+	syscall.Mkfifo(filepath.Join(shards, "shard-0-of-1.csv"), 0o644)
+	for _, tc := range []struct {
+		args    []string
+		mention string
+	}{
+		{[]string{"sweep", "-spec", fifo, "-id"}, "not a regular file"},
+		{[]string{"sweep", "-spec", "/dev/zero", "-id"}, "not a regular file"},
+		{[]string{"merge", shards}, "not a regular file"},
+		{[]string{"sweep", "-trace", "/dev/zero", "-id"}, "longer than 1 MiB"},
+	} {
+		done := make(chan string, 1)
+		go func() { _, e, _ := cli(tc.args...); done <- e }()
+		select {
+		case e := <-done:
+			if !strings.Contains(e, tc.mention) {
+				t.Errorf("lbsim %s: %q; want an error saying %q", strings.Join(tc.args, " "), e, tc.mention)
+			}
+		case <-time.After(20 * time.Second):
+			t.Fatalf("lbsim %s blocks", strings.Join(tc.args, " "))
+		}
+	}
+}

@@ -40,8 +40,9 @@ type Generator struct {
 	Seed     uint64        // seed of the size stream
 }
 
-// maxTraceJobs bounds a generated trace (a trace is held in memory).
-const maxTraceJobs = 50_000_000
+// maxTraceJobs bounds a generated trace (a trace is held in memory), as it
+// bounds a trace read.
+const maxTraceJobs = lbsim.MaxTraceJobs
 
 // Jobs is the number of jobs the generator makes: Cycles (RampJobs + HoldJobs).
 func (g Generator) Jobs() int { return g.Cycles * (g.RampJobs + g.HoldJobs) }
