@@ -42,7 +42,15 @@ func (p SITA) String() string {
 	}
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
-func (p SITA) Label() string { return fmt.Sprintf("SITA-%d", p.C) }
+
+// Label is SITA-c; a size cut changes the numbers, so it is named too
+// (SITA-5 (cut 2)). Without one the label stays SITA-c, which notebooks parse.
+func (p SITA) Label() string {
+	if p.Cut > 0 {
+		return fmt.Sprintf("SITA-%d (cut %s)", p.C, fmtNum(p.Cut))
+	}
+	return fmt.Sprintf("SITA-%d", p.C)
+}
 
 // RowParams: SITA's c, the servers of the short jobs.
 func (p SITA) RowParams(int) (d, c int) { return 0, p.C }

@@ -112,17 +112,82 @@ func NewRow(r Result) Row {
 
 // Find returns the row of the policy labelled label (as in Row.Label, e.g.
 // "LL-2", or its spec "ll:d=2") at the given load; the error lists the
-// labels and loads the rows do have.
+// labels and loads the rows do have, or, when several rows match (a grid
+// over K or T), the column that tells them apart and how to keep one.
 func Find(rows []Row, label string, load float64) (Row, error) {
+	var found []Row
 	labels, loads := map[string]bool{}, map[float64]bool{}
 	for _, r := range rows {
 		if (r.Label == label || r.Policy == label) && math.Abs(r.Load-load) <= 1e-9*math.Max(1, load) {
-			return r, nil
+			found = append(found, r)
 		}
 		labels[r.Label], loads[r.Load] = true, true
 	}
-	return Row{}, fmt.Errorf("no row for policy %q at load %v: the rows have policies %s and loads %s",
-		label, load, strings.Join(sortedKeys(labels), ", "), fmtLoads(loads))
+	switch len(found) {
+	case 0:
+		return Row{}, fmt.Errorf("no row for policy %q at load %v: the rows have policies %s and loads %s",
+			label, load, strings.Join(sortedKeys(labels), ", "), fmtLoads(loads))
+	case 1:
+		return found[0], nil
+	}
+	return Row{}, ambiguous(found, label, load)
+}
+
+// rowKeys are the columns besides the label and the load that tell a grid's
+// rows apart, with their Go syntax for a Select filter.
+var rowKeys = []struct {
+	name string
+	of   func(Row) any
+}{
+	{"Policy", func(r Row) any { return r.Policy }}, {"Servers", func(r Row) any { return r.Servers }},
+	{"Sizes", func(r Row) any { return r.Sizes }}, {"Arrivals", func(r Row) any { return r.Arrivals }},
+	{"Discipline", func(r Row) any { return r.Discipline }}, {"Refresh", func(r Row) any { return r.Refresh }},
+	{"Tally", func(r Row) any { return r.Tally }}, {"Jobs", func(r Row) any { return r.Jobs }},
+	{"Reps", func(r Row) any { return r.Reps }}, {"Seed", func(r Row) any { return r.Seed }},
+}
+
+// ambiguous is Find's error for several matching rows: the first column
+// whose values differ, and a Select that keeps the first row's value.
+func ambiguous(found []Row, label string, load float64) error {
+	head := fmt.Sprintf("%d rows match %q at load %v", len(found), label, load)
+	for _, k := range rowKeys {
+		var vals []string
+		seen := map[any]bool{}
+		for _, r := range found {
+			if v := k.of(r); !seen[v] {
+				seen[v] = true
+				vals = append(vals, fmtValue(v))
+			}
+		}
+		if len(vals) > 1 {
+			return fmt.Errorf("%s, with %s %s: keep one first, e.g. lbsim.Select(rows, func(r lbsim.Row) bool { return r.%s == %s })",
+				head, k.name, andList(vals), k.name, fmtGo(k.of(found[0])))
+		}
+	}
+	return fmt.Errorf("%s and no column tells them apart (their speeds, warm-up or precision may): keep one first with lbsim.Select(rows, func(r lbsim.Row) bool { ... })", head)
+}
+
+// fmtValue is a column's value as the tables print it; fmtGo as Go source.
+func fmtValue(v any) string {
+	if x, ok := v.(float64); ok {
+		return fmtNum(x)
+	}
+	return fmt.Sprint(v)
+}
+
+func fmtGo(v any) string {
+	if s, ok := v.(string); ok {
+		return strconv.Quote(s)
+	}
+	return fmtValue(v)
+}
+
+// andList joins "a", "b", "c" as "a, b and c".
+func andList(xs []string) string {
+	if len(xs) < 2 {
+		return strings.Join(xs, "")
+	}
+	return strings.Join(xs[:len(xs)-1], ", ") + " and " + xs[len(xs)-1]
 }
 
 // Select returns the rows for which keep is true.

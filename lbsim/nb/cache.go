@@ -6,12 +6,16 @@ import (
 	"encoding/gob"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"sync"
+	"syscall"
 
 	"github.com/perfeval/lbsim/lbsim"
 )
@@ -33,7 +37,10 @@ import (
 // Values are stored with encoding/gob (exact floats, NaN and Inf included),
 // so T must be gob-encodable: exported fields, no funcs or channels. Each
 // file carries a SHA-256 of its contents: a file damaged in any bit is
-// recomputed and replaced, never decoded. The directory is
+// recomputed and replaced, never decoded; a file that cannot be an entry (a
+// FIFO, a device, over maxEntryBytes) is recomputed with a warning, never
+// read whole. A result that cannot be stored (a full disk) is returned with
+// one warning per directory and cause, which says what to do. The directory is
 // $LBSIM_CACHE_DIR, else $XDG_CACHE_HOME/lbsim, else ~/.cache/lbsim;
 // LBSIM_NO_CACHE=1 turns caching off. Files are written atomically. An
 // error from compute is returned and nothing is stored.
@@ -53,7 +60,7 @@ func Cached[T any](key any, compute func() (T, error)) (T, error) {
 	}
 	dir, err := CacheDir()
 	if err != nil {
-		warnOnce(fmt.Sprintf("nb.Cached: not caching: %v", err))
+		warnOnce("no dir", fmt.Sprintf("nb.Cached: not caching: %v", err))
 		return compute()
 	}
 	e := cacheEntry[T]{Key: string(keyJSON), Type: typeShape(reflect.TypeFor[T]()), Code: lbsim.CodeVersion()}
@@ -68,10 +75,35 @@ func Cached[T any](key any, compute func() (T, error)) (T, error) {
 		return zero, err
 	}
 	e.Value = v
-	if err := writeEntry(path, e); err != nil {
-		warnOnce(fmt.Sprintf("nb.Cached: result computed but not stored: %v", err))
+	data, err := encodeEntry(e)
+	if err != nil {
+		msg := fmt.Sprintf("nb.Cached: result computed but not stored: %v", err)
+		warnOnce(msg, msg)
+	} else if err := writeEntry(path, data); err != nil {
+		storeFailed(dir, err)
 	}
 	return v, nil
+}
+
+// storeFailed warns that a result was not stored in dir, and what to do:
+// once per directory and cause (a full disk fails every entry of every
+// goroutine alike; the temp file's name is left out of the key).
+func storeFailed(dir string, err error) {
+	cause := err
+	var pe *fs.PathError
+	var le *os.LinkError
+	switch {
+	case errors.As(err, &pe):
+		cause = pe.Err
+	case errors.As(err, &le):
+		cause = le.Err
+	}
+	fix := "point LBSIM_CACHE_DIR at a writable directory, or set LBSIM_NO_CACHE=1 to compute without caching"
+	if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+		fix = "free space there, point LBSIM_CACHE_DIR at a disk with room, or set LBSIM_NO_CACHE=1 to compute without caching"
+	}
+	warnOnce("store\x00"+dir+"\x00"+cause.Error(),
+		fmt.Sprintf("nb.Cached: results computed but not stored in %s: %v; %s", dir, err, fix))
 }
 
 // cacheEntry is one cache file's payload. Key, type shape and code version
@@ -86,15 +118,87 @@ type cacheEntry[T any] struct {
 // follows the first line comes after it.
 const cacheMagic = "lbsim-cache v2 sha256="
 
+// maxEntryBytes bounds a cache file. Cached stores no larger entry; the
+// largest it is meant for, a sweep's rows (about 1.8 KB a row in gob, with
+// two warnings) for the largest grid (lbsim.MaxGridConfigs = 1e6 rows),
+// fits. A larger file is not one of its entries: it is skipped unread.
+const maxEntryBytes = 2 << 30
+
 // readEntry returns the value stored at path if the file is intact and holds
-// the entry want describes (same key, type shape and code version).
+// the entry want describes (same key, type shape and code version). No file
+// is a miss; a file that cannot be an entry (a FIFO, a device, a directory,
+// a file over maxEntryBytes) is a miss with a warning, never read whole.
 func readEntry[T any](path string, want cacheEntry[T]) (T, bool) {
-	b, err := os.ReadFile(path)
+	b, err := readEntryFile(path)
 	if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			warnOnce("read\x00"+path, fmt.Sprintf("nb.Cached: ignoring the cache entry %s: %v; the result is recomputed and stored in its place (delete the file if this repeats)", path, err))
+		}
 		var zero T
 		return zero, false
 	}
 	return decodeEntry(b, want)
+}
+
+// readEntryFile reads a cache file that is a regular file of at most
+// maxEntryBytes. It is opened with O_NONBLOCK, so that a FIFO put there
+// after the Stat does not block the open, and checked again once open; the
+// read is bounded by the size found then (plus one byte, to see growth).
+func readEntryFile(path string) ([]byte, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := checkEntryFile(fi); err != nil {
+		return nil, err
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err = f.Stat(); err != nil {
+		return nil, err
+	}
+	if err := checkEntryFile(fi); err != nil {
+		return nil, err
+	}
+	b := make([]byte, fi.Size()+1)
+	n, err := io.ReadFull(f, b)
+	switch {
+	case n == len(b):
+		return nil, fmt.Errorf("it grew while being read")
+	case err == io.ErrUnexpectedEOF || err == io.EOF:
+		return b[:n], nil
+	}
+	return nil, err
+}
+
+// checkEntryFile refuses what Cached never writes: anything but a regular
+// file, or one over maxEntryBytes.
+func checkEntryFile(fi fs.FileInfo) error {
+	if !fi.Mode().IsRegular() {
+		return fmt.Errorf("it is a %s, not a regular file", fileKind(fi.Mode()))
+	}
+	if fi.Size() > maxEntryBytes {
+		return fmt.Errorf("its %d bytes are larger than the %d bytes an entry may hold", fi.Size(), int64(maxEntryBytes))
+	}
+	return nil
+}
+
+// fileKind names a file mode's type for a message.
+func fileKind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe (FIFO)"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	}
+	return "special file"
 }
 
 // decodeEntry checks the file's checksum before decoding anything.
@@ -122,21 +226,22 @@ func decodeEntry[T any](b []byte, want cacheEntry[T]) (v T, ok bool) {
 }
 
 // encodeEntry is the file's bytes: the magic line with the payload's hash,
-// then the gob payload.
+// then the gob payload; at most maxEntryBytes, which readEntry reads.
 func encodeEntry[T any](e cacheEntry[T]) ([]byte, error) {
 	var payload bytes.Buffer
 	if err := gob.NewEncoder(&payload).Encode(e); err != nil {
 		return nil, fmt.Errorf("the value (%s) cannot be gob-encoded: %w", e.Type, err)
 	}
 	sum := sha256.Sum256(payload.Bytes())
-	return append([]byte(cacheMagic+hex.EncodeToString(sum[:])+"\n"), payload.Bytes()...), nil
+	data := append([]byte(cacheMagic+hex.EncodeToString(sum[:])+"\n"), payload.Bytes()...)
+	if len(data) > maxEntryBytes {
+		return nil, fmt.Errorf("the value takes %d bytes, more than the %d bytes a cache entry may hold, so it is recomputed every run; cache it in smaller pieces (e.g. split the sweep)", len(data), int64(maxEntryBytes))
+	}
+	return data, nil
 }
 
-func writeEntry[T any](path string, e cacheEntry[T]) (err error) {
-	data, err := encodeEntry(e)
-	if err != nil {
-		return err
-	}
+// writeEntry stores data at path atomically: a temp file renamed over it.
+func writeEntry(path string, data []byte) (err error) {
 	dir := filepath.Dir(path)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -151,7 +256,7 @@ func writeEntry[T any](path string, e cacheEntry[T]) (err error) {
 			os.Remove(tmp.Name())
 		}
 	}()
-	if _, err := tmp.Write(data); err != nil {
+	if _, err := writeTemp(tmp, data); err != nil {
 		return err
 	}
 	if err := tmp.Close(); err != nil {
@@ -221,12 +326,16 @@ func CacheDir() (string, error) {
 	return filepath.Join(home, ".cache", "lbsim"), nil
 }
 
+// writeTemp writes the temp file of an entry: a seam for the tests, which
+// make it fail as a full disk does (cache_harden2_test.go).
+var writeTemp = (*os.File).Write
+
 var warned sync.Map
 
-// warnOnce prints a message to stderr (shown under the cell in GoNB) once
-// per program run.
-func warnOnce(msg string) {
-	if _, dup := warned.LoadOrStore(msg, true); !dup {
+// warnOnce prints msg to stderr (shown under the cell in GoNB) once per
+// program run and key: the cause, without what changes from call to call.
+func warnOnce(key, msg string) {
+	if _, dup := warned.LoadOrStore(key, true); !dup {
 		fmt.Fprintln(os.Stderr, msg)
 	}
 }

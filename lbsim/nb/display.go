@@ -11,9 +11,11 @@ import (
 // GoNB receives display data through a pipe, asynchronously: a cell whose
 // program exits right after showing its figure can end before the kernel has
 // read it, and the figure is missing from the saved notebook and the report
-// (seen in a CI run). So every display that is a result waits for the
-// kernel's acknowledgement (gonbui.Sync, one round trip through the pipe);
-// in-place updates of a progress bar do not, its final line does.
+// (seen in a CI run). So every display that is a result goes through
+// showHTML or showPNG, which wait for the kernel's acknowledgement (sync:
+// gonbui.Sync, one round trip through the pipe), and a function that ends
+// with in-place updates (a progress bar's last line, the explorer's views)
+// syncs before it returns; the updates in between do not wait.
 var frontEnd = struct {
 	isNotebook  bool
 	displayHTML func(html string)
@@ -22,11 +24,23 @@ var frontEnd = struct {
 	sync        func()
 }{
 	isNotebook:  gonbui.IsNotebook,
-	displayHTML: func(html string) { gonbui.DisplayHTML(html); gonbui.Sync() },
+	displayHTML: gonbui.DisplayHTML,
 	updateHTML:  gonbui.UpdateHTML,
-	displayPNG:  func(png []byte) { gonbui.DisplayPng(png); gonbui.Sync() },
+	displayPNG:  gonbui.DisplayPng,
 	sync:        gonbui.Sync,
 }
+
+// showHTML displays html as a result: it has reached the kernel on return.
+func showHTML(html string) { frontEnd.displayHTML(html); frontEnd.sync() }
+
+// showPNG displays a PNG image as a result: it has reached the kernel on return.
+func showPNG(png []byte) { frontEnd.displayPNG(png); frontEnd.sync() }
+
+// PNG displays a PNG image (e.g. a gonum/plot figure of your own, written
+// with WriterTo(w, h, "png")) under the cell, as Figure does: it has reached
+// the notebook when PNG returns, so a cell that ends right after it keeps it
+// (gonbui.DisplayPNG alone can lose it, see frontEnd).
+func PNG(png []byte) { showPNG(png) }
 
 // showFigure renders fig at its size (plots.PNG) and displays it; as a PNG
 // it survives export to HTML and PDF reports.
@@ -35,7 +49,7 @@ func showFigure(fig plots.Figure) error {
 	if err != nil {
 		return err
 	}
-	frontEnd.displayPNG(png)
+	showPNG(png)
 	return nil
 }
 
@@ -45,6 +59,6 @@ func showGrid(figs []plots.Figure, cols int) error {
 	if err != nil {
 		return err
 	}
-	frontEnd.displayPNG(png)
+	showPNG(png)
 	return nil
 }

@@ -33,6 +33,7 @@ func (e *Explorer) Show() error {
 	if err := e.check(); err != nil {
 		return err
 	}
+	defer frontEnd.sync() // the last views are results: the kernel has them on return (see frontEnd)
 	uid := gonbui.UniqueId()
 	ids := [3]string{"lbsim-explorer-fig-" + uid, "lbsim-explorer-table-" + uid, "lbsim-explorer-sweep-" + uid}
 	sweep := e.sweepable()[0]
@@ -63,7 +64,7 @@ func (e *Explorer) Show() error {
 		}
 	}
 	if !answered {
-		frontEnd.displayHTML(fmt.Sprintf(`<p style="font-family:sans-serif;font-size:13px;color:#555">Explorer: no browser answered within %v, `+
+		showHTML(fmt.Sprintf(`<p style="font-family:sans-serif;font-size:13px;color:#555">Explorer: no browser answered within %v, `+
 			`so these are static figures for the default values. Open the notebook in Jupyter (<code>make notebook</code>) to use the controls `+
 			`(in a browser already? run the cell again).</p>`, time.Duration(ProbeAttempts)*ProbeTimeout))
 		draw(e.defaults(), sweep, none)

@@ -32,7 +32,7 @@ var stop = func() {
 func Fail(err error) {
 	msg := "error: " + err.Error()
 	if frontEnd.isNotebook {
-		frontEnd.displayHTML(errorBox(msg))
+		showHTML(errorBox(msg))
 	} else {
 		fmt.Fprintln(os.Stderr, msg)
 	}

@@ -17,7 +17,11 @@ type recorder struct {
 	ids     map[string]bool
 	shown   []string // displayHTML contents
 	pngs    int
+	events  []string // "update", "html", "png" and "sync", in order
 }
+
+// event logs one call to the front end; the caller holds r.mu.
+func (r *recorder) event(kind string) { r.events = append(r.events, kind) }
 
 // fakeNotebook makes the package believe it runs under GoNB for one test.
 func fakeNotebook(t *testing.T) *recorder {
@@ -29,14 +33,16 @@ func fakeNotebook(t *testing.T) *recorder {
 		defer r.mu.Unlock()
 		r.ids[id] = true
 		r.updates = append(r.updates, h)
+		r.event("update")
 	}
 	frontEnd.displayHTML = func(h string) {
 		r.mu.Lock()
 		defer r.mu.Unlock()
 		r.shown = append(r.shown, h)
+		r.event("html")
 	}
-	frontEnd.displayPNG = func(png []byte) { r.mu.Lock(); r.pngs++; r.lastPNG = png; r.mu.Unlock() }
-	frontEnd.sync = func() {}
+	frontEnd.displayPNG = func(png []byte) { r.mu.Lock(); r.pngs++; r.lastPNG = png; r.event("png"); r.mu.Unlock() }
+	frontEnd.sync = func() { r.mu.Lock(); r.event("sync"); r.mu.Unlock() }
 	t.Cleanup(func() { frontEnd = saved })
 	return r
 }

@@ -34,7 +34,7 @@ func Table(rows any, caption string, opts ...TableOption) {
 	if t.save != "" {
 		Must(saveFrame(t.save, df))
 	}
-	frontEnd.displayHTML(frame.HTML(dropEmptyWarnings(df), t.frame...))
+	showHTML(frame.HTML(dropEmptyWarnings(df), t.frame...))
 }
 
 // TableOption changes what Table does.
@@ -111,7 +111,7 @@ func Note(format string, args ...any) {
 	warnUnknownOverrides()
 	msg := fmt.Sprintf(format, args...)
 	if frontEnd.isNotebook {
-		frontEnd.displayHTML(`<div style="font-family:sans-serif;font-size:13px;color:#555;white-space:pre-wrap">` + html.EscapeString(msg) + `</div>`)
+		showHTML(`<div style="font-family:sans-serif;font-size:13px;color:#555;white-space:pre-wrap">` + html.EscapeString(msg) + `</div>`)
 		return
 	}
 	fmt.Println(msg)

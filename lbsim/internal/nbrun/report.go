@@ -103,7 +103,7 @@ func checkHTML(data []byte) ([]Figure, error) {
 		}
 	}
 	if len(figs) == 0 && len(errs) == 0 {
-		errs = append(errs, errors.New("no figure: want at least one <img> with a data:image/png;base64 URI (show plots with gonbui.DisplayPNG)"))
+		errs = append(errs, errors.New("no figure: want at least one <img> with a data:image/png;base64 URI (show plots with nb.Figure, or nb.PNG for a PNG of your own)"))
 	}
 	return figs, errors.Join(errs...)
 }

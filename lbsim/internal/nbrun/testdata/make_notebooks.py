@@ -47,7 +47,9 @@ def write(name, *cells):
         f.write("\n")
 
 
-# good: draws a small gonum/plot figure and shows it as PNG; also writes a CSV into LBSIM_OUT_DIR.
+# good: draws a small gonum/plot figure and shows it as PNG with nb.PNG, as a user would (gonbui.DisplayPNG
+# alone can lose the figure when the cell ends at once: GoNB reads displays asynchronously); also writes
+# a CSV into LBSIM_OUT_DIR.
 write(
     "good.ipynb",
     ("markdown", "# Good notebook\nDraws y = x^2 with gonum/plot and shows it inline as PNG."),
@@ -57,10 +59,11 @@ write(
 	"os"
 	"path/filepath"
 
-	"github.com/janpfeifer/gonb/gonbui"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/perfeval/lbsim/lbsim/nb"
 )
 
 %%
@@ -84,7 +87,7 @@ var buf bytes.Buffer
 if _, err := w.WriteTo(&buf); err != nil {
 	panic(err)
 }
-gonbui.DisplayPNG(buf.Bytes())
+nb.PNG(buf.Bytes())
 if dir := os.Getenv("LBSIM_OUT_DIR"); dir != "" {
 	if err := os.WriteFile(filepath.Join(dir, "squares.csv"), []byte("x,y\\n10,100\\n"), 0o644); err != nil {
 		panic(err)
