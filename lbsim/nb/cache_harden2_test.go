@@ -4,7 +4,6 @@ package nb
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,24 +12,6 @@ import (
 	"testing"
 	"time"
 )
-
-// stderrOf runs f with os.Stderr redirected to a pipe and returns what f
-// (and its goroutines, which f must wait for) wrote there.
-func stderrOf(t *testing.T, f func()) string {
-	t.Helper()
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stderr
-	os.Stderr = w
-	out := make(chan string)
-	go func() { b, _ := io.ReadAll(r); out <- string(b) }()
-	defer func() { os.Stderr = old }()
-	f()
-	w.Close()
-	return <-out
-}
 
 // freshCache points Cached at an empty directory of the test's own.
 func freshCache(t *testing.T) string {

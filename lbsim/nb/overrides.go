@@ -61,7 +61,7 @@ func warnUnknownOverrides() {
 		if len(known) > 0 {
 			hint = "did you mean " + closest(env, known) + "? The parameters are " + strings.Join(known, ", ")
 		}
-		warnOnce(fmt.Sprintf("nb: warning: %s is set but matches no parameter this notebook has read so far, so it is ignored; %s", env, hint))
+		warnOnce("unknown variable "+env, fmt.Sprintf("nb: warning: %s is set but matches no parameter this notebook has read so far, so it is ignored; %s", env, hint))
 	}
 }
 

@@ -1,7 +1,6 @@
 package nb
 
 import (
-	"io"
 	"os"
 	"strings"
 	"testing"
@@ -57,21 +56,6 @@ func TestHarden2_EnvNamesCollide(t *testing.T) {
 	if *got == nil || !strings.Contains((*got).Error(), `"xM" and "x_m" share LBSIM_X_M`) {
 		t.Errorf("xM then x_m: %v; want an error saying they share LBSIM_X_M", *got)
 	}
-}
-
-// stderrOf returns what f writes to os.Stderr.
-func stderrOf(t *testing.T, f func()) string {
-	r, w, err := os.Pipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	old := os.Stderr
-	os.Stderr = w
-	f()
-	os.Stderr = old
-	w.Close()
-	out, _ := io.ReadAll(r)
-	return string(out)
 }
 
 // A misspelled override is not ignored without a word: the notebook's first
