@@ -78,7 +78,9 @@ func ruleNames(ws lbsim.Warnings) string {
 // ByLabel returns one series per policy label against the load: the rows
 // whose Label (or spec, Row.Policy) is label, for each label in the order
 // given, or for every label in the order the rows first name them when none
-// is given. A label that no row has is an error naming the labels there are.
+// is given. A label that no row has is an error naming the labels there are,
+// and a label with two rows at one load (a grid over K or T) an error naming
+// the column to filter by.
 func ByLabel(rows []lbsim.Row, y Metric, labels ...string) ([]Series, error) {
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("plots: ByLabel got no rows; run a sweep first")
@@ -91,6 +93,15 @@ func ByLabel(rows []lbsim.Row, y Metric, labels ...string) ([]Series, error) {
 		sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label || r.Policy == label })
 		if len(sel) == 0 {
 			return nil, fmt.Errorf("plots: no row has the policy %q; the rows have %s", label, strings.Join(Labels(rows), ", "))
+		}
+		// One point per load: a grid over K or T has several, which one
+		// line would join into a zigzag; Find names the column to filter.
+		perLoad := map[float64]int{}
+		for _, r := range sel {
+			if perLoad[r.Load]++; perLoad[r.Load] == 2 {
+				_, err := lbsim.Find(sel, label, r.Load)
+				return nil, fmt.Errorf("plots: ByLabel: %w", err)
+			}
 		}
 		s, err := Line(label, sel, Load, y)
 		if err != nil {

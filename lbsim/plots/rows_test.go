@@ -165,3 +165,23 @@ func TestUserPolicyTheory(t *testing.T) {
 		t.Errorf("overloaded server 1: %v", err)
 	}
 }
+
+// A grid over K has two LL-2 rows per load: ByLabel says which column to
+// filter by instead of joining them into one zigzag line (issue 25, item 6).
+func TestHarden2_ByLabelAmbiguous(t *testing.T) {
+	g := lbsim.Grid{
+		Base:    lbsim.Config{Servers: 4, Sizes: lbsim.Exponential{M: 1}, Jobs: 2_000, Seed: 5, Policy: lbsim.LeastLoaded{D: 2}},
+		Servers: []int{4, 8},
+		Loads:   []float64{0.3, 0.6},
+	}
+	rows, err := lbsim.Sweep(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ByLabel(rows, MeanWait); err == nil || !strings.Contains(err.Error(), "Servers 4 and 8") {
+		t.Errorf("ByLabel on a grid over K: %v; want an error naming Servers", err)
+	}
+	if ss, err := ByLabel(lbsim.Select(rows, func(r lbsim.Row) bool { return r.Servers == 8 }), MeanWait); err != nil || len(ss[0].X) != 2 {
+		t.Errorf("after the filter: %v, %v", ss, err)
+	}
+}
