@@ -115,3 +115,14 @@ func hasAny(ws Warnings, rules []string) bool {
 	}
 	return false
 }
+
+type PrecisionProgress struct {
+	Precision               float64
+	Round                   int
+	Jobs, Projected, Budget int64
+	HalfWidth               float64
+}
+
+func (p PrecisionProgress) String() string { return "" }
+
+func RunWithProgress(cfg Config, progress func(PrecisionProgress)) (Result, error) { return Run(cfg) }
