@@ -27,7 +27,6 @@ func TestHarden2_BacklogBounded(t *testing.T) {
 		{"jsq-2", Config{Policy: JSQ{D: 2}, Load: 2, AllowOverload: true}},
 		{"jsq-3", Config{Policy: JSQ{D: 3}, Load: 2, AllowOverload: true}},
 		{"jiq", Config{Policy: JIQ{}, Load: 2, AllowOverload: true}},
-		{"lwl", Config{Policy: LeastLoaded{}, Load: 2, AllowOverload: true}},
 		{"ps", Config{Policy: Random{}, Discipline: PS, Load: 2, AllowOverload: true}},
 		{"jsq-ramp", Config{Policy: JSQ{}, Arrivals: ramp}},
 		{"ps-jsq-ramp", Config{Policy: JSQ{}, Discipline: PS, Arrivals: ramp}},
@@ -44,18 +43,28 @@ func TestHarden2_BacklogBounded(t *testing.T) {
 }
 
 // The bound leaves room for the backlogs of stable systems: at load 0.99
-// with heavy-tailed sizes 10^5 jobs in the system are normal; a
-// replication may hold tens of millions.
+// with heavy-tailed sizes 10^5 jobs in the system are normal. Counted in
+// jobs in buffers twice their size: over 2 10^5 for each of 64
+// replications at once, over 10^7 for one.
 func TestHarden2_BacklogRoom(t *testing.T) {
-	for _, cfg := range []Config{
-		{Servers: 1000, Load: 0.99, Sizes: Pareto{Alpha: 1.5, L: 1, H: 1e6}, Policy: JSQ{}, Jobs: 1e8, Workers: 64, Reps: 64},
-		{Servers: 1000, Load: 0.99, Sizes: Pareto{Alpha: 1.5, L: 1, H: 1e6}, Policy: Random{}, Discipline: PS, Jobs: 1e8, Workers: 64, Reps: 64},
+	pareto := Pareto{Alpha: 1.5, L: 1, H: 1e6}
+	for _, c := range []struct {
+		cfg  Config
+		want int64
+	}{
+		{Config{Policy: JSQ{}, Workers: 64, Reps: 64}, 200_000},
+		{Config{Policy: Random{}, Discipline: PS, Workers: 64, Reps: 64}, 200_000},
+		{Config{Policy: JSQ{D: 2}, Refresh: 1, Workers: 64, Reps: 64}, 200_000},
+		{Config{Policy: JSQ{}}, 10_000_000},
+		{Config{Policy: JSQ{}, Discipline: PS}, 10_000_000},
 	} {
+		cfg := c.cfg
+		cfg.Servers, cfg.Load, cfg.Sizes, cfg.Jobs = 1000, 0.99, pareto, 1e8
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		if n := cfg.backlogLimit() / 64; n < 1_000_000 {
-			t.Errorf("%s %s on 64 workers: the backlog may hold %d bytes per replication, want room for 10^6 jobs", cfg.Policy, cfg.Discipline, cfg.backlogLimit())
+		if n := cfg.backlogLimit() / (2 * cfg.perJobBytes()); n < c.want {
+			t.Errorf("%s %s with %d replications at once: room for %d jobs, want %d", cfg.Policy, cfg.Discipline, cfg.parallel(), n, c.want)
 		}
 	}
 }

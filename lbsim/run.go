@@ -148,22 +148,29 @@ func runReps(cfg *Config, from, to, workers int) ([]replication, error) {
 // server out of range, a panic in its Pick method) stops the replication
 // with an error instead of the program.
 func runReplication(cfg *Config, rep int) (out replication, err error) {
+	var s *sim
 	defer func() {
 		if v := recover(); v != nil {
-			if pe, ok := v.(policyError); ok {
-				err = pe.err
+			switch e := v.(type) {
+			case policyError:
+				err = e.err
+				return
+			case backlogFull:
+				err = backlogError(e.bytes, s.heldJobs())
 				return
 			}
 			err = fmt.Errorf("replication %d stopped by a panic (in policy %s or lbsim itself): %v", rep, policyName(*cfg), v)
 		}
 	}()
-	out = newSim(cfg, rep).run()
+	s = newSim(cfg, rep)
+	out = s.run()
 	if cfg.WarmupAuto {
 		if cut := mserWarmup(cfg, out); cut > 0 {
 			c := *cfg
 			c.WarmupAuto, c.Warmup, c.Jobs = false, cut, cfg.jobs()-cut
 			pilot := out.simulated
-			out = newSim(&c, rep).run()
+			s = newSim(&c, rep)
+			out = s.run()
 			out.simulated += pilot
 		}
 	}
