@@ -33,8 +33,8 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if len(cfgs) > 0 && cfgs[0].Workers > 0 {
-		workers = cfgs[0].Workers
+	if len(cfgs) > 0 {
+		workers = cfgs[0].poolWorkers()
 	}
 	results := make([]Result, len(cfgs))
 	errs := make([]error, len(cfgs))
@@ -88,7 +88,7 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	})
 	for i := range cfgs {
 		if cfgs[i].Precision > 0 {
-			results[i], errs[i] = runPrecise(&cfgs[i], workers)
+			results[i], errs[i] = runPrecise(&cfgs[i], workers, nil)
 			mu.Lock()
 			finished()
 			mu.Unlock()
@@ -103,6 +103,14 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 		}
 	}
 	return results, nil
+}
+
+// poolWorkers is the number of goroutines replications run on.
+func (c *Config) poolWorkers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // forEach calls f(0), ..., f(n-1) on up to workers goroutines.
