@@ -59,8 +59,8 @@ func (c *Config) checkServerLoads() error {
 		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
 			advice = a.loadAdvice(c)
 		}
-		return fmt.Errorf("%s load %.4g under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %.4g, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
-			who, rho, c.Policy, advice, c.Load/rho)
+		return fmt.Errorf("%s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
+			who, loadText(rho), c.Policy, advice, loadText(c.Load/rho))
 	}
 	return nil
 }

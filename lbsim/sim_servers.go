@@ -193,7 +193,9 @@ func (q *psQueue) advance(to float64, m *metrics) int {
 		q.v = q.jobs[0].fin
 		j := q.pop()
 		if j.measured {
-			r := q.t - j.arrival
+			// Served at a rate of at most 1, a job stays at least its
+			// service time: less is the rounding of q.t, and a wait below 0.
+			r := max(q.t-j.arrival, j.service)
 			m.record(j.seq, int(j.class), r-j.service, r)
 		}
 	}
