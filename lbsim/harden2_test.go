@@ -1,7 +1,6 @@
 package lbsim
 
 import (
-	"math"
 	"runtime"
 	"runtime/debug"
 	rtmetrics "runtime/metrics"
@@ -110,9 +109,6 @@ type viaPick struct{ LeastLoaded }
 // reaches, measured, for many replications, many servers, JSQ, PS and a
 // trace.
 func TestHarden2_MemoryEstimateBoundsHeap(t *testing.T) {
-	if testing.Short() {
-		t.Skip("measures the heap of several runs")
-	}
 	exp1 := Exponential{M: 1}
 	n := 1_000_000
 	tr := &Trace{}
@@ -273,5 +269,3 @@ func lowerMemoryLimit(b int64) func() {
 	memoryLimit = b
 	return func() { memoryLimit = old }
 }
-
-var _ = math.NaN
