@@ -193,8 +193,8 @@ func (c *Config) Validate() error {
 	if math.IsNaN(c.Precision) || c.Precision < 0 || c.Precision >= 1 {
 		return fmt.Errorf("precision=%v is invalid: need 0 <= precision < 1 (the relative 95%% half-width, e.g. 0.05 for ±5%%; 0 = fixed run length)", c.Precision)
 	}
-	if c.MaxJobs < 0 || math.IsNaN(c.MaxSeconds) || c.MaxSeconds < 0 {
-		return fmt.Errorf("budget max-jobs=%d, max-seconds=%v is invalid: need both >= 0 (0 = default)", c.MaxJobs, c.MaxSeconds)
+	if err := c.checkBudget(); err != nil {
+		return err
 	}
 	if c.WarmupAuto && c.Warmup > 0 {
 		return fmt.Errorf("warm-up %d and auto warm-up both given: use one (auto chooses the warm-up by MSER)", c.Warmup)
@@ -209,6 +209,27 @@ func (c *Config) Validate() error {
 		return err
 	}
 	return c.checkSampling()
+}
+
+// checkBudget checks a precision run's budget: it needs a precision
+// target, and room for the first round.
+func (c *Config) checkBudget() error {
+	if c.MaxJobs < 0 || math.IsNaN(c.MaxSeconds) || c.MaxSeconds < 0 {
+		return fmt.Errorf("budget max-jobs=%d, max-seconds=%v is invalid: need both >= 0 (0 = default)", c.MaxJobs, c.MaxSeconds)
+	}
+	if c.Precision == 0 {
+		switch {
+		case c.MaxJobs > 0:
+			return fmt.Errorf("max-jobs=%d has no effect without a precision target: it bounds a run with -precision; add e.g. -precision 0.05, or drop -max-jobs (-jobs sets a fixed run length)", c.MaxJobs)
+		case c.MaxSeconds > 0:
+			return fmt.Errorf("max-seconds=%v has no effect without a precision target: it bounds a run with -precision; add e.g. -precision 0.05, or drop -max-seconds", c.MaxSeconds)
+		}
+		return nil
+	}
+	if reps, first := c.precisionRound(); c.MaxJobs > 0 && c.MaxJobs < first {
+		return fmt.Errorf("max-jobs=%d is smaller than the first round of the precision run, %d replications of %d jobs (%d in all): need max-jobs >= %d; raise -max-jobs or lower -jobs", c.MaxJobs, reps, first/int64(reps), first, first)
+	}
+	return nil
 }
 
 // classes are the size classes results are reported for: the policy's

@@ -35,6 +35,9 @@ const (
 	MaxMemory = 2 << 30
 )
 
+// memoryLimit is MaxMemory; tests lower it.
+var memoryLimit int64 = MaxMemory
+
 // checkBounds rejects counts whose memory or arithmetic cannot be honoured.
 // It runs before anything of size K is allocated.
 func (c *Config) checkBounds() error {
@@ -53,34 +56,58 @@ func (c *Config) checkBounds() error {
 	if n := c.jobs(); n >= 1 && c.Batches > 0 && c.reps() == 1 && int64(c.Batches) > n {
 		return fmt.Errorf("batches=%d exceeds the %d measured jobs: every batch needs at least one job; use -batches %d or fewer, or more jobs", c.Batches, n, max(n, 2))
 	}
-	if need := c.MemoryEstimate(); need > MaxMemory {
+	if need := c.MemoryEstimate(); need > memoryLimit {
 		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers, %d replications, %d batches, %d in parallel): the limit is %s; lower K, the replications, the batches or the workers",
-			bytesText(need), c.Servers, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(MaxMemory))
+			bytesText(need), c.Servers, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(memoryLimit))
 	}
 	return nil
 }
 
-// Per-replication memory, in bytes: the histogram, and per server the
+// Memory, in bytes: a histogram; per server and running replication the
 // state the heaviest policy keeps (speeds, free times, busy time, a
-// departure FIFO or PS queue, a policy index, a board slot).
+// departure FIFO or PS queue, a policy index, a board slot); per server
+// and result its busy time (kept until the results are combined); per
+// server the combination's (utilization and the run-length analysis).
 const (
-	histogramBytes = 8 * (1 + histSpan*histSub)
-	serverBytes    = 128
+	histogramBytes     = 8 * histLen
+	serverBytes        = 128
+	serverResultBytes  = 8
+	serverCombineBytes = 32
 )
+
+// allocBytes is the memory an allocation of n bytes takes: large ones
+// (over 32 KiB) take whole 8 KiB pages, small ones a size class, at most
+// 1/8 more.
+func allocBytes(n int64) int64 {
+	if n > 32<<10 {
+		return (n + 8<<10 - 1) &^ (8<<10 - 1)
+	}
+	return n + n/8
+}
 
 // MemoryEstimate is an upper estimate, in bytes, of the memory a run of the
 // configuration holds at once: the state of the replications running in
-// parallel, and the results of every replication until they are combined.
-// It does not allocate.
+// parallel with room for their backlog (backlogReserve), and the results
+// of every replication until they are combined. It does not allocate.
 func (c *Config) MemoryEstimate() int64 {
-	reps, workers := int64(c.reps()), int64(c.parallel())
-	batches := int64(max(c.Batches, 20))
-	perResult := histogramBytes + 8*int64(c.Servers) + fineFactor*80*batches // 3 sums x 3 classes + the handout sum
-	perRunning := serverBytes * int64(c.Servers)
-	if c.Trace == nil {
-		perRunning += 16 * blockSize
+	return c.fixedMemory() + 2*int64(c.parallel())*c.backlogReserve()
+}
+
+// fixedMemory is MemoryEstimate without the backlog: the trace, the
+// replications running, their results, and combining them.
+func (c *Config) fixedMemory() int64 {
+	reps, workers, k := int64(c.reps()), int64(c.parallel()), int64(c.Servers)
+	fine := int64(fineFactor * max(c.Batches, 20))
+	// Per fine batch: 3 sums of up to 3 classes, the handout's sum, its
+	// bound, next batch and size (metrics); and 1 KiB for the structures.
+	perResult := allocBytes(histogramBytes) + allocBytes(serverResultBytes*k) + allocBytes(fine*(3*3*8+8+8+4+8)) + 1<<10
+	perRunning := allocBytes(histogramBytes) + serverBytes*k + 2*8*blockSize
+	combine := allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor
+	var trace int64
+	if c.Trace != nil {
+		trace = 8 * int64(cap(c.Trace.Times)+cap(c.Trace.Sizes))
 	}
-	return reps*perResult + workers*perRunning
+	return trace + reps*perResult + workers*perRunning + combine
 }
 
 // parallel is the number of replications that run at once.
@@ -108,8 +135,8 @@ func (c *Config) checkMagnitudes() error {
 		}
 	} else {
 		for i, x := range c.Trace.Sizes {
-			if err := inRange(fmt.Sprintf("trace size #%d", i+1), x, "rescale the trace's sizes"); err != nil {
-				return err
+			if !(x >= MinMagnitude && x <= MaxMagnitude) { // the name only for the error: no allocation a job
+				return inRange(fmt.Sprintf("trace size #%d", i+1), x, "rescale the trace's sizes")
 			}
 		}
 	}

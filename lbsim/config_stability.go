@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 )
@@ -58,8 +59,8 @@ func (c *Config) checkServerLoads() error {
 		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
 			advice = a.loadAdvice(c)
 		}
-		return fmt.Errorf("%s load %.4g under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %.4g, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
-			who, rho, c.Policy, advice, c.Load/rho)
+		return fmt.Errorf("%s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
+			who, loadText(rho), c.Policy, advice, loadText(c.Load/rho))
 	}
 	return nil
 }
@@ -114,11 +115,10 @@ func (c *Config) checkSampling() error {
 	capM := 0.0
 	for m := 1; m <= k; m++ {
 		capM += speeds[order[m-1]]
-		q := 1.0
-		for i := range d {
-			if replace {
-				q *= float64(m) / float64(k)
-			} else {
+		q := math.Pow(float64(m)/float64(k), float64(d)) // with replacement: O(1), d may be 64 K
+		if !replace {
+			q = 1.0
+			for i := range min(d, m+1) { // zero from i = m on
 				q *= float64(m-i) / float64(k-i)
 			}
 		}

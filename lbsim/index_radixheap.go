@@ -24,6 +24,8 @@ type radixHeap struct {
 	low    int
 	lowMin float64
 	lowOK  bool
+
+	held *backlog // charged for the buckets' capacity (nil: not charged)
 }
 
 func (h *radixHeap) bucket(key float64) int { return bits.Len64(math.Float64bits(key) ^ h.last) }
@@ -31,6 +33,9 @@ func (h *radixHeap) bucket(key float64) int { return bits.Len64(math.Float64bits
 // push adds server k with a key >= the last key popped.
 func (h *radixHeap) push(k int, key float64) {
 	b := h.bucket(key)
+	if len(h.buckets[b]) == cap(h.buckets[b]) {
+		h.buckets[b] = growHeld(h.held, h.buckets[b])
+	}
 	h.buckets[b] = append(h.buckets[b], heapEntry{key, int32(k)})
 	h.n++
 	if b > 0 {
@@ -98,6 +103,9 @@ func (h *radixHeap) settle() {
 	h.last = math.Float64bits(h.lowMin)
 	for _, e := range moving {
 		b := h.bucket(e.key)
+		if len(h.buckets[b]) == cap(h.buckets[b]) {
+			h.buckets[b] = growHeld(h.held, h.buckets[b])
+		}
 		h.buckets[b] = append(h.buckets[b], e)
 		if b > 0 {
 			h.used |= 1 << (b - 1)

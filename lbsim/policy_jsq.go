@@ -113,7 +113,7 @@ func newLeastCount(s *sim) *leastCount {
 	case s.srv.ps != nil:
 		d.ps = newIndexHeap(s.k)
 	default:
-		d.fcfs = &radixHeap{}
+		d.fcfs = &radixHeap{held: &s.srv.held}
 		if s.cfg.SampleEvery == 0 {
 			s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
 		}
@@ -171,3 +171,11 @@ func (d *leastCount) sent(k int, t, _ float64) {
 }
 
 func (d *leastCount) refreshed(float64) { d.b.reset(d.s.board.count) }
+
+// held is the number of jobs in the live FCFS index.
+func (d *leastCount) held() int {
+	if d.fcfs == nil {
+		return 0
+	}
+	return d.fcfs.n
+}

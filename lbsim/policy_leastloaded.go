@@ -120,7 +120,7 @@ func newLeastWork(s *sim) *leastWork {
 	if s.board != nil {
 		d.board = newIndexHeap(s.k)
 	} else {
-		d.live = &radixHeap{}
+		d.live = &radixHeap{held: &s.srv.held}
 	}
 	for k := range s.k {
 		d.idle.add(k)
@@ -215,6 +215,14 @@ func (d *leastWork) sent(k int, t, _ float64) {
 		}
 		d.live.push(k, free) // k's older entry, if any, is now stale
 	}
+}
+
+// held is the number of entries in the live index (a job each, some stale).
+func (d *leastWork) held() int {
+	if d.live == nil {
+		return 0
+	}
+	return d.live.n
 }
 
 func (d *leastWork) refreshed(r0 float64) {

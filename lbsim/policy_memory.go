@@ -34,14 +34,20 @@ func (a candidate) before(b candidate) bool {
 }
 
 func newMemory(d, m int, replace bool, kind State) *memory {
-	return &memory{d: d, m: m, replace: replace, kind: kind, kept: make([]int, 0, m), cand: make([]candidate, 0, d+m)}
+	return &memory{d: d, m: m, replace: replace, kind: kind, kept: make([]int, 0, m)} // cand grows to the distinct candidates: at most min(d, K) + m
 }
 
 // pick chooses the server for a job of size x and updates the memory.
 func (mm *memory) pick(v *View, x float64) int {
 	c := mm.cand[:0]
-	for _, k := range v.Sample(mm.d, mm.replace) {
-		c = addCandidate(c, k)
+	if mm.replace { // drawn one at a time, as Sample would: d may exceed K
+		for range mm.d {
+			c = addCandidate(c, v.Rand().IntN(v.K()))
+		}
+	} else {
+		for _, k := range v.Sample(mm.d, false) {
+			c = addCandidate(c, k)
+		}
 	}
 	for _, k := range mm.kept {
 		c = addCandidate(c, k)

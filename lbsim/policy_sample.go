@@ -47,12 +47,21 @@ func sampledLabel(name string, d int, replace bool) string {
 	return fmt.Sprintf("%s-%d", name, d)
 }
 
+// maxDrawsPerServer bounds d with replacement: d <= 64 K. The chance that
+// 64 K draws miss a given server is (1-1/K)^(64K) < e^-64, so a larger d
+// is, in any run, the policy over all K servers (LWL, JSQ), at a cost of
+// d draws a job.
+const maxDrawsPerServer = 64
+
 func checkD(name string, d, k int, replace bool) error {
 	switch {
 	case replace && d < 1:
 		return fmt.Errorf("%s replace needs a sample size d >= 1, got d=%d; e.g. %s:d=2,replace=1", name, d, name)
+	case replace && d > maxDrawsPerServer*k:
+		all := map[string]string{"ll": "lwl", "jsq": "jsq"}[name]
+		return fmt.Errorf("%s d=%d with replacement is too large for K = %d: need 1 <= d <= %d (%d K): that many draws miss a given server with probability below e^-%d, so a larger d samples every server; use %s", name, d, k, maxDrawsPerServer*k, maxDrawsPerServer, maxDrawsPerServer, all)
 	case replace:
-		return nil // any d: the same server may be drawn again
+		return nil // the same server may be drawn again
 	case d < 0 || d > k:
 		return fmt.Errorf("%s d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, add servers, or sample with replacement (replace=1)", name, d, k)
 	}
@@ -117,7 +126,10 @@ func (p *sampleMin) pick(t, _ float64) int {
 		}
 		return a
 	}
-	return p.v.Least(p.v.Sample(p.d, p.replace), p.kind)
+	if p.replace {
+		return p.v.leastDrawn(p.d, p.kind)
+	}
+	return p.v.Least(p.v.Sample(p.d, false), p.kind)
 }
 
 // lean: LL-2 and JSQ-2 with distinct samples run inline; JSQ-2 needs the
@@ -151,7 +163,10 @@ func pickSampled(p Policy, v *View, d, mem int, replace bool, kind State) int {
 	if mem > 0 {
 		return unstarted(p)
 	}
-	return v.Least(v.Sample(sampleSize(d, v.K()), replace), kind)
+	if replace {
+		return v.leastDrawn(d, kind)
+	}
+	return v.Least(v.Sample(sampleSize(d, v.K()), false), kind)
 }
 
 // sampledDispatcher is the run's dispatcher of a power-of-d policy: with

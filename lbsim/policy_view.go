@@ -99,6 +99,22 @@ func (v *View) Least(ks []int, s State) int {
 	return best
 }
 
+// leastDrawn is Least(Sample(d, true), s) with the d servers drawn one at
+// a time: the same draws and choice, and no buffer of d servers (d may be
+// up to 64 K).
+func (v *View) leastDrawn(d int, s State) int {
+	r, k := v.s.rDispatch, v.s.k
+	best := r.IntN(k)
+	bestV := v.value(best, s)
+	for range d - 1 {
+		c := r.IntN(k)
+		if x := v.value(c, s); x < bestV {
+			best, bestV = c, x
+		}
+	}
+	return best
+}
+
 func (v *View) value(k int, s State) float64 {
 	if s == Workload {
 		return v.Workload(k)

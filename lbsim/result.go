@@ -15,7 +15,14 @@ type Estimate struct {
 	Mean, CI95 float64
 }
 
-func (e Estimate) String() string { return fmt.Sprintf("%.6g ± %.3g", e.Mean, e.CI95) }
+// String is "mean ± half-width"; without an interval (fewer than two
+// replications or batch means) it says so rather than "± NaN".
+func (e Estimate) String() string {
+	if math.IsNaN(e.CI95) && !math.IsNaN(e.Mean) {
+		return fmt.Sprintf("%.6g (no 95%% CI)", e.Mean)
+	}
+	return fmt.Sprintf("%.6g ± %.3g", e.Mean, e.CI95)
+}
 
 // ClassResult is the measurement of one size class (short or long jobs).
 type ClassResult struct {
@@ -103,18 +110,26 @@ func (r Result) Class(name string) (ClassResult, bool) {
 
 func (r Result) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "policy %s, K=%d, load %.4g, sizes %s, %s arrivals, %s", r.Policy, r.Servers, r.Load, r.Sizes, r.Arrivals, r.Discipline)
+	fmt.Fprintf(&b, "policy %s, K=%d, load %s, sizes %s, %s arrivals, %s", r.Policy, r.Servers, loadText(r.Load), r.Sizes, r.Arrivals, r.Discipline)
 	if r.Refresh > 0 {
 		fmt.Fprintf(&b, ", board refreshed every %g", r.Refresh)
 		if r.Tally {
 			b.WriteString(" with tally")
 		}
 	}
-	fmt.Fprintf(&b, "\n%d jobs x %d replication(s), seed %d, 95%% CI from %s\n", r.Jobs, r.Reps, r.Seed, r.CIMethod)
+	ci := "95% CI from " + r.CIMethod
+	if math.IsNaN(r.Wait.CI95) && !math.IsNaN(r.Wait.Mean) {
+		ci = fmt.Sprintf("no 95%% CI from %s (an interval needs at least 2: run more jobs, or -reps 2)", r.CIMethod)
+	}
+	fmt.Fprintf(&b, "\n%d jobs x %d replication(s), seed %d, %s\n", r.Jobs, r.Reps, r.Seed, ci)
 	fmt.Fprintf(&b, "  mean waiting time   %s\n", r.Wait)
 	fmt.Fprintf(&b, "  mean response time  %s\n", r.Response)
 	fmt.Fprintf(&b, "  waiting time p50 %.4g  p95 %.4g  p99 %.4g\n", r.P50Wait, r.P95Wait, r.P99Wait)
 	for _, c := range r.Classes {
+		if c.Jobs == 0 {
+			fmt.Fprintf(&b, "  %-5s jobs: none measured\n", c.Name)
+			continue
+		}
 		fmt.Fprintf(&b, "  %-5s jobs: wait %s, response %s (%d jobs)\n", c.Name, c.Wait, c.Response, c.Jobs)
 	}
 	if r.HasHandout {
@@ -178,9 +193,6 @@ func aggregate(cfg *Config, reps []replication) Result {
 	} else {
 		r.Sizes = sizesName(sizes)
 	}
-	if len(reps) == 1 {
-		r.CIMethod = fmt.Sprintf("%d batch means", cfg.ciBatches())
-	}
 	// A CI unit is a replication, or with one replication a batch of
 	// fineFactor consecutive fine batches. Column -1 sums all classes.
 	group := cfg.fineBatches()
@@ -211,6 +223,18 @@ func aggregate(cfg *Config, reps []replication) Result {
 	sumR := func(m *metrics) []float64 { return m.sumR }
 	all := -1
 	counts := unit(all, cnt)
+	if len(reps) == 1 { // the batch means that hold jobs: fewer jobs than batches leave some empty
+		n := 0
+		for _, c := range counts {
+			if c > 0 {
+				n++
+			}
+		}
+		r.CIMethod = fmt.Sprintf("%d batch means", n)
+		if n == 1 {
+			r.CIMethod = "1 batch mean"
+		}
+	}
 	r.Wait = estimate(unit(all, sumW), counts)
 	r.Response = estimate(unit(all, sumR), counts)
 	if r.HasHandout {

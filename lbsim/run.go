@@ -51,8 +51,8 @@ func RunEach(cfgs []Config, progress func(done, total int), emit func(i int, r R
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if len(cfgs) > 0 && cfgs[0].Workers > 0 {
-		workers = cfgs[0].Workers
+	if len(cfgs) > 0 {
+		workers = cfgs[0].poolWorkers()
 	}
 	results := make([]Result, len(cfgs))
 	errs := make([]error, len(cfgs))
@@ -124,7 +124,7 @@ func RunEach(cfgs []Config, progress func(done, total int), emit func(i int, r R
 	})
 	for i := range cfgs {
 		if cfgs[i].Precision > 0 && emitErr == nil {
-			res, err := runPrecise(&cfgs[i], workers)
+			res, err := runPrecise(&cfgs[i], workers, nil)
 			mu.Lock()
 			results[i], errs[i] = res, err
 			finished(i)
@@ -132,6 +132,14 @@ func RunEach(cfgs []Config, progress func(done, total int), emit func(i int, r R
 		}
 	}
 	return emitErr
+}
+
+// poolWorkers is the number of goroutines replications run on.
+func (c *Config) poolWorkers() int {
+	if c.Workers > 0 {
+		return c.Workers
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // forEach calls f(0), ..., f(n-1) on up to workers goroutines.
@@ -177,22 +185,29 @@ func runReps(cfg *Config, from, to, workers int) ([]replication, error) {
 // server out of range, a panic in its Pick method) stops the replication
 // with an error instead of the program.
 func runReplication(cfg *Config, rep int) (out replication, err error) {
+	var s *sim
 	defer func() {
 		if v := recover(); v != nil {
-			if pe, ok := v.(policyError); ok {
-				err = pe.err
+			switch e := v.(type) {
+			case policyError:
+				err = e.err
+				return
+			case backlogFull:
+				err = backlogError(e.bytes, s.heldJobs())
 				return
 			}
 			err = fmt.Errorf("replication %d stopped by a panic (in policy %s or lbsim itself): %v", rep, policyName(*cfg), v)
 		}
 	}()
-	out = newSim(cfg, rep).run()
+	s = newSim(cfg, rep)
+	out = s.run()
 	if cfg.WarmupAuto {
 		if cut := mserWarmup(cfg, out); cut > 0 {
 			c := *cfg
 			c.WarmupAuto, c.Warmup, c.Jobs = false, cut, cfg.jobs()-cut
 			pilot := out.simulated
-			out = newSim(&c, rep).run()
+			s = newSim(&c, rep)
+			out = s.run()
 			out.simulated += pilot
 		}
 	}

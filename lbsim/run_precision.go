@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"strings"
 	"time"
 )
 
@@ -36,15 +37,81 @@ var lengthRules = []string{RuleDrift, RuleInitialTransient, RuleSampleMoment, Ru
 // a precision target then, so the run stops at once and says so.
 var invalidRules = []string{RuleUnstable, RuleInfiniteVariance, RuleInfiniteThirdMoment}
 
-func runPrecise(cfg *Config, workers int) (Result, error) {
-	start := time.Now()
-	budget := cfg.MaxJobs
-	if budget == 0 {
-		budget = defaultMaxJobs
+// PrecisionProgress is the state of a precision run after a round: the
+// jobs simulated so far, the relative half-width reached, and the jobs the
+// target needs in all, projected from the half-width shrinking as one over
+// the square root of the jobs.
+type PrecisionProgress struct {
+	Precision     float64 // the target
+	Round, Reps   int     // rounds done, replications in the last
+	Jobs          int64   // jobs simulated so far
+	HalfWidth     float64 // the 95% half-width over the mean
+	Projected     int64   // jobs needed in all, about
+	Budget        int64   // MaxJobs, or its default
+	DefaultBudget bool    // Budget is the default
+}
+
+func (p PrecisionProgress) String() string {
+	s := fmt.Sprintf("precision %v: %s jobs so far (round %d, %d replications), half-width %.3g%% of the mean, about %s jobs needed",
+		p.Precision, countText(p.Jobs), p.Round, p.Reps, 100*p.HalfWidth, countText(p.Projected))
+	if p.Projected > p.Budget {
+		limit := fmt.Sprintf("-max-jobs %s", countText(p.Budget))
+		if p.DefaultBudget {
+			limit += ", the default"
+		}
+		s += fmt.Sprintf(" (over %s: the run will stop there without meeting the target)", limit)
 	}
+	return s
+}
+
+// countText is a count as digits up to a million, else as 1.6e10.
+func countText(n int64) string {
+	if n < 1_000_000 {
+		return fmt.Sprint(n)
+	}
+	m := fmt.Sprintf("%.2g", float64(n))
+	return strings.Replace(strings.Replace(m, "e+0", "e", 1), "e+", "e", 1)
+}
+
+// RunWithProgress is Run, calling progress (if not nil) after each round
+// of a precision run (Config.Precision > 0).
+func RunWithProgress(cfg Config, progress func(PrecisionProgress)) (Result, error) {
+	if cfg.Precision == 0 || progress == nil {
+		return Run(cfg)
+	}
+	if err := cfg.Validate(); err != nil {
+		return Result{}, err
+	}
+	return runPrecise(&cfg, cfg.poolWorkers(), progress)
+}
+
+// precisionBudget is the jobs a precision run may simulate, and whether
+// that is the default.
+func (c *Config) precisionBudget() (int64, bool) {
+	if c.MaxJobs == 0 {
+		return defaultMaxJobs, true
+	}
+	return c.MaxJobs, false
+}
+
+// precisionRound is the precision run's first round: its replications
+// and the jobs they simulate at most (an MSER pilot run included).
+func (c *Config) precisionRound() (int, int64) {
+	reps := max(c.reps(), 4) // fewer make a fragile interval (t quantile 12.7 at R = 2)
+	per := c.jobs() + c.Warmup
+	if c.WarmupAuto {
+		per *= 2
+	}
+	return reps, int64(reps) * per
+}
+
+func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Result, error) {
+	start := time.Now()
+	budget, defaultBudget := cfg.precisionBudget()
 	c := *cfg
-	c.Reps = max(cfg.reps(), 4) // fewer make a fragile interval (t quantile 12.7 at R = 2)
+	c.Reps, _ = cfg.precisionRound()
 	var reps []replication
+	round := 0
 	var used int64
 	for {
 		more, err := runReps(&c, len(reps), c.Reps, workers)
@@ -61,7 +128,18 @@ func runPrecise(cfg *Config, workers int) (Result, error) {
 		if c.Discipline == PS {
 			metric = r.Response
 		}
+		round++
+		if metric.Mean == 0 {
+			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
+				"the precision target %.3g%% cannot be met: the mean %s is 0 after %d jobs (no job waited), and a half-width relative to 0 does not exist; drop -precision and give -jobs, or raise the load", 100*cfg.Precision, metricName(c.Discipline), used)})
+			return r, nil
+		}
 		rel := metric.CI95 / math.Abs(metric.Mean)
+		if progress != nil && !math.IsNaN(rel) {
+			need := float64(used) * (rel / cfg.Precision) * (rel / cfg.Precision)
+			progress(PrecisionProgress{Precision: cfg.Precision, Round: round, Reps: c.Reps, Jobs: used, HalfWidth: rel,
+				Projected: int64(min(max(need, float64(used)), MaxJobs)), Budget: budget, DefaultBudget: defaultBudget})
+		}
 		tooShort := hasAny(r.Warnings, lengthRules)
 		for _, rule := range invalidRules {
 			if r.Warnings.Has(rule) {
@@ -105,6 +183,14 @@ func runPrecise(cfg *Config, workers int) (Result, error) {
 		}
 		c = next
 	}
+}
+
+// metricName is the metric a precision target is for.
+func metricName(d Discipline) string {
+	if d == PS {
+		return "response"
+	}
+	return "wait"
 }
 
 func hasAny(ws Warnings, rules []string) bool {

@@ -50,6 +50,7 @@ func newSim(cfg *Config, rep int) *sim {
 	kind := Reads(cfg.Policy)
 	counting := kind&Count != 0 || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
+	s.srv.held.limit = cfg.backlogLimit()
 	if cfg.Refresh > 0 {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
@@ -137,7 +138,7 @@ func (s *sim) run() replication {
 			class := classOf(x, cuts)
 			if fcfs {
 				if srv.deps != nil {
-					srv.deps[k].push(start + service)
+					srv.deps[k].push(start+service, &srv.held)
 				}
 				if measured {
 					m.sumNext(class, wait, wait+service) // recordNext, inlined
@@ -149,6 +150,7 @@ func (s *sim) run() replication {
 			} else {
 				ps := &srv.ps[k]
 				ps.advance(t, m)
+				ps.reserve(&srv.held)
 				ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
 			}
 			if measured {

@@ -119,7 +119,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 			case s.lean == leanLL2:
 				wa, wb = workBits(srv.free[a]-t), workBits(srv.free[b]-t)
 			default:
-				wa, wb = int64(srv.deps[a].popUntil(t)), int64(srv.deps[b].popUntil(t))
+				wa, wb = int64(srv.deps[a].popUntil(t, &srv.held)), int64(srv.deps[b].popUntil(t, &srv.held))
 			}
 			k = a ^ (a^b)&int((wb-wa)>>63)
 		}
@@ -128,7 +128,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 		start := srv.join(k, t, service)
 		wait := start - t
 		if srv.deps != nil {
-			srv.deps[k].push(start + service)
+			srv.deps[k].push(start+service, &srv.held)
 		}
 		m.sumNext(classOf(x, cuts), wait, wait+service) // recordNext, inlined
 		if !m.hist.addFast(wait, int(n)+j) {

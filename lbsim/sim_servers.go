@@ -40,6 +40,7 @@ type servers struct {
 	counting bool
 	deps     []fifo    // FCFS departure times, when counting
 	ps       []psQueue // PS queues
+	held     backlog   // the per-job state of deps, ps and the dispatcher's index
 }
 
 func newServers(speeds []float64, disc Discipline, counting bool) *servers {
@@ -83,7 +84,7 @@ func (s *servers) count(k int, t float64, m *metrics) int32 {
 	if s.ps != nil {
 		return int32(s.ps[k].advance(t, m))
 	}
-	return int32(s.deps[k].popUntil(t))
+	return int32(s.deps[k].popUntil(t, &s.held))
 }
 
 // nextDeparture is the time of the next departure from server k (+Inf if idle).
@@ -106,19 +107,30 @@ type fifo struct {
 	inline     [4]float64
 }
 
-func (q *fifo) push(x float64) {
+func (q *fifo) push(x float64, held *backlog) {
 	if int(q.size) == len(q.buf) {
-		nb := make([]float64, max(len(q.inline), 2*len(q.buf)))
-		if q.buf == nil {
-			nb = q.inline[:]
-		}
-		for i := range q.size {
-			nb[i] = q.buf[(q.head+i)&int32(len(q.buf)-1)]
-		}
-		q.buf, q.head = nb, 0
+		q.grow(held)
 	}
 	q.buf[(q.head+q.size)&int32(len(q.buf)-1)] = x
 	q.size++
+}
+
+// grow doubles the buffer (the first is the inline one), charging held
+// for the buffers beyond it.
+func (q *fifo) grow(held *backlog) {
+	nb := make([]float64, max(len(q.inline), 2*len(q.buf)))
+	if q.buf == nil {
+		nb = q.inline[:]
+	} else {
+		held.grow(fifoJobBytes * int64(len(nb)))
+		if len(q.buf) > len(q.inline) {
+			held.release(fifoJobBytes * int64(len(q.buf)))
+		}
+	}
+	for i := range q.size {
+		nb[i] = q.buf[(q.head+i)&int32(len(q.buf)-1)]
+	}
+	q.buf, q.head = nb, 0
 }
 
 func (q *fifo) front() float64 {
@@ -129,13 +141,14 @@ func (q *fifo) front() float64 {
 }
 
 // popUntil drops the departures at or before t and returns the jobs left.
-// An emptied queue goes back to the inline buffer.
-func (q *fifo) popUntil(t float64) int {
+// An emptied queue goes back to the inline buffer, and held is credited.
+func (q *fifo) popUntil(t float64, held *backlog) int {
 	for q.size > 0 && q.buf[q.head] <= t {
 		q.head = (q.head + 1) & int32(len(q.buf)-1)
 		q.size--
 	}
 	if q.size == 0 && len(q.buf) > len(q.inline) {
+		held.release(fifoJobBytes * int64(len(q.buf)))
 		q.buf, q.head = q.inline[:], 0
 	}
 	return int(q.size)
@@ -180,12 +193,22 @@ func (q *psQueue) advance(to float64, m *metrics) int {
 		q.v = q.jobs[0].fin
 		j := q.pop()
 		if j.measured {
-			r := q.t - j.arrival
+			// Served at a rate of at most 1, a job stays at least its
+			// service time: less is the rounding of q.t, and a wait below 0.
+			r := max(q.t-j.arrival, j.service)
 			m.record(j.seq, int(j.class), r-j.service, r)
 		}
 	}
 	q.t = to
 	return 0
+}
+
+// reserve makes room for one more job, charged to held; push needs it
+// (apart, so that push stays small enough to be inlined).
+func (q *psQueue) reserve(held *backlog) {
+	if len(q.jobs) == cap(q.jobs) {
+		q.jobs = growHeld(held, q.jobs)
+	}
 }
 
 func (q *psQueue) push(j psJob) {

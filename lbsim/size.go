@@ -107,6 +107,16 @@ const maxSizesName = 200
 
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
+// loadText is a load with 4 significant digits, or all it needs when 4
+// would move it onto or across 1: a load below 1 is never shown as 1.
+func loadText(rho float64) string {
+	s := strconv.FormatFloat(rho, 'g', 4, 64)
+	if v, _ := strconv.ParseFloat(s, 64); (v < 1) != (rho < 1) || (v > 1) != (rho > 1) {
+		return fmtNum(rho)
+	}
+	return s
+}
+
 // positive checks a scale parameter: finite, > 0 and within
 // [MinMagnitude, MaxMagnitude] (see config_limits.go).
 func positive(name string, v float64, fix string) error { return inRange(name, v, fix) }

@@ -14,6 +14,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // commands maps a sub-command to its implementation.
@@ -23,6 +26,12 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 }
 
 func main() {
+	// Validate keeps what a run holds within lbsim.MaxMemory; the limit
+	// makes the collector keep the heap there too, rather than let it grow
+	// to twice what is live (GOMEMLIMIT, if set, wins).
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(lbsim.MaxMemory)
+	}
 	os.Exit(mainWithArgs(os.Args[1:], os.Stdout, os.Stderr))
 }
 

@@ -25,7 +25,11 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	}
 	cfg := g.Configs()[0]
 	warnUnstable(stderr, "run", []lbsim.Config{cfg})
-	res, err := lbsim.Run(cfg)
+	res, err := lbsim.RunWithProgress(cfg, func(p lbsim.PrecisionProgress) {
+		if p.Projected >= longPrecisionRun || p.Projected > p.Budget {
+			fmt.Fprintf(stderr, "lbsim run: %s\n", p)
+		}
+	})
 	if err != nil {
 		return err
 	}
@@ -36,6 +40,10 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 	_, err = fmt.Fprintln(stdout, res)
 	return err
 }
+
+// longPrecisionRun is the projected length (jobs) from which a precision
+// run reports its rounds: about a minute at 2e6 jobs per second.
+const longPrecisionRun = 100_000_000
 
 // resultJSON is the run's JSON object (the command-line contract): every
 // mean has a _ci95 companion; values that do not exist are null.

@@ -1,0 +1,271 @@
+package lbsim
+
+import (
+	"runtime"
+	"runtime/debug"
+	rtmetrics "runtime/metrics"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Issue 25, item 10: the per-job state of JSQ, JSQ-d, JIQ, LWL and PS grows
+// with the backlog; an unstable run ends with an error once that state
+// reaches its bound, within the memory limit (lowered here, so that the
+// bound is reached in a second).
+func TestHarden2_BacklogBounded(t *testing.T) {
+	defer lowerMemoryLimit(96 << 20)()
+	exp1 := Exponential{M: 1}
+	ramp := Ramp{From: 0.5, To: 2, Over: 100}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"jsq", Config{Policy: JSQ{}, Load: 2, AllowOverload: true}},
+		{"jsq-2", Config{Policy: JSQ{D: 2}, Load: 2, AllowOverload: true}},
+		{"jsq-3", Config{Policy: JSQ{D: 3}, Load: 2, AllowOverload: true}},
+		{"jiq", Config{Policy: JIQ{}, Load: 2, AllowOverload: true}},
+		{"ps", Config{Policy: Random{}, Discipline: PS, Load: 2, AllowOverload: true}},
+		{"jsq-ramp", Config{Policy: JSQ{}, Arrivals: ramp}},
+		{"ps-jsq-ramp", Config{Policy: JSQ{}, Discipline: PS, Arrivals: ramp}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Servers, cfg.Sizes, cfg.Jobs, cfg.Workers = 10, exp1, 40_000_000, 1
+			_, err := Run(cfg)
+			if err == nil || !strings.Contains(err.Error(), "the backlog reached") || !strings.Contains(err.Error(), "unstable at this load") {
+				t.Fatalf("err = %v, want the backlog's bound", err)
+			}
+		})
+	}
+}
+
+// The bound leaves room for the backlogs of stable systems: at load 0.99
+// with heavy-tailed sizes 10^5 jobs in the system are normal. Counted in
+// jobs in buffers twice their size: over 2 10^5 for each of 64
+// replications at once, over 10^7 for one.
+func TestHarden2_BacklogRoom(t *testing.T) {
+	pareto := Pareto{Alpha: 1.5, L: 1, H: 1e6}
+	for _, c := range []struct {
+		cfg  Config
+		want int64
+	}{
+		{Config{Policy: JSQ{}, Workers: 64, Reps: 64}, 200_000},
+		{Config{Policy: Random{}, Discipline: PS, Workers: 64, Reps: 64}, 200_000},
+		{Config{Policy: JSQ{D: 2}, Refresh: 1, Workers: 64, Reps: 64}, 200_000},
+		{Config{Policy: JSQ{}}, 10_000_000},
+		{Config{Policy: JSQ{}, Discipline: PS}, 10_000_000},
+	} {
+		cfg := c.cfg
+		cfg.Servers, cfg.Load, cfg.Sizes, cfg.Jobs = 1000, 0.99, pareto, 1e8
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		if n := cfg.backlogLimit() / (2 * cfg.perJobBytes()); n < c.want {
+			t.Errorf("%s %s with %d replications at once: room for %d jobs, want %d", cfg.Policy, cfg.Discipline, cfg.parallel(), n, c.want)
+		}
+	}
+}
+
+// Item 11: with replacement d is refused beyond what sampling every server
+// already gives, and the draws need no buffer of d servers.
+func TestHarden2_SampleSizeBounded(t *testing.T) {
+	for _, p := range []Policy{LeastLoaded{D: 1 << 30, Replace: true}, LeastLoaded{D: 10_000_000, Replace: true}, JSQ{D: 10_000_000, Replace: true}, JSQ{D: 3201, Replace: true, Mem: 1}} {
+		cfg := Config{Servers: 50, Load: 0.5, Sizes: Exponential{M: 1}, Policy: p, Jobs: 2}
+		err := cfg.Validate()
+		if err == nil || !strings.Contains(err.Error(), "need 1 <= d <= 3200") {
+			t.Errorf("%s: err = %v, want d bounded by 64 K", p, err)
+		}
+	}
+	for _, p := range []Policy{LeastLoaded{D: 3200, Replace: true}, JSQ{D: 3200, Replace: true}, JSQ{D: 3200, Replace: true, Mem: 2}} {
+		cfg := Config{Servers: 50, Load: 0.5, Sizes: Exponential{M: 1}, Policy: p, Jobs: 1000}
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		s := newSim(&cfg, 0)
+		s.run()
+		runtime.ReadMemStats(&after)
+		if n := after.TotalAlloc - before.TotalAlloc; n > 200_000 {
+			t.Errorf("%s: a run of 1000 jobs allocated %d bytes, want no buffer of d servers", p, n)
+		}
+	}
+	// The draws streamed are the numbers drawn into a buffer: Pick (View.Sample) agrees.
+	cfg := Config{Servers: 5, Load: 0.7, Sizes: Exponential{M: 1}, Policy: LeastLoaded{D: 7, Replace: true}, Jobs: 20000, Seed: 3}
+	want, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Policy = viaPick{LeastLoaded{D: 7, Replace: true}}
+	got, err := Run(cfg)
+	if err != nil || got.Wait != want.Wait {
+		t.Errorf("through Pick: %v %v, want %v", got.Wait, err, want.Wait)
+	}
+}
+
+// viaPick hides a built-in policy's dispatcher: the run calls its Pick.
+type viaPick struct{ LeastLoaded }
+
+// Item 14: the memory estimate is an upper bound of the live heap a run
+// reaches, measured, for many replications, many servers, JSQ, PS and a
+// trace.
+func TestHarden2_MemoryEstimateBoundsHeap(t *testing.T) {
+	exp1 := Exponential{M: 1}
+	n := 1_000_000
+	tr := &Trace{}
+	for i := range n {
+		tr.Times = append(tr.Times, float64(i)/20)
+		tr.Sizes = append(tr.Sizes, 1+float64(i%7))
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"reps", Config{Servers: 2000, Reps: 2000, Jobs: 10, Policy: Random{}}},
+		{"servers", Config{Servers: 1_000_000, Jobs: 10, Policy: LeastLoaded{D: 2}}},
+		{"jsq", Config{Servers: 200_000, Jobs: 200_000, Policy: JSQ{}, SampleEvery: 1}},
+		{"jsq-2-board", Config{Servers: 200_000, Jobs: 200_000, Policy: JSQ{D: 2}, Refresh: 1}},
+		{"ps", Config{Servers: 200_000, Jobs: 200_000, Policy: JSQ{}, Discipline: PS}},
+		{"lwl-reps", Config{Servers: 20_000, Jobs: 10_000, Policy: LeastLoaded{}, Reps: 100}},
+		{"trace", Config{Servers: 100, Trace: tr, Policy: JSQ{D: 2}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Workers = 2
+			if cfg.Trace == nil {
+				cfg.Load, cfg.Sizes = 0.9, exp1
+			}
+			est := cfg.MemoryEstimate()
+			if cfg.Trace == nil {
+				runtime.GC()
+			}
+			peak := peakHeap(t, func() {
+				if _, err := Run(cfg); err != nil {
+					t.Fatal(err)
+				}
+			})
+			if cfg.Trace != nil {
+				peak += int64(16 * n) // the trace itself, allocated before
+			}
+			t.Logf("%s: peak live heap %s, estimate %s", c.name, bytesText(peak), bytesText(est))
+			if peak > est {
+				t.Errorf("peak live heap %d bytes is above the estimate %d", peak, est)
+			}
+		})
+	}
+}
+
+// peakHeap runs f with frequent garbage collections and returns the
+// largest heap in use above the heap before, sampled every 100 µs: with
+// GOGC=2 the heap in use is the live heap within 2%.
+func peakHeap(t *testing.T, f func()) int64 {
+	defer debug.SetGCPercent(debug.SetGCPercent(2))
+	runtime.GC()
+	sample := []rtmetrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() int64 { rtmetrics.Read(sample); return int64(sample[0].Value.Uint64()) }
+	base := read()
+	var peak int64
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		for {
+			peak = max(peak, read())
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Microsecond):
+			}
+		}
+	}()
+	f()
+	close(stop)
+	wg.Wait()
+	return int64(float64(peak-base) / 1.02)
+}
+
+// Item 16: a budget is checked against the first round, -max-jobs and
+// -max-seconds need a precision target, and a zero mean says why no
+// relative precision exists.
+func TestHarden2_PrecisionBudget(t *testing.T) {
+	base := Config{Servers: 50, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 10}
+	for _, c := range []struct {
+		f    func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Precision, c.MaxJobs = 0.01, 5 }, "max-jobs=5 is smaller than the first round"},
+		{func(c *Config) { c.MaxJobs = 5 }, "max-jobs=5 has no effect without a precision target"},
+		{func(c *Config) { c.MaxSeconds = 5 }, "max-seconds=5 has no effect without a precision target"},
+	} {
+		cfg := base
+		c.f(&cfg)
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+	cfg := Config{Servers: 100, Load: 0.001, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 10, Precision: 0.01}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := r.Warnings.String()
+	if !strings.Contains(msg, "the mean wait is 0") || strings.Contains(msg, "NaN") || strings.Contains(msg, "-max-jobs") {
+		t.Errorf("warnings %q, want the zero mean named", msg)
+	}
+}
+
+// The progress of a precision run: one report a round, with the projected
+// total and the budget.
+func TestHarden2_PrecisionProgress(t *testing.T) {
+	cfg := Config{Servers: 10, Load: 0.8, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 1000, Precision: 0.001, MaxJobs: 200_000, Workers: 1}
+	var got []PrecisionProgress
+	r, err := RunWithProgress(cfg, func(p PrecisionProgress) { got = append(got, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 2 || got[0].Jobs != 4000 || got[len(got)-1].Jobs != r.TotalJobs {
+		t.Fatalf("progress %+v, total %d", got, r.TotalJobs)
+	}
+	p := got[0]
+	if !(p.Projected > p.Budget && p.Budget == 200_000 && p.HalfWidth > 0.001) {
+		t.Errorf("first report %+v: want a projection over the budget", p)
+	}
+	if s := p.String(); !strings.Contains(s, "precision 0.001: 4000 jobs so far") || !strings.Contains(s, "over -max-jobs 200000") {
+		t.Errorf("report %q", s)
+	}
+}
+
+// Item 24: no negative mean wait under PS, a true label for the batch
+// means, no "± NaN" and a load < 1 never printed as 1.
+func TestHarden2_ImpossibleValues(t *testing.T) {
+	ps := Config{Servers: 1000, Load: 0.0001, Sizes: Deterministic{X0: 3}, Policy: Random{}, Discipline: PS, Jobs: 1000, Seed: 1}
+	r, err := Run(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Wait.Mean < 0 || r.Response.Mean < 3 {
+		t.Errorf("PS alone: wait %v, response %v: never below 0 and the size", r.Wait, r.Response)
+	}
+	few := Config{Servers: 50, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 19, Seed: 1}
+	if r, _ := Run(few); r.CIMethod != "19 batch means" {
+		t.Errorf("19 jobs: CI method %q, want 19 batch means", r.CIMethod)
+	}
+	few.Jobs = 1
+	r, _ = Run(few)
+	if s := r.String(); strings.Contains(s, "NaN") || !strings.Contains(s, "no 95% CI from 1 batch mean") {
+		t.Errorf("one job:\n%s", s)
+	}
+	near := Config{Servers: 50, Load: 0.9999999999999999, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 10}
+	r, _ = Run(near)
+	if s := r.String(); !strings.Contains(s, "load 0.9999999999999999,") {
+		t.Errorf("load printed as:\n%s", s)
+	}
+}
+
+// lowerMemoryLimit sets the memory limit to b bytes until the returned
+// function restores it.
+func lowerMemoryLimit(b int64) func() {
+	old := memoryLimit
+	memoryLimit = b
+	return func() { memoryLimit = old }
+}

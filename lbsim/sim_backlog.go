@@ -1,0 +1,124 @@
+package lbsim
+
+import (
+	"fmt"
+	"slices"
+	"unsafe"
+)
+
+// The backlog is the per-job state of the jobs in the system: the FCFS
+// departure queues kept for job counts (8 bytes a job), the live indexes
+// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job) and the PS queues
+// (a psJob a job). A stable system keeps it small; an unstable one (load
+// >= 1 with -overload, a ramp above 1) grows it with every job. Each
+// replication charges the capacity of those buffers, when they grow, to
+// its backlog, and ends with an error at the limit (Config.backlogLimit),
+// so that no configuration needs more than MaxMemory.
+
+// backlog is one replication's account of per-job state, in bytes.
+type backlog struct {
+	bytes, limit int64
+}
+
+// grow charges n bytes; past the limit the replication stops (the panic
+// is turned into an error by runReplication).
+func (b *backlog) grow(n int64) {
+	b.bytes += n
+	if b.bytes > b.limit {
+		panic(backlogFull{b.bytes})
+	}
+}
+
+func (b *backlog) release(n int64) { b.bytes -= n }
+
+// growHeld makes room in the full slice s for one more element, as
+// append would, and charges the growth to held (if not nil). Callers
+// test len(s) == cap(s) first: one comparison a job, and this call out of
+// the run loop.
+//
+//go:noinline
+func growHeld[T any](held *backlog, s []T) []T {
+	c := cap(s)
+	s = slices.Grow(s, 1)
+	if held != nil {
+		held.grow(int64(cap(s)-c) * int64(unsafe.Sizeof(s[:1][0])))
+	}
+	return s
+}
+
+// backlogFull carries a replication's full backlog out of the run loop.
+type backlogFull struct{ bytes int64 }
+
+// backlogError is the error of a replication whose backlog reached the
+// limit, with n jobs held.
+func backlogError(bytes int64, n int64) error {
+	return fmt.Errorf("the backlog reached %d jobs (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
+		n, bytesText(bytes), bytesText(memoryLimit))
+}
+
+// heldJobs is the number of jobs in the replication's per-job state (the
+// largest count of its structures: a job may be in two).
+func (s *sim) heldJobs() int64 {
+	var fifos, ps int64
+	for i := range s.srv.deps {
+		fifos += int64(s.srv.deps[i].size)
+	}
+	for i := range s.srv.ps {
+		ps += int64(len(s.srv.ps[i].jobs))
+	}
+	n := max(fifos, ps)
+	if h, ok := s.disp.(interface{ held() int }); ok {
+		n = max(n, int64(h.held()))
+	}
+	return n
+}
+
+// Bytes a job in the system holds, by structure.
+const (
+	fifoJobBytes  = 8                                 // a departure time
+	indexJobBytes = int64(unsafe.Sizeof(heapEntry{})) // a radix-heap entry
+	psJobBytes    = int64(unsafe.Sizeof(psJob{}))
+)
+
+// perJobBytes is the per-job state a job in the system holds under c: PS
+// queues; under FCFS, departure queues when job counts are read (by the
+// policy, on a board, or sampled), and a live index for JSQ, LWL and JIQ.
+func (c *Config) perJobBytes() int64 {
+	if c.Discipline == PS {
+		return psJobBytes
+	}
+	var b int64
+	live := c.Refresh == 0
+	index := false
+	switch p := c.Policy.(type) {
+	case JSQ:
+		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
+	case LeastLoaded:
+		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
+	case JIQ:
+		index = live
+	}
+	if index {
+		b += indexJobBytes
+	}
+	if c.SampleEvery > 0 || (c.Policy != nil && Reads(c.Policy)&Count != 0 && !index) {
+		b += fifoJobBytes
+	}
+	return b
+}
+
+// backlogReserve is the per-job state each replication is sure to have room
+// for: max(10^5, K) jobs. Stable systems stay far below it (10^5 jobs is
+// a long queue at load 0.99 with heavy-tailed sizes; K: a job per server).
+func (c *Config) backlogReserve() int64 {
+	return c.perJobBytes() * max(100_000, int64(c.Servers))
+}
+
+// backlogLimit is the per-job state a replication may hold: half of the
+// memory the rest of the configuration leaves (the other half for a
+// growing buffer's old copy and the collector's slack), shared by the
+// replications running at once. checkBounds makes it at least
+// backlogReserve.
+func (c *Config) backlogLimit() int64 {
+	return (memoryLimit - c.fixedMemory()) / (2 * int64(c.parallel()))
+}
