@@ -41,6 +41,43 @@ func TestHarden2_BacklogBounded(t *testing.T) {
 	}
 }
 
+// The bound is on all replications running at once: a sweep runs several
+// configurations' replications side by side, each of which alone is
+// within its estimate (two overloaded configurations on two workers here).
+func TestHarden2_BacklogShared(t *testing.T) {
+	defer lowerMemoryLimit(96 << 20)()
+	var cfgs []Config
+	for _, p := range []Policy{JSQ{}, JIQ{}} {
+		cfgs = append(cfgs, Config{Policy: p, Load: 2, AllowOverload: true, Servers: 10, Sizes: Exponential{M: 1}, Jobs: 40_000_000, Workers: 2})
+	}
+	peak := int64(0)
+	stop, stopped := make(chan bool), make(chan bool)
+	go func() { // sample the shared account while both run
+		defer close(stopped)
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+				peak = max(peak, heldAll.Load())
+				runtime.Gosched()
+			}
+		}
+	}()
+	_, err := RunAll(cfgs, nil)
+	close(stop)
+	<-stopped
+	if err == nil || !strings.Contains(err.Error(), "the backlog reached") {
+		t.Fatalf("err = %v, want the backlog's bound", err)
+	}
+	if limit := cfgs[0].backlogLimit(); peak > limit+limit/4 {
+		t.Errorf("the replications held %d bytes at once, over the limit %d", peak, limit)
+	}
+	if n := heldAll.Load(); n != 0 {
+		t.Errorf("after the runs %d bytes are still charged to the shared account", n)
+	}
+}
+
 // The bound leaves room for the backlogs of stable systems: at load 0.99
 // with heavy-tailed sizes 10^5 jobs in the system are normal. Counted in
 // jobs in buffers twice their size: over 2 10^5 for each of 64
@@ -62,7 +99,7 @@ func TestHarden2_BacklogRoom(t *testing.T) {
 		if err := cfg.Validate(); err != nil {
 			t.Fatal(err)
 		}
-		if n := cfg.backlogLimit() / (2 * cfg.perJobBytes()); n < c.want {
+		if n := cfg.backlogLimit() / int64(cfg.parallel()) / (2 * cfg.perJobBytes()); n < c.want {
 			t.Errorf("%s %s with %d replications at once: room for %d jobs, want %d", cfg.Policy, cfg.Discipline, cfg.parallel(), n, c.want)
 		}
 	}

@@ -187,6 +187,9 @@ func runReps(cfg *Config, from, to, workers int) ([]replication, error) {
 func runReplication(cfg *Config, rep int) (out replication, err error) {
 	var s *sim
 	defer func() {
+		if s != nil {
+			s.srv.held.done()
+		}
 		if v := recover(); v != nil {
 			switch e := v.(type) {
 			case policyError:
@@ -206,6 +209,7 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 			c := *cfg
 			c.WarmupAuto, c.Warmup, c.Jobs = false, cut, cfg.jobs()-cut
 			pilot := out.simulated
+			s.srv.held.done()
 			s = newSim(&c, rep)
 			out = s.run()
 			out.simulated += pilot

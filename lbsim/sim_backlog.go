@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"slices"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -20,16 +21,28 @@ type backlog struct {
 	bytes, limit int64
 }
 
+// heldAll is the per-job state of every replication running in this
+// process: a sweep runs replications of several configurations side by
+// side (RunEach), so the limit bounds their sum, not each alone.
+var heldAll atomic.Int64
+
 // grow charges n bytes; past the limit the replication stops (the panic
-// is turned into an error by runReplication).
+// is turned into an error by runReplication). It runs only when a buffer
+// grows, so the atomic add costs nothing measurable.
 func (b *backlog) grow(n int64) {
 	b.bytes += n
-	if b.bytes > b.limit {
+	if heldAll.Add(n) > b.limit {
 		panic(backlogFull{b.bytes})
 	}
 }
 
-func (b *backlog) release(n int64) { b.bytes -= n }
+func (b *backlog) release(n int64) {
+	b.bytes -= n
+	heldAll.Add(-n)
+}
+
+// done returns what the ended replication held to the shared account.
+func (b *backlog) done() { b.release(b.bytes) }
 
 // growHeld makes room in the full slice s for one more element, as
 // append would, and charges the growth to held (if not nil). Callers
@@ -114,11 +127,11 @@ func (c *Config) backlogReserve() int64 {
 	return c.perJobBytes() * max(100_000, int64(c.Servers))
 }
 
-// backlogLimit is the per-job state a replication may hold: half of the
-// memory the rest of the configuration leaves (the other half for a
-// growing buffer's old copy and the collector's slack), shared by the
-// replications running at once. checkBounds makes it at least
-// backlogReserve.
+// backlogLimit is the per-job state the replications running at once may
+// hold in all (heldAll): half of the memory the rest of the configuration
+// leaves (the other half for a growing buffer's old copy and the
+// collector's slack). checkBounds makes it at least backlogReserve for
+// each replication of the configuration running at once.
 func (c *Config) backlogLimit() int64 {
-	return (memoryLimit - c.fixedMemory()) / (2 * int64(c.parallel()))
+	return (memoryLimit - c.fixedMemory()) / 2
 }
