@@ -306,6 +306,19 @@ func TestHarden2_SlurmIdentityAgrees(t *testing.T) {
 	} {
 		slurmAgrees(t, tc.name, tc.sweep)
 	}
+	// The specs whose ids disagreed: now refused by sweep and slurm alike.
+	for _, spec := range []string{
+		`{"servers":[4],"jobs":2000,"max_jobs":5000}`,
+		`{"servers":[4],"jobs":2000,"max_seconds":60}`,
+		`{"servers":[4],"jobs":2000,"warmup":100,"warmup_auto":true}`,
+	} {
+		path := writeTemp(t, spec)
+		e1 := lbsimFails(t, "sweep", "-spec", path, "-id")
+		e2 := lbsimFails(t, "slurm", "-spec", path, "-shards", "1", "-out", t.TempDir())
+		if strings.TrimPrefix(e1, "lbsim sweep: ") != strings.TrimPrefix(e2, "lbsim slurm: ") {
+			t.Errorf("spec %s: sweep says %q, slurm %q", spec, e1, e2)
+		}
+	}
 }
 
 // Item 8: a '%' in -out reaches Slurm as '%%' in #SBATCH --output.
