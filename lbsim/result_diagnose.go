@@ -131,6 +131,9 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 		if ps {
 			v = ref.Response
 		}
+		if metric.CI95 == 0 { // every batch alike (e.g. no job waited): any other value is outside
+			return v, math.Copysign(math.Inf(1), metric.Mean-v), !math.IsInf(v, 0) && math.Abs(metric.Mean-v) > 1e-9*math.Max(1, math.Abs(v))
+		}
 		return v, (metric.Mean - v) / metric.CI95, !math.IsInf(v, 0) && metric.CI95 > 0
 	}
 	if v, o, ok := off(r.Exact); r.HasExact && ok && math.Abs(o) > 2 {

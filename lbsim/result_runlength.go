@@ -47,6 +47,9 @@ import (
 // the metric (Kingman's approximation of each server's mean wait).
 
 const (
+	// noIntervalBias is the bias that is warned about when no interval
+	// (or one of width 0) can be compared with it: 1%.
+	noIntervalBias = 0.01
 	// transientShare is the bias, as a share of the relative half-width,
 	// above which RuleInitialTransient fires.
 	transientShare = 0.25
@@ -152,7 +155,7 @@ func queueLoads(cfg *Config) []queueLoad {
 // runLength applies RuleInitialTransient and the batch-length half of
 // RuleCorrelatedBatches; it returns whether the batches are too short.
 func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, format string, args ...any)) (shortBatches bool) {
-	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil || !(metric.CI95 > 0) {
+	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil {
 		return false // no steady load to relax to (ramp-not-reached and unstable speak)
 	}
 	qs := queueLoads(cfg)
@@ -185,16 +188,24 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 	}
 	bias, perBatch = bias/weight, perBatch/weight
 	rel := metric.CI95 / math.Abs(metric.Mean)
-	if bias > transientShare*rel {
+	if !(rel > 0) && bias > noIntervalBias {
+		// No interval (one batch), or one of width 0 (every job alike, e.g.
+		// none waited): nothing shows the bias, so it is stated alone, with
+		// the jobs that bring it below noIntervalBias (bias ~ 1/n).
+		add(RuleInitialTransient, "started empty, a queue at load %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
+			rho, tau, 100*bias, math.Ceil(3*tau/qs[0].share), math.Ceil(n*bias/noIntervalBias))
+		return false
+	}
+	if metric.CI95 > 0 && bias > transientShare*rel {
 		// Jobs per replication for bias <= transientShare rel, with rel
 		// shrinking as 1/sqrt(n): n' = n (bias / (transientShare rel))^2.
 		need := n * (bias / (transientShare * rel)) * (bias / (transientShare * rel))
 		add(RuleInitialTransient, "started empty, a queue at load %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
 			rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/qs[0].share), need)
 	}
-	if len(reps) == 1 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < 3
+	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < 3
 		add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
-			cfg.ciBatches(), 1/(2*perBatch), minBatchRelaxations, 2*minBatchRelaxations*perBatch)
+			min(int64(cfg.ciBatches()), cfg.jobs()), 1/(2*perBatch), minBatchRelaxations, 2*minBatchRelaxations*perBatch)
 		return true
 	}
 	return false
