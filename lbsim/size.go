@@ -94,10 +94,7 @@ func sizesName(s SizeLaw) string {
 	if len(spec) <= maxSizesName {
 		return spec
 	}
-	h := fnvOffset
-	for i := range len(spec) {
-		h = fnvByte(h, spec[i])
-	}
+	h := fnvString(fnvOffset, spec)
 	cut := strings.LastIndexByte(spec[:maxSizesName-40], ',')
 	return fmt.Sprintf("%s,... (%d bytes, #%016x)", spec[:max(cut, 0)], len(spec), h)
 }

@@ -32,7 +32,11 @@ import (
 // source compiled into it), so a changed simulator never serves old results
 // and an old binary never files its results under a new version. The
 // notebook's own code that computes the value is not in the key: change the
-// key (e.g. add a version field) when you change that code.
+// key (e.g. add a version field) when you change that code, or call
+// CachedFresh once. A policy of one's own in an lbsim.Config is in its Key
+// by what it does (a fingerprint of its fields and its choices on a short
+// probe), but an edit the probe does not exercise is not seen: use
+// CachedFresh or Fresh.Sweep then.
 //
 // Values are stored with encoding/gob (exact floats, NaN and Inf included),
 // so T must be gob-encodable: exported fields, no funcs or channels. Each
@@ -45,6 +49,18 @@ import (
 // LBSIM_NO_CACHE=1 turns caching off. Files are written atomically. An
 // error from compute is returned and nothing is stored.
 func Cached[T any](key any, compute func() (T, error)) (T, error) {
+	return cached(key, compute, false)
+}
+
+// CachedFresh is Cached without reading the cache: it always computes, and
+// stores the value in place of the old one, so that later calls of Cached
+// with this key read the new value. It has Cached's signature, to drop in
+// where a function is passed (staleness.Runner{Cache: nb.CachedFresh[T]}).
+func CachedFresh[T any](key any, compute func() (T, error)) (T, error) {
+	return cached(key, compute, true)
+}
+
+func cached[T any](key any, compute func() (T, error), fresh bool) (T, error) {
 	warnUnknownOverrides()
 	var zero T
 	keyJSON, err := json.Marshal(key)
@@ -67,7 +83,7 @@ func Cached[T any](key any, compute func() (T, error)) (T, error) {
 	sum := sha256.Sum256([]byte(e.Key + "\x00" + e.Type + "\x00" + e.Code))
 	path := filepath.Join(dir, hex.EncodeToString(sum[:])+".gob")
 
-	if v, ok := readEntry(path, e); ok {
+	if v, ok := readEntry(path, e); ok && !fresh {
 		return v, nil
 	}
 	v, err := compute()

@@ -122,6 +122,10 @@ func Note(format string, args ...any) {
 // the cell, and returned, so one impossible combination (SITA-1 at a high
 // load, say) does not abort the whole sweep.
 func SweepValid(label string, g lbsim.Grid) (rows []lbsim.Row, skipped []error, err error) {
+	return sweepValid(label, g, false)
+}
+
+func sweepValid(label string, g lbsim.Grid, fresh bool) (rows []lbsim.Row, skipped []error, err error) {
 	valid, skipped := g.Valid()
 	if len(skipped) > 0 {
 		lines := make([]string, len(skipped))
@@ -133,6 +137,6 @@ func SweepValid(label string, g lbsim.Grid) (rows []lbsim.Row, skipped []error, 
 	if len(valid) == 0 {
 		return nil, skipped, fmt.Errorf("%s: every one of the %d configurations is invalid; the first: %v", label, len(skipped), skipped[0])
 	}
-	rows, err = RunAll(label, valid)
+	rows, err = runAll(label, valid, fresh)
 	return rows, skipped, err
 }

@@ -182,19 +182,51 @@ func orFail[T any](v T, err error) T {
 
 // Sweep runs a grid of configurations with an in-place progress bar, and
 // caches the rows across cell executions under a key naming every
-// configuration in full (parameters and seeds), so a changed parameter is
-// always recomputed.
+// configuration in full (parameters, seeds, and a policy of one's own by
+// what it does: see lbsim.Config.Key), so a changed parameter is always
+// recomputed. Fresh.Sweep recomputes regardless.
 func Sweep(label string, g lbsim.Grid) ([]lbsim.Row, error) {
 	return RunAll(label, g.Configs())
 }
 
 // RunAll is Sweep for an explicit list of configurations.
 func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
+	return runAll(label, cfgs, false)
+}
+
+// Fresh runs sweeps without reading the cache: they are computed, and the
+// rows stored in place of the old ones, so that the same call without
+// Fresh reads the new rows. Use it when the cache cannot see a change (an
+// edit of your policy that its fingerprint misses, see lbsim.Config.Key):
+//
+//	rows := nb.M1(nb.Fresh.Sweep("my sweep", grid))
+var Fresh Recompute
+
+// Recompute is the type of Fresh.
+type Recompute struct{}
+
+// Sweep is nb.Sweep, computed afresh.
+func (Recompute) Sweep(label string, g lbsim.Grid) ([]lbsim.Row, error) {
+	return runAll(label, g.Configs(), true)
+}
+
+// RunAll is nb.RunAll, computed afresh.
+func (Recompute) RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
+	return runAll(label, cfgs, true)
+}
+
+// SweepValid is nb.SweepValid, computed afresh.
+func (Recompute) SweepValid(label string, g lbsim.Grid) ([]lbsim.Row, []error, error) {
+	return sweepValid(label, g, true)
+}
+
+// runAll runs cfgs with a progress bar, through the cache unless fresh.
+func runAll(label string, cfgs []lbsim.Config, fresh bool) ([]lbsim.Row, error) {
 	key := make([]string, len(cfgs))
 	for i, c := range cfgs {
 		key[i] = c.Key()
 	}
-	rows, err := Cached(key, func() ([]lbsim.Row, error) {
+	rows, err := cached(key, func() ([]lbsim.Row, error) {
 		p := NewProgress(label, len(cfgs))
 		defer p.Done()
 		res, err := lbsim.RunAll(cfgs, func(done, total int) { p.Add(1) })
@@ -202,7 +234,7 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 			return nil, err
 		}
 		return lbsim.Rows(res), nil
-	})
+	}, fresh)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,142 @@
+package lbsim_test
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+// Weighted sends a job to server k with probability proportional to
+// mu_k^pow: the notebook user's policy whose edit (pow 1 to 2) String()
+// does not show.
+type Weighted struct{ pow float64 }
+
+func (Weighted) String() string     { return "weighted" }
+func (Weighted) Reads() lbsim.State { return 0 }
+func (p Weighted) Pick(v *lbsim.View, _ float64) int {
+	total := 0.0
+	for k := range v.K() {
+		total += math.Pow(v.Speed(k), p.pow)
+	}
+	u := v.Rand().Float64() * total
+	for k := range v.K() {
+		if u -= math.Pow(v.Speed(k), p.pow); u < 0 {
+			return k
+		}
+	}
+	return v.K() - 1
+}
+
+// Tagged has an exported field that String() does not print and Pick does not read.
+type Tagged struct{ Note string }
+
+func (Tagged) String() string                    { return "tagged" }
+func (Tagged) Reads() lbsim.State                { return 0 }
+func (Tagged) Pick(v *lbsim.View, _ float64) int { return int(v.Job() % 2) }
+
+// keyBase is a configuration every field of which keyPerturb changes.
+func keyBase() lbsim.Config {
+	return lbsim.Config{Servers: 4, Load: 0.5, Sizes: lbsim.Exponential{M: 1}, Policy: lbsim.JSQ{D: 2},
+		Jobs: 1000, Reps: 2, Seed: 1}
+}
+
+// keyPerturb changes one field of a configuration to another meaning.
+var keyPerturb = map[string]func(c *lbsim.Config){
+	"Servers":       func(c *lbsim.Config) { c.Servers = 5 },
+	"Speeds":        func(c *lbsim.Config) { c.Speeds = []float64{2, 1, 1, 1} },
+	"Load":          func(c *lbsim.Config) { c.Load = math.Nextafter(0.5, 1) },
+	"Sizes":         func(c *lbsim.Config) { c.Sizes = lbsim.Exponential{M: 2} },
+	"Arrivals":      func(c *lbsim.Config) { c.Arrivals = lbsim.DeterministicArrivals{} },
+	"Trace":         func(c *lbsim.Config) { c.Trace = &lbsim.Trace{Times: []float64{0, 1}, Sizes: []float64{1, 1}} },
+	"Policy":        func(c *lbsim.Config) { c.Policy = lbsim.JSQ{D: 3} },
+	"Refresh":       func(c *lbsim.Config) { c.Refresh = 5 },
+	"Tally":         func(c *lbsim.Config) { c.Tally = true },
+	"Discipline":    func(c *lbsim.Config) { c.Discipline = lbsim.PS },
+	"Jobs":          func(c *lbsim.Config) { c.Jobs++ },
+	"Warmup":        func(c *lbsim.Config) { c.Warmup = 10 },
+	"Reps":          func(c *lbsim.Config) { c.Reps++ },
+	"Seed":          func(c *lbsim.Config) { c.Seed++ },
+	"AllowOverload": func(c *lbsim.Config) { c.AllowOverload = true },
+	"SampleEvery":   func(c *lbsim.Config) { c.SampleEvery = 1 },
+	"Batches":       func(c *lbsim.Config) { c.Batches = 10 },
+	"WarmupAuto":    func(c *lbsim.Config) { c.WarmupAuto = true },
+	"Precision":     func(c *lbsim.Config) { c.Precision = 0.05 },
+	"MaxJobs":       func(c *lbsim.Config) { c.MaxJobs = 1e6 },
+	"MaxSeconds":    func(c *lbsim.Config) { c.MaxSeconds = 60 },
+}
+
+// keyIgnores are the fields that do not change a run's numbers, with why.
+var keyIgnores = map[string]string{
+	"Workers": "replications run in parallel give the same numbers on any number of cores",
+}
+
+// Two configurations that differ in any field never share a key. A field
+// added to Config fails this test until keyPerturb or keyIgnores has it.
+func TestOwn_KeyDiffersInEveryField(t *testing.T) {
+	base := keyBase()
+	seen := map[string]string{base.Key(): "the base"}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[lbsim.Config]()) {
+		perturb, ok := keyPerturb[f.Name]
+		if _, ignored := keyIgnores[f.Name]; ignored {
+			c := base
+			reflect.ValueOf(&c).Elem().FieldByIndex(f.Index).SetInt(3)
+			if c.Key() != base.Key() {
+				t.Errorf("%s changes the key, but keyIgnores says it does not change the numbers", f.Name)
+			}
+			continue
+		}
+		if !ok {
+			t.Errorf("Config.%s is neither in keyPerturb nor keyIgnores: put it in Config.Key and here", f.Name)
+			continue
+		}
+		c := base
+		perturb(&c)
+		if reflect.DeepEqual(c, base) {
+			t.Errorf("keyPerturb[%s] changes nothing", f.Name)
+		}
+		if other, dup := seen[c.Key()]; dup {
+			t.Errorf("changing %s gives the key of %s: %q", f.Name, other, c.Key())
+		}
+		seen[c.Key()] = f.Name
+	}
+}
+
+// An edited policy of one's own gets a new key: a changed Pick (same type,
+// same String()) and a changed field that String() does not print.
+func TestOwn_KeyEditedPolicy(t *testing.T) {
+	c := keyBase()
+	key := func(p lbsim.Policy) string { c.Policy = p; return c.Key() }
+	if a, b := key(Weighted{1}), key(Weighted{2}); a == b {
+		t.Errorf("Pick weighting by mu and by mu^2 share the key %q", a)
+	}
+	if a, b := key(Tagged{"a"}), key(Tagged{"b"}); a == b {
+		t.Errorf("Tagged{a} and Tagged{b} share the key %q", a)
+	}
+	if a, b := key(Weighted{2}), key(&Weighted{2}); a != key(Weighted{2}) || b != key(&Weighted{2}) || a == b {
+		t.Errorf("keys not stable, or a value and a pointer alike: %q, %q", a, b)
+	}
+	if k := key(lbsim.JSQ{D: 2}); !strings.Contains(k, " policy=jsq:d=2 ") {
+		t.Errorf("a built-in policy keeps its spec as its key: %q", k)
+	}
+}
+
+// Speeds are runs of equal values, or a hash when there are many distinct ones.
+func TestOwn_KeySpeedsCompact(t *testing.T) {
+	c := keyBase()
+	c.Servers, c.Speeds = 10, []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}
+	if k := c.Key(); !strings.Contains(k, " speeds=2x5,1x5 ") {
+		t.Errorf("key %q does not give the speeds as runs 2x5,1x5", k)
+	}
+	c.Servers, c.Speeds = 100_000, make([]float64, 100_000)
+	for i := range c.Speeds {
+		c.Speeds[i] = 1 + float64(i)/1e5
+	}
+	a := c.Key()
+	c.Speeds[99_999] = math.Nextafter(c.Speeds[99_999], 3)
+	if b := c.Key(); len(a) > 400 || a == b {
+		t.Errorf("100000 distinct speeds: key of %d bytes, and one speed's last bit changed it: %v", len(a), a != b)
+	}
+}
