@@ -169,7 +169,7 @@ func wrap(part, body string) string {
 }
 
 func errorHTML(err error) string {
-	return fmt.Sprintf(`<p style="color:#a00;font-family:sans-serif">%s</p>`, html.EscapeString(err.Error()))
+	return fmt.Sprintf(`<p style="color:#a00;font-family:sans-serif">%s</p>`, html.EscapeString(lbsim.FieldAdvice(err.Error())))
 }
 
 // describe is a one-line summary of cfg, as the table's caption.
@@ -216,7 +216,7 @@ func (e *Explorer) single(cfg lbsim.Config, r lbsim.Result) (figure, table strin
 	if len(r.Warnings) > 0 {
 		table += "<ul style=\"color:#a60;font-family:sans-serif;font-size:13px\">"
 		for _, w := range r.Warnings {
-			table += "<li>warning " + html.EscapeString(w.String()) + "</li>"
+			table += "<li>warning " + html.EscapeString(lbsim.FieldAdvice(w.String())) + "</li>"
 		}
 		table += "</ul>"
 	}

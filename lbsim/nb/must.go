@@ -7,6 +7,8 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/must"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // GoNB's must.M logs and panics with a stack trace. Reassigned, as its doc
@@ -28,9 +30,10 @@ var stop = func() {
 // exported report, and a headless run (nbconvert, make test) fails.
 //
 // In a notebook the error is a red box whose text starts "error: "; outside
-// one (go test, a terminal) it is the line "error: ..." on stderr.
+// one (go test, a terminal) it is the line "error: ..." on stderr. Advice
+// names Config fields, not command-line flags (lbsim.FieldAdvice).
 func Fail(err error) {
-	msg := "error: " + err.Error()
+	msg := "error: " + lbsim.FieldAdvice(err.Error())
 	if frontEnd.isNotebook {
 		showHTML(errorBox(msg))
 	} else {

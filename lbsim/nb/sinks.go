@@ -1,9 +1,16 @@
 package nb
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
 	"fmt"
 	"html"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -34,7 +41,7 @@ func Table(rows any, caption string, opts ...TableOption) {
 	if t.save != "" {
 		Must(saveFrame(t.save, df))
 	}
-	showHTML(frame.HTML(dropEmptyWarnings(df), t.frame...))
+	showHTML(frame.HTML(shownWarnings(df), t.frame...))
 }
 
 // TableOption changes what Table does.
@@ -70,23 +77,23 @@ func toFrame(rows any) (dataframe.DataFrame, error) {
 	return frame.FromStructs(rows)
 }
 
-// dropEmptyWarnings removes a string column named "warnings" in which no
-// row has text.
-func dropEmptyWarnings(df dataframe.DataFrame) dataframe.DataFrame {
+// shownWarnings is df as a notebook shows it: a string column named
+// "warnings" is dropped when no row has text, else its advice names Config
+// fields (lbsim.FieldAdvice).
+func shownWarnings(df dataframe.DataFrame) dataframe.DataFrame {
 	for _, name := range df.Names() {
-		if !strings.EqualFold(name, "warnings") {
-			continue
-		}
 		col := df.Col(name)
-		if col.Type() != series.String {
+		if !strings.EqualFold(name, "warnings") || col.Type() != series.String {
 			continue
 		}
-		for _, s := range col.Records() {
-			if s != "" {
-				return df
-			}
+		cells, empty := col.Records(), true
+		for i, s := range cells {
+			cells[i], empty = lbsim.FieldAdvice(s), empty && s == ""
 		}
-		return df.Drop(name)
+		if empty {
+			return df.Drop(name)
+		}
+		return df.Mutate(series.New(cells, series.String, name))
 	}
 	return df
 }
@@ -120,7 +127,9 @@ func Note(format string, args ...any) {
 // SweepValid is Sweep over the grid's valid configurations only
 // (lbsim.Grid.Valid): the invalid ones are skipped, listed in a note under
 // the cell, and returned, so one impossible combination (SITA-1 at a high
-// load, say) does not abort the whole sweep.
+// load, say) does not abort the whole sweep. The note is shown once per
+// sweep: not again in the same program, nor in a later cell of the same
+// GoNB session (see noteOnce), which reads the same rows from the cache.
 func SweepValid(label string, g lbsim.Grid) (rows []lbsim.Row, skipped []error, err error) {
 	return sweepValid(label, g, false)
 }
@@ -130,9 +139,9 @@ func sweepValid(label string, g lbsim.Grid, fresh bool) (rows []lbsim.Row, skipp
 	if len(skipped) > 0 {
 		lines := make([]string, len(skipped))
 		for i, e := range skipped {
-			lines[i] = "  " + e.Error()
+			lines[i] = "  " + lbsim.FieldAdvice(e.Error())
 		}
-		Note("%s: skipped %d invalid configuration(s) of %d:\n%s", label, len(skipped), len(skipped)+len(valid), strings.Join(lines, "\n"))
+		noteOnce(fmt.Sprintf("%s: skipped %d invalid configuration(s) of %d:\n%s", label, len(skipped), len(skipped)+len(valid), strings.Join(lines, "\n")))
 	}
 	if len(valid) == 0 {
 		return nil, skipped, fmt.Errorf("%s: every one of the %d configurations is invalid; the first: %v", label, len(skipped), skipped[0])
@@ -140,3 +149,29 @@ func sweepValid(label string, g lbsim.Grid, fresh bool) (rows []lbsim.Row, skipp
 	rows, err = runAll(label, valid, fresh)
 	return rows, skipped, err
 }
+
+// noteOnce shows msg as a Note unless this program, or an earlier cell of
+// the same GoNB session, showed the same text: GoNB runs a new program for
+// every cell, so the session remembers it in a marker file in its
+// temporary directory ($GONB_TMP_DIR, removed with the kernel). A new
+// session, such as the run that exports a report, shows it once again.
+func noteOnce(msg string) {
+	if _, dup := notedNotes.LoadOrStore(msg, true); dup {
+		return
+	}
+	if dir := os.Getenv("GONB_TMP_DIR"); dir != "" {
+		sum := sha256.Sum256([]byte(msg))
+		marker := filepath.Join(dir, "lbsim-note-"+hex.EncodeToString(sum[:8]))
+		f, err := os.OpenFile(marker, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+		if errors.Is(err, fs.ErrExist) {
+			return
+		}
+		if err == nil {
+			f.Close()
+		}
+	}
+	Note("%s", msg)
+}
+
+// notedNotes are the texts noteOnce showed in this program.
+var notedNotes sync.Map
