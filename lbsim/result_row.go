@@ -230,7 +230,7 @@ func fmtLoads(m map[float64]bool) string {
 }
 
 // RowHeader is the CSV header of rows: the json names of Row's fields
-// (Config, tagged "-", is not a column).
+// (Config and the replication means, tagged "-", are not columns).
 func RowHeader() []string {
 	var out []string
 	for _, f := range rowColumns() {
