@@ -50,6 +50,11 @@ type Result struct {
 	// response time minus the job's own service time x/mu).
 	Wait     Estimate
 	Response Estimate
+	// RepWait and RepResponse are the means of the interval's units, in
+	// order: one per replication, or with one replication one per batch mean
+	// that holds jobs (CIMethod says which). Two runs on the same seeds see
+	// the same arrivals and sizes unit by unit, so Compare pairs them.
+	RepWait, RepResponse []float64
 	// P50Wait, P95Wait and P99Wait are waiting-time quantiles over all
 	// measured jobs, within 0.8% (histogram bins, see stat_histogram.go).
 	P50Wait, P95Wait, P99Wait float64
@@ -156,21 +161,28 @@ func tQuantile(p float64, n int) float64 {
 
 // estimate pools sums over units (replications or batches): the point
 // estimate is sum/count over all units, the CI half-width is
-// t_{0.975,n-1} s/sqrt(n) over the n unit means (units without jobs skipped).
+// t_{0.975,n-1} s/sqrt(n) over the n unit means (unitMeans).
 func estimate(sums, counts []float64) Estimate {
 	var s, c float64
-	var means []float64
 	for i := range sums {
 		s += sums[i]
 		c += counts[i]
-		if counts[i] > 0 {
-			means = append(means, sums[i]/counts[i])
-		}
 	}
 	if c == 0 {
 		return Estimate{Mean: math.NaN(), CI95: math.NaN()}
 	}
-	return Estimate{Mean: s / c, CI95: MeanCI95(means).CI95}
+	return Estimate{Mean: s / c, CI95: MeanCI95(unitMeans(sums, counts)).CI95}
+}
+
+// unitMeans are sum/count of each unit that holds jobs, in order.
+func unitMeans(sums, counts []float64) []float64 {
+	var means []float64
+	for i := range sums {
+		if counts[i] > 0 {
+			means = append(means, sums[i]/counts[i])
+		}
+	}
+	return means
 }
 
 // aggregate combines the replications of one configuration, in order.
@@ -235,8 +247,9 @@ func aggregate(cfg *Config, reps []replication) Result {
 			r.CIMethod = "1 batch mean"
 		}
 	}
-	r.Wait = estimate(unit(all, sumW), counts)
-	r.Response = estimate(unit(all, sumR), counts)
+	w, resp := unit(all, sumW), unit(all, sumR)
+	r.Wait, r.Response = estimate(w, counts), estimate(resp, counts)
+	r.RepWait, r.RepResponse = unitMeans(w, counts), unitMeans(resp, counts)
 	if r.HasHandout {
 		r.Handout = estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
 	}

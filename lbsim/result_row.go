@@ -61,6 +61,11 @@ type Row struct {
 	LimitKind     string   `json:"limit_kind"`     // "limit" or "lower bound"
 	Warnings      Warnings `json:"warnings"`
 
+	// RepWait and RepResponse are Result's per-replication (or batch)
+	// means, for Compare: not columns, but kept by gob (nb's cache).
+	RepWait     []float64 `json:"-"`
+	RepResponse []float64 `json:"-"`
+
 	Config Config `json:"-"` // the configuration the row came from
 }
 
@@ -87,6 +92,7 @@ func NewRow(r Result) Row {
 		Utilization: r.Utilization, SizeMean: math.NaN(), SCV: math.NaN(),
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
+		RepWait: r.RepWait, RepResponse: r.RepResponse,
 	}
 	row.D, row.C = rowParams(r.Config.Policy, r.Servers)
 	if sizes := r.Config.sizes(); sizes != nil {
@@ -224,7 +230,7 @@ func fmtLoads(m map[float64]bool) string {
 }
 
 // RowHeader is the CSV header of rows: the json names of Row's fields
-// (Config, tagged "-", is not a column).
+// (Config and the replication means, tagged "-", are not columns).
 func RowHeader() []string {
 	var out []string
 	for _, f := range rowColumns() {

@@ -1,6 +1,8 @@
 // Command lbsim runs the dispatching simulator from the command line.
 //
 //	lbsim run   [flags]   one configuration: a readable summary, or one JSON object with -json
+//	lbsim compare [flags] -policy A,B: A - B and A / B of the mean wait on the same
+//	                      random numbers, paired 95% intervals beside the unpaired ones
 //	lbsim sweep [flags]   a grid (comma-separated lists of policies, loads, ...) as CSV
 //	                      (-shard i/n -out DIR runs one part; -spec FILE.json reads the grid)
 //	lbsim merge DIR       merges the parts into the same CSV
@@ -40,7 +42,7 @@ type usageError struct{ error }
 
 func mainWithArgs(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
-		fmt.Fprintln(stderr, "usage: lbsim <command> [flags]; commands: run, sweep, merge, slurm (see lbsim <command> -h)")
+		fmt.Fprintln(stderr, "usage: lbsim <command> [flags]; commands: run, compare, sweep, merge, slurm (see lbsim <command> -h)")
 		if len(args) == 0 {
 			return 2
 		}
@@ -48,7 +50,7 @@ func mainWithArgs(args []string, stdout, stderr io.Writer) int {
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "lbsim: unknown command %q; use one of: run, sweep, merge, slurm\n", args[0])
+		fmt.Fprintf(stderr, "lbsim: unknown command %q; use one of: run, compare, sweep, merge, slurm\n", args[0])
 		return 2
 	}
 	if err := cmd(args[1:], stdout, stderr); err != nil {

@@ -45,16 +45,19 @@ func runCommand(args []string, stdout, stderr io.Writer) error {
 // run reports its rounds: about a minute at 2e6 jobs per second.
 const longPrecisionRun = 100_000_000
 
+// jsonNum is x, or nil (JSON null) for a value that does not exist.
+func jsonNum(x float64) any {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return x
+}
+
 // resultJSON is the run's JSON object (the command-line contract): every
 // mean has a _ci95 companion; values that do not exist are null.
 func resultJSON(r lbsim.Result) map[string]any {
 	row := lbsim.NewRow(r)
-	num := func(x float64) any {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			return nil
-		}
-		return x
-	}
+	num := jsonNum
 	out := map[string]any{
 		"policy": r.Policy, "servers": r.Servers, "load": r.Load, "sizes": r.Sizes,
 		"arrivals": r.Arrivals, "discipline": r.Discipline, "refresh": r.Refresh, "tally": r.Tally,

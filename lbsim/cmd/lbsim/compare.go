@@ -1,0 +1,102 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+func init() { commands["compare"] = compareCommand }
+
+// compareCommand runs two policies on the same system and the same seeds
+// (common random numbers) and prints A - B and A / B of the mean wait (PS:
+// response) with paired 95% intervals and the unpaired ones beside them
+// (lbsim.Compare). Every run flag applies to both runs.
+func compareCommand(args []string, stdout, stderr io.Writer) error {
+	var c configFlags
+	fs := newFlagSet("compare", stderr, &c)
+	fs.Lookup("policy").Usage = "the two policies A,B to compare, e.g. rnd,rr (" + fs.Lookup("policy").Usage + ")"
+	asJSON := fs.Bool("json", false, "print exactly one JSON object on stdout")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if err := checkReplaced(fs, &c); err != nil {
+		return err
+	}
+	policies := splitList(c.policy)
+	if len(policies) != 2 {
+		s := "s"
+		if len(policies) == 1 {
+			s = ""
+		}
+		return fmt.Errorf("-policy has %d value%s; compare takes two, e.g. -policy rnd,rr", len(policies), s)
+	}
+	if c.precision > 0 {
+		return fmt.Errorf("-precision stops each run at its own length, so the runs would not be paired; give -jobs and -reps instead (e.g. -reps 10)")
+	}
+	cfgs := make([]lbsim.Config, 2)
+	for i, p := range policies {
+		one := c
+		one.policy = p
+		g, err := one.grid(true)
+		if err != nil {
+			return err
+		}
+		cfgs[i] = g.Configs()[0]
+	}
+	warnUnstable(stderr, "compare", cfgs)
+	res, err := lbsim.RunAll(cfgs, nil)
+	if err != nil {
+		return err
+	}
+	cmp, err := lbsim.Compare(res[0], res[1])
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(stdout).Encode(comparisonJSON(cmp, res))
+	}
+	_, err = fmt.Fprint(stdout, comparisonText(cmp, res))
+	return err
+}
+
+// comparisonText is the readable summary: the difference with its paired
+// and unpaired intervals, the ratio, the exact difference when known, the
+// two means and the runs' warnings.
+func comparisonText(c lbsim.Comparison, res []lbsim.Result) string {
+	unit := fmt.Sprintf("%d %s", c.Pairs, c.Units)
+	s := fmt.Sprintf("%s - %s: mean %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%.2gx wider)\n",
+		c.A, c.B, c.Metric, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, c.UnpairedDiffCI95/c.DiffCI95)
+	s += fmt.Sprintf("%s / %s: ratio %.6g, paired 95%% CI ± %.3g; unpaired ± %.3g\n", c.A, c.B, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95)
+	if v := jsonNum(c.ExactDiff); v != nil {
+		s += fmt.Sprintf("exact difference %.6g\n", c.ExactDiff)
+	}
+	s += fmt.Sprintf("%s: mean %s %s; %s: mean %s %s\n", c.A, c.Metric, lbsim.Estimate{Mean: c.MeanA, CI95: c.MeanACI95},
+		c.B, c.Metric, lbsim.Estimate{Mean: c.MeanB, CI95: c.MeanBCI95})
+	for _, r := range res {
+		for _, w := range r.Warnings {
+			s += fmt.Sprintf("WARNING %s: %s\n", r.Label, w)
+		}
+	}
+	return s
+}
+
+// comparisonJSON is compare's JSON object: the difference and ratio of the
+// mean wait (diff_mean_wait, ...; under PS of the mean response,
+// diff_mean_response, ...) with paired _ci95 half-widths, the unpaired ones,
+// and both runs as lbsim run -json reports them.
+func comparisonJSON(c lbsim.Comparison, res []lbsim.Result) map[string]any {
+	m := "mean_" + c.Metric
+	return map[string]any{
+		"a": c.A, "b": c.B, "metric": c.Metric, "load": c.Load, "pairs": c.Pairs, "ci_method": c.Units,
+		m + "_a": jsonNum(c.MeanA), m + "_a_ci95": jsonNum(c.MeanACI95),
+		m + "_b": jsonNum(c.MeanB), m + "_b_ci95": jsonNum(c.MeanBCI95),
+		"diff_" + m: jsonNum(c.Diff), "diff_" + m + "_ci95": jsonNum(c.DiffCI95),
+		"ratio_" + m: jsonNum(c.Ratio), "ratio_" + m + "_ci95": jsonNum(c.RatioCI95),
+		"unpaired_diff_ci95": jsonNum(c.UnpairedDiffCI95), "unpaired_ratio_ci95": jsonNum(c.UnpairedRatioCI95),
+		"exact_diff": jsonNum(c.ExactDiff),
+		"runs":       []map[string]any{resultJSON(res[0]), resultJSON(res[1])},
+	}
+}

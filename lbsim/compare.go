@@ -1,0 +1,194 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+)
+
+// Comparison is policy A against policy B on the same system and the same
+// random numbers: the difference and the ratio of their means with paired
+// 95% intervals, and the unpaired intervals beside them to show the gain.
+// The metric is the mean wait, or the mean response when either run is PS
+// (as everywhere in lbsim: under PS the response is what is measured).
+//
+// With n units (replications, or the batch means of one replication) and
+// a_i, b_i their means, d_i = a_i - b_i, and A, B the runs' pooled means:
+//
+//	Diff  = A - B,  half-width t_{0.975,n-1} s_d / sqrt(n)
+//	Ratio = A / B,  half-width t_{0.975,n-1} s_e / (sqrt(n) |B|),  e_i = a_i - Ratio b_i
+//
+// s the sample standard deviations (divisor n-1). The ratio's interval is
+// the delta method for a ratio of paired means, which keeps their
+// covariance. The unpaired intervals treat A and B as independent:
+// sqrt(h_A^2 + h_B^2) for the difference, Ratio's formula for the ratio.
+// Pairing narrows the interval when A and B move together unit by unit,
+// which common random numbers make them do: the same seeds give both runs
+// the same arrivals and sizes (rng.go draws the policy's choices apart).
+type Comparison struct {
+	A         string  `json:"a"` // policy labels
+	B         string  `json:"b"`
+	Load      float64 `json:"load"`
+	Metric    string  `json:"metric"` // "wait" or "response"
+	MeanA     float64 `json:"mean_a"`
+	MeanACI95 float64 `json:"mean_a_ci95"`
+	MeanB     float64 `json:"mean_b"`
+	MeanBCI95 float64 `json:"mean_b_ci95"`
+
+	Diff              float64 `json:"diff"`
+	DiffCI95          float64 `json:"diff_ci95"`          // paired
+	UnpairedDiffCI95  float64 `json:"unpaired_diff_ci95"` // as if independent
+	Ratio             float64 `json:"ratio"`
+	RatioCI95         float64 `json:"ratio_ci95"`
+	UnpairedRatioCI95 float64 `json:"unpaired_ratio_ci95"`
+	// ExactDiff is exact(A) - exact(B) when theory knows both exactly, else NaN.
+	ExactDiff float64 `json:"exact_diff"`
+
+	Pairs    int    `json:"pairs"`
+	Units    string `json:"units"`    // "replications" or "batch means"
+	Warnings string `json:"warnings"` // each run's warning rules, by policy
+}
+
+// Compare is CompareRows on two results.
+func Compare(a, b Result) (Comparison, error) { return CompareRows(NewRow(a), NewRow(b)) }
+
+// CompareRows compares the runs of two rows (see Comparison). It refuses
+// rows that are not paired: the policy, the board (refresh, tally) and the
+// discipline may differ, nothing that sets the arrivals, the sizes or the
+// units.
+func CompareRows(a, b Row) (Comparison, error) {
+	if err := paired(a, b); err != nil {
+		return Comparison{}, err
+	}
+	metric := "wait"
+	mA, hA, mB, hB, ua, ub := a.MeanWait, a.MeanWaitCI95, b.MeanWait, b.MeanWaitCI95, a.RepWait, b.RepWait
+	if a.Discipline == PS.String() || b.Discipline == PS.String() {
+		metric = "response"
+		mA, hA, mB, hB, ua, ub = a.MeanResponse, a.MeanResponseCI95, b.MeanResponse, b.MeanResponseCI95, a.RepResponse, b.RepResponse
+	}
+	c := Comparison{
+		A: a.Label, B: b.Label, Load: a.Load, Metric: metric, MeanA: mA, MeanACI95: hA, MeanB: mB, MeanBCI95: hB,
+		Diff: mA - mB, UnpairedDiffCI95: math.Hypot(hA, hB),
+		Ratio: mA / mB, UnpairedRatioCI95: Ratio(Estimate{mA, hA}, Estimate{mB, hB}).CI95,
+		ExactDiff: math.NaN(), Pairs: len(ua), Units: "replications",
+		Warnings: strings.Join(slices.DeleteFunc([]string{ruleList(a), ruleList(b)}, func(s string) bool { return s == "" }), "; "),
+	}
+	if a.Reps == 1 {
+		c.Units = "batch means"
+	}
+	if metric == "wait" {
+		c.ExactDiff = a.ExactWait - b.ExactWait
+	} else {
+		c.ExactDiff = a.ExactResponse - b.ExactResponse
+	}
+	d, e := make([]float64, len(ua)), make([]float64, len(ua))
+	for i := range ua {
+		d[i], e[i] = ua[i]-ub[i], ua[i]-c.Ratio*ub[i]
+	}
+	c.DiffCI95 = MeanCI95(d).CI95
+	c.RatioCI95 = MeanCI95(e).CI95 / math.Abs(mB)
+	return c, nil
+}
+
+// ruleList is "LABEL: rule, rule" for a row with warnings, else "".
+func ruleList(r Row) string {
+	if len(r.Warnings) == 0 {
+		return ""
+	}
+	rules := make([]string, len(r.Warnings))
+	for i, w := range r.Warnings {
+		rules[i] = w.Rule
+	}
+	return r.Label + ": " + strings.Join(rules, ", ")
+}
+
+// paired says why two rows do not share their random numbers unit by unit,
+// or nil: the same seed, length, replications, warm-up, servers, speeds,
+// load, sizes and arrivals (or trace), and with one replication the same
+// batches, each of the same jobs.
+func paired(a, b Row) error {
+	for _, r := range []Row{a, b} {
+		if len(r.RepWait) == 0 {
+			return fmt.Errorf("%s has no replication means to pair (a row read from CSV, or made by hand): compare results of Run, or rows of Sweep or nb.Sweep", r.Label)
+		}
+	}
+	warmup := func(r Row) string {
+		if r.Config.WarmupAuto {
+			return "auto"
+		}
+		return fmt.Sprint(r.Config.Warmup)
+	}
+	speeds := func(r Row) string {
+		s := make([]string, 0, len(r.Config.Speeds))
+		for _, mu := range r.Config.speeds() {
+			s = append(s, fmtNum(mu))
+		}
+		return strings.Join(s, ",")
+	}
+	trace := func(r Row) string {
+		if t := r.Config.Trace; t != nil {
+			return fmt.Sprintf("of %d jobs", t.Len())
+		}
+		return "none"
+	}
+	same := []struct {
+		what string
+		of   func(Row) any
+	}{
+		{"seed", func(r Row) any { return r.Seed }}, {"jobs", func(r Row) any { return r.Jobs }},
+		{"replications", func(r Row) any { return r.Reps }}, {"warm-up", func(r Row) any { return warmup(r) }},
+		{"servers", func(r Row) any { return r.Servers }}, {"speeds", func(r Row) any { return speeds(r) }},
+		{"load", func(r Row) any { return fmtNum(r.Load) }}, {"sizes", func(r Row) any { return r.Sizes }},
+		{"arrivals", func(r Row) any { return r.Arrivals }}, {"trace", func(r Row) any { return trace(r) }},
+		{"batches", func(r Row) any { return r.Config.ciBatches() }},
+		{"unit count", func(r Row) any { return len(r.RepWait) }},
+	}
+	for _, s := range same {
+		if va, vb := s.of(a), s.of(b); va != vb {
+			return fmt.Errorf("%s and %s are not paired: %s %v and %v differ; common random numbers need the same %s in both runs (only the policy, the board and the discipline may differ)", a.Label, b.Label, s.what, va, vb, s.what)
+		}
+	}
+	if ta, tb := a.Config.Trace, b.Config.Trace; ta != nil && tb != nil && ta != tb &&
+		(!slices.Equal(ta.Times, tb.Times) || !slices.Equal(ta.Sizes, tb.Sizes)) {
+		return fmt.Errorf("%s and %s are not paired: their traces of %d jobs differ; replay the same trace in both runs", a.Label, b.Label, ta.Len())
+	}
+	if a.Reps == 1 && a.Config.WarmupAuto {
+		return fmt.Errorf("%s and %s are not paired: one replication with auto warm-up truncates each run at its own point, so batch b of A and of B hold different jobs; use 2 or more replications (paired by replication) or a fixed warm-up", a.Label, b.Label)
+	}
+	return nil
+}
+
+// CompareByLoad compares policy a against b at every load of a sweep at
+// which a has a row (labels as in Find), in increasing load; an error names
+// the missing row or the load whose runs are not paired.
+func CompareByLoad(rows []Row, a, b string) ([]Comparison, error) {
+	var loads []float64
+	labels := map[string]bool{}
+	for _, r := range rows {
+		if (r.Label == a || r.Policy == a) && !slices.Contains(loads, r.Load) {
+			loads = append(loads, r.Load)
+		}
+		labels[r.Label] = true
+	}
+	if len(loads) == 0 {
+		return nil, fmt.Errorf("no row for policy %q: the rows have policies %s", a, strings.Join(sortedKeys(labels), ", "))
+	}
+	sort.Float64s(loads)
+	out := make([]Comparison, len(loads))
+	for i, load := range loads {
+		ra, err := Find(rows, a, load)
+		if err != nil {
+			return nil, err
+		}
+		rb, err := Find(rows, b, load)
+		if err != nil {
+			return nil, err
+		}
+		if out[i], err = CompareRows(ra, rb); err != nil {
+			return nil, fmt.Errorf("at load %s: %w", fmtNum(load), err)
+		}
+	}
+	return out, nil
+}

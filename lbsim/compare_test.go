@@ -1,0 +1,195 @@
+package lbsim_test
+
+import (
+	"bytes"
+	"encoding/gob"
+	"math"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+// rndVsRR is RND against RR with exponential sizes on K=4 servers: RND makes
+// each server M/M/1 (Pollaczek-Khinchine), RR makes it E_4/M/1, both exact.
+func rndVsRR(reps int) (lbsim.Config, lbsim.Config) {
+	a := lbsim.Config{Servers: 4, Load: 0.8, Sizes: exp1, Policy: lbsim.Random{}, Jobs: 100_000, Reps: reps, Seed: 21}
+	b := a
+	b.Policy = lbsim.RoundRobin{}
+	return a, b
+}
+
+// The result keeps each replication's mean wait and response, and the row
+// carries them (out of the CSV, through gob).
+func TestOwn_RepMeans(t *testing.T) {
+	a, _ := rndVsRR(4)
+	a.Jobs = 20_000
+	r := run(t, a)
+	if len(r.RepWait) != 4 || len(r.RepResponse) != 4 {
+		t.Fatalf("RepWait %v, RepResponse %v: want 4 replication means each", r.RepWait, r.RepResponse)
+	}
+	var mean float64
+	for _, w := range r.RepWait {
+		mean += w / 4
+	}
+	if math.Abs(mean-r.Wait.Mean) > 1e-12*r.Wait.Mean {
+		t.Errorf("mean of RepWait %v is %v, Wait.Mean %v: equal replications should agree", r.RepWait, mean, r.Wait.Mean)
+	}
+	one := a
+	one.Reps = 1
+	if r1 := run(t, one); len(r1.RepWait) != 20 {
+		t.Errorf("one replication: %d unit means, want the 20 batch means (%s)", len(r1.RepWait), r1.CIMethod)
+	}
+	row := lbsim.NewRow(r)
+	if !slices.Equal(row.RepWait, r.RepWait) || !slices.Equal(row.RepResponse, r.RepResponse) {
+		t.Errorf("row RepWait %v, want %v", row.RepWait, r.RepWait)
+	}
+	for _, h := range lbsim.RowHeader() {
+		if strings.Contains(h, "rep_") {
+			t.Errorf("CSV header has %q: the replication means are not a column", h)
+		}
+	}
+	var buf bytes.Buffer
+	if err := gob.NewEncoder(&buf).Encode([]lbsim.Row{row}); err != nil {
+		t.Fatal(err)
+	}
+	var back []lbsim.Row
+	if err := gob.NewDecoder(&buf).Decode(&back); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(back[0].RepWait, r.RepWait) {
+		t.Errorf("gob round trip: RepWait %v, want %v", back[0].RepWait, r.RepWait)
+	}
+}
+
+// RND - RR against the exact difference: the paired interval covers it and
+// is narrower than the unpaired one; the ratio covers the exact ratio.
+func TestOwn_CompareExact(t *testing.T) {
+	for _, reps := range []int{10, 1} {
+		ca, cb := rndVsRR(reps)
+		if reps == 1 {
+			ca.Jobs, cb.Jobs = 1_000_000, 1_000_000
+		}
+		a, b := run(t, ca), run(t, cb)
+		c, err := lbsim.Compare(a, b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact := a.Exact.Wait - b.Exact.Wait
+		if math.Abs(c.ExactDiff-exact) > 1e-12 {
+			t.Errorf("ExactDiff %v, want %v", c.ExactDiff, exact)
+		}
+		units := map[int]int{10: 10, 1: 20}[reps] // replications, or the 20 batch means
+		if c.Metric != "wait" || c.Pairs != units {
+			t.Errorf("metric %q over %d pairs, want wait over %d", c.Metric, c.Pairs, units)
+		}
+		if math.Abs(c.Diff-(a.Wait.Mean-b.Wait.Mean)) > 1e-12 {
+			t.Errorf("Diff %v, want %v", c.Diff, a.Wait.Mean-b.Wait.Mean)
+		}
+		if math.Abs(c.Diff-exact) > c.DiffCI95 {
+			t.Errorf("R=%d: paired %v ± %v does not cover the exact %v", reps, c.Diff, c.DiffCI95, exact)
+		}
+		if !(c.DiffCI95 < c.UnpairedDiffCI95) {
+			t.Errorf("R=%d: paired half-width %v not below the unpaired %v", reps, c.DiffCI95, c.UnpairedDiffCI95)
+		}
+		ratio := a.Exact.Wait / b.Exact.Wait
+		if math.Abs(c.Ratio-ratio) > c.RatioCI95 || !(c.RatioCI95 < c.UnpairedRatioCI95) {
+			t.Errorf("R=%d: ratio %v ± %v (unpaired ± %v), exact %v", reps, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95, ratio)
+		}
+		t.Logf("R=%d: diff %.4g ± %.3g (unpaired ± %.3g), exact %.4g; ratio %.4g ± %.3g (unpaired ± %.3g), exact %.4g",
+			reps, c.Diff, c.DiffCI95, c.UnpairedDiffCI95, exact, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95, ratio)
+	}
+}
+
+// The paired formulas on hand-made rows: differences 1, 2, 3 give 2 ±
+// t_{0.975,2} s/sqrt(3) with s = 1; the ratio by the delta method.
+func TestOwn_CompareFormulas(t *testing.T) {
+	a := lbsim.Row{Label: "A", Policy: "a", Discipline: "fcfs", Reps: 3, Jobs: 10, Seed: 1,
+		MeanWait: 4, MeanWaitCI95: 5, RepWait: []float64{2, 4, 6}, RepResponse: []float64{3, 5, 7}}
+	b := a
+	b.Label, b.Policy, b.MeanWait, b.RepWait = "B", "b", 2, []float64{1, 2, 3}
+	c, err := lbsim.CompareRows(a, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t975 := 4.302652729749464
+	if c.Diff != 2 || math.Abs(c.DiffCI95-t975/math.Sqrt(3)) > 1e-9 {
+		t.Errorf("diff %v ± %v, want 2 ± %v", c.Diff, c.DiffCI95, t975/math.Sqrt(3))
+	}
+	// a_i - 2 b_i = 0 for every pair: the ratio is exactly 2.
+	if c.Ratio != 2 || c.RatioCI95 != 0 {
+		t.Errorf("ratio %v ± %v, want 2 ± 0", c.Ratio, c.RatioCI95)
+	}
+	if want := math.Hypot(5, 5); math.Abs(c.UnpairedDiffCI95-want) > 1e-12 {
+		t.Errorf("unpaired half-width %v, want sqrt(5^2+5^2) = %v", c.UnpairedDiffCI95, want)
+	}
+}
+
+// Runs that do not share their random numbers are refused, naming the
+// difference; runs that differ only in the policy or the board are paired.
+func TestOwn_CompareNotPaired(t *testing.T) {
+	base, _ := rndVsRR(2)
+	base.Jobs = 5_000
+	a := run(t, base)
+	cases := []struct {
+		edit func(*lbsim.Config)
+		want string
+	}{
+		{func(c *lbsim.Config) { c.Seed = 22 }, "seed 21 and 22 differ"},
+		{func(c *lbsim.Config) { c.Jobs = 6_000 }, "jobs 5000 and 6000 differ"},
+		{func(c *lbsim.Config) { c.Reps = 3 }, "replications 2 and 3 differ"},
+		{func(c *lbsim.Config) { c.Warmup = 100 }, "warm-up 0 and 100 differ"},
+		{func(c *lbsim.Config) { c.Load = 0.7 }, "load 0.8 and 0.7 differ"},
+		{func(c *lbsim.Config) { c.Sizes = h2scv10 }, "sizes exp:mean=1 and h2:mean=1,scv=10 differ"},
+		{func(c *lbsim.Config) { c.Arrivals = lbsim.DeterministicArrivals{} }, "arrivals poisson and det differ"},
+		{func(c *lbsim.Config) { c.Speeds = []float64{1, 1, 1, 1.5} }, "speeds 1,1,1,1 and 1,1,1,1.5 differ"},
+	}
+	for _, tc := range cases {
+		cfg := base
+		cfg.Policy = lbsim.RoundRobin{}
+		tc.edit(&cfg)
+		_, err := lbsim.Compare(a, run(t, cfg))
+		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "not paired") {
+			t.Errorf("got %v, want an error with %q", err, tc.want)
+		}
+	}
+	auto := base
+	auto.Reps, auto.WarmupAuto = 1, true
+	_, err := lbsim.Compare(run(t, auto), run(t, auto))
+	if err == nil || !strings.Contains(err.Error(), "auto warm-up") {
+		t.Errorf("one replication with auto warm-up: got %v, want a refusal", err)
+	}
+	if _, err := lbsim.CompareRows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no replication means") {
+		t.Errorf("rows without replication means: got %v", err)
+	}
+	ll := base
+	ll.Policy, ll.Refresh, ll.Discipline = lbsim.LeastLoaded{D: 2}, 0.5, lbsim.PS
+	c, err := lbsim.Compare(a, run(t, ll))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Metric != "response" {
+		t.Errorf("FCFS against PS: metric %q, want response", c.Metric)
+	}
+}
+
+// CompareByLoad pairs the rows of two policies at each load of a sweep.
+func TestOwn_CompareByLoad(t *testing.T) {
+	g := lbsim.Grid{Base: lbsim.Config{Servers: 4, Sizes: exp1, Jobs: 20_000, Reps: 3, Seed: 5},
+		Policies: []lbsim.Policy{lbsim.Random{}, lbsim.RoundRobin{}}, Loads: []float64{0.5, 0.8}}
+	rows, err := lbsim.Sweep(g, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs, err := lbsim.CompareByLoad(rows, "RND", "RR")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cs) != 2 || cs[0].Load != 0.5 || cs[1].Load != 0.8 || cs[1].A != "RND" || cs[1].B != "RR" {
+		t.Fatalf("comparisons %+v: want RND - RR at 0.5 and 0.8", cs)
+	}
+	if _, err := lbsim.CompareByLoad(rows, "RND", "JSQ"); err == nil || !strings.Contains(err.Error(), `no row for policy "JSQ"`) {
+		t.Errorf("missing policy: got %v", err)
+	}
+}
