@@ -8,9 +8,12 @@ import (
 	"io"
 	"math"
 	"reflect"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim/internal/floats"
 )
 
 // Row is a flat summary of one configuration's result, for tables, CSV and
@@ -24,7 +27,8 @@ type Row struct {
 	D          int     `json:"d"`      // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
 	C          int     `json:"c"`      // SITA's servers for short jobs, else 0
 	Servers    int     `json:"servers"`
-	Load       float64 `json:"load"`
+	Speeds     string  `json:"speeds"` // the servers' speeds, compact (speedsText): "1x10", "2x5,1x5"
+	Load       float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load)
 	Sizes      string  `json:"sizes"`
 	SizeMean   float64 `json:"size_mean"`
 	SCV        float64 `json:"scv"`
@@ -33,6 +37,7 @@ type Row struct {
 	Refresh    float64 `json:"refresh"`
 	Tally      bool    `json:"tally"`
 	Jobs       int64   `json:"jobs"`
+	Warmup     float64 `json:"warmup"` // jobs discarded per replication; with auto warm-up the mean MSER truncation
 	Reps       int     `json:"reps"`
 	Seed       uint64  `json:"seed"`
 
@@ -50,6 +55,10 @@ type Row struct {
 	MeanWaitLong      float64 `json:"mean_wait_long"`
 	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`
 	Utilization       float64 `json:"utilization"`
+	// MaxServerUtilization is the busiest server's: with unequal speeds or
+	// an unbalanced policy it can near 1 while the mean is low.
+	MaxServerUtilization float64 `json:"max_server_utilization"`
+	CIMethod             string  `json:"ci_method"` // how the CIs were made: "replications" or "batch means"
 
 	TotalJobs     int64    `json:"total_jobs"`     // jobs simulated, warm-ups and precision rounds included
 	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait (see Exact), else NaN
@@ -90,11 +99,16 @@ func NewRow(r Result) Row {
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
 		Utilization: r.Utilization, SizeMean: math.NaN(), SCV: math.NaN(),
+		Speeds: speedsText(r.Config.Speeds, r.Servers), Warmup: meanWarmup(r),
+		MaxServerUtilization: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
 		RepWait: r.RepWait, RepResponse: r.RepResponse,
 	}
 	row.D, row.C = rowParams(r.Config.Policy, r.Servers)
+	if len(r.ServerUtilization) > 0 {
+		row.MaxServerUtilization = slices.Max(r.ServerUtilization)
+	}
 	if sizes := r.Config.sizes(); sizes != nil {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)
 	}
@@ -114,6 +128,44 @@ func NewRow(r Result) Row {
 		row.MeanWaitLong, row.MeanWaitLongCI95 = c.Wait.Mean, c.Wait.CI95
 	}
 	return row
+}
+
+// speedsText writes K server speeds compactly, as runs of equal speeds in
+// server order, speed x count: "1x10" for ten servers of speed 1 (also when
+// Speeds gives one value for all, or none), "2x5,1x5" for five fast then
+// five slow. A row stays short at any K, and the column is never read back
+// as a number (frame.ReadCSV).
+func speedsText(speeds []float64, k int) string {
+	if len(speeds) <= 1 {
+		mu := 1.0
+		if len(speeds) == 1 {
+			mu = speeds[0]
+		}
+		return fmtNum(mu) + "x" + strconv.Itoa(k)
+	}
+	var parts []string
+	for i := 0; i < len(speeds); {
+		j := i + 1
+		for j < len(speeds) && speeds[j] == speeds[i] {
+			j++
+		}
+		parts = append(parts, fmtNum(speeds[i])+"x"+strconv.Itoa(j-i))
+		i = j
+	}
+	return strings.Join(parts, ",")
+}
+
+// meanWarmup is the warm-up a result's replications discarded, on average:
+// the fixed count, or the mean MSER truncation with auto warm-up.
+func meanWarmup(r Result) float64 {
+	if len(r.WarmupJobs) == 0 {
+		return float64(r.Config.Warmup)
+	}
+	var sum float64
+	for _, w := range r.WarmupJobs {
+		sum += float64(w)
+	}
+	return sum / float64(len(r.WarmupJobs))
 }
 
 // Find returns the row of the policy labelled label (as in Row.Label, e.g.
@@ -146,6 +198,7 @@ var rowKeys = []struct {
 	of   func(Row) any
 }{
 	{"Policy", func(r Row) any { return r.Policy }}, {"Servers", func(r Row) any { return r.Servers }},
+	{"Speeds", func(r Row) any { return r.Speeds }}, {"Warmup", func(r Row) any { return r.Warmup }},
 	{"Sizes", func(r Row) any { return r.Sizes }}, {"Arrivals", func(r Row) any { return r.Arrivals }},
 	{"Discipline", func(r Row) any { return r.Discipline }}, {"Refresh", func(r Row) any { return r.Refresh }},
 	{"Tally", func(r Row) any { return r.Tally }}, {"Jobs", func(r Row) any { return r.Jobs }},
@@ -170,7 +223,7 @@ func ambiguous(found []Row, label string, load float64) error {
 				head, k.name, andList(vals), k.name, fmtGo(k.of(found[0])))
 		}
 	}
-	return fmt.Errorf("%s and no column tells them apart (their speeds, warm-up or precision may): keep one first with lbsim.Select(rows, func(r lbsim.Row) bool { ... })", head)
+	return fmt.Errorf("%s and no column tells them apart (their precision may): keep one first with lbsim.Select(rows, func(r lbsim.Row) bool { ... })", head)
 }
 
 // fmtValue is a column's value as the tables print it; fmtGo as Go source.
@@ -250,7 +303,9 @@ func rowColumns() []reflect.StructField {
 }
 
 // Record is the row as CSV fields, numbers in the shortest form that reads
-// back exactly (so the same rows always give the same bytes).
+// back exactly (so the same rows always give the same bytes), floats with a
+// decimal point ("0.0") so that a float column reads back as float
+// (frame.ReadCSV) whatever its values.
 func (r Row) Record() []string {
 	v := reflect.ValueOf(r)
 	var out []string
@@ -261,7 +316,7 @@ func (r Row) Record() []string {
 		case reflect.String:
 			s = f.String()
 		case reflect.Float64:
-			s = strconv.FormatFloat(f.Float(), 'g', -1, 64)
+			s = floats.Text(f.Float())
 		case reflect.Int, reflect.Int64:
 			s = strconv.FormatInt(f.Int(), 10)
 		case reflect.Uint64:

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"strings"
 )
 
 // Grid is a sweep: every combination of its axes applied to Base is one
@@ -47,16 +48,46 @@ func (g Grid) Configs() []Config {
 }
 
 // Valid splits the grid's configurations into those that pass
-// Config.Validate and the errors of the others (each naming its configuration).
+// Config.Validate and the errors of the others, each naming its point
+// (pointName) by its position in the grid, from 1. A point is judged on one
+// worker: whether it fits in memory with all cores running is a property of
+// the machine, not of the point, so every machine keeps the same points (a
+// sharded sweep's shards must agree), and such a point fails when it runs.
 func (g Grid) Valid() (valid []Config, invalid []error) {
 	for i, c := range g.Configs() {
-		if err := c.Validate(); err != nil {
-			invalid = append(invalid, fmt.Errorf("configuration %d (%s, K=%d, load %v): %w", i+1, Label(c.Policy), c.Servers, c.Load, err))
+		one := c
+		one.Workers = 1
+		if err := one.Validate(); err != nil {
+			invalid = append(invalid, fmt.Errorf("configuration %d (%s): %w", i+1, pointName(c), err))
 			continue
 		}
 		valid = append(valid, c)
 	}
 	return valid, invalid
+}
+
+// pointName names a configuration by the axes a grid varies: its policy
+// spec, K, the load (or the trace's), the sizes, and the refresh period and
+// discipline unless they are the defaults (live state, FCFS).
+func pointName(c Config) string {
+	var b strings.Builder
+	b.WriteString(policyName(c))
+	fmt.Fprintf(&b, ", K=%d", c.Servers)
+	if c.Trace != nil {
+		b.WriteString(", trace")
+	} else {
+		fmt.Fprintf(&b, ", load %s", fmtNum(c.Load))
+		if c.Sizes != nil {
+			b.WriteString(", sizes " + sizesName(c.Sizes))
+		}
+	}
+	if c.Refresh != 0 {
+		fmt.Fprintf(&b, ", refresh %s", fmtNum(c.Refresh))
+	}
+	if c.Discipline != FCFS {
+		b.WriteString(", " + c.Discipline.String())
+	}
+	return b.String()
 }
 
 // Sweep runs every configuration of the grid (all replications of all

@@ -80,8 +80,16 @@ type filler interface {
 	fill(r *Stream, out []float64)
 }
 
-// SCV is the squared coefficient of variation Var[X]/E[X]^2 of a size law.
+// SCV is the squared coefficient of variation Var[X]/E[X]^2 of a size law:
+// the law's closed form when it has one (the SCV an h2 law was given, 1/k
+// for Erlang), else E[X^2]/E[X]^2 - 1, whose cancellation would report
+// h2:mean=1,scv=10 as 9.99999999999999.
 func SCV(s SizeLaw) float64 {
+	if c, ok := s.(interface{ closedSCV() (float64, bool) }); ok {
+		if v, ok := c.closedSCV(); ok {
+			return v
+		}
+	}
 	m := s.Mean()
 	return s.SecondMoment()/(m*m) - 1
 }

@@ -40,8 +40,9 @@ func (s Erlang) Rand(r *Stream) float64 {
 	}
 	return sum * s.M / float64(s.K)
 }
-func (s Erlang) Mean() float64         { return s.M }
-func (s Erlang) SecondMoment() float64 { return s.M * s.M * (1 + 1/float64(s.K)) }
+func (s Erlang) Mean() float64              { return s.M }
+func (s Erlang) SecondMoment() float64      { return s.M * s.M * (1 + 1/float64(s.K)) }
+func (s Erlang) closedSCV() (float64, bool) { return 1 / float64(s.K), true }
 
 // ThirdMoment is E[X^3] = M^3 (1 + 1/K) (1 + 2/K).
 func (s Erlang) ThirdMoment() float64 {

@@ -96,11 +96,21 @@ func (s H2) Validate() error {
 // String gives the mean and SCV the law was built from while they still
 // give its phases exactly (NewH2Balanced), else the phases.
 func (s H2) String() string {
-	if b, err := NewH2Balanced(s.mean, s.scv); err == nil && b == s {
+	if s.balanced() {
 		return "h2:mean=" + fmtNum(s.mean) + ",scv=" + fmtNum(s.scv)
 	}
 	return "h2:p1=" + fmtNum(s.P1) + ",rate1=" + fmtNum(s.Rate1) + ",rate2=" + fmtNum(s.Rate2)
 }
+
+// balanced reports whether the law's phases are still those NewH2Balanced
+// made from its mean and SCV.
+func (s H2) balanced() bool {
+	b, err := NewH2Balanced(s.mean, s.scv)
+	return err == nil && b == s
+}
+
+// closedSCV is the SCV the balanced law was made from (see SCV).
+func (s H2) closedSCV() (float64, bool) { return s.scv, s.balanced() }
 
 // WithSCV is the balanced-means H2 law of the same mean and SCV scv.
 func (s H2) WithSCV(scv float64) (SizeLaw, error) { return NewH2Balanced(s.Mean(), scv) }

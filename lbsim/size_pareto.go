@@ -111,6 +111,11 @@ func expIntegral(d, t float64) float64 {
 func (s Pareto) Mean() float64         { return s.moment(1) }
 func (s Pareto) SecondMoment() float64 { return s.moment(2) }
 
+// closedSCV is the unbounded law's 1/(Alpha (Alpha-2)) (see SCV).
+func (s Pareto) closedSCV() (float64, bool) {
+	return 1 / (s.Alpha * (s.Alpha - 2)), math.IsInf(s.H, 1) && s.Alpha > 2
+}
+
 // ThirdMoment is E[X^3] = moment(3): +Inf for the unbounded law with Alpha <= 3.
 func (s Pareto) ThirdMoment() float64 { return s.moment(3) }
 

@@ -14,8 +14,9 @@ import (
 )
 
 // The source of the code that determines a result row, compiled into every
-// binary that imports lbsim: the core package and the one package of this
-// module it imports, theory (the exact values beside each mean). The
+// binary that imports lbsim: the core package and the packages of this
+// module it imports, theory (the exact values beside each mean) and
+// internal/floats (how a row's numbers are printed). The
 // notebook helpers, figures, tables, studies, shard files and the command
 // line present rows but do not compute them, so editing them (the report
 // style, a figure's legend) keeps every cached result. Embedding the source
@@ -25,7 +26,7 @@ import (
 // embedded too but left out of the hash; TestCodeVersionCoversSources checks
 // that the patterns follow the core's imports.
 //
-//go:embed *.go theory/*.go
+//go:embed *.go theory/*.go internal/floats/*.go
 var sourceFS embed.FS
 
 // buildTag is mixed into CodeVersion. It is empty unless set at link time,

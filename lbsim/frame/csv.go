@@ -8,12 +8,14 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
 
 	"github.com/perfeval/lbsim/lbsim/internal/files"
+	"github.com/perfeval/lbsim/lbsim/internal/floats"
 )
 
 // WriteCSV writes df, with a header row, to the CSV file at path.
@@ -63,7 +65,7 @@ func records(df dataframe.DataFrame) [][]string {
 		for c, t := range types {
 			e := df.Elem(r, c)
 			if t == series.Float && !e.IsNA() {
-				rec[c] = floatText(e.Float())
+				rec[c] = floats.Text(e.Float())
 			} else {
 				rec[c] = e.String()
 			}
@@ -73,27 +75,61 @@ func records(df dataframe.DataFrame) [][]string {
 	return out
 }
 
-// floatText formats f exactly, keeping it distinguishable from an integer.
-func floatText(f float64) string {
-	s := strconv.FormatFloat(f, 'g', -1, 64)
-	if _, err := strconv.ParseInt(s, 10, 64); err == nil {
-		s += ".0"
-	}
-	return s
-}
-
 // ReadCSV reads a CSV file with a header row into a DataFrame, detecting
 // column types (Int, Float, Bool, else String); "NaN" and "NA" cells are
-// missing values.
+// missing values. The types are those FromStructs gives the structs the
+// file was written from (lbsim.WriteRows, WriteCSV): a column of missing
+// values only is Float (a float field that is NaN in every row), and a column
+// holding an integer too large for an Int is String (a uint64 field), so
+// that no digit is lost.
 func ReadCSV(path string) (dataframe.DataFrame, error) {
-	f, err := os.Open(path)
+	data, err := os.ReadFile(path)
 	if err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("frame.ReadCSV: %w", err)
 	}
-	defer f.Close()
-	df := dataframe.ReadCSV(f)
+	opts := []dataframe.LoadOption{dataframe.NaNValues(nanCells)}
+	if types := fixedTypes(data); len(types) > 0 {
+		opts = append(opts, dataframe.WithTypes(types))
+	}
+	df := dataframe.ReadCSV(bytes.NewReader(data), opts...)
 	if df.Err != nil {
 		return df, fmt.Errorf("frame.ReadCSV %s: %w", path, df.Err)
 	}
 	return df, nil
+}
+
+// nanCells are the cells ReadCSV takes for missing values (gota's default).
+var nanCells = []string{"NA", "NaN", "<nil>"}
+
+// fixedTypes are the column types ReadCSV sets instead of gota's guess: Float
+// for a column of missing values only, String for one with an integer cell
+// beyond an Int. A malformed file gets none (gota reports it).
+func fixedTypes(data []byte) map[string]series.Type {
+	recs, err := csv.NewReader(bytes.NewReader(data)).ReadAll()
+	if err != nil || len(recs) < 2 {
+		return nil
+	}
+	types := map[string]series.Type{}
+	for c, name := range recs[0] {
+		missing, big := true, false
+		for _, rec := range recs[1:] {
+			if c >= len(rec) {
+				return nil
+			}
+			cell := rec[c]
+			if !slices.Contains(nanCells, cell) {
+				missing = false
+			}
+			if _, err := strconv.Atoi(cell); errors.Is(err, strconv.ErrRange) {
+				big = true
+			}
+		}
+		switch {
+		case missing:
+			types[name] = series.Float
+		case big:
+			types[name] = series.String
+		}
+	}
+	return types
 }

@@ -2,6 +2,7 @@ package frame
 
 import (
 	"fmt"
+	"math"
 	"reflect"
 	"strings"
 
@@ -15,8 +16,9 @@ import (
 //
 // Column names come from a `frame:"name"` tag, else a `json:"name"` tag, else
 // the field name; the tag "-" drops the field. Fields of embedded structs are
-// flattened. Column types: float kinds give Float columns, integer kinds Int,
-// bool Bool, and everything else (including any fmt.Stringer, such as
+// flattened. Column types: float kinds give Float columns, integer kinds Int
+// (uint64 only when every value fits an int, else String), bool Bool, and
+// everything else (including any fmt.Stringer, such as
 // time.Duration or a policy name) a String column.
 //
 // Unlike gota's LoadStructs, values are stored as typed series rather than
@@ -48,7 +50,8 @@ func FromStructs(rows any) (dataframe.DataFrame, error) {
 	n := v.Len()
 	ss := make([]series.Series, len(cols))
 	for j, c := range cols {
-		vals := make([]any, n)
+		fields := make([]reflect.Value, n)
+		fits := c.wide
 		for i := 0; i < n; i++ {
 			row := v.Index(i)
 			if isPtr {
@@ -57,7 +60,15 @@ func FromStructs(rows any) (dataframe.DataFrame, error) {
 				}
 				row = row.Elem()
 			}
-			vals[i] = c.value(row.FieldByIndex(c.index))
+			fields[i] = row.FieldByIndex(c.index)
+			fits = fits && fields[i].Uint() <= math.MaxInt
+		}
+		if fits {
+			c.kind = series.Int
+		}
+		vals := make([]any, n)
+		for i, f := range fields {
+			vals[i] = c.value(f)
 		}
 		ss[j] = c.series(vals)
 	}
@@ -70,6 +81,7 @@ type column struct {
 	name  string
 	index []int
 	kind  series.Type
+	wide  bool // a uint64 or uintptr field: Int if every value fits, else String
 }
 
 var stringerType = reflect.TypeFor[fmt.Stringer]()
@@ -94,7 +106,9 @@ func columnsOf(t reflect.Type, prefix []int) []column {
 		if name == "" {
 			name = f.Name
 		}
-		cols = append(cols, column{name: name, index: index, kind: seriesType(f.Type)})
+		k := f.Type.Kind()
+		wide := (k == reflect.Uint64 || k == reflect.Uintptr) && !f.Type.Implements(stringerType)
+		cols = append(cols, column{name: name, index: index, kind: seriesType(f.Type), wide: wide})
 	}
 	return cols
 }
@@ -142,8 +156,9 @@ func seriesType(t reflect.Type) series.Type {
 	case reflect.Bool:
 		return series.Bool
 	}
-	// uint64 and uintptr may not fit an int; like every other kind they are
-	// shown through their string form.
+	// uint64 and uintptr may not fit an int: their column is Int when every
+	// value fits (FromStructs), as ReadCSV reads it, else String, exact.
+	// Every other kind is shown through its string form.
 	return series.String
 }
 

@@ -27,6 +27,7 @@ type configFlags struct {
 	reps, workers, batches                                              int
 	seed                                                                uint64
 	overload, tally                                                     bool
+	skipInvalid                                                         bool // sweep only: -skip-invalid
 
 	given map[string]bool // the flags on the command line (checkReplaced)
 	input *traceInput     // the trace, read once (traceInput)
@@ -332,15 +333,28 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	if _, err := g.Count(); err != nil {
 		return g, err
 	}
-	if err := checkRefreshAxis(g); err != nil {
-		return g, err
+	if single {
+		cfg := g.Configs()[0]
+		return g, cfg.Validate()
 	}
-	for _, cfg := range g.Configs() {
-		if err := cfg.Validate(); err != nil {
-			return g, err
-		}
+	if c.skipInvalid {
+		return g, nil // the invalid points are dropped, each with its reason (points)
 	}
-	return g, nil
+	return g, checkRefreshAxis(g)
+}
+
+// points are the sweep's configurations: all of them, or with -skip-invalid
+// the valid ones and the errors of the others (lbsim.Grid.Valid, as
+// nb.SweepValid). Without it, the first invalid point is the error, named.
+func (c *configFlags) points(g lbsim.Grid) (valid []lbsim.Config, skipped []error, err error) {
+	valid, skipped = g.Valid()
+	switch {
+	case len(valid) == 0:
+		return nil, skipped, fmt.Errorf("every one of the %d configurations is invalid; the first: %v", len(skipped), skipped[0])
+	case len(skipped) > 0 && !c.skipInvalid:
+		return nil, skipped, fmt.Errorf("%v; skip such points with -skip-invalid", skipped[0])
+	}
+	return valid, skipped, nil
 }
 
 // checkRefreshAxis refuses a grid that crosses a refresh period T > 0 with

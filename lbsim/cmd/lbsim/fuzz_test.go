@@ -82,6 +82,7 @@ func FuzzSpecRoundTrip(f *testing.F) {
 		`{"warmup_auto":true,"sizes":["exp:mean=1","h2:mean=1,scv=4"]}`,
 		`{"speeds":[1,2,3],"servers":[3],"policy":["sita:c=1"],"discipline":["ps"]}`,
 		`{"trace":"TRACE","servers":[2]}`,
+		`{"servers":[2,8],"policy":["rnd","sita:cut=2,c=3"],"sizes":["exp:mean=1"],"jobs":1000,"skip_invalid":true}`,
 		`{"trace":"TRACE","servers":[2],"jobs":2,"warmup":1}`,
 	} {
 		f.Add(seed)

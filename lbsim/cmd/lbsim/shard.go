@@ -26,7 +26,9 @@ type shardFlags struct {
 	showID bool // -id
 }
 
-func (s *shardFlags) register(fs *flag.FlagSet) {
+// register adds them, and -skip-invalid, which is part of the sweep (c).
+func (s *shardFlags) register(fs *flag.FlagSet, c *configFlags) {
+	fs.BoolVar(&c.skipInvalid, "skip-invalid", false, "skip the grid's invalid configurations (listed on stderr with their reasons) instead of stopping at the first")
 	fs.StringVar(&s.spec, "spec", "", "read the sweep (grid, jobs, reps, seed, ...) from a JSON file whose keys are these flag names")
 	fs.StringVar(&s.shard, "shard", "", "run only part i of n (i/n, i from 0) and write it to -out DIR; a complete part is skipped")
 	fs.StringVar(&s.out, "out", "", "directory for shard files (merge them with lbsim merge DIR)")
@@ -38,7 +40,8 @@ func (s *shardFlags) register(fs *flag.FlagSet) {
 type plannedSweep struct {
 	spec    sweepSpec // normalized
 	grid    lbsim.Grid
-	configs []lbsim.Config
+	configs []lbsim.Config // with -skip-invalid, the valid ones only
+	skipped []error        // the invalid configurations' errors (-skip-invalid)
 	id      shard.Sweep
 }
 
@@ -77,17 +80,35 @@ func (s *shardFlags) plan(c *configFlags, fs *flag.FlagSet) (*plannedSweep, erro
 	if n > shard.MaxConfigs {
 		return nil, fmt.Errorf("the grid has %d configurations: need at most %d; split it into several sweeps", n, shard.MaxConfigs)
 	}
-	id, err := shard.NewSweep(canon, n)
+	// The skipped points depend on the spec alone (Grid.Valid), so every
+	// machine numbers and shards the same configurations.
+	cfgs, skipped, err := c.points(g)
+	if err != nil {
+		return nil, err
+	}
+	id, err := shard.NewSweep(canon, len(cfgs))
 	if err != nil {
 		return nil, err
 	}
 	id.Code = lbsim.CodeVersion()
-	return &plannedSweep{spec: spec, grid: g, configs: g.Configs(), id: id}, nil
+	return &plannedSweep{spec: spec, grid: g, configs: cfgs, skipped: skipped, id: id}, nil
 }
 
 // idLine is what -id prints, and what slurm reads from another binary.
 func (p *plannedSweep) idLine() string {
 	return fmt.Sprintf("sweep %s configs=%d code=%s", p.id.ID, p.id.Configs, p.id.Code)
+}
+
+// reportSkipped lists the configurations -skip-invalid left out, with their
+// reasons.
+func (p *plannedSweep) reportSkipped(stderr io.Writer) {
+	if len(p.skipped) == 0 {
+		return
+	}
+	fmt.Fprintf(stderr, "lbsim sweep: skipped %d invalid configuration(s) of %d:\n", len(p.skipped), len(p.skipped)+len(p.configs))
+	for _, err := range p.skipped {
+		fmt.Fprintf(stderr, "  %v\n", err)
+	}
 }
 
 // parseShard reads "i/n".
@@ -117,6 +138,7 @@ func (s *shardFlags) sweep(fs *flag.FlagSet, c *configFlags, stdout, stderr io.W
 		_, err := fmt.Fprintln(stdout, p.idLine())
 		return err
 	}
+	p.reportSkipped(stderr)
 	warnUnstable(stderr, "sweep", p.configs)
 	if s.shard == "" && s.out == "" {
 		return p.runTable(stdout, s.progress(stderr, "sweep"))

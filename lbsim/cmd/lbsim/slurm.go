@@ -24,7 +24,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	var c configFlags
 	var s shardFlags
 	fs := newFlagSet("slurm", stderr, &c)
-	s.register(fs)
+	s.register(fs, &c)
 	var shards, cpus int
 	numberVar(fs, &shards, "shards", 0, "number n of array tasks (shards), n >= 1")
 	bin := fs.String("bin", "", "path of the lbsim binary the tasks run (default: this binary)")

@@ -8,7 +8,7 @@ func sweepCommand(args []string, stdout, stderr io.Writer) error {
 	var c configFlags
 	var s shardFlags // -spec, -shard, -out, -quiet: shard.go
 	fs := newFlagSet("sweep", stderr, &c)
-	s.register(fs)
+	s.register(fs, &c)
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}

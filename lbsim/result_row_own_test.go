@@ -1,0 +1,115 @@
+package lbsim
+
+import (
+	"math"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// rowField is the CSV cell of column name in row.
+func rowField(t *testing.T, row Row, name string) string {
+	t.Helper()
+	i := slices.Index(RowHeader(), name)
+	if i < 0 {
+		t.Fatalf("no column %q in %v", name, RowHeader())
+	}
+	return row.Record()[i]
+}
+
+func TestOwn_SpeedsText(t *testing.T) {
+	for _, c := range []struct {
+		speeds []float64
+		k      int
+		want   string
+	}{
+		{nil, 10, "1x10"}, {[]float64{2}, 10, "2x10"}, {[]float64{1.5, 1.5, 1.5}, 3, "1.5x3"},
+		{[]float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, 10, "2x5,1x5"}, {[]float64{2, 2, 1, 3, 3}, 5, "2x2,1x1,3x2"},
+	} {
+		if got := speedsText(c.speeds, c.k); got != c.want {
+			t.Errorf("speedsText(%v) = %q, want %q", c.speeds, got, c.want)
+		}
+	}
+}
+
+// The columns a sweep with unequal speeds and automatic warm-up needs: its
+// speeds, the warm-up used, how the CI was made and the busiest server.
+func TestOwn_RowNewColumns(t *testing.T) {
+	cfg := Config{Servers: 10, Speeds: []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, Load: 0.7, Sizes: Exponential{M: 1},
+		Policy: JSQ{D: 2}, Jobs: 20_000, Reps: 3, Seed: 5, WarmupAuto: true}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := NewRow(r)
+	var sum float64
+	for _, w := range r.WarmupJobs {
+		sum += float64(w)
+	}
+	if want := sum / float64(len(r.WarmupJobs)); len(r.WarmupJobs) != 3 || row.Warmup != want {
+		t.Errorf("warmup %v, want the mean MSER truncation %v of %v", row.Warmup, want, r.WarmupJobs)
+	}
+	if row.Speeds != "2x5,1x5" || rowField(t, row, "speeds") != "2x5,1x5" {
+		t.Errorf("speeds %q", row.Speeds)
+	}
+	if row.CIMethod != "replications" || rowField(t, row, "ci_method") != r.CIMethod {
+		t.Errorf("ci_method %q, want %q", row.CIMethod, r.CIMethod)
+	}
+	if want := slices.Max(r.ServerUtilization); row.MaxServerUtilization != want || want <= row.Utilization {
+		t.Errorf("max_server_utilization %v, want %v (mean %v)", row.MaxServerUtilization, want, row.Utilization)
+	}
+	cfg.WarmupAuto, cfg.Warmup, cfg.Reps, cfg.Speeds = false, 1000, 1, nil
+	r, err = Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if row := NewRow(r); row.Warmup != 1000 || row.Speeds != "1x10" || !strings.HasSuffix(row.CIMethod, "batch means") {
+		t.Errorf("fixed warm-up: warmup %v speeds %q ci_method %q", row.Warmup, row.Speeds, row.CIMethod)
+	}
+}
+
+// A trace's row carries the trace's offered load, not 0.
+func TestOwn_RowTraceLoad(t *testing.T) {
+	tr, err := ReadTrace(strings.NewReader("0,1\n0.5,2\n1.5,1\n2,1\n3,0.5\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := Run(Config{Servers: 2, Trace: &tr, Policy: Random{}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := NewRow(r)
+	if want := tr.Load(2); row.Load != want || want <= 0 || rowField(t, row, "load") != fmtNum(want) {
+		t.Errorf("trace row load %v (%q), want %v", row.Load, rowField(t, row, "load"), want)
+	}
+}
+
+// Numbers are printed shortest-round-trip, and a law's SCV is the one it
+// was given (or its closed form), not its moments' rounding.
+func TestOwn_RowShortestNumbers(t *testing.T) {
+	for _, c := range []struct {
+		spec      string
+		scv, mean string
+	}{
+		{"h2:mean=1,scv=10", "10.0", "1.0"}, {"h2:mean=1,scv=3", "3.0", "1.0"}, {"erlang:k=3,mean=1", "0.3333333333333333", "1.0"},
+		{"pareto:alpha=2.5,mean=1", "0.8", "1.0"}, {"exp:mean=2", "1.0", "2.0"}, {"det:x=1.5", "0.0", "1.5"},
+	} {
+		law, err := ParseSizes(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := NewRow(Result{Config: Config{Sizes: law}})
+		if got := rowField(t, row, "scv"); got != c.scv {
+			t.Errorf("%s: scv %q, want %q", c.spec, got, c.scv)
+		}
+		if got := rowField(t, row, "size_mean"); got != c.mean {
+			t.Errorf("%s: size_mean %q, want %q", c.spec, got, c.mean)
+		}
+	}
+	row := Row{Load: 0.95, Refresh: 0, MeanWait: 1.0 / 3, ExactWait: math.NaN(), LimitWait: math.Inf(1)}
+	for name, want := range map[string]string{"load": "0.95", "refresh": "0.0", "mean_wait": "0.3333333333333333", "exact_wait": "NaN", "limit_wait": "+Inf"} {
+		if got := rowField(t, row, name); got != want {
+			t.Errorf("%s = %q, want %q", name, got, want)
+		}
+	}
+}
