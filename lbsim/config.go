@@ -49,6 +49,13 @@ type Config struct {
 	Precision  float64
 	MaxJobs    int64
 	MaxSeconds float64
+
+	// ControlVariates adjusts every mean by control variates with known
+	// means, the sizes drawn and the interarrival gaps, regressed on at the
+	// level of the CI units (see stat_control.go); Result.CIMethod names the
+	// controls used. Poisson or deterministic arrivals only: not a trace or
+	// a ramp.
+	ControlVariates bool
 }
 
 // ciBatches is the number of batch means for a CI from one replication.
@@ -196,6 +203,9 @@ func (c *Config) Validate() error {
 	if err := c.checkBudget(); err != nil {
 		return err
 	}
+	if err := c.checkControls(); err != nil {
+		return err
+	}
 	if c.WarmupAuto && c.Warmup > 0 {
 		return fmt.Errorf("warm-up %d and auto warm-up both given: use one (auto chooses the warm-up by MSER)", c.Warmup)
 	}
@@ -280,6 +290,9 @@ func (c Config) Key() string {
 		c.Jobs, c.Warmup, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches)
 	if c.WarmupAuto {
 		key += " warmup=auto"
+	}
+	if c.ControlVariates {
+		key += " cv"
 	}
 	if c.Precision > 0 {
 		key += fmt.Sprintf(" precision=%v maxjobs=%d maxseconds=%v", c.Precision, c.MaxJobs, c.MaxSeconds)

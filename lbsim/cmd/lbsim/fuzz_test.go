@@ -83,6 +83,7 @@ func FuzzSpecRoundTrip(f *testing.F) {
 		`{"speeds":[1,2,3],"servers":[3],"policy":["sita:c=1"],"discipline":["ps"]}`,
 		`{"trace":"TRACE","servers":[2]}`,
 		`{"trace":"TRACE","servers":[2],"jobs":2,"warmup":1}`,
+		`{"servers":[4],"jobs":2000,"control_variates":true}`,
 	} {
 		f.Add(seed)
 	}

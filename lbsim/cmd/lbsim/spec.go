@@ -40,19 +40,21 @@ type sweepSpec struct {
 	Precision  float64 `json:"precision,omitempty"`
 	MaxJobs    int64   `json:"max_jobs,omitempty"`
 	MaxSeconds float64 `json:"max_seconds,omitempty"`
+
+	ControlVariates bool `json:"control_variates,omitempty"`
 }
 
 // specFlags are the flags a spec replaces; giving one together with -spec is
 // an error rather than a silent override.
 var specFlags = []string{"servers", "speeds", "load", "sizes", "arrivals", "trace", "policy", "refresh",
-	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload", "precision", "max-jobs", "max-seconds"}
+	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload", "precision", "max-jobs", "max-seconds", "control-variates"}
 
 // specOf reads the sweep flags into a spec.
 func specOf(c *configFlags) (sweepSpec, error) {
 	s := sweepSpec{Arrivals: c.arrivals, Trace: c.trace, Tally: c.tally, Jobs: c.jobs,
 		Reps: c.reps, Seed: c.seed, Batches: c.batches, Overload: c.overload,
 		Sizes: splitList(c.sizes), Policy: splitList(c.policy), Discipline: splitList(c.discipline),
-		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds}
+		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds, ControlVariates: c.controlVariates}
 	var err error
 	if s.Warmup, s.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
 		return s, err
@@ -167,6 +169,7 @@ func (s sweepSpec) flags(c *configFlags) {
 	c.jobs, c.reps, c.seed, c.batches, c.overload = s.Jobs, s.Reps, s.Seed, s.Batches, s.Overload
 	c.warmup = s.warmupFlag()
 	c.precision, c.maxJobs, c.maxSeconds = s.Precision, s.MaxJobs, s.MaxSeconds
+	c.controlVariates = s.ControlVariates
 }
 
 func (s sweepSpec) warmupFlag() string {
@@ -206,6 +209,9 @@ func (s sweepSpec) args() []string {
 	}
 	if s.MaxSeconds != 0 {
 		a = append(a, "-max-seconds", strconv.FormatFloat(s.MaxSeconds, 'g', -1, 64))
+	}
+	if s.ControlVariates {
+		a = append(a, "-control-variates")
 	}
 	return a
 }
