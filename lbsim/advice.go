@@ -16,6 +16,7 @@ var flagFields = []struct{ flag, field string }{
 	{"warmup auto", "WarmupAuto: true"},
 	{"overload", "AllowOverload: true"},
 	{"tally", "Tally: true"},
+	{"control-variates", "ControlVariates: true"},
 	{"max-jobs", "MaxJobs"},
 	{"max-seconds", "MaxSeconds"},
 	{"servers", "Servers"},

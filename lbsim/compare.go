@@ -154,6 +154,11 @@ func paired(a, b Row) error {
 		(!slices.Equal(ta.Times, tb.Times) || !slices.Equal(ta.Sizes, tb.Sizes)) {
 		return fmt.Errorf("%s and %s are not paired: their traces of %d jobs differ; replay the same trace in both runs", a.Label, b.Label, ta.Len())
 	}
+	if a.Config.ControlVariates || b.Config.ControlVariates {
+		// The pairs are plain unit means; an adjusted mean beside them would
+		// mix two estimators. Pairing already removes the shared variation.
+		return fmt.Errorf("%s and %s: a paired comparison uses the plain means; run both without ControlVariates (-control-variates): pairing already removes the variation the runs share", a.Label, b.Label)
+	}
 	if a.Reps == 1 && a.Config.WarmupAuto {
 		return fmt.Errorf("%s and %s are not paired: one replication with auto warm-up truncates each run at its own point, so batch b of A and of B hold different jobs; use 2 or more replications (paired by replication) or a fixed warm-up", a.Label, b.Label)
 	}

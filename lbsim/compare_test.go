@@ -160,6 +160,11 @@ func TestOwn_CompareNotPaired(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "auto warm-up") {
 		t.Errorf("one replication with auto warm-up: got %v, want a refusal", err)
 	}
+	cv := base
+	cv.ControlVariates = true
+	if _, err := lbsim.Compare(run(t, cv), run(t, cv)); err == nil || !strings.Contains(err.Error(), "ControlVariates") {
+		t.Errorf("runs with control variates: got %v, want a refusal", err)
+	}
 	if _, err := lbsim.CompareRows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no replication means") {
 		t.Errorf("rows without replication means: got %v", err)
 	}

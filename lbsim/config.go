@@ -49,6 +49,13 @@ type Config struct {
 	Precision  float64
 	MaxJobs    int64
 	MaxSeconds float64
+
+	// ControlVariates adjusts every mean by control variates with known
+	// means, the sizes drawn and the interarrival gaps, regressed on at the
+	// level of the CI units (see stat_control.go); Result.CIMethod names the
+	// controls used. Poisson or deterministic arrivals only: not a trace or
+	// a ramp.
+	ControlVariates bool
 }
 
 // ciBatches is the number of batch means for a CI from one replication.
@@ -194,6 +201,9 @@ func (c *Config) Validate() error {
 		return fmt.Errorf("precision=%v is invalid: need 0 <= precision < 1 (the relative 95%% half-width, e.g. 0.05 for ±5%%; 0 = fixed run length)", c.Precision)
 	}
 	if err := c.checkBudget(); err != nil {
+		return err
+	}
+	if err := c.checkControls(); err != nil {
 		return err
 	}
 	if c.WarmupAuto && c.Warmup > 0 {

@@ -21,9 +21,9 @@ func (c Config) Key() string {
 	if c.Trace != nil {
 		trace = fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
 	}
-	return fmt.Sprintf("K=%d speeds=%s load=%v sizes=%s arrivals=%s trace=%s policy=%s refresh=%v tally=%v disc=%s jobs=%d warmup=%d auto=%v reps=%d seed=%d overload=%v sample=%v batches=%d precision=%v maxjobs=%d maxseconds=%v",
+	return fmt.Sprintf("K=%d speeds=%s load=%v sizes=%s arrivals=%s trace=%s policy=%s refresh=%v tally=%v disc=%s jobs=%d warmup=%d auto=%v reps=%d seed=%d overload=%v sample=%v batches=%d precision=%v maxjobs=%d maxseconds=%v cv=%v",
 		c.Servers, c.speedsKey(), c.Load, sizes, c.arrivals(), trace, policyKey(c), c.Refresh, c.Tally, c.Discipline,
-		c.Jobs, c.Warmup, c.WarmupAuto, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches, c.Precision, c.MaxJobs, c.MaxSeconds)
+		c.Jobs, c.Warmup, c.WarmupAuto, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches, c.Precision, c.MaxJobs, c.MaxSeconds, c.ControlVariates)
 }
 
 // speedsKey is the K speeds as runs of equal values, "2x5,1x5" (a run of

@@ -69,7 +69,7 @@ type Result struct {
 	ServerUtilization []float64
 	Classes           []ClassResult // per size class, for two-point sizes
 	Series            []TimePoint   // replication 0, when SampleEvery > 0
-	CIMethod          string        // "replications" or "batch means"
+	CIMethod          string        // "replications" or "20 batch means", and the control variates (Config.ControlVariates)
 	Seconds           float64       // wall-clock time of the run
 
 	// Config is the configuration that produced the result; Label its
@@ -247,11 +247,15 @@ func aggregate(cfg *Config, reps []replication) Result {
 			r.CIMethod = "1 batch mean"
 		}
 	}
+	cv := newControlFit(cfg, reps, group)
+	if cv != nil {
+		r.CIMethod += ", " + cv.method(counts)
+	}
 	w, resp := unit(all, sumW), unit(all, sumR)
-	r.Wait, r.Response = estimate(w, counts), estimate(resp, counts)
+	r.Wait, r.Response = cv.estimate(w, counts), cv.estimate(resp, counts)
 	r.RepWait, r.RepResponse = unitMeans(w, counts), unitMeans(resp, counts)
 	if r.HasHandout {
-		r.Handout = estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
+		r.Handout = cv.estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
 	}
 	if cls := cfg.classes(); len(cls) > 1 {
 		for i, cl := range cls {
@@ -262,7 +266,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 			}
 			r.Classes = append(r.Classes, ClassResult{
 				Name: cl.Name, Jobs: int64(n),
-				Wait: estimate(unit(i, sumW), cc), Response: estimate(unit(i, sumR), cc),
+				Wait: cv.estimate(unit(i, sumW), cc), Response: cv.estimate(unit(i, sumR), cc),
 			})
 		}
 	}

@@ -14,6 +14,7 @@ type sim struct {
 	obs   observer  // nil when the dispatcher keeps no index
 	ref   refresher // nil when the dispatcher keeps no board index
 	m     *metrics
+	ctl   *controlSums // nil unless Config.ControlVariates
 
 	rArrivals, rSizes, rDispatch *Stream
 
@@ -36,8 +37,9 @@ type replication struct {
 	// sizes drawn (warm-up included): count and sum of squares, for the
 	// under-sampled tail diagnostic.
 	nX, sumX2 float64
-	warmup    int64 // jobs discarded before measuring
-	simulated int64 // jobs simulated, warm-up and an MSER pilot run included
+	ctl       *controlSums // the control variates' sums, with Config.ControlVariates
+	warmup    int64        // jobs discarded before measuring
+	simulated int64        // jobs simulated, warm-up and an MSER pilot run included
 }
 
 func newSim(cfg *Config, rep int) *sim {
@@ -56,6 +58,9 @@ func newSim(cfg *Config, rep int) *sim {
 	}
 	classes := max(1, len(cfg.classes()))
 	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs())
+	if cfg.ControlVariates && cfg.Trace == nil {
+		s.ctl = newControlSums(s.m, cfg.Warmup)
+	}
 	s.disp = newDispatcher(cfg.Policy, s)
 	s.obs, _ = s.disp.(observer)
 	s.ref, _ = s.disp.(refresher)
@@ -105,12 +110,12 @@ func (s *sim) run() replication {
 		// Lean: whole, and every job measured, its predecessor too (the
 		// handout's quantity of job n-1 is recorded with job n).
 		if lean && n > warm && size == blockSize {
-			s.drawBlock(gen, sizes, t, times, xs, true)
+			s.drawBlock(gen, sizes, n, t, times, xs, true)
 			t, pending = s.leanBlock(n, t, pending, times, xs, cuts, gen)
 			continue
 		}
 		if tr == nil {
-			s.drawBlock(gen, sizes, t, times, xs, false)
+			s.drawBlock(gen, sizes, n, t, times, xs, false)
 		}
 		for i := range size {
 			n := n + i
@@ -185,7 +190,7 @@ func (s *sim) run() replication {
 			srv.ps[k].advance(math.Inf(1), m)
 		}
 	}
-	out.m, out.busy, out.series = m, srv.busy, s.series
+	out.m, out.busy, out.series, out.ctl = m, srv.busy, s.series, s.ctl
 	out.nX, out.sumX2, out.warmup, out.simulated = s.nX, s.sumX2, warm, total
 	return out
 }
@@ -212,14 +217,16 @@ func workBits(w float64) int64 {
 // blockSize is the number of arrivals and sizes drawn at a time.
 const blockSize = 256
 
-// drawBlock fills times with the arrivals after t and xs with their sizes.
-// For a lean block the Poisson arrivals are left to leanBlock, which draws
-// them as it goes, and the pairs of LL-2 and JSQ-2, and beyond farServers
-// RND's servers, are drawn here (drawServers).
-func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []float64, lean bool) {
+// drawBlock fills times with the arrivals after t and xs with the sizes of
+// jobs n, n+1, ... For a lean block the Poisson arrivals are left to
+// leanBlock, which draws them as it goes (unless control variates need
+// them here: the same numbers), and the pairs of LL-2 and JSQ-2, and beyond
+// farServers RND's servers, are drawn here (drawServers).
+func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, n int64, t float64, times, xs []float64, lean bool) {
+	t0 := t
 	p, poisson := gen.(poissonGen)
 	switch {
-	case poisson && lean:
+	case poisson && lean && s.ctl == nil:
 	case poisson: // the common case, without an interface call per job
 		s.rArrivals.fillExp(times, p.mean) // the gaps, then their running sum: poissonGen.next
 		for j, gap := range times {
@@ -241,6 +248,9 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, t float64, times, xs []fl
 	}
 	if lean {
 		s.drawServers()
+	}
+	if s.ctl != nil {
+		s.ctl.add(n, t0, times, xs)
 	}
 	// Four partial sums: with one, each addition would wait for the last.
 	var sum2 [4]float64

@@ -44,7 +44,8 @@ func (s *sim) leanOf() leanPolicy {
 }
 
 // leanBlock runs the jobs n .. n+blockSize-1 of a lean block, whose sizes
-// are in xs (and arrival times in times, unless they are Poisson), after
+// are in xs (and arrival times in times, unless they are Poisson and no
+// control variates need them drawn with the block), after
 // the arrival at t whose wait plus service is pending. These are the
 // general loop's steps (sim.run), in the same order and with the same
 // numbers to the last bit (TestLeanBlocks), without its tests and its
@@ -63,7 +64,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 	rr, _ := s.disp.(*rrDispatcher)
 	sita, _ := s.disp.(*sitaDispatcher)
 	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
-	if p, ok := gen.(poissonGen); ok {
+	if p, ok := gen.(poissonGen); ok && s.ctl == nil {
 		mean = p.mean
 	}
 	drawn := K > farServers // RND's servers were drawn with the block (drawServers)

@@ -26,7 +26,7 @@ type configFlags struct {
 	maxJobs                                                             int64
 	reps, workers, batches                                              int
 	seed                                                                uint64
-	overload, tally                                                     bool
+	overload, tally, controlVariates                                    bool
 	skipInvalid                                                         bool // sweep only: -skip-invalid
 
 	given map[string]bool // the flags on the command line (checkReplaced)
@@ -56,6 +56,7 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	numberVar(fs, &c.workers, "workers", 0, "parallel workers (0 = all cores)")
 	numberVar(fs, &c.batches, "batches", 0, "batch means for the CI when R=1 (0 = 20)")
 	fs.BoolVar(&c.overload, "overload", false, "allow load >= 1 (unstable: results depend on N)")
+	fs.BoolVar(&c.controlVariates, "control-variates", false, "narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)")
 	return fs
 }
 
@@ -293,7 +294,7 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	b := lbsim.Config{
 		Speeds: speeds, Jobs: c.jobs, Reps: c.reps, Seed: c.seed,
 		Workers: c.workers, Batches: c.batches, AllowOverload: c.overload, Tally: c.tally,
-		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds,
+		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds, ControlVariates: c.controlVariates,
 	}
 	if b.Warmup, b.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
 		return g, err

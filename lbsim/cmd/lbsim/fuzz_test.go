@@ -84,6 +84,7 @@ func FuzzSpecRoundTrip(f *testing.F) {
 		`{"trace":"TRACE","servers":[2]}`,
 		`{"servers":[2,8],"policy":["rnd","sita:cut=2,c=3"],"sizes":["exp:mean=1"],"jobs":1000,"skip_invalid":true}`,
 		`{"trace":"TRACE","servers":[2],"jobs":2,"warmup":1}`,
+		`{"servers":[4],"jobs":2000,"control_variates":true}`,
 	} {
 		f.Add(seed)
 	}

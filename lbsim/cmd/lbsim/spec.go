@@ -43,19 +43,21 @@ type sweepSpec struct {
 	// SkipInvalid drops the invalid grid points (-skip-invalid): they are
 	// not rows, so it changes the table and is part of the sweep's id.
 	SkipInvalid bool `json:"skip_invalid,omitempty"`
+	// ControlVariates adjusts the means by control variates (-control-variates).
+	ControlVariates bool `json:"control_variates,omitempty"`
 }
 
 // specFlags are the flags a spec replaces; giving one together with -spec is
 // an error rather than a silent override.
 var specFlags = []string{"servers", "speeds", "load", "sizes", "arrivals", "trace", "policy", "refresh",
-	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload", "precision", "max-jobs", "max-seconds", "skip-invalid"}
+	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload", "precision", "max-jobs", "max-seconds", "skip-invalid", "control-variates"}
 
 // specOf reads the sweep flags into a spec.
 func specOf(c *configFlags) (sweepSpec, error) {
 	s := sweepSpec{Arrivals: c.arrivals, Trace: c.trace, Tally: c.tally, Jobs: c.jobs,
 		Reps: c.reps, Seed: c.seed, Batches: c.batches, Overload: c.overload,
 		Sizes: splitList(c.sizes), Policy: splitList(c.policy), Discipline: splitList(c.discipline),
-		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds, SkipInvalid: c.skipInvalid}
+		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds, SkipInvalid: c.skipInvalid, ControlVariates: c.controlVariates}
 	var err error
 	if s.Warmup, s.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
 		return s, err
@@ -170,7 +172,7 @@ func (s sweepSpec) flags(c *configFlags) {
 	c.jobs, c.reps, c.seed, c.batches, c.overload = s.Jobs, s.Reps, s.Seed, s.Batches, s.Overload
 	c.warmup = s.warmupFlag()
 	c.precision, c.maxJobs, c.maxSeconds = s.Precision, s.MaxJobs, s.MaxSeconds
-	c.skipInvalid = s.SkipInvalid
+	c.skipInvalid, c.controlVariates = s.SkipInvalid, s.ControlVariates
 }
 
 func (s sweepSpec) warmupFlag() string {
@@ -213,6 +215,9 @@ func (s sweepSpec) args() []string {
 	}
 	if s.SkipInvalid {
 		a = append(a, "-skip-invalid")
+	}
+	if s.ControlVariates {
+		a = append(a, "-control-variates")
 	}
 	return a
 }
