@@ -6,29 +6,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfeval/lbsim/lbsim/internal/testpolicy"
+
 	"github.com/perfeval/lbsim/lbsim"
 )
-
-// Weighted sends a job to server k with probability proportional to
-// mu_k^pow: the notebook user's policy whose edit (pow 1 to 2) String()
-// does not show.
-type Weighted struct{ pow float64 }
-
-func (Weighted) String() string     { return "weighted" }
-func (Weighted) Reads() lbsim.State { return 0 }
-func (p Weighted) Pick(v *lbsim.View, _ float64) int {
-	total := 0.0
-	for k := range v.K() {
-		total += math.Pow(v.Speed(k), p.pow)
-	}
-	u := v.Rand().Float64() * total
-	for k := range v.K() {
-		if u -= math.Pow(v.Speed(k), p.pow); u < 0 {
-			return k
-		}
-	}
-	return v.K() - 1
-}
 
 // Tagged has an exported field that String() does not print and Pick does not read.
 type Tagged struct{ Note string }
@@ -110,13 +91,13 @@ func TestOwn_KeyDiffersInEveryField(t *testing.T) {
 func TestOwn_KeyEditedPolicy(t *testing.T) {
 	c := keyBase()
 	key := func(p lbsim.Policy) string { c.Policy = p; return c.Key() }
-	if a, b := key(Weighted{1}), key(Weighted{2}); a == b {
+	if a, b := key(testpolicy.New(1)), key(testpolicy.New(2)); a == b {
 		t.Errorf("Pick weighting by mu and by mu^2 share the key %q", a)
 	}
 	if a, b := key(Tagged{"a"}), key(Tagged{"b"}); a == b {
 		t.Errorf("Tagged{a} and Tagged{b} share the key %q", a)
 	}
-	if a, b := key(Weighted{2}), key(&Weighted{2}); a != key(Weighted{2}) || b != key(&Weighted{2}) || a == b {
+	if a, b := key(testpolicy.New(2)), key(ptr(testpolicy.New(2))); a != key(testpolicy.New(2)) || b != key(ptr(testpolicy.New(2))) || a == b {
 		t.Errorf("keys not stable, or a value and a pointer alike: %q, %q", a, b)
 	}
 	if k := key(lbsim.JSQ{D: 2}); !strings.Contains(k, " policy=jsq:d=2 ") {
@@ -141,3 +122,6 @@ func TestOwn_KeySpeedsCompact(t *testing.T) {
 		t.Errorf("100000 distinct speeds: key of %d bytes, and one speed's last bit changed it: %v", len(a), a != b)
 	}
 }
+
+// ptr is a pointer to a copy of p: the same policy as a pointer type.
+func ptr(p testpolicy.SpeedPow) *testpolicy.SpeedPow { return &p }

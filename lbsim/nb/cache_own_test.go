@@ -1,10 +1,11 @@
 package nb
 
 import (
-	"math"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfeval/lbsim/lbsim/internal/testpolicy"
 
 	"github.com/perfeval/lbsim/lbsim"
 )
@@ -46,26 +47,6 @@ func TestOwn_KeyHitLargeK(t *testing.T) {
 	}
 }
 
-// speedPow sends a job to server k with probability proportional to
-// mu_k^pow: the policy, edited from mu to mu^2 with the same String().
-type speedPow struct{ pow float64 }
-
-func (speedPow) String() string     { return "by-speed" }
-func (speedPow) Reads() lbsim.State { return 0 }
-func (p speedPow) Pick(v *lbsim.View, _ float64) int {
-	total := 0.0
-	for k := range v.K() {
-		total += math.Pow(v.Speed(k), p.pow)
-	}
-	u := v.Rand().Float64() * total
-	for k := range v.K() {
-		if u -= math.Pow(v.Speed(k), p.pow); u < 0 {
-			return k
-		}
-	}
-	return v.K() - 1
-}
-
 // An edited policy is recomputed, not served from the cache; Fresh
 // recomputes what the cache would serve, and stores the new rows.
 func TestOwn_EditedPolicyRecomputed(t *testing.T) {
@@ -91,8 +72,8 @@ func TestOwn_EditedPolicyRecomputed(t *testing.T) {
 		}
 		return r.Wait.Mean
 	}
-	mu, mu2 := mean(speedPow{1}, RunAll), mean(speedPow{2}, RunAll)
-	if want := direct(speedPow{2}); mu2 != want || mu == mu2 {
+	mu, mu2 := mean(testpolicy.New(1), RunAll), mean(testpolicy.New(2), RunAll)
+	if want := direct(testpolicy.New(2)); mu2 != want || mu == mu2 {
 		t.Errorf("after editing Pick from mu to mu^2: %v (mu: %v), want the new code's %v", mu2, mu, want)
 	}
 	// Fresh computes even when the key is the same, and later calls read its rows.
@@ -110,7 +91,7 @@ func TestOwn_EditedPolicyRecomputed(t *testing.T) {
 	if calls != 2 {
 		t.Errorf("Cached, CachedFresh, Cached computed %d times, want 2 (the fresh call, and the first)", calls)
 	}
-	if again := mean(speedPow{2}, Fresh.RunAll); again != mu2 {
+	if again := mean(testpolicy.New(2), Fresh.RunAll); again != mu2 {
 		t.Errorf("Fresh.RunAll gives %v, the cached run %v", again, mu2)
 	}
 }
