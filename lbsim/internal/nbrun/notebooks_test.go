@@ -24,6 +24,15 @@ const repoRoot = "../../.."
 // noAnswer lists the notebooks that ask without answering: the explorer is a tool.
 var noAnswer = map[string]bool{"08-explorer.ipynb": true}
 
+// notebookEnv adds environment variables to each notebook's run, and reportChecks check each
+// notebook's published report (r) and its PDF after the notebook's own checks; executed is the
+// executed notebook. Register them from your own file with an init function, so that each check
+// lives in the file named after it.
+var (
+	notebookEnv  []func(t *testing.T, stem string) []string
+	reportChecks []func(t *testing.T, executed string, r *Report, pdf PDF)
+)
+
 func TestNotebooks(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(repoRoot, "notebooks", "*.ipynb"))
 	if err != nil {
@@ -59,6 +68,9 @@ func TestNotebooks(t *testing.T) {
 				t.Fatal(err)
 			}
 			nbEnv := append(env[:len(env):len(env)], "LBSIM_OUT_DIR="+outDir)
+			for _, add := range notebookEnv {
+				nbEnv = append(nbEnv, add(t, stem)...)
+			}
 			if _, set := os.LookupEnv("LBSIM_CACHE_DIR"); !set {
 				// A fresh nb.Cached folder: cells of this run share results, but no result
 				// computed by an earlier run (or by `make reports`) can stand in for this one.
@@ -100,6 +112,9 @@ func TestNotebooks(t *testing.T) {
 			}
 			if check, ok := notebookChecks[name]; ok {
 				check(t, outDir)
+			}
+			for _, check := range reportChecks {
+				check(t, res.Executed, r, pdf)
 			}
 		})
 	}
