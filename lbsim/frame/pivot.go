@@ -14,10 +14,11 @@ import (
 // policy) into a wide one that reads like a handout table: one row per
 // distinct value of the column rows, one column per distinct value of the
 // column cols (both in order of first appearance), each cell from the column
-// value. The row key keeps its type. With ci == "" the cells are Float and a
-// missing pair is NaN (shown as Missing); with ci naming a column of 95% CI
-// half-widths each cell is the text [MeanCI] of value and ci, and a missing
-// pair is Missing.
+// value. The row key keeps its type and the cells are Float, NaN for a missing
+// pair (shown as Missing). With ci naming a column of 95% CI half-widths, each
+// column key K is followed by the column K+[CISuffix] of its half-widths: the
+// CSV keeps both numbers at full precision and [HTML] shows the pair as one
+// column K of [MeanCI] texts.
 func Pivot(df dataframe.DataFrame, rows, cols, value, ci string) (dataframe.DataFrame, error) {
 	if df.Err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("frame.Pivot: the DataFrame has an error: %w", df.Err)
@@ -47,6 +48,9 @@ func Pivot(df dataframe.DataFrame, rows, cols, value, ci string) (dataframe.Data
 		if colKeys[c] == rows {
 			return dataframe.DataFrame{}, fmt.Errorf("frame.Pivot: column key %q is also the name of the row key column: rename one of them", rows)
 		}
+		if _, taken := colIndex[colKeys[c]+CISuffix]; ci != "" && (taken || colKeys[c]+CISuffix == rows) {
+			return dataframe.DataFrame{}, fmt.Errorf("frame.Pivot: the half-widths of column key %q would be named %q, which is taken: rename that key", colKeys[c], colKeys[c]+CISuffix)
+		}
 	}
 	// cell[r][c] is the source row of a pair, or -1.
 	cell := make([][]int, len(firstRows))
@@ -69,31 +73,33 @@ func Pivot(df dataframe.DataFrame, rows, cols, value, ci string) (dataframe.Data
 	out := []series.Series{df.Col(rows).Subset(firstRows)}
 	for c, src := range firstCols {
 		name := colKeys[src]
-		if cis == nil {
-			col := make([]float64, len(firstRows))
-			for r := range col {
-				col[r] = math.NaN()
-				if i := cell[r][c]; i >= 0 {
-					col[r] = vals[i]
-				}
-			}
-			out = append(out, series.New(col, series.Float, name))
-			continue
+		out = append(out, pivotColumn(cell, c, vals, name))
+		if cis != nil {
+			out = append(out, pivotColumn(cell, c, cis, name+CISuffix))
 		}
-		col := make([]string, len(firstRows))
-		for r := range col {
-			col[r] = Missing
-			if i := cell[r][c]; i >= 0 {
-				col[r] = MeanCI(vals[i], cis[i])
-			}
-		}
-		out = append(out, series.New(col, series.String, name))
 	}
 	wide := dataframe.New(out...)
 	if wide.Err != nil {
 		return dataframe.DataFrame{}, fmt.Errorf("frame.Pivot: %w", wide.Err)
 	}
 	return wide, nil
+}
+
+// CISuffix ends the name of a column of 95% CI half-widths: "RND ci95" holds the
+// half-widths of column "RND", which [HTML] shows as "mean ± ci".
+const CISuffix = " ci95"
+
+// pivotColumn is column c of the wide table: from[i] for each row's source row
+// i (cell[r][c]), NaN where the pair is missing.
+func pivotColumn(cell [][]int, c int, from []float64, name string) series.Series {
+	col := make([]float64, len(cell))
+	for r := range col {
+		col[r] = math.NaN()
+		if i := cell[r][c]; i >= 0 {
+			col[r] = from[i]
+		}
+	}
+	return series.New(col, series.Float, name)
 }
 
 // keyTexts returns a key column's cells as text; floats in their shortest

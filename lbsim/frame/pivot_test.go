@@ -2,6 +2,7 @@ package frame
 
 import (
 	"math"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -84,16 +85,34 @@ func TestPivot(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := withCI.Col("LL-2").Records(); strings.Join(got, "|") != "0.310 ± 0.012|5.07 ± 0.33|"+Missing {
-		t.Errorf("LL-2 with CI = %q", got)
+	// The CSV keeps each mean and half-width as numbers; the HTML shows them as one column.
+	if got := strings.Join(withCI.Names(), ","); got != "load,RND,RND ci95,LL-2,LL-2 ci95" {
+		t.Errorf("columns %s, want load,RND,RND ci95,LL-2,LL-2 ci95", got)
+	}
+	path := filepath.Join(t.TempDir(), "wide.csv")
+	if err := WriteCSV(withCI, path, false); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadCSV(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ci := back.Col("LL-2 ci95")
+	if ci.Type() != series.Float || ci.Float()[0] != 0.012 || ci.Float()[1] != 0.33 || !math.IsNaN(ci.Float()[2]) {
+		t.Errorf("LL-2 ci95 read back from the CSV = %s %v, want float [0.012 0.33 NaN]", ci.Type(), ci.Float())
+	}
+	if got := back.Col("RND").Float(); !equal(got, []float64{4.0, 36.4, 9.4}) {
+		t.Errorf("RND read back from the CSV = %v, want [4 36.4 9.4]", got)
 	}
 	h = HTML(withCI)
-	// Text cells of numbers are right aligned like numbers.
-	if strings.Contains(h, "text-align:left") {
-		t.Errorf("mean ± ci cells should be right aligned:\n%s", h)
+	// mean ± ci cells are right aligned like numbers, under the key's name only.
+	if strings.Contains(h, "text-align:left") || strings.Contains(h, "ci95") {
+		t.Errorf("mean ± ci cells should be right aligned, under RND and LL-2 only:\n%s", h)
 	}
-	if !strings.Contains(h, ">36.4 ± 2.4</td>") {
-		t.Errorf("HTML lacks 36.4 ± 2.4:\n%s", h)
+	for _, want := range []string{">36.4 ± 2.4</td>", ">0.310 ± 0.012</td>", ">" + Missing + "</td>"} {
+		if !strings.Contains(h, want) {
+			t.Errorf("HTML lacks %s:\n%s", want, h)
+		}
 	}
 }
 
