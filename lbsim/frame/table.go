@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"html"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/go-gota/gota/dataframe"
 	"github.com/go-gota/gota/series"
@@ -18,6 +20,8 @@ type tableOptions struct {
 	precision int
 	caption   string
 	maxRows   int
+	notes     string   // the column shown as footnote markers (Footnotes), "" for none
+	noteKeys  []string // the keys its notes start with
 }
 
 // Precision sets the significant digits of Float cells (the %.Ng verb);
@@ -38,14 +42,29 @@ func MaxRows(n int) Option {
 }
 
 // Inline styles, so the table reads well in a notebook and in an exported
-// report without any stylesheet.
+// report without any stylesheet. Cells do not wrap (white-space:nowrap), and
+// nothing breaks inside a word (overflow-wrap:normal, which also overrides a
+// page's own "anywhere"), so a number or a label is never cut across lines;
+// only a long text cell wraps, at spaces, and a header after an underscore.
+// A wide table scrolls in its wrapper instead of running off the page.
 const (
+	wrapStyle    = `overflow-x:auto;max-width:100%`
 	tableStyle   = `border-collapse:collapse;font-family:sans-serif;font-size:13px;margin:4px 0`
-	captionStyle = `caption-side:top;text-align:left;font-weight:bold;padding:4px 0`
-	headStyle    = `border-bottom:2px solid #444;padding:3px 8px;text-align:right;background:#f2f2f2`
-	cellStyle    = `border-bottom:1px solid #ddd;padding:3px 8px;text-align:right;font-variant-numeric:tabular-nums`
-	textStyle    = `border-bottom:1px solid #ddd;padding:3px 8px;text-align:left`
+	captionStyle = `caption-side:top;text-align:left;font-weight:bold;padding:4px 0;white-space:normal`
+	headStyle    = `border-bottom:2px solid #444;padding:3px 8px;text-align:right;background:#f2f2f2;vertical-align:bottom;overflow-wrap:normal`
+	cellStyle    = `border-bottom:1px solid #ddd;padding:3px 8px;text-align:right;font-variant-numeric:tabular-nums;white-space:nowrap;overflow-wrap:normal`
+	textStyle    = `border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;white-space:nowrap;overflow-wrap:normal`
+	longStyle    = `border-bottom:1px solid #ddd;padding:3px 8px;text-align:left;min-width:12em;overflow-wrap:normal`
 )
+
+// printCSS is the table's print rule, emitted with each table (class
+// lbsim-table): paper does not scroll, so the wrapper shows the whole table,
+// in smaller type that fits the text width of an A4 page.
+const printCSS = `<style>@media print{.lbsim-table-wrap{overflow:visible!important}table.lbsim-table{font-size:9px!important}table.lbsim-table td,table.lbsim-table th{padding:2px 4px!important}}</style>`
+
+// longText is the length (in characters) above which a text column may wrap
+// at spaces: shorter labels stay on one line.
+const longText = 32
 
 // Missing is what a table shows for a missing value (NaN, or no row for a
 // pivot cell): an em dash, which a reader does not mistake for a number.
@@ -53,10 +72,13 @@ const Missing = "—"
 
 // HTML renders df as an HTML <table> with a header row, escaped cells and
 // Float cells formatted to Precision significant digits (NaN and NA as
-// Missing). Numbers are right aligned, text left aligned; a text column whose
-// cells are all numbers, "mean ± ci" or Missing (as [Pivot] makes) counts as
-// numbers. If df carries an error
-// (df.Err), the result is a paragraph stating it rather than a table.
+// Missing), in a wrapper that scrolls a wide table horizontally. Numbers are
+// right aligned, text left aligned; a text column whose cells are all numbers,
+// "mean ± ci" or Missing counts as numbers. A number column K followed by
+// its half-widths K+[CISuffix] (as [Pivot] makes) is shown as one column K of
+// [MeanCI] texts. Numbers and labels stay on one line; see [Footnotes] for a
+// column of warnings. If df carries an error (df.Err), the result is a
+// paragraph stating it rather than a table.
 func HTML(df dataframe.DataFrame, opts ...Option) string {
 	o := tableOptions{precision: 4}
 	for _, opt := range opts {
@@ -67,43 +89,135 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		fmt.Fprintf(&b, "<p style=\"color:#a00\">frame.HTML: the DataFrame has an error: %s</p>", html.EscapeString(df.Err.Error()))
 		return b.String()
 	}
-	names, types := df.Names(), df.Types()
-	numeric := numericColumns(df)
-	fmt.Fprintf(&b, "<table style=%q>\n", tableStyle)
-	if o.caption != "" {
-		fmt.Fprintf(&b, "<caption style=%q>%s</caption>\n", captionStyle, html.EscapeString(o.caption))
-	}
-	b.WriteString("<thead><tr>")
-	for c, n := range names {
-		style := headStyle
-		if !numeric[c] {
-			style += ";text-align:left"
-		}
-		fmt.Fprintf(&b, "<th style=%q>%s</th>", style, html.EscapeString(n))
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
 	rows := df.Nrow()
 	shown := rows
 	if o.maxRows > 0 && o.maxRows < rows {
 		shown = o.maxRows
 	}
+	cols := shownColumns(df, o.notes, shown)
+	var notes footnotes
+	if n := slices.IndexFunc(cols, func(c shownColumn) bool { return c.notes }); n >= 0 {
+		notes = collectNotes(df.Col(cols[n].name).Records()[:shown], o.noteKeys)
+	}
 	floatVerb := fmt.Sprintf("%%.%dg", o.precision)
+	text := func(r int, c shownColumn) string {
+		switch {
+		case c.notes:
+			return markers(notes.rows[r])
+		case c.ci >= 0:
+			return MeanCI(df.Elem(r, c.index).Float(), df.Elem(r, c.ci).Float())
+		}
+		return cellText(df.Elem(r, c.index), c.typ, floatVerb)
+	}
+	b.WriteString(printCSS)
+	fmt.Fprintf(&b, "<div class=\"lbsim-table-wrap\" style=%q>\n<table class=\"lbsim-table\" style=%q>\n", wrapStyle, tableStyle)
+	if o.caption != "" {
+		fmt.Fprintf(&b, "<caption style=%q>%s</caption>\n", captionStyle, html.EscapeString(o.caption))
+	}
+	b.WriteString("<thead><tr>")
+	for _, c := range cols {
+		style := headStyle
+		if !c.numeric {
+			style += ";text-align:left"
+		}
+		fmt.Fprintf(&b, "<th style=%q>%s</th>", style, headerHTML(c.name))
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
 	for r := 0; r < shown; r++ {
 		b.WriteString("<tr>")
-		for c, t := range types {
-			style := cellStyle
-			if !numeric[c] {
-				style = textStyle
-			}
-			fmt.Fprintf(&b, "<td style=%q>%s</td>", style, html.EscapeString(cellText(df.Elem(r, c), t, floatVerb)))
+		for _, c := range cols {
+			fmt.Fprintf(&b, "<td style=%q>%s</td>", c.style(), html.EscapeString(text(r, c)))
 		}
 		b.WriteString("</tr>\n")
 	}
-	b.WriteString("</tbody>\n</table>\n")
+	b.WriteString("</tbody>\n</table>\n</div>\n")
+	notes.writeNotes(&b, func(r int) string { return rowLabel(cols, shown, r, text) })
 	if shown < rows {
 		fmt.Fprintf(&b, "<p style=\"font-size:12px;color:#666\">%d of %d rows shown.</p>\n", shown, rows)
 	}
 	return b.String()
+}
+
+// column is one column of a table as HTML shows it.
+type shownColumn struct {
+	name    string
+	index   int // in the DataFrame
+	typ     series.Type
+	ci      int  // the column of its half-widths, shown with it as "mean ± ci", or -1
+	numeric bool // right aligned
+	long    bool // text long enough to wrap at spaces
+	notes   bool // shown as footnote markers
+}
+
+func (c shownColumn) style() string {
+	switch {
+	case c.numeric:
+		return cellStyle
+	case c.long:
+		return longStyle
+	}
+	return textStyle
+}
+
+// columns lists the columns of df as HTML shows them: the half-width
+// column of a number column (K+CISuffix after K) merged into it, the column
+// named notes (if it is a text column with some text) as markers.
+func shownColumns(df dataframe.DataFrame, notes string, shown int) []shownColumn {
+	names, types := df.Names(), df.Types()
+	numeric := numericColumns(df)
+	var cols []shownColumn
+	for i, n := range names {
+		if k := len(cols) - 1; k >= 0 && n == cols[k].name+CISuffix && cols[k].typ == series.Float && types[i] == series.Float {
+			cols[k].ci = i
+			continue
+		}
+		c := shownColumn{name: n, index: i, typ: types[i], ci: -1, numeric: numeric[i]}
+		if !c.numeric {
+			cells := df.Col(n).Records()[:shown]
+			c.notes = n == notes && slices.ContainsFunc(cells, func(s string) bool { return strings.TrimSpace(s) != "" })
+			c.long = !c.notes && slices.ContainsFunc(cells, func(s string) bool { return utf8.RuneCountInString(s) > longText })
+		}
+		cols = append(cols, c)
+	}
+	return cols
+}
+
+// headerHTML is a column name that may wrap after an underscore (and at
+// spaces), never inside a word.
+func headerHTML(name string) string {
+	return strings.ReplaceAll(html.EscapeString(name), "_", "_<wbr>")
+}
+
+// rowLabel names row r by its leading columns, as few as make the label
+// unique among the shown rows (at most three), such as "policy RND, load 0.9".
+func rowLabel(cols []shownColumn, shown, r int, text func(int, shownColumn) string) string {
+	var keys []shownColumn
+	for _, c := range cols {
+		if !c.notes && len(keys) < 3 {
+			keys = append(keys, c)
+		}
+	}
+	label := func(row, k int) string {
+		parts := make([]string, k)
+		for i, c := range keys[:k] {
+			parts[i] = c.name + " " + text(row, c)
+		}
+		return strings.Join(parts, ", ")
+	}
+	k := 1
+	for ; k < len(keys); k++ {
+		mine, unique := label(r, k), true
+		for other := 0; other < shown && unique; other++ {
+			unique = other == r || label(other, k) != mine
+		}
+		if unique {
+			break
+		}
+	}
+	if len(keys) == 0 {
+		return fmt.Sprintf("row %d", r+1)
+	}
+	return label(r, min(k, len(keys)))
 }
 
 func cellText(e series.Element, t series.Type, floatVerb string) string {

@@ -27,7 +27,8 @@ import (
 // Table displays rows under caption: a slice of structs (such as
 // []lbsim.Row or a table of the cell's own type) or a gota DataFrame. A
 // "warnings" column is displayed only when some row has a warning (a saved
-// CSV always has it). Options: SaveAs (also save the table as CSV), Digits,
+// CSV always has it), as footnote markers with each warning once under the
+// table. Options: SaveAs (also save the table as CSV), Digits,
 // MaxRows.
 //
 //	nb.Table(rows, "Mean waiting time", nb.SaveAs("01-waits"))
@@ -41,7 +42,8 @@ func Table(rows any, caption string, opts ...TableOption) {
 	if t.save != "" {
 		Must(saveFrame(t.save, df))
 	}
-	showHTML(frame.HTML(shownWarnings(df), t.frame...))
+	shown, warnings := shownWarnings(df)
+	showHTML(frame.HTML(shown, append(t.frame, frame.Footnotes(warnings, lbsim.Rules()...))...))
 }
 
 // TableOption changes what Table does.
@@ -77,10 +79,11 @@ func toFrame(rows any) (dataframe.DataFrame, error) {
 	return frame.FromStructs(rows)
 }
 
-// shownWarnings is df as a notebook shows it: a string column named
-// "warnings" is dropped when no row has text, else its advice names Config
-// fields (lbsim.FieldAdvice).
-func shownWarnings(df dataframe.DataFrame) dataframe.DataFrame {
+// shownWarnings is df as a notebook shows it, and the name of its warnings
+// column ("" if none): a string column named "warnings" is dropped when no row
+// has text, else its advice names Config fields (lbsim.FieldAdvice); Table
+// shows it as footnote markers, each warning once under the table.
+func shownWarnings(df dataframe.DataFrame) (dataframe.DataFrame, string) {
 	for _, name := range df.Names() {
 		col := df.Col(name)
 		if !strings.EqualFold(name, "warnings") || col.Type() != series.String {
@@ -91,11 +94,11 @@ func shownWarnings(df dataframe.DataFrame) dataframe.DataFrame {
 			cells[i], empty = lbsim.FieldAdvice(s), empty && s == ""
 		}
 		if empty {
-			return df.Drop(name)
+			return df.Drop(name), ""
 		}
-		return df.Mutate(series.New(cells, series.String, name))
+		return df.Mutate(series.New(cells, series.String, name)), name
 	}
-	return df
+	return df, ""
 }
 
 // Figure renders fig at its size (WidthCm x HeightCm, default 16 x 10 cm)
