@@ -137,12 +137,21 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 		return v, (metric.Mean - v) / metric.CI95, !math.IsInf(v, 0) && metric.CI95 > 0
 	}
 	if v, o, ok := off(r.Exact); r.HasExact && ok && math.Abs(o) > 2 {
-		add(RuleExactOutside, "the exact %s is %.6g (%s), %.1f half-widths from the simulated %s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, math.Abs(o), metric)
+		add(RuleExactOutside, "the exact %s is %.6g (%s%s), %.1f half-widths from the simulated %s %s%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, asResponse(ps, r.Exact.Response), math.Abs(o), what, metric, asResponse(ps, r.Response.Mean))
 	}
 	if v, o, ok := off(r.Limit); r.HasLimit && r.Limit.Kind == LowerBound && ok && o < -2 {
-		add(RuleBelowBound, "the %s cannot be below %.6g (%s), but the simulated %s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, metric, -o)
+		add(RuleBelowBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(ps, r.Limit.Response), what, metric, asResponse(ps, r.Response.Mean), -o)
 	}
 	return ws
+}
+
+// asResponse names, under FCFS, the mean response that goes with a mean wait
+// (a table of times in system shows that one): "; mean response 23.5".
+func asResponse(ps bool, response float64) string {
+	if ps || math.IsNaN(response) {
+		return ""
+	}
+	return fmt.Sprintf("; mean response %.6g", response)
 }
 
 // instability says why the run is unstable (RuleUnstable), "" when it is not.

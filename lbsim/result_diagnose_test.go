@@ -173,3 +173,29 @@ func TestDriftFalseAlarmRate(t *testing.T) {
 		t.Errorf("drift flagged %d of %d benign runs: more than a 0.1%% test allows", flagged, n)
 	}
 }
+
+// TestExactOutsideNamesBoth: under FCFS the warning names the simulated quantity as it names
+// the exact one (mean wait), and gives both in mean response too, which tables of time in
+// system show: a reader sees the same numbers in the row and in its warning.
+func TestExactOutsideNamesBoth(t *testing.T) {
+	cfg := Config{Servers: 4, Load: 0.5, Sizes: NewTwoPointBeta(1, 1000, 0.8), Policy: Random{}, Jobs: 2, Seed: 1}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var msg string
+	for _, w := range r.Warnings {
+		if w.Rule == RuleExactOutside {
+			msg = w.Message
+		}
+	}
+	for _, want := range []string{
+		fmt.Sprintf("the exact mean wait is %.6g", r.Exact.Wait),
+		fmt.Sprintf("mean response %.6g)", r.Exact.Response),
+		fmt.Sprintf("from the simulated mean wait %s; mean response %.6g:", r.Wait, r.Response.Mean),
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("%s warning %q lacks %q", RuleExactOutside, msg, want)
+		}
+	}
+}

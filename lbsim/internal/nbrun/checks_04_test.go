@@ -62,7 +62,7 @@ func checkLiveAndStale(t *testing.T, outDir, prefix string, exactAt []float64) (
 			continue
 		}
 		scv := r.f(t, "scv")
-		m, ci, ref := r.f(t, "mean_response"), r.f(t, "ci95"), r.f(t, "reference")
+		m, ci, ref := r.f(t, "mean_response"), r.f(t, "ci95"), r.f(t, "reference_response")
 		check := !quick
 		for _, s := range exactAt {
 			check = check || s == scv
@@ -104,7 +104,7 @@ func checkHeavyTailsStale(t *testing.T, outDir string) {
 	live, stale := checkLiveAndStale(t, outDir, "", []float64{1})
 	for _, scv := range staleSCVs {
 		// Random's exact value is Pollaczek-Khinchine, computed here: 1 + 0.9 (1 + SCV) / 0.2.
-		if got, want := live[key("random", scv)].f(t, "reference"), 1+0.9*(1+scv)/0.2; math.Abs(got-want) > 1e-9 {
+		if got, want := live[key("random", scv)].f(t, "reference_response"), 1+0.9*(1+scv)/0.2; math.Abs(got-want) > 1e-9 {
 			t.Errorf("random at SCV %v: reference %v, want P-K %v", scv, got, want)
 		}
 		m := func(p string) float64 { return live[key(p, scv)].f(t, "mean_response") }

@@ -15,7 +15,7 @@ func checkProcessorSharing(t *testing.T, outDir string) {
 	live, _ := checkLiveAndStale(t, outDir, "", []float64{1})
 	for _, scv := range staleSCVs {
 		// M/G/1-PS, computed here: E[X]/(1 - rho) = 1/(1 - 0.9), whatever the SCV.
-		if got := live[key("random", scv)].f(t, "reference"); math.Abs(got-1/(1-0.9)) > 1e-9 {
+		if got := live[key("random", scv)].f(t, "reference_response"); math.Abs(got-1/(1-0.9)) > 1e-9 {
 			t.Errorf("random at SCV %v: reference %v, want M/G/1-PS 10", scv, got)
 		}
 		m := func(p string) float64 { return live[key(p, scv)].f(t, "mean_response") }

@@ -16,8 +16,8 @@ type LiveRow struct {
 	Mean      float64 `json:"mean_response"`
 	CI95      float64 `json:"ci95"`
 	StdErr    float64 `json:"std_err"`
-	RelStdErr float64 `json:"rel_std_err"` // StdErr / Mean; the document's "under 2% everywhere"
-	Reference float64 `json:"reference"`
+	RelStdErr float64 `json:"rel_std_err"`        // StdErr / Mean; the document's "under 2% everywhere"
+	Reference float64 `json:"reference_response"` // the exact or approximate mean response, named like Mean
 	Method    string  `json:"reference_method"`
 	Exact     bool    `json:"exact"`
 	// Warnings are the run's reasons not to take Mean at face value (lbsim's trust rules).
