@@ -52,6 +52,21 @@ func checkDispatching(t *testing.T, outDir string) {
 			t.Errorf("rho=%v: RND %v ± %v does not cover the exact %v", rho, w, ci, exact)
 		}
 	}
+	// The wide table's CSV keeps mean and half-width as two numbers at full precision: the very
+	// floats of the long table (01-waits), not the rounded "mean ± ci" text the page shows.
+	wide := readCSVRows(t, outDir, "01-waits-wide")
+	if len(wide) != len(loads) {
+		t.Fatalf("01-waits-wide has %d rows, want one per load (%d)", len(wide), len(loads))
+	}
+	for _, r := range wide {
+		rho := r.f(t, "load")
+		for _, p := range []string{"RND", "RR", "LL-2"} {
+			long := wait[p][rho]
+			if r.s(t, p) != long.s(t, "mean_wait") || r.s(t, p+" ci95") != long.s(t, "ci95") {
+				t.Errorf("01-waits-wide at load %v: %s %q, %s ci95 %q; want 01-waits' %q and %q", rho, p, r.s(t, p), p, r.s(t, p+" ci95"), long.s(t, "mean_wait"), long.s(t, "ci95"))
+			}
+		}
+	}
 
 	beside := readCSVRows(t, outDir, "01-handout")
 	if len(beside) != 30 {
