@@ -54,7 +54,10 @@ type Row struct {
 	MeanWaitShortCI95 float64 `json:"mean_wait_short_ci95"`
 	MeanWaitLong      float64 `json:"mean_wait_long"`
 	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`
-	Utilization       float64 `json:"utilization"`
+	// LoadOnCapacity is the measured load, work over sum(mu_k) (see
+	// Result.LoadOnCapacity); Utilization the plain mean of the servers'.
+	LoadOnCapacity float64 `json:"load_on_capacity"`
+	Utilization    float64 `json:"utilization"`
 	// MaxServerUtilization is the busiest server's: with unequal speeds or
 	// an unbalanced policy it can near 1 while the mean is low.
 	MaxServerUtilization float64 `json:"max_server_utilization"`
@@ -98,7 +101,7 @@ func NewRow(r Result) Row {
 		HandoutWait: math.NaN(), HandoutWaitCI95: math.NaN(),
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
-		Utilization: r.Utilization, SizeMean: math.NaN(), SCV: math.NaN(),
+		Utilization: r.Utilization, LoadOnCapacity: r.LoadOnCapacity, SizeMean: math.NaN(), SCV: math.NaN(),
 		Speeds: SpeedsText(r.Config.Speeds, r.Servers), Warmup: meanWarmup(r),
 		MaxServerUtilization: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
