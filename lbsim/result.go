@@ -290,9 +290,10 @@ func aggregate(cfg *Config, reps []replication) Result {
 			}
 		}
 	}
+	capacity := cfg.Capacity()
 	for k, u := range r.ServerUtilization {
 		r.Utilization += u / float64(cfg.Servers)
-		r.LoadOnCapacity += u * cfg.speed(k) / cfg.Capacity()
+		r.LoadOnCapacity += u * cfg.speed(k) / capacity
 	}
 	r.Series = reps[0].series
 	for _, rep := range reps {
