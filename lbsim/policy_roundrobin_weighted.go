@@ -16,7 +16,7 @@ func (p WeightedRoundRobin) Validate(k int, _ SizeLaw) error {
 	return p.Weights.validate("rr", k)
 }
 
-// Start gives each replication its own current values.
+// Start gives each replication its own turns.
 func (p WeightedRoundRobin) Start(v *View) Policy { return newSmoothRR(p, viewSpeeds(v)) }
 
 // Pick is only valid on the value Start returns.
@@ -26,32 +26,60 @@ func (p WeightedRoundRobin) newDispatcher(s *sim) dispatcher {
 	return newSmoothRR(p, s.cfg.speeds())
 }
 
-// smoothRR is one replication's smooth weighted round robin, O(K) a job.
+// smoothRR is one replication's smooth weighted round robin in O(G) a job,
+// G the number of distinct weights. After n jobs, of which c_k went to
+// server k, server k's current value is n w_k - W c_k (W = sum(w)), and the
+// job goes to the first server of the largest. Among servers of one weight
+// that is the first of those with the fewest jobs: they take turns in
+// server order, so each group keeps its turn (next) and the count of its
+// completed rounds (c of the server whose turn it is), and a job compares
+// only the G servers whose turn it is.
 type smoothRR struct {
-	w, cur []float64
-	total  float64
+	groups []wrrGroup
+	total  float64 // W
+	n      float64 // jobs dispatched, this one included
 	spec   WeightedRoundRobin
 }
 
+// wrrGroup is the servers of one weight, in server order.
+type wrrGroup struct {
+	w       float64
+	servers []int
+	next    int     // index in servers of the server whose turn it is
+	rounds  float64 // its count of jobs
+}
+
 func newSmoothRR(p WeightedRoundRobin, speeds []float64) *smoothRR {
-	w := p.Weights.of(speeds)
-	d := &smoothRR{w: w, cur: make([]float64, len(w)), spec: p}
-	for _, x := range w {
-		d.total += x
+	d := &smoothRR{spec: p}
+	of := map[float64]int{}
+	for k, w := range p.Weights.of(speeds) {
+		g, ok := of[w]
+		if !ok {
+			g = len(d.groups)
+			of[w] = g
+			d.groups = append(d.groups, wrrGroup{w: w})
+		}
+		d.groups[g].servers = append(d.groups[g].servers, k)
+		d.total += w
 	}
 	return d
 }
 
 func (d *smoothRR) next() int {
-	best := 0
-	for k, x := range d.w {
-		d.cur[k] += x
-		if d.cur[k] > d.cur[best] {
-			best = k
+	d.n++
+	best, bestK, bestV := 0, -1, 0.0
+	for g := range d.groups {
+		grp := &d.groups[g]
+		k, v := grp.servers[grp.next], d.n*grp.w-d.total*grp.rounds
+		if bestK < 0 || v > bestV || v == bestV && k < bestK {
+			best, bestK, bestV = g, k, v
 		}
 	}
-	d.cur[best] -= d.total
-	return best
+	grp := &d.groups[best]
+	if grp.next++; grp.next == len(grp.servers) {
+		grp.next, grp.rounds = 0, grp.rounds+1
+	}
+	return bestK
 }
 
 func (d *smoothRR) pick(float64, float64) int { return d.next() }

@@ -133,6 +133,31 @@ func TestSmoothWeightedRoundRobin(t *testing.T) {
 	if want := []int{0, 0, 1, 0, 2, 0, 0, 0, 0, 1, 0, 2, 0, 0}; !slices.Equal(got, want) {
 		t.Errorf("picks %v, want %v", got, want)
 	}
+	// Against nginx's algorithm as written, on random whole weights.
+	r := NewStream(1, 2)
+	for range 20 {
+		w := make([]float64, 1+r.IntN(12))
+		for i := range w {
+			w[i] = float64(1 + r.IntN(4))
+		}
+		fast := newSmoothRR(WeightedRoundRobin{Weights: Weights{Values: w}}, nil)
+		cur, total := make([]float64, len(w)), 0.0
+		for _, x := range w {
+			total += x
+		}
+		for n := range 500 {
+			best := 0
+			for k := range w {
+				if cur[k] += w[k]; cur[k] > cur[best] {
+					best = k
+				}
+			}
+			cur[best] -= total
+			if got := fast.next(); got != best {
+				t.Fatalf("weights %v, job %d: server %d, nginx's algorithm %d", w, n, got, best)
+			}
+		}
+	}
 	speeds := []float64{3, 2, 2, 1, 1, 1}
 	d = newSmoothRR(WeightedRoundRobin{Weights: Weights{Speed: true}}, speeds)
 	n := make([]int, len(speeds))
