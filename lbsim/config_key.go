@@ -3,12 +3,11 @@ package lbsim
 import (
 	"fmt"
 	"math"
-	"strings"
 )
 
 // Key is a canonical text naming every parameter that affects the numbers
 // of a run (all fields but Workers), for caches (nb.Cached, nb.RunAll). It
-// stays short at any K: speeds are runs of equal values ("2x5,1x5"), and
+// stays short at any K: speeds are runs of equal values ("5@2,5@1"), and
 // traces, long size-law specs (sizesName) and long speed lists enter
 // through a hash of their values. A policy of one's own enters through what
 // it does (policyKey), not only its String().
@@ -26,30 +25,15 @@ func (c Config) Key() string {
 		c.Jobs, c.Warmup, c.WarmupAuto, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches, c.Precision, c.MaxJobs, c.MaxSeconds, c.ControlVariates)
 }
 
-// speedsKey is the K speeds as runs of equal values, "2x5,1x5" (a run of
-// one is the value alone), or, when that is longer than maxSpeedsKey (many
-// distinct speeds), their number and a hash of them.
+// speedsKey is the K speeds as runs "5@2,5@1" (SpeedsText), or, when
+// that is longer than maxSpeedsKey (many distinct speeds), their number and
+// a hash of them.
 func (c *Config) speedsKey() string {
 	sp := c.speeds()
-	var b strings.Builder
-	for i := 0; i < len(sp); {
-		j := i + 1
-		for j < len(sp) && sp[j] == sp[i] {
-			j++
-		}
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(fmtNum(sp[i]))
-		if j-i > 1 {
-			fmt.Fprintf(&b, "x%d", j-i)
-		}
-		if b.Len() > maxSpeedsKey {
-			return fmt.Sprintf("%d values #%016x", len(sp), hashFloats(sp))
-		}
-		i = j
+	if runs := speedRuns(sp, maxSpeedsKey); runs != "" {
+		return runs
 	}
-	return b.String()
+	return fmt.Sprintf("%d values #%016x", len(sp), hashFloats(sp))
 }
 
 // maxSpeedsKey is the longest list of speed runs a key gives in full.

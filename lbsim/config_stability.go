@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -59,7 +60,7 @@ func (c *Config) checkServerLoads() error {
 		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
 			advice = a.loadAdvice(c)
 		}
-		return fmt.Errorf("%s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, or use a policy that reads the servers (ll, jsq, lwl)",
+		return fmt.Errorf("%s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, weigh the split by speed (rnd:weights=speed, rr:weights=speed), or use a policy that reads the servers (sed, jsq, lwl)",
 			who, loadText(rho), c.Policy, advice, loadText(c.Load/rho))
 	}
 	return nil
@@ -93,25 +94,49 @@ func (c *Config) checkSampling() error {
 	if _, ramp := c.arrivals().(Ramp); ramp {
 		return nil
 	}
+	b := c.samplingBound(d, replace)
+	if b.worst == 0 || c.Load < b.maxLoad {
+		return nil // no m binds (equal speeds: load < 1), or below the bound
+	}
+	speeds, order, k, total := b.speeds, b.order, len(b.speeds), c.Capacity()
+	maxLoad, worst, worstQ, capWorst := b.maxLoad, b.worst, b.q, b.capacity
+	var names []string
+	for _, i := range order[:min(worst, 6)] {
+		names = append(names, fmt.Sprintf("%d (speed %v)", i+1, speeds[i]))
+	}
+	if worst > 6 {
+		names = append(names, "...")
+	}
+	how := fmt.Sprintf("C(%d,%d)/C(%d,%d)", worst, d, k, d)
+	if replace {
+		how = fmt.Sprintf("(%d/%d)^%d", worst, k, d)
+	}
+	return fmt.Errorf("load %v is unstable under %s with these speeds: it samples %d of the %d servers uniformly, so the %d slowest (servers %s) receive at least %s = %.4g of the jobs (all %d samples among them), work %.4g per time unit against their capacity %.4g; need load < %.4g (the d-sampling bound); lower the load, sample more servers, or use a policy that reads all servers (sed, jsq, lwl) or weighs by speed (rnd:weights=speed)",
+		c.Load, c.Policy, d, k, worst, strings.Join(names, ", "), how, worstQ, d, c.Load*total*worstQ, capWorst, maxLoad)
+}
+
+// samplingLimit is the d-sampling bound of checkSampling: the highest
+// load, min over m of cap_m / (q_m sum(mu)), and the m (worst, 0 if no m
+// binds below load 1) where it is reached, with its q_m and capacity.
+type samplingLimit struct {
+	maxLoad, q, capacity float64
+	worst                int
+	speeds               []float64
+	order                []int // servers, slowest first
+}
+
+func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 	speeds := c.speeds()
 	order := make([]int, len(speeds)) // servers, slowest first
 	for i := range order {
 		order[i] = i
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case speeds[a] < speeds[b]:
-			return -1
-		case speeds[a] > speeds[b]:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(speeds[a], speeds[b]) })
+	b := samplingLimit{maxLoad: 1, speeds: speeds, order: order}
 	if speeds[order[0]] == speeds[order[len(order)-1]] {
-		return nil // equal speeds: the bound is load < 1
+		return b // equal speeds: the bound is load < 1
 	}
 	k, total := len(speeds), c.Capacity()
-	maxLoad, worst, worstQ, capWorst := 1.0, 0, 0.0, 0.0
 	capM := 0.0
 	for m := 1; m <= k; m++ {
 		capM += speeds[order[m-1]]
@@ -125,26 +150,44 @@ func (c *Config) checkSampling() error {
 		if q <= 0 {
 			continue
 		}
-		if l := capM / (q * total); l < maxLoad {
-			maxLoad, worst, worstQ, capWorst = l, m, q, capM
+		if l := capM / (q * total); l < b.maxLoad {
+			b.maxLoad, b.worst, b.q, b.capacity = l, m, q, capM
 		}
 	}
-	if c.Load < maxLoad {
-		return nil
+	return b
+}
+
+// StabilityLimit is the highest load (rho = lambda E[X] / sum(mu)) below
+// which c's policy keeps every server stable, as far as the configuration
+// proves it, the limit Validate refuses loads beyond (without
+// AllowOverload):
+//
+//   - a policy that splits jobs without reading the servers (RND, RR,
+//     SITA, their weighted variants): server k, of speed mu_k, gets the
+//     share s_k of the work, so the limit is min_k mu_k / (s_k sum(mu)),
+//     1 for weights=speed;
+//   - uniform sampling of d servers (LL-d, JSQ-d, SED-d): the d-sampling
+//     bound, min over m of the m slowest servers' capacity over the work
+//     they get at least, C(m,d)/C(K,d) of it (see checkSampling);
+//   - otherwise 1, the capacity: for the policies that read every server
+//     (LWL, JSQ, SED) the true limit, for others (a policy of one's own,
+//     memory, JIQ) only the most any policy can carry.
+func (c Config) StabilityLimit() float64 {
+	if shares := workShares(c.Policy, c); shares != nil {
+		limit, total := math.Inf(1), c.Capacity()
+		for k, s := range shares {
+			if s > 0 {
+				limit = min(limit, c.speed(k)/(s*total))
+			}
+		}
+		return limit
 	}
-	var names []string
-	for _, i := range order[:min(worst, 6)] {
-		names = append(names, fmt.Sprintf("%d (speed %v)", i+1, speeds[i]))
+	if s, ok := c.Policy.(sampler); ok {
+		if d, replace, ok := s.sampling(c.Servers); ok {
+			return c.samplingBound(d, replace).maxLoad
+		}
 	}
-	if worst > 6 {
-		names = append(names, "...")
-	}
-	how := fmt.Sprintf("C(%d,%d)/C(%d,%d)", worst, d, k, d)
-	if replace {
-		how = fmt.Sprintf("(%d/%d)^%d", worst, k, d)
-	}
-	return fmt.Errorf("load %v is unstable under %s with these speeds: it samples %d of the %d servers uniformly, so the %d slowest (servers %s) receive at least %s = %.4g of the jobs (all %d samples among them), work %.4g per time unit against their capacity %.4g; need load < %.4g (the d-sampling bound); lower the load, sample more servers, or use a policy that reads all servers (lwl, jsq)",
-		c.Load, c.Policy, d, k, worst, strings.Join(names, ", "), how, worstQ, d, c.Load*total*worstQ, capWorst, maxLoad)
+	return 1
 }
 
 // symmetric is a built-in policy that treats the servers alike (LL-d,

@@ -62,3 +62,46 @@ func TestStabilityBeforeRunning(t *testing.T) {
 		t.Errorf("overload allowed: %v", err)
 	}
 }
+
+// The stability limit of each kind of policy on one fast and two slow
+// servers (speeds 10, 1, 1, capacity 12), by hand: uniform sampling of 2
+// sends at least C(2,2)/C(3,2) = 1/3 of the jobs to the two slow servers,
+// so lambda/3 < 2, load < 0.5; RND sends 1/3 to each slow server: lambda/3 < 1,
+// load < 0.25; the speed-aware policies carry every load below 1. Then the
+// runs: just above the bound the slow servers get more work than they can
+// do (measured utilisation > 1), just below they keep up.
+func TestStabilityLimitUnequalSpeeds(t *testing.T) {
+	speeds := []float64{10, 1, 1}
+	for _, c := range []struct {
+		policy Policy
+		limit  float64
+	}{
+		{LeastLoaded{D: 2}, 0.5}, {JSQ{D: 2}, 0.5}, {SED{D: 2}, 0.5},
+		{Random{}, 0.25}, {RoundRobin{}, 0.25},
+		{WeightedRandom{Weights: Weights{Speed: true}}, 1}, {WeightedRoundRobin{Weights: Weights{Speed: true}}, 1},
+		{SED{}, 1}, {JSQ{}, 1}, {LeastLoaded{}, 1},
+	} {
+		cfg := Config{Servers: 3, Speeds: speeds, Sizes: Exponential{M: 1}, Policy: c.policy, Jobs: 400_000, Seed: 2}
+		if got := cfg.StabilityLimit(); math.Abs(got-c.limit) > 1e-12 {
+			t.Errorf("%s: StabilityLimit %v, want %v", c.policy, got, c.limit)
+		}
+		if c.limit == 1 {
+			continue
+		}
+		slowest := func(load float64) float64 {
+			run := cfg
+			run.Load, run.AllowOverload = load, true
+			r, err := Run(run)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return max(r.ServerUtilization[1], r.ServerUtilization[2])
+		}
+		if u := slowest(1.1 * c.limit); u < 1.04 {
+			t.Errorf("%s at 1.1 x its limit %v: slow servers' utilisation %.4f, want > 1 (unstable)", c.policy, c.limit, u)
+		}
+		if u := slowest(0.9 * c.limit); u >= 0.99 {
+			t.Errorf("%s at 0.9 x its limit %v: slow servers' utilisation %.4f, want < 1 (stable)", c.policy, c.limit, u)
+		}
+	}
+}

@@ -89,8 +89,8 @@ func (b *countBuckets) set(k int, c int32) {
 	}
 }
 
-// pickMin draws uniformly among the servers with the smallest count.
-func (b *countBuckets) pickMin(r *Stream) int {
+// pick draws uniformly among the servers with the smallest count.
+func (b *countBuckets) pick(r *Stream) int {
 	m := b.cnt[b.ord[0]]
 	n := b.first[m+1] // servers ord[0:n] have count m
 	if n == 1 {

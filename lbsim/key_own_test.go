@@ -109,8 +109,8 @@ func TestOwn_KeyEditedPolicy(t *testing.T) {
 func TestOwn_KeySpeedsCompact(t *testing.T) {
 	c := keyBase()
 	c.Servers, c.Speeds = 10, []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}
-	if k := c.Key(); !strings.Contains(k, " speeds=2x5,1x5 ") {
-		t.Errorf("key %q does not give the speeds as runs 2x5,1x5", k)
+	if k := c.Key(); !strings.Contains(k, " speeds=5@2,5@1 ") {
+		t.Errorf("key %q does not give the speeds as runs 5@2,5@1", k)
 	}
 	c.Servers, c.Speeds = 100_000, make([]float64, 100_000)
 	for i := range c.Speeds {

@@ -89,7 +89,7 @@ func (p JSQ) Pick(v *View, _ float64) int {
 }
 
 func (p JSQ) newDispatcher(s *sim) dispatcher {
-	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s) })
+	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s, newCountBuckets(s.k)) })
 }
 
 // leastCount is JSQ over all K servers: servers kept in count buckets (O(1)
@@ -98,16 +98,27 @@ func (p JSQ) newDispatcher(s *sim) dispatcher {
 // entry a job, and the departures due before an arrival take one from their
 // server's count. Live under PS every arrival moves the departures: a 4-ary
 // heap of the servers' next departures brings their counts up to date. On a
-// board the buckets are rebuilt at each refresh.
+// board the buckets are rebuilt at each refresh. The index b picks the
+// server: the fewest jobs (countBuckets, JSQ) or the shortest expected
+// delay (speedBuckets, SED).
 type leastCount struct {
 	s    *sim
-	b    *countBuckets
+	b    countIndex
 	fcfs *radixHeap // live FCFS: the departures of the jobs in the system
 	ps   *indexHeap // live PS: each busy server's next departure
 }
 
-func newLeastCount(s *sim) *leastCount {
-	d := &leastCount{s: s, b: newCountBuckets(s.k)}
+// countIndex keeps the K servers' job counts and picks a server by them.
+type countIndex interface {
+	inc(k int)
+	dec(k int)
+	set(k int, c int32)
+	reset(counts []int32) // nil: all zero
+	pick(r *Stream) int
+}
+
+func newLeastCount(s *sim, b countIndex) *leastCount {
+	d := &leastCount{s: s, b: b}
 	switch {
 	case s.board != nil:
 	case s.srv.ps != nil:
@@ -153,7 +164,7 @@ func (d *leastCount) pick(t, _ float64) int {
 			d.syncPS(k, t)
 		}
 	}
-	return d.b.pickMin(d.s.rDispatch)
+	return d.b.pick(d.s.rDispatch)
 }
 
 func (d *leastCount) sent(k int, t, _ float64) {

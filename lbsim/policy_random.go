@@ -8,8 +8,15 @@ type Random struct{}
 
 func init() {
 	mustRegister(policyRegistry, PolicyType{Name: "rnd", Aliases: []string{"random"}, Example: "rnd",
-		Summary: "random: a server uniformly at random",
-		New:     func(Params) (Policy, error) { return Random{}, nil }})
+		Params: []string{"weights"}, Lists: []string{"weights"},
+		Summary: "random: a server uniformly at random (weights=speed: in proportion to speed; weights=2/1/1: to the given weights)",
+		New: func(p Params) (Policy, error) {
+			w, ok, err := weightsParam("rnd", p)
+			if err != nil || !ok {
+				return Random{}, err
+			}
+			return WeightedRandom{Weights: w}, nil
+		}})
 }
 
 func (Random) String() string                  { return "rnd" }

@@ -11,8 +11,15 @@ import (
 type RoundRobin struct{}
 
 func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "rr", Example: "rr", Summary: "round robin: job n to server n mod K",
-		New: func(Params) (Policy, error) { return RoundRobin{}, nil }})
+	mustRegister(policyRegistry, PolicyType{Name: "rr", Example: "rr", Params: []string{"weights"}, Lists: []string{"weights"},
+		Summary: "round robin: job n to server n mod K (weights=speed: smooth weighted round robin in proportion to speed; weights=2/1/1: to the given weights)",
+		New: func(p Params) (Policy, error) {
+			w, ok, err := weightsParam("rr", p)
+			if err != nil || !ok {
+				return RoundRobin{}, err
+			}
+			return WeightedRoundRobin{Weights: w}, nil
+		}})
 }
 
 func (RoundRobin) String() string                  { return "rr" }

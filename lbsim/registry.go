@@ -18,8 +18,12 @@ type Family[T any] struct {
 	Aliases []string // other accepted words ("random" for "rnd")
 	Params  []string // allowed parameter keys; nil: none
 	Need    []string // keys a spec must give (checked before New)
-	Example string   // a valid spec, used in help texts and errors
-	Summary string   // one line for help texts
+	// Lists are keys in Params whose value may also be a word or a list
+	// ("weights=speed", "weights=2/1/1", "weights=5@2/5@1"): New reads
+	// them with Params.Word and Params.List.
+	Lists   []string
+	Example string // a valid spec, used in help texts and errors
+	Summary string // one line for help texts
 	// New builds a value from its parameters (only keys in Params, each a
 	// finite number given once).
 	New func(p Params) (T, error)
@@ -165,7 +169,7 @@ func (r *registry[T]) parse(spec string) (T, error) {
 			return zero, fmt.Errorf("%s %s takes no parameters, got %q; write %s", r.what, f.Name, params, f.Example)
 		}
 		var kv map[string]float64
-		if kv, err = keyValues(f.Name, params, f.Params...); err != nil {
+		if kv, err = keyValues(f.Name, params, f.Lists, f.Params...); err != nil {
 			return zero, err
 		}
 		for _, k := range f.Need {

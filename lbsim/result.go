@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -63,8 +64,12 @@ type Result struct {
 	// the time to the next arrival. It is not the waiting time.
 	Handout    Estimate
 	HasHandout bool
-	// Utilization is the mean over servers of the work sent to each server
-	// per unit time; ServerUtilization has one value per server.
+	// LoadOnCapacity is the measured load: the work sent per unit time over
+	// the capacity sum(mu_k), what Config.Load sets (sum_k mu_k u_k / sum(mu)).
+	LoadOnCapacity float64
+	// Utilization is the plain mean over servers of ServerUtilization, u_k
+	// = the work sent to server k per unit time over its speed: with unequal
+	// speeds it is not the load (LoadOnCapacity).
 	Utilization       float64
 	ServerUtilization []float64
 	Classes           []ClassResult // per size class, for two-point sizes
@@ -146,7 +151,8 @@ func (r Result) String() string {
 	if r.HasLimit {
 		fmt.Fprintf(&b, "  %s, not this system's value (%s): mean wait %.6g, mean response %.6g\n", r.Limit.Kind, r.Limit.Method, r.Limit.Wait, r.Limit.Response)
 	}
-	fmt.Fprintf(&b, "  utilization %.4g (mean over servers)\n", r.Utilization)
+	fmt.Fprintf(&b, "  load on capacity %.4g (work per unit time / sum of speeds)\n", r.LoadOnCapacity)
+	fmt.Fprintf(&b, "  server utilisation: mean %.4g, max %.4g (per server: its work / its speed)\n", r.Utilization, slices.Max(r.ServerUtilization))
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "  WARNING %s\n", w)
 	}
@@ -284,8 +290,10 @@ func aggregate(cfg *Config, reps []replication) Result {
 			}
 		}
 	}
-	for _, u := range r.ServerUtilization {
+	capacity := cfg.Capacity()
+	for k, u := range r.ServerUtilization {
 		r.Utilization += u / float64(cfg.Servers)
+		r.LoadOnCapacity += u * cfg.speed(k) / capacity
 	}
 	r.Series = reps[0].series
 	for _, rep := range reps {

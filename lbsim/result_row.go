@@ -27,7 +27,7 @@ type Row struct {
 	D          int     `json:"d"`      // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
 	C          int     `json:"c"`      // SITA's servers for short jobs, else 0
 	Servers    int     `json:"servers"`
-	Speeds     string  `json:"speeds"` // the servers' speeds, compact (speedsText): "1x10", "2x5,1x5"
+	Speeds     string  `json:"speeds"` // the servers' speeds, compact (SpeedsText): "10@1", "5@2,5@1"
 	Load       float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load)
 	Sizes      string  `json:"sizes"`
 	SizeMean   float64 `json:"size_mean"`
@@ -54,7 +54,10 @@ type Row struct {
 	MeanWaitShortCI95 float64 `json:"mean_wait_short_ci95"`
 	MeanWaitLong      float64 `json:"mean_wait_long"`
 	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`
-	Utilization       float64 `json:"utilization"`
+	// LoadOnCapacity is the measured load, work over sum(mu_k) (see
+	// Result.LoadOnCapacity); Utilization the plain mean of the servers'.
+	LoadOnCapacity float64 `json:"load_on_capacity"`
+	Utilization    float64 `json:"utilization"`
 	// MaxServerUtilization is the busiest server's: with unequal speeds or
 	// an unbalanced policy it can near 1 while the mean is low.
 	MaxServerUtilization float64 `json:"max_server_utilization"`
@@ -98,8 +101,8 @@ func NewRow(r Result) Row {
 		HandoutWait: math.NaN(), HandoutWaitCI95: math.NaN(),
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
-		Utilization: r.Utilization, SizeMean: math.NaN(), SCV: math.NaN(),
-		Speeds: speedsText(r.Config.Speeds, r.Servers), Warmup: meanWarmup(r),
+		Utilization: r.Utilization, LoadOnCapacity: r.LoadOnCapacity, SizeMean: math.NaN(), SCV: math.NaN(),
+		Speeds: SpeedsText(r.Config.Speeds, r.Servers), Warmup: meanWarmup(r),
 		MaxServerUtilization: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
@@ -128,31 +131,6 @@ func NewRow(r Result) Row {
 		row.MeanWaitLong, row.MeanWaitLongCI95 = c.Wait.Mean, c.Wait.CI95
 	}
 	return row
-}
-
-// speedsText writes K server speeds compactly, as runs of equal speeds in
-// server order, speed x count: "1x10" for ten servers of speed 1 (also when
-// Speeds gives one value for all, or none), "2x5,1x5" for five fast then
-// five slow. A row stays short at any K, and the column is never read back
-// as a number (frame.ReadCSV).
-func speedsText(speeds []float64, k int) string {
-	if len(speeds) <= 1 {
-		mu := 1.0
-		if len(speeds) == 1 {
-			mu = speeds[0]
-		}
-		return fmtNum(mu) + "x" + strconv.Itoa(k)
-	}
-	var parts []string
-	for i := 0; i < len(speeds); {
-		j := i + 1
-		for j < len(speeds) && speeds[j] == speeds[i] {
-			j++
-		}
-		parts = append(parts, fmtNum(speeds[i])+"x"+strconv.Itoa(j-i))
-		i = j
-	}
-	return strings.Join(parts, ",")
 }
 
 // meanWarmup is the warm-up a result's replications discarded, on average:

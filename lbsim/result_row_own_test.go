@@ -23,11 +23,11 @@ func TestOwn_SpeedsText(t *testing.T) {
 		k      int
 		want   string
 	}{
-		{nil, 10, "1x10"}, {[]float64{2}, 10, "2x10"}, {[]float64{1.5, 1.5, 1.5}, 3, "1.5x3"},
-		{[]float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, 10, "2x5,1x5"}, {[]float64{2, 2, 1, 3, 3}, 5, "2x2,1x1,3x2"},
+		{nil, 10, "10@1"}, {[]float64{2}, 10, "10@2"}, {[]float64{1.5, 1.5, 1.5}, 3, "3@1.5"},
+		{[]float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, 10, "5@2,5@1"}, {[]float64{2, 2, 1, 3, 3}, 5, "2@2,1@1,2@3"},
 	} {
-		if got := speedsText(c.speeds, c.k); got != c.want {
-			t.Errorf("speedsText(%v) = %q, want %q", c.speeds, got, c.want)
+		if got := SpeedsText(c.speeds, c.k); got != c.want {
+			t.Errorf("SpeedsText(%v) = %q, want %q", c.speeds, got, c.want)
 		}
 	}
 }
@@ -49,7 +49,7 @@ func TestOwn_RowNewColumns(t *testing.T) {
 	if want := sum / float64(len(r.WarmupJobs)); len(r.WarmupJobs) != 3 || row.Warmup != want {
 		t.Errorf("warmup %v, want the mean MSER truncation %v of %v", row.Warmup, want, r.WarmupJobs)
 	}
-	if row.Speeds != "2x5,1x5" || rowField(t, row, "speeds") != "2x5,1x5" {
+	if row.Speeds != "5@2,5@1" || rowField(t, row, "speeds") != "5@2,5@1" {
 		t.Errorf("speeds %q", row.Speeds)
 	}
 	if row.CIMethod != "replications" || rowField(t, row, "ci_method") != r.CIMethod {
@@ -63,7 +63,7 @@ func TestOwn_RowNewColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if row := NewRow(r); row.Warmup != 1000 || row.Speeds != "1x10" || !strings.HasSuffix(row.CIMethod, "batch means") {
+	if row := NewRow(r); row.Warmup != 1000 || row.Speeds != "10@1" || !strings.HasSuffix(row.CIMethod, "batch means") {
 		t.Errorf("fixed warm-up: warmup %v speeds %q ci_method %q", row.Warmup, row.Speeds, row.CIMethod)
 	}
 }

@@ -19,8 +19,10 @@ func splitSpec(spec string) (string, string) {
 	return strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(params)
 }
 
-// keyValues parses "k=v,k=v" into numbers, allowing only the given keys.
-func keyValues(what, params string, allowed ...string) (map[string]float64, error) {
+// keyValues parses "k=v,k=v" into numbers, allowing only the given keys;
+// a key in lists may instead take a word or a list (see Params.Word and
+// Params.List).
+func keyValues(what, params string, lists []string, allowed ...string) (map[string]float64, error) {
 	out := map[string]float64{}
 	if params == "" {
 		return out, nil
@@ -34,16 +36,41 @@ func keyValues(what, params string, allowed ...string) (map[string]float64, erro
 		if !contains(allowed, k) {
 			return nil, fmt.Errorf("%s: unknown parameter %q; allowed: %s", what, k, strings.Join(allowed, ", "))
 		}
-		if _, dup := out[k]; dup {
+		if Params(out).Has(k) {
 			return nil, fmt.Errorf("%s: parameter %q given twice; give it once", what, k)
 		}
 		x, err := ParseFloat(v)
+		if err != nil && contains(lists, k) {
+			err = listValue(out, k, strings.TrimSpace(v))
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s=%s: %v", what, k, v, err)
+			}
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s=%v", what, k, err)
 		}
 		out[k] = x
 	}
 	return out, nil
+}
+
+// listValue stores the word or list v of key k in p: a word (letters
+// only) as the entry "k=word", a list of numbers separated by '/' (runs
+// COUNT@VALUE allowed, as in ParseSpeeds) as the entries "k.1", "k.2", ...
+func listValue(p map[string]float64, k, v string) error {
+	if v != "" && strings.Trim(v, "abcdefghijklmnopqrstuvwxyz") == "" {
+		p[k+"="+v] = 1
+		return nil
+	}
+	xs, err := ParseSpeeds(strings.ReplaceAll(v, "/", ","))
+	if err != nil {
+		return fmt.Errorf("need a word or a list of numbers separated by '/', e.g. 2/1/1 or 5@2/5@1 (%v)", strings.TrimPrefix(err.Error(), "speeds: "))
+	}
+	for i, x := range xs {
+		p[fmt.Sprintf("%s.%d", k, i+1)] = x
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {
@@ -79,8 +106,33 @@ func numberList(what, params, example string) ([]float64, error) {
 // Params are a spec's numeric parameters, "d=2,replace=1".
 type Params map[string]float64
 
-// Has reports whether the spec gave key.
-func (p Params) Has(key string) bool { _, ok := p[key]; return ok }
+// Has reports whether the spec gave key (as a number, a word or a list).
+func (p Params) Has(key string) bool {
+	_, ok := p[key]
+	return ok || p.Word(key) != "" || p.List(key) != nil
+}
+
+// Word is the word a list key was given ("speed" in weights=speed), or "".
+func (p Params) Word(key string) string {
+	for k := range p {
+		if w, ok := strings.CutPrefix(k, key+"="); ok {
+			return w
+		}
+	}
+	return ""
+}
+
+// List is the list a list key was given (2/1/1 in weights=2/1/1), or nil.
+func (p Params) List(key string) []float64 {
+	var out []float64
+	for i := 1; ; i++ {
+		x, ok := p[fmt.Sprintf("%s.%d", key, i)]
+		if !ok {
+			return out
+		}
+		out = append(out, x)
+	}
+}
 
 // Int returns the whole number under key, or def when the key is absent.
 func (p Params) Int(key string, def int) (int, error) {

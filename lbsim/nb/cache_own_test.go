@@ -42,7 +42,7 @@ func TestOwn_KeyHitLargeK(t *testing.T) {
 		t.Fatal(rows, err)
 	}
 	t.Logf("K=10^6: key %d bytes, cache hit %v", len(c.Key()), hit)
-	if !strings.Contains(c.Key(), "speeds=2x500000,1x500000") {
+	if !strings.Contains(c.Key(), "speeds=500000@2,500000@1") {
 		t.Errorf("key %.200q does not give the speeds as runs", c.Key())
 	}
 }

@@ -2,6 +2,7 @@ package nb
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 
 	"github.com/perfeval/lbsim/lbsim"
@@ -186,5 +187,35 @@ func DisciplineMenu(def string) Control {
 		d, err := lbsim.ParseDiscipline(v)
 		cfg.Discipline = d
 		return err
+	})
+}
+
+// FastShareSlider sets the share of fast servers, for two machine
+// generations: the first round(share K) servers get speed 2 (or
+// FastSpeedSlider's, which follows it), the others speed 1. It must follow
+// ServersSlider, whose K it reads.
+func FastShareSlider(def float64) Control {
+	shares := []float64{0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1}
+	return Slider("fast share", shares, def, func(cfg *lbsim.Config, share float64) error {
+		cfg.Speeds = lbsim.FastSlowSpeeds(cfg.Servers, share, 2)
+		return nil
+	})
+}
+
+// FastSpeedSlider sets the speed of the fast servers FastShareSlider chose
+// (those not of speed 1); it must follow FastShareSlider.
+func FastSpeedSlider(def float64) Control {
+	return Slider("fast speed", []float64{1, 1.5, 2, 3, 4, 6, 8, 10}, def, func(cfg *lbsim.Config, mu float64) error {
+		if len(cfg.Speeds) != cfg.Servers {
+			return fmt.Errorf("fast speed: %d speeds for K = %d servers: put nb.FastShareSlider before this slider (it chooses the fast servers)", len(cfg.Speeds), cfg.Servers)
+		}
+		sp := slices.Clone(cfg.Speeds)
+		for k, s := range sp {
+			if s != 1 {
+				sp[k] = mu
+			}
+		}
+		cfg.Speeds = sp
+		return nil
 	})
 }

@@ -15,7 +15,8 @@ func testExplorer() Explorer {
 	return Explorer{
 		Base: FastSettings(),
 		Controls: []Control{
-			PolicyMenu("ll:d=2", "jsq", "ll:d=3", "sita:cut=3,c=80"), ServersSlider(100), LoadSlider(0.5), SizesMenu("exp:mean=1"),
+			PolicyMenu("ll:d=2", "jsq", "ll:d=3", "sita:cut=3,c=80", "rnd:weights=speed", "rr:weights=speed", "sed:d=2"),
+			ServersSlider(100), FastShareSlider(0), FastSpeedSlider(2), LoadSlider(0.5), SizesMenu("exp:mean=1"),
 			SCVSlider(10), RefreshSlider(0), TallyMenu(false), DisciplineMenu("fcfs"),
 		},
 		SweepOver: "load rho",
@@ -64,6 +65,36 @@ func TestExplorerSCVSliderReshapesSizes(t *testing.T) {
 	cfg, err := e.Config(choose(t, &e, map[string]string{"job sizes": "exp:mean=1", "size SCV": "50"}))
 	if err != nil || lbsim.SCV(cfg.Sizes) != 1 {
 		t.Errorf("exponential sizes must keep SCV 1 whatever the slider: %v, %v", cfg.Sizes, err)
+	}
+}
+
+// The speeds controls: a share of fast servers at their speed, the others
+// at speed 1, after K; by default all servers have speed 1 (the key of
+// speeds nil). Random in proportion to speed on 5 servers of speed 3 and 5
+// of speed 1 at load 0.8 puts every server at load 0.8, M/M/1 at its own
+// speed: W = sum_k (mu_k/20) 0.8/(mu_k 0.2) = 2, exact in the table.
+func TestExplorerSpeedsControls(t *testing.T) {
+	e := testExplorer()
+	cfg, err := e.Config(choose(t, &e, map[string]string{"servers K": "10", "fast share": "0.3", "fast speed": "4"}))
+	if err != nil || lbsim.SpeedsText(cfg.Speeds, cfg.Servers) != "3@4,7@1" {
+		t.Errorf("fast share 0.3 at speed 4, K=10: speeds %v, %v; want 3@4,7@1", cfg.Speeds, err)
+	}
+	def, _ := e.Config(e.defaults())
+	plain := def
+	plain.Speeds = nil
+	if def.Key() != plain.Key() {
+		t.Errorf("default speeds %v change the key: %s", def.Speeds, def.Key())
+	}
+	v := e.drawSingle(choose(t, &e, map[string]string{"policy": "rnd:weights=speed", "servers K": "10", "fast share": "0.5", "fast speed": "3", "load rho": "0.8"}))
+	if !strings.Contains(v.Table, ">2</td>") || !strings.Contains(v.Table, "M/G/1 per server, weights speed") {
+		t.Errorf("table lacks the exact wait 2:\n%s", v.Table)
+	}
+	if d := math.Abs(v.Result.Wait.Mean - 2); d > 3*v.Result.Wait.CI95 {
+		t.Errorf("simulated wait %v is %v from the exact 2 (CI ±%v)", v.Result.Wait.Mean, d, v.Result.Wait.CI95)
+	}
+	bad := Explorer{Base: FastSettings(), Controls: []Control{FastSpeedSlider(2), LoadSlider(0.5)}}
+	if _, err := bad.Config(bad.defaults()); err == nil || !strings.Contains(err.Error(), "put nb.FastShareSlider before") {
+		t.Errorf("fast speed without the share slider: %v", err)
 	}
 }
 

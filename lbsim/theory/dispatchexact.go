@@ -1,8 +1,10 @@
 package theory
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,20 +22,28 @@ import (
 //   - JIQ (JIQ true, D = 0): an arrival joins an idle server (no job) chosen
 //     uniformly among the idle ones if there is one, otherwise a server
 //     chosen uniformly among all K.
+//   - SED-d (SED true): as JSQ-d, but the job joins the sampled server of
+//     the shortest expected delay (n_k + 1)/mu_k, ties to the faster
+//     server, then uniformly; with equal speeds it is JSQ-d.
 type DispatchRule struct {
 	D   int
 	JIQ bool
+	SED bool
 }
 
 // String names the rule as the simulator labels it: "JSQ", "JSQ-2", "JIQ".
 func (r DispatchRule) String() string {
+	name := "JSQ"
 	switch {
 	case r.JIQ:
 		return "JIQ"
-	case r.D == 0:
-		return "JSQ"
+	case r.SED:
+		name = "SED"
 	}
-	return "JSQ-" + strconv.Itoa(r.D)
+	if r.D == 0 {
+		return name
+	}
+	return name + "-" + strconv.Itoa(r.D)
 }
 
 // Limits of DispatchExact: at most DispatchMaxServers servers, at most
@@ -153,7 +163,7 @@ type dispatchEntry struct {
 
 func dispatchKey(rule DispatchRule, lambda float64, speeds []float64) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d %t %x", rule.D, rule.JIQ, math.Float64bits(lambda))
+	fmt.Fprintf(&b, "%d %t %t %x", rule.D, rule.JIQ, rule.SED, math.Float64bits(lambda))
 	for _, s := range speeds {
 		fmt.Fprintf(&b, " %x", math.Float64bits(s))
 	}
@@ -187,6 +197,7 @@ type dispatchModel struct {
 	join      [][]float64 // JSQ-d: join[b][c], see DispatchExact
 	chooseTab []float64   // C(T, d) / C(K, d), T = 0..K
 	jiqSlow   int         // JIQ: a server k with mu_k <= lambda/K, or -1
+	sedSets   []uint8     // SED-d, unequal speeds: the d-subsets of servers, as bit masks
 }
 
 func newDispatchModel(rule DispatchRule, lambda float64, speeds []float64) (*dispatchModel, error) {
@@ -211,6 +222,8 @@ func newDispatchModel(rule DispatchRule, lambda float64, speeds []float64) (*dis
 	switch {
 	case rule.JIQ && d != 0:
 		return nil, fmt.Errorf("theory: DispatchRule{D: %d, JIQ: true} is invalid: JIQ samples no servers, need D=0; pass DispatchRule{JIQ: true}", d)
+	case rule.JIQ && rule.SED:
+		return nil, errors.New("theory: DispatchRule{JIQ: true, SED: true} is invalid: choose JIQ or SED")
 	case d < 0 || d > K:
 		return nil, fmt.Errorf("theory: number of choices d=%d is invalid for K=%d servers: need 0 <= d <= K (0 means all K, JSQ); pass d in 0..%d", d, K, K)
 	case d == 0:
@@ -219,6 +232,13 @@ func newDispatchModel(rule DispatchRule, lambda float64, speeds []float64) (*dis
 	m := &dispatchModel{rule: rule, K: K, d: d, lambda: lambda, mu: slices.Clone(speeds), equal: true, jiqSlow: -1}
 	for _, mu := range speeds {
 		m.equal = m.equal && mu == speeds[0]
+	}
+	if rule.SED && !m.equal {
+		for mask := range 1 << K {
+			if bits.OnesCount(uint(mask)) == d {
+				m.sedSets = append(m.sedSets, uint8(mask))
+			}
+		}
 	}
 	if rule.JIQ {
 		for k, mu := range speeds {
@@ -321,6 +341,10 @@ func binom(n, k int) float64 {
 // unsorted state n joins with positive probability.
 func (m *dispatchModel) routeFull(n *qvec, f func(k int, p float64)) {
 	K := m.K
+	if m.sedSets != nil {
+		m.routeSED(n, f)
+		return
+	}
 	if m.rule.JIQ {
 		idle := 0
 		for k := range K {
@@ -351,6 +375,45 @@ func (m *dispatchModel) routeFull(n *qvec, f func(k int, p float64)) {
 		}
 		if p := m.join[b][c]; p > 0 {
 			f(k, p)
+		}
+	}
+}
+
+// routeSED calls f(k, P(k | n)) for SED-d with unequal speeds: over every
+// d-subset S (each sampled with probability 1/C(K,d)), the job joins the
+// servers of S with the least (n_k + 1)/mu_k, the fastest of them, one of
+// the t left uniformly.
+func (m *dispatchModel) routeSED(n *qvec, f func(k int, p float64)) {
+	var p [DispatchMaxServers]float64
+	per := 1 / float64(len(m.sedSets))
+	for _, set := range m.sedSets {
+		var win [DispatchMaxServers]int
+		t := 0
+		for k := range m.K {
+			if set&(1<<k) == 0 {
+				continue
+			}
+			if t == 0 {
+				win[0], t = k, 1
+				continue
+			}
+			b := win[0]
+			vk, vb := float64(n[k]+1)/m.mu[k], float64(n[b]+1)/m.mu[b]
+			switch {
+			case vk < vb || vk == vb && m.mu[k] > m.mu[b]:
+				win[0], t = k, 1
+			case vk == vb && m.mu[k] == m.mu[b]:
+				win[t] = k
+				t++
+			}
+		}
+		for _, k := range win[:t] {
+			p[k] += per / float64(t)
+		}
+	}
+	for k, x := range p[:m.K] {
+		if x > 0 {
+			f(k, x)
 		}
 	}
 }

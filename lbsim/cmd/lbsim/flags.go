@@ -37,7 +37,7 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("lbsim "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.StringVar(&c.servers, "servers", "50", "number of servers K")
-	fs.StringVar(&c.speeds, "speeds", "1", "server speeds mu_k: one value for all, or K comma-separated values")
+	fs.StringVar(&c.speeds, "speeds", "1", "server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)")
 	fs.StringVar(&c.load, "load", "0.5", "load rho = lambda E[X] / sum(mu_k), in (0,1)")
 	fs.StringVar(&c.sizes, "sizes", "twopoint:xm=1,xM=1000,beta=0.8", familyHelp("job sizes", lbsim.SizeTypes()))
 	fs.StringVar(&c.arrivals, "arrivals", "poisson", familyHelp("arrivals", lbsim.ArrivalTypes()))
@@ -222,6 +222,15 @@ func continuesSpec(p string) bool {
 }
 
 // parseFloats and parseInts read a comma-separated list flag.
+// parseSpeeds reads -speeds (see lbsim.ParseSpeeds).
+func parseSpeeds(s string) ([]float64, error) {
+	sp, err := lbsim.ParseSpeeds(s)
+	if err != nil {
+		return nil, fmt.Errorf("-%v", err)
+	}
+	return sp, nil
+}
+
 func parseFloats(name, s string) ([]float64, error) { return parseList[float64](name, s) }
 func parseInts(name, s string) ([]int, error)       { return parseList[int](name, s) }
 
@@ -267,7 +276,7 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	if err := one("refresh", len(g.Refresh)); err != nil {
 		return g, err
 	}
-	speeds, err := parseFloats("speeds", c.speeds)
+	speeds, err := parseSpeeds(c.speeds)
 	if err != nil {
 		return g, err
 	}

@@ -65,7 +65,7 @@ func resultJSON(r lbsim.Result) map[string]any {
 		"mean_wait": num(row.MeanWait), "mean_wait_ci95": num(row.MeanWaitCI95),
 		"mean_response": num(row.MeanResponse), "mean_response_ci95": num(row.MeanResponseCI95),
 		"p50_wait": num(row.P50Wait), "p95_wait": num(row.P95Wait), "p99_wait": num(row.P99Wait),
-		"utilization": num(r.Utilization), "server_utilization": r.ServerUtilization,
+		"load_on_capacity": num(r.LoadOnCapacity), "utilization": num(r.Utilization), "server_utilization": r.ServerUtilization,
 		"seconds": r.Seconds, "label": r.Label, "warnings": r.Warnings,
 		"exact": nil, "exact_response": nil, "exact_method": nil,
 		"limit": nil, "limit_response": nil, "limit_method": nil, "limit_kind": nil,

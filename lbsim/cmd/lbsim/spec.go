@@ -65,7 +65,7 @@ func specOf(c *configFlags) (sweepSpec, error) {
 	if s.Servers, err = parseInts("servers", c.servers); err != nil {
 		return s, err
 	}
-	if s.Speeds, err = parseFloats("speeds", c.speeds); err != nil {
+	if s.Speeds, err = parseSpeeds(c.speeds); err != nil {
 		return s, err
 	}
 	if s.Load, err = parseFloats("load", c.load); err != nil {

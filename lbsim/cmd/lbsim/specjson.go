@@ -61,7 +61,7 @@ func decodeSpec(data []byte, s *sweepSpec) (map[string]bool, error) {
 		if err := dec.Decode(&raw); err != nil {
 			return nil, jsonError(err)
 		}
-		if err := setJSON(v.Field(i), raw); err != nil {
+		if err := setSpecField(key, v.Field(i), raw); err != nil {
 			return nil, fmt.Errorf("%q: %v", key, err)
 		}
 	}
@@ -87,6 +87,21 @@ func jsonError(err error) error {
 		return fmt.Errorf("invalid JSON at byte %d: %v", syntax.Offset, err)
 	}
 	return err
+}
+
+// setSpecField sets a spec field from its JSON value (setJSON); "speeds"
+// may also be a string in -speeds notation, "5@2,5@1".
+func setSpecField(key string, f reflect.Value, raw json.RawMessage) error {
+	var text string
+	if key != "speeds" || json.Unmarshal(raw, &text) != nil {
+		return setJSON(f, raw)
+	}
+	sp, err := lbsim.ParseSpeeds(text)
+	if err != nil {
+		return err
+	}
+	f.Set(reflect.ValueOf(sp))
+	return nil
 }
 
 // setJSON sets a spec field from its JSON value: a bool, a string, a

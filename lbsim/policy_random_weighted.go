@@ -1,0 +1,69 @@
+package lbsim
+
+import (
+	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
+
+// WeightedRandom sends each job to server k with probability w_k / sum(w),
+// the weights being the speeds (rnd:weights=speed, so every server carries
+// the load rho) or given (rnd:weights=2/1/1). With Poisson arrivals server k
+// is an M/G/1 queue of rate lambda w_k / sum(w).
+type WeightedRandom struct{ Weights Weights }
+
+func (p WeightedRandom) String() string { return "rnd:weights=" + p.Weights.String() }
+func (p WeightedRandom) Label() string  { return "RND-" + p.Weights.label() }
+func (WeightedRandom) Reads() State     { return 0 }
+func (p WeightedRandom) Validate(k int, _ SizeLaw) error {
+	return p.Weights.validate("rnd", k)
+}
+
+// Pick draws by the cumulative weights, O(K) a job; the run draws from an
+// alias table in O(1).
+func (p WeightedRandom) Pick(v *View, _ float64) int {
+	shares := p.Weights.shares(viewSpeeds(v))
+	u := v.Rand().Float64()
+	for k, s := range shares {
+		if u -= s; u < 0 {
+			return k
+		}
+	}
+	return len(shares) - 1
+}
+
+func (p WeightedRandom) newDispatcher(s *sim) dispatcher {
+	return &weightedRandomDispatcher{t: newAliasTable(p.Weights.shares(s.cfg.speeds())), r: s.rDispatch}
+}
+
+type weightedRandomDispatcher struct {
+	t *aliasTable
+	r *Stream
+}
+
+func (d *weightedRandomDispatcher) pick(float64, float64) int { return d.t.draw(d.r) }
+
+// WorkShares: the job shares, so the work shares, w_k / sum(w).
+func (p WeightedRandom) WorkShares(c Config) []float64 { return p.Weights.shares(c.speeds()) }
+
+// Theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) at its own
+// speed: Pollaczek-Khinchine under FCFS, M/G/1-PS under PS; the means are
+// weighted by the job shares.
+func (p WeightedRandom) Theory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	shares := p.Weights.shares(s.speeds)
+	if s.ps {
+		out := Reference{Method: "M/G/1-PS per server, weighted split (insensitive)", Kind: ExactValue}
+		for k, mu := range s.speeds {
+			d, err := theory.MG1{Lambda: s.lambda * shares[k], Size: theory.Law{M1: s.sizes.Mean(), M2: s.sizes.Mean() * s.sizes.Mean()}, Mu: mu}.PS()
+			if err != nil {
+				return Reference{}, false
+			}
+			out.Wait += shares[k] * d.Wait
+			out.Response += shares[k] * d.Response
+		}
+		return out, true
+	}
+	r, err := theory.WeightedRandomDispatch(s.lambda, s.sizes, s.speeds, shares)
+	return reference(r.Delay, err, fmt.Sprintf("M/G/1 per server, weights %s (Pollaczek-Khinchine)", p.Weights), ExactValue)
+}

@@ -1,0 +1,103 @@
+package lbsim
+
+// WeightedRoundRobin is smooth weighted round robin (nginx's): for each job
+// every server's current value grows by its weight, the job goes to the
+// server with the largest value (the first of equal ones), and that value
+// drops by the sum of the weights. Over any sum(w) jobs with whole weights,
+// server k gets exactly w_k of them, spread out rather than in a burst. The
+// weights are the speeds (rr:weights=speed) or given (rr:weights=2/1/1);
+// with equal weights it is RR, job n to server n mod K.
+type WeightedRoundRobin struct{ Weights Weights }
+
+func (p WeightedRoundRobin) String() string { return "rr:weights=" + p.Weights.String() }
+func (p WeightedRoundRobin) Label() string  { return "RR-" + p.Weights.label() }
+func (WeightedRoundRobin) Reads() State     { return 0 }
+func (p WeightedRoundRobin) Validate(k int, _ SizeLaw) error {
+	return p.Weights.validate("rr", k)
+}
+
+// Start gives each replication its own turns.
+func (p WeightedRoundRobin) Start(v *View) Policy { return newSmoothRR(p, viewSpeeds(v)) }
+
+// Pick is only valid on the value Start returns.
+func (p WeightedRoundRobin) Pick(v *View, _ float64) int { return unstarted(p) }
+
+func (p WeightedRoundRobin) newDispatcher(s *sim) dispatcher {
+	return newSmoothRR(p, s.cfg.speeds())
+}
+
+// smoothRR is one replication's smooth weighted round robin in O(G) a job,
+// G the number of distinct weights. After n jobs, of which c_k went to
+// server k, server k's current value is n w_k - W c_k (W = sum(w)), and the
+// job goes to the first server of the largest. Among servers of one weight
+// that is the first of those with the fewest jobs: they take turns in
+// server order, so each group keeps its turn (next) and the count of its
+// completed rounds (c of the server whose turn it is), and a job compares
+// only the G servers whose turn it is.
+type smoothRR struct {
+	groups []wrrGroup
+	total  float64 // W
+	n      float64 // jobs dispatched, this one included
+	spec   WeightedRoundRobin
+}
+
+// wrrGroup is the servers of one weight, in server order.
+type wrrGroup struct {
+	w       float64
+	servers []int
+	next    int     // index in servers of the server whose turn it is
+	rounds  float64 // its count of jobs
+}
+
+func newSmoothRR(p WeightedRoundRobin, speeds []float64) *smoothRR {
+	d := &smoothRR{spec: p}
+	of := map[float64]int{}
+	for k, w := range p.Weights.of(speeds) {
+		g, ok := of[w]
+		if !ok {
+			g = len(d.groups)
+			of[w] = g
+			d.groups = append(d.groups, wrrGroup{w: w})
+		}
+		d.groups[g].servers = append(d.groups[g].servers, k)
+		d.total += w
+	}
+	return d
+}
+
+func (d *smoothRR) next() int {
+	d.n++
+	best, bestK, bestV := 0, -1, 0.0
+	for g := range d.groups {
+		grp := &d.groups[g]
+		k, v := grp.servers[grp.next], d.n*grp.w-d.total*grp.rounds
+		if bestK < 0 || v > bestV || v == bestV && k < bestK {
+			best, bestK, bestV = g, k, v
+		}
+	}
+	grp := &d.groups[best]
+	if grp.next++; grp.next == len(grp.servers) {
+		grp.next, grp.rounds = 0, grp.rounds+1
+	}
+	return bestK
+}
+
+func (d *smoothRR) pick(float64, float64) int { return d.next() }
+
+// String and Pick make the started value a Policy.
+func (d *smoothRR) String() string          { return d.spec.String() }
+func (d *smoothRR) Pick(*View, float64) int { return d.next() }
+
+// WorkShares: w_k of every sum(w) jobs, so of the work, to server k.
+func (p WeightedRoundRobin) WorkShares(c Config) []float64 { return p.Weights.shares(c.speeds()) }
+
+// Theory: with equal weights the picks are RR's (job n to server n mod K),
+// and so is the theory (E_K/M/1 per server); with unequal weights a
+// server's gaps are sums of varying numbers of arrival gaps, in a fixed
+// cycle, which is not a renewal process: no exact value.
+func (p WeightedRoundRobin) Theory(c Config) (Reference, bool) {
+	if !p.Weights.equal(c.speeds()) {
+		return Reference{}, false
+	}
+	return RoundRobin{}.Theory(c)
+}

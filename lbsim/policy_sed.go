@@ -1,0 +1,110 @@
+package lbsim
+
+import (
+	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
+
+// SED is shortest expected delay: each job goes to the server with the
+// least (n_k + 1)/mu_k, n_k its jobs and mu_k its speed (the delay the job
+// expects there with exponential sizes under FCFS), among D servers sampled
+// uniformly without replacement (D = 0: all K); ties go to the faster
+// server, then uniformly at random. With equal speeds it is JSQ-d.
+type SED struct{ D int }
+
+func init() {
+	mustRegister(policyRegistry, PolicyType{Name: "sed", Params: []string{"d"}, Example: "sed",
+		Summary: "shortest expected delay: least (n_k+1)/mu_k among all K servers, ties to the faster (d=2: among 2 sampled)",
+		New: func(p Params) (Policy, error) {
+			d, _, err := sampleParams("sed", p)
+			return SED{D: d}, err
+		}})
+}
+
+func (p SED) String() string {
+	if p.D == 0 {
+		return "sed"
+	}
+	return sampledSpec("sed", p.D, false)
+}
+func (p SED) Label() string {
+	if p.D == 0 {
+		return "SED"
+	}
+	return sampledLabel("SED", p.D, false)
+}
+func (SED) Reads() State { return Count }
+func (p SED) Validate(k int, _ SizeLaw) error {
+	if p.D < 0 || p.D > k {
+		return fmt.Errorf("sed d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, or use sed for all servers", p.D, k)
+	}
+	return nil
+}
+
+// sampling: SED-d samples d servers uniformly, so the d-sampling bound holds
+// (config_stability.go); over all servers it is stable below capacity.
+func (p SED) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, 0, k, false) }
+
+// RowParams: d, the servers sampled per job (K for SED).
+func (p SED) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+
+// Pick samples D servers (all K for D = 0) and takes the least expected delay.
+func (p SED) Pick(v *View, _ float64) int {
+	if allServers(p.D, v.K(), false) {
+		return pickSED(v, nil)
+	}
+	return pickSED(v, v.Sample(p.D, false))
+}
+
+// pickSED is the SED choice among ks (nil: all servers, ties drawn by
+// reservoir sampling; else ks in random order and the first tie kept).
+func pickSED(v *View, ks []int) int {
+	n := v.K()
+	if ks != nil {
+		n = len(ks)
+	}
+	server := func(i int) int {
+		if ks == nil {
+			return i
+		}
+		return ks[i]
+	}
+	best := server(0)
+	bestV, bestMu, ties := float64(v.Count(best)+1)/v.Speed(best), v.Speed(best), 1
+	for i := 1; i < n; i++ {
+		k := server(i)
+		mu := v.Speed(k)
+		x := float64(v.Count(k)+1) / mu
+		switch {
+		case x < bestV || x == bestV && mu > bestMu:
+			best, bestV, bestMu, ties = k, x, mu, 1
+		case x == bestV && mu == bestMu && ks == nil:
+			if ties++; v.Rand().IntN(ties) == 0 {
+				best = k
+			}
+		}
+	}
+	return best
+}
+
+// newDispatcher: over all servers, job counts kept by speed group
+// (speedBuckets, O(distinct speeds) a job); SED-d picks through the View.
+func (p SED) newDispatcher(s *sim) dispatcher {
+	if allServers(p.D, s.k, false) {
+		return newLeastCount(s, newSpeedBuckets(s.cfg.speeds()))
+	}
+	return &viewDispatcher{p: p, v: View{s: s}}
+}
+
+// Theory, for exponential sizes at small K (up to
+// theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
+// the same process): the exact Markov chain of SED-d (theory.DispatchExact).
+func (p SED) Theory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	d := p.D
+	if allServers(d, s.k, false) {
+		d = 0
+	}
+	return smallChain(s, theory.DispatchRule{D: d, SED: true})
+}
