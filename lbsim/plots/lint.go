@@ -74,17 +74,20 @@ func (d drawing) lint() []Defect {
 }
 
 // LintEnv names the environment variable that makes PNG and GridPNG append
-// each figure's lint to a file: a line "ok: <title>" for a clean figure,
-// else one line "defect: <title>: <message>" per defect.
+// each figure's lint to the file it names: a line "ok: <title>" for a clean
+// figure, else "defects: <title>" and one line per defect, indented by a
+// tab (the notebook tests run every notebook so).
 const LintEnv = "LBSIM_FIGURE_LINT"
 
 func appendLint(file, title string, defects []string) error {
 	var b strings.Builder
 	if len(defects) == 0 {
 		fmt.Fprintf(&b, "ok: %s\n", title)
+	} else {
+		fmt.Fprintf(&b, "defects: %s\n", title)
 	}
 	for _, d := range defects {
-		fmt.Fprintf(&b, "defect: %s: %s\n", title, d)
+		fmt.Fprintf(&b, "\t%s\n", d)
 	}
 	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
 	if err == nil {

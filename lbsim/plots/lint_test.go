@@ -237,3 +237,27 @@ func TestLintLineOnFrame(t *testing.T) {
 		t.Errorf("with the margin: %s", strings.Join(got, "\n"))
 	}
 }
+
+func TestLintEnvAppendsEachFigure(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "lint.txt")
+	t.Setenv(LintEnv, file)
+	if _, err := PNG(waitFigure()); err != nil {
+		t.Fatal(err)
+	}
+	// A 3 x 2.5 cm figure has no room for its labels.
+	if _, err := GridPNG([]Figure{sized(waitFigure(), 3, 2.5)}, 1); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if lines[0] != "ok: Mean waiting time" || len(lines) < 3 || lines[1] != "defects: Mean waiting time" || !strings.HasPrefix(lines[2], "\t") {
+		t.Errorf("lint file:\n%s\nwant an ok line, then a defects line and indented defects", b)
+	}
+	t.Setenv(LintEnv, filepath.Join(t.TempDir(), "no", "such", "dir", "x"))
+	if _, err := PNG(waitFigure()); err == nil || !strings.Contains(err.Error(), LintEnv) {
+		t.Errorf("unwritable lint file: %v, want an error naming %s", err, LintEnv)
+	}
+}

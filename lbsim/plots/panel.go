@@ -21,8 +21,8 @@ type panel struct {
 	margin                *margin
 }
 
-// yLabelGap separates the y label from the tick labels.
-var yLabelGap = vg.Points(4)
+// labelGap separates an axis label from the tick labels.
+var labelGap = vg.Points(4)
 
 // footnote is the line under the x label that explains hollow markers.
 func footnote(rules []string) string {
@@ -48,32 +48,43 @@ func unionRules(panels []panel) []string {
 	return rules
 }
 
-// draw draws pn over c. gonum's own y label is not used: it places the
+// draw draws pn over c. gonum's own axis labels are not used: it places a
 // label's box at the arithmetic mid-range, which on a log axis is near the
-// top, and then shrinks the data area to fit it (notebook 01's log panel
-// was shorter than its linear one). The label is drawn here instead,
-// centred on the data area.
+// end, and then shrinks the data area to fit it (notebook 01's log panel
+// was shorter than its linear one). The labels are drawn here instead,
+// centred on the data area, the x label with the footnote under it.
 func (pn panel) draw(c draw.Canvas) {
 	p := pn.p
 	pn.margin.size = max(minMargin, vg.Length(marginShare)*c.Size().Y)
 	p.Title.Text = strings.Join(wrap(pn.title, c.Size().X, p.Title.TextStyle), "\n")
-	p.Y.Label.Text = ""
-	p.X.Label.Text = pn.xlabel
+	p.X.Label.Text, p.Y.Label.Text = "", ""
 	full := c
-	sty := p.Y.Label.TextStyle
-	sty.Rotation, sty.XAlign, sty.YAlign = math.Pi/2, draw.XCenter, draw.YTop
-	var ylabel string
+	ysty := p.Y.Label.TextStyle
+	ysty.Rotation, ysty.XAlign, ysty.YAlign = math.Pi/2, draw.XCenter, draw.YTop
+	xsty := p.X.Label.TextStyle
+	xsty.XAlign, xsty.YAlign = draw.XCenter, draw.YBottom
+	var xlabel, ylabel string
 	if pn.ylabel != "" {
-		ylabel = strings.Join(wrap(pn.ylabel, p.DataCanvas(c).Size().Y, sty), "\n")
-		c = draw.Crop(c, sty.Height(ylabel)+yLabelGap, 0, 0, 0)
+		ylabel = strings.Join(wrap(pn.ylabel, p.DataCanvas(c).Size().Y, ysty), "\n")
+		c = draw.Crop(c, ysty.Height(ylabel)+labelGap, 0, 0, 0)
 	}
-	if note := footnote(pn.rules); note != "" {
-		lines := wrap(note, p.DataCanvas(c).Size().X, p.X.Label.TextStyle)
-		p.X.Label.Text = strings.TrimPrefix(pn.xlabel+"\n"+strings.Join(lines, "\n"), "\n")
+	var lines []string
+	for _, s := range []string{pn.xlabel, footnote(pn.rules)} {
+		if s != "" {
+			lines = append(lines, wrap(s, p.DataCanvas(c).Size().X, xsty)...)
+		}
+	}
+	if xlabel = strings.Join(lines, "\n"); xlabel != "" {
+		c = draw.Crop(c, 0, 0, xsty.Height(xlabel)+labelGap, 0)
 	}
 	p.Draw(c)
+	data := p.DataCanvas(c)
 	if ylabel != "" {
-		data := p.DataCanvas(c)
-		full.FillText(sty, vg.Point{X: full.Min.X, Y: data.Center().Y}, ylabel)
+		full.FillText(ysty, vg.Point{X: full.Min.X, Y: data.Center().Y}, ylabel)
+	}
+	if xlabel != "" {
+		// Half the gap below too: gonum aligns the bottom of the font's
+		// descent, and the lint's em box reaches 1.3 pt lower.
+		full.FillText(xsty, vg.Point{X: data.Center().X, Y: full.Min.Y + labelGap/2}, xlabel)
 	}
 }
