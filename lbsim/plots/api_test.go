@@ -165,9 +165,10 @@ func TestLogRangeRound(t *testing.T) {
 	for _, c := range []struct{ lo, hi, wantLo, wantHi float64 }{
 		{1.1, 1700, 1, 1700},  // 1 is near; 1e4 is not
 		{1.1, 9.5, 1, 10},     // under two decades: 1, 2 and 5 are labelled
-		{2.6, 7, 2, 10},       // 2 and 10 (not 5) are the labelled ticks beyond
+		{2.6, 7, 2, 10},       // 2 and 10 (not 5): labelled, nearer than 1.5
 		{0.1, 50, 0.1, 50},    // 100 is a factor 2 away
 		{0.013, 0.9, 0.01, 1}, //
+		{1, 30, 1, 30},        // 50 is a factor 1.67 away
 	} {
 		lo, hi := roundLogRange(c.lo, c.hi)
 		if math.Abs(lo/c.wantLo-1) > 1e-12 || math.Abs(hi/c.wantHi-1) > 1e-12 {

@@ -8,12 +8,12 @@ import (
 	"gonum.org/v1/plot/vg/draw"
 )
 
-// A legend goes outside the data area: to the right of a figure alone when
-// its widest entry takes at most rightShare of the width, else below in as
-// many columns as fit. A grid whose panels have the same entries shares one
-// legend below all panels; otherwise each panel has its own below it, and
-// every panel reserves the height of the tallest, so the data areas of a
-// row stay aligned.
+// A legend goes outside the data area. Beside a figure alone it takes the
+// side that leaves the data the larger area: the right (at most rightShare
+// of the width, names wrapped), or below in as many columns as fit. A grid
+// whose panels have the same entries shares one legend below all panels;
+// otherwise each panel has its own below it, and every panel reserves the
+// height of the tallest, so the data areas of a row stay aligned.
 const rightShare = 0.3
 
 // legendPad separates a legend from the plot beside it and from the edge.
@@ -22,21 +22,21 @@ var legendPad = vg.Points(6)
 // drawAlone draws one figure over c with its legend beside or below.
 func drawAlone(c draw.Canvas, pn panel) {
 	rec := recorderOf(c)
-	area := c.Rectangle
-	rec.addPanel(0, area)
-	w := c.Size().X
-	if natural := pn.leg.width(); natural > 0 && natural <= w*rightShare {
-		box := pn.leg.layout(natural, 1)
-		size := box.size()
-		plotC := draw.Crop(c, 0, -(size.X + 2*legendPad), 0, 0)
-		pn.draw(plotC)
-		top := c.Max.Y - titleHeight(pn.p)
-		rec.drawLegend(0, box, draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: c.Max.X - size.X - legendPad, Y: top - size.Y}, Max: vg.Point{X: c.Max.X - legendPad, Y: top}}})
+	rec.addPanel(0, c.Rectangle)
+	size := c.Size()
+	right := pn.leg.layout(size.X*rightShare, 1)
+	below := pn.leg.layout(size.X-2*legendPad, len(pn.leg.entries))
+	r, b := right.size(), below.size()
+	top := c.Max.Y - titleHeight(pn.p)
+	rightArea := (size.X - r.X - 2*legendPad) * size.Y
+	belowArea := size.X * (size.Y - b.Y - 2*legendPad)
+	if r.X > 0 && r.Y <= top-c.Min.Y && rightArea > belowArea {
+		pn.draw(draw.Crop(c, 0, -(r.X + 2*legendPad), 0, 0))
+		rec.drawLegend(0, right, draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+			Min: vg.Point{X: c.Max.X - r.X - legendPad, Y: top - r.Y}, Max: vg.Point{X: c.Max.X - legendPad, Y: top}}})
 		return
 	}
-	box := pn.leg.layout(w-2*legendPad, len(pn.leg.entries))
-	drawBelow(c, pn, box, box.size().Y, 0, rec)
+	drawBelow(c, pn, below, b.Y, 0, rec)
 }
 
 // drawBelow draws pn over c with box in a strip of height strip at the

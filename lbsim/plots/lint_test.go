@@ -49,6 +49,25 @@ func heavyTailPanel(scv float64) Figure {
 	}
 }
 
+// liveBoard is notebook 04's first figure: eight entries against the SCV,
+// three of them long curve names.
+func liveBoard() Figure {
+	fig := heavyTailPanel(1)
+	fig.Title, fig.XLabel = "Live board, K=100, load 0.9, fcfs", "SCV of job sizes"
+	scv := []float64{1, 4, 10, 30}
+	for i := range fig.Series {
+		s := &fig.Series[i]
+		s.X, s.Y, s.CI, s.Warned = scv, s.Y[:4], s.CI[:4], s.Warned[:4]
+	}
+	long := func(name, of string, f float64) Curve {
+		return Curve{Name: name, Of: of, X: scv, Y: []float64{10 * f, 25 * f, 50 * f, 140 * f}}
+	}
+	fig.Curves = []Curve{long("random: exact M/G/1 per server (Pollaczek-Khinchine)", "random", 1),
+		long("round robin: exact E_100/H2/1 per server (GI/H2/1 roots)", "round robin", 0.9),
+		long("oracle: approx. Lee-Longton M/G/K", "oracle", 0.11)}
+	return fig
+}
+
 func heavyTailGrid() []Figure {
 	return []Figure{heavyTailPanel(1), heavyTailPanel(4), heavyTailPanel(10), heavyTailPanel(30)}
 }
@@ -117,6 +136,7 @@ func TestLintCleanFigures(t *testing.T) {
 		{"dispatch-pair", dispatchPair(), 2},
 		{"dispatch-alone", dispatchPair()[:1], 1},
 		{"wait", []Figure{waitFigure()}, 1},
+		{"live-board", []Figure{liveBoard()}, 1},
 		{"panels-apart", []Figure{waitFigure(), dispatchPair()[1]}, 2},
 	}
 	for _, c := range cases {

@@ -130,18 +130,20 @@ func roundRange(lo, hi float64) (float64, float64) {
 
 // roundLogRange widens the log range [lo, hi] (0 < lo < hi) to the
 // labelled ticks of logTicks beyond its ends that are less than a factor
-// 2 away, so an extreme value (an oracle near 1.1) can be read off a
-// labelled tick at the frame.
+// logReach away, so an extreme value (an oracle near 1.1) can be read off
+// a labelled tick at the frame, without leaving much of the axis empty.
+const logReach = 1.5
+
 func roundLogRange(lo, hi float64) (float64, float64) {
 	widen := func(mantissas []float64) (float64, float64) {
 		l, h := lo, hi
 		for e := math.Floor(math.Log10(lo)) - 1; e <= math.Ceil(math.Log10(hi))+1; e++ {
 			for _, m := range mantissas {
 				v := m * math.Pow10(int(e))
-				if v <= lo && lo/v < 2 {
+				if v <= lo && lo/v < logReach {
 					l = min(l, v)
 				}
-				if v >= hi && v/hi < 2 && h == hi {
+				if v >= hi && v/hi < logReach && h == hi {
 					h = v
 				}
 			}
