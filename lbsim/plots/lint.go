@@ -45,10 +45,11 @@ func LintGrid(figs []Figure, cols int) ([]Defect, error) {
 	return d.lint(), nil
 }
 
-// LintPlot is Lint for a gonum plot of your own, drawn alone over
-// widthCm x heightCm: it checks the texts (titles, labels, tick labels,
-// legend entries) against each other and the image edges; its plotters
-// are unknown to the lint, so data under a legend are not found.
+// LintPlot is Lint for a gonum plot of your own (drawn alone over
+// widthCm x heightCm, gonum's legend inside): it checks the texts (titles,
+// labels, tick labels, legend entries) against each other and the image
+// edges, and the axis lines. Data under a text are found only for the
+// plotters that Figure.Plot added; others are unknown to the lint.
 func LintPlot(p *plot.Plot, widthCm, heightCm float64) ([]Defect, error) {
 	if err := checkSize(widthCm, heightCm); err != nil {
 		return nil, err
