@@ -1,6 +1,9 @@
 package nb
 
 import (
+	"fmt"
+	"strings"
+
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/perfeval/lbsim/lbsim/plots"
@@ -43,22 +46,40 @@ func showPNG(png []byte) { frontEnd.displayPNG(png); frontEnd.sync() }
 func PNG(png []byte) { showPNG(png) }
 
 // showFigure renders fig at its size (plots.PNG) and displays it; as a PNG
-// it survives export to HTML and PDF reports.
+// it survives export to HTML and PDF reports. Defects the figure lint finds
+// (plots.Lint: overlapping or clipped texts, say in a figure too small for
+// its labels) are noted under it, so they do not pass unseen.
 func showFigure(fig plots.Figure) error {
 	png, err := plots.PNG(fig)
 	if err != nil {
 		return err
 	}
 	showPNG(png)
+	noteDefects(plots.Lint(fig))
 	return nil
 }
 
-// showGrid displays figs side by side, cols panels per row (plots.GridPNG).
+// showGrid displays figs side by side, cols panels per row (plots.GridPNG),
+// with the defects of plots.LintGrid noted under them.
 func showGrid(figs []plots.Figure, cols int) error {
 	png, err := plots.GridPNG(figs, cols)
 	if err != nil {
 		return err
 	}
 	showPNG(png)
+	noteDefects(plots.LintGrid(figs, cols))
 	return nil
+}
+
+// noteDefects notes the figure lint's defects, if any (its error is the
+// figure's own, which rendering has already reported).
+func noteDefects(defects []plots.Defect, err error) {
+	if err != nil || len(defects) == 0 {
+		return
+	}
+	lines := make([]string, len(defects))
+	for i, d := range defects {
+		lines[i] = d.String()
+	}
+	showNote(fmt.Sprintf("figure lint (plots.Lint): %d defects; a larger WidthCm/HeightCm or shorter names help:\n%s", len(defects), strings.Join(lines, "\n")))
 }

@@ -33,6 +33,14 @@ func TestDisplays(t *testing.T) {
 	if w, h := r.lastPNGSize(t); w != 1181 || h != 295 {
 		t.Errorf("a 20 x 5 cm figure is %d x %d pixels, want 1181 x 295 (20 and 5 cm at 150 dpi)", w, h)
 	}
+	// A figure too small for its labels: its defects are noted under it.
+	shown := len(r.shown)
+	tiny := fig
+	tiny.Title, tiny.WidthCm, tiny.HeightCm = "Mean waiting time", 3, 2.5
+	Figure(tiny)
+	if len(r.shown) != shown+1 || !strings.Contains(r.shown[shown], "figure lint (plots.Lint)") || !strings.Contains(r.shown[shown], "Mean waiting time") {
+		t.Errorf("a 3 x 2.5 cm figure showed no lint note: %q", r.shown[shown:])
+	}
 	bad := plots.Figure{Series: []plots.Series{{Name: "RND", X: []float64{1}}}}
 	if !catchStop(t, func() { Figure(bad) }) || !strings.Contains(r.shown[len(r.shown)-1], `series &#34;RND&#34;`) {
 		t.Errorf("a bad figure did not stop with an error box: %q", r.shown)
@@ -40,7 +48,7 @@ func TestDisplays(t *testing.T) {
 	if !catchStop(t, func() { Grid([]plots.Figure{fig}, 0) }) {
 		t.Error("Grid with 0 columns did not stop")
 	}
-	if r.pngs != 3 {
+	if r.pngs != 4 {
 		t.Errorf("a failed figure was displayed (%d PNGs)", r.pngs)
 	}
 }

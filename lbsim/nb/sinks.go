@@ -119,7 +119,11 @@ func Grid(figs []plots.Figure, cols int) {
 // the report, the scan of headless runs does not take it for an error.
 func Note(format string, args ...any) {
 	warnUnknownOverrides()
-	msg := fmt.Sprintf(format, args...)
+	showNote(fmt.Sprintf(format, args...))
+}
+
+// showNote displays msg as Note does.
+func showNote(msg string) {
 	if frontEnd.isNotebook {
 		showHTML(`<div style="font-family:sans-serif;font-size:13px;color:#555;white-space:pre-wrap">` + html.EscapeString(msg) + `</div>`)
 		return

@@ -1,9 +1,12 @@
 package plots
 
 import (
+	"cmp"
 	"math"
 	"strings"
 	"testing"
+
+	"gonum.org/v1/plot"
 )
 
 func TestLogTicksReadable(t *testing.T) {
@@ -22,19 +25,68 @@ func TestLogTicksReadable(t *testing.T) {
 	if got, want := strings.Join(labels, " "), "0.01 0.1 1 10 100 1000 10000"; got != want {
 		t.Errorf("labels %q, want %q", got, want)
 	}
-	// Less than a decade: the multiples in range are labelled.
-	var inner []string
-	for _, tk := range (logTicks{}).Ticks(2, 7) {
-		if tk.Value < 2 || tk.Value > 7 {
-			t.Errorf("tick %v outside [2, 7]", tk.Value)
+	if tickLabel(0.30000000000000004, true) != "0.3" || tickLabel(1e6, false) != "1e6" || tickLabel(2.5e-4, false) != "2.5e-4" {
+		t.Errorf("tickLabel: %q %q %q", tickLabel(0.30000000000000004, true), tickLabel(1e6, false), tickLabel(2.5e-4, false))
+	}
+}
+
+// labels is the labels of ticks, "-" for an unlabelled (minor) tick.
+func labels(ticks []plot.Tick) string {
+	var out []string
+	for _, tk := range ticks {
+		out = append(out, cmp.Or(tk.Label, "-"))
+	}
+	return strings.Join(out, " ")
+}
+
+func TestLogTicksLabelPowersOfTen(t *testing.T) {
+	// Issue 22: the 2..9 labels of a short log axis collided, and the Pareto
+	// x axis read "10000, 100000, 1e+06". Powers of ten are labelled, 2 and 5
+	// too under two decades, minor ticks never, and one format per axis.
+	for _, c := range []struct {
+		lo, hi float64
+		want   string
+	}{
+		{2, 7, "2 - - 5 - -"},
+		{0.5, 20, "0.5 - - - - 1 2 - - 5 - - - - 10 20"},
+		{1e3, 1e6, "1e3 - - - - - - - - 1e4 - - - - - - - - 1e5 - - - - - - - - 1e6"},
+		{3e4, 2e6, "- - 5e4 - - - - 1e5 2e5 - - 5e5 - - - - 1e6 2e6"},
+		{1, 1e4, "1 - - - - - - - - 10 - - - - - - - - 100 - - - - - - - - 1000 - - - - - - - - 10000"},
+	} {
+		if got := labels((logTicks{}).Ticks(c.lo, c.hi)); got != c.want {
+			t.Errorf("log ticks [%g, %g]: %q, want %q", c.lo, c.hi, got, c.want)
 		}
-		inner = append(inner, tk.Label)
 	}
-	if got := strings.Join(inner, " "); got != "2 3 4 5 6 7" {
-		t.Errorf("ticks in [2, 7] labelled %q, want 2 3 4 5 6 7", got)
-	}
-	if tickLabel(0.30000000000000004) != "0.3" || tickLabel(1e6) != "1e+06" {
-		t.Errorf("tickLabel: %q %q", tickLabel(0.30000000000000004), tickLabel(1e6))
+}
+
+func TestLinearRangeRound(t *testing.T) {
+	// Issue 22: notebook 01's linear y ticks were 1000, 4000, 7000 with no 0
+	// (waits from about 250 to 7600). Positive data near 0 start at 0; other
+	// ranges widen to whole tick steps.
+	for _, c := range []struct{ lo, hi, wantLo, wantHi float64 }{
+		{250, 7600, 0, 8000},
+		{0.05, 0.95, 0, 1},
+		{-1, 5, -1, 5},
+		{10.3, 12.7, 10, 13},
+	} {
+		lo, hi := roundRange(c.lo, c.hi)
+		if lo != c.wantLo || hi != c.wantHi {
+			t.Errorf("roundRange(%g, %g) = [%g, %g], want [%g, %g]", c.lo, c.hi, lo, hi, c.wantLo, c.wantHi)
+		}
+		// Both ends are labelled ticks of the widened axis.
+		ticks := linearTicks{}.Ticks(lo, hi)
+		var first, last plot.Tick
+		for _, tk := range ticks {
+			if tk.Label != "" {
+				if first.Label == "" {
+					first = tk
+				}
+				last = tk
+			}
+		}
+		if first.Value != lo || last.Value != hi {
+			t.Errorf("[%g, %g]: labelled ticks from %v to %v, want the ends (%s)", lo, hi, first.Value, last.Value, labels(ticks))
+		}
 	}
 }
 
@@ -45,21 +97,23 @@ func TestCurveClippedToSeriesRange(t *testing.T) {
 	for rho := 0.01; rho < 0.999; rho += 0.01 {
 		x, y = append(x, rho), append(y, rho/(1-rho))
 	}
-	fig := Figure{LogY: true, Series: []Series{{Name: "RND", X: []float64{0.05, 0.5, 0.95}, Y: []float64{0.06, 1.1, 18}}},
+	// Log axes: their range is the data's (a linear one is rounded).
+	fig := Figure{LogX: true, LogY: true, Series: []Series{{Name: "RND", X: []float64{0.05, 0.5, 0.95}, Y: []float64{0.06, 1.1, 18}}},
 		Curves: []Curve{{Name: "exact", Of: "RND", X: x, Y: y}}}
 	p, err := fig.Plot()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p.X.Min != 0.05 || p.X.Max != 0.95 {
-		t.Errorf("x range [%v, %v], want the series' [0.05, 0.95]", p.X.Min, p.X.Max)
+	// The series' [0.05, 0.95], widened to the labelled tick 1 (roundLogRange).
+	if p.X.Min != 0.05 || p.X.Max != 1 {
+		t.Errorf("x range [%v, %v], want the series' [0.05, 0.95] to 1", p.X.Min, p.X.Max)
 	}
 	// The lowest curve point drawn is at 0.05: 0.05/0.95.
 	if want := 0.05 / 0.95; math.Abs(p.Y.Min-want) > 1e-9 {
 		t.Errorf("y min %v, want the curve at the first simulated load, %v", p.Y.Min, want)
 	}
 	// Curves alone are drawn in full.
-	alone := Figure{Curves: []Curve{{Name: "exact", X: x, Y: y}}}
+	alone := Figure{LogX: true, Curves: []Curve{{Name: "exact", X: x, Y: y}}}
 	pa, err := alone.Plot()
 	if err != nil {
 		t.Fatal(err)
@@ -103,5 +157,22 @@ func TestWarnedPointsHollowWithFootnote(t *testing.T) {
 	}
 	if _, err := PNG(sized(fig, 12, 8)); err != nil {
 		t.Fatal(err)
+	}
+}
+
+func TestLogRangeRound(t *testing.T) {
+	// Issue 22: notebook 04's oracle at 1.1 lay under the lowest label, 10.
+	for _, c := range []struct{ lo, hi, wantLo, wantHi float64 }{
+		{1.1, 1700, 1, 1700},  // 1 is near; 1e4 is not
+		{1.1, 9.5, 1, 10},     // under two decades: 1, 2 and 5 are labelled
+		{2.6, 7, 2, 10},       // 2 and 10 (not 5): labelled, nearer than 1.5
+		{0.1, 50, 0.1, 50},    // 100 is a factor 2 away
+		{0.013, 0.9, 0.01, 1}, //
+		{1, 30, 1, 30},        // 50 is a factor 1.67 away
+	} {
+		lo, hi := roundLogRange(c.lo, c.hi)
+		if math.Abs(lo/c.wantLo-1) > 1e-12 || math.Abs(hi/c.wantHi-1) > 1e-12 {
+			t.Errorf("roundLogRange(%g, %g) = [%g, %g], want [%g, %g]", c.lo, c.hi, lo, hi, c.wantLo, c.wantHi)
+		}
 	}
 }

@@ -51,29 +51,47 @@ type Figure struct {
 	// YMin and YMax fix the y range when YMax > YMin; otherwise the range
 	// follows the data.
 	YMin, YMax float64
-	// LegendBottomRight moves the legend from the top left (best for
-	// curves that rise with the load) to the bottom right.
-	LegendBottomRight bool
 	// WidthCm and HeightCm are the image's size in cm; zero takes the
 	// default (FigureWidthCm x FigureHeightCm, or in a grid PanelWidthCm x
 	// PanelHeightCm).
 	WidthCm, HeightCm float64
 }
 
-// Plot builds the gonum plot for f, checking it first: every Series and
-// Curve needs len(X) == len(Y), a Series' CI is nil or as long as Y with no
+// Plot builds the gonum plot for f, with gonum's legend (drawn inside the
+// data area, for a caller drawing the plot itself; PNG and GridPNG place
+// their own legend outside). It checks f first: every Series and Curve
+// needs len(X) == len(Y), a Series' CI is nil or as long as Y with no
 // negative entry, and a Curve's Of must name a Series.
 func (f *Figure) Plot() (*plot.Plot, error) {
-	if err := f.check(); err != nil {
+	pn, err := f.build()
+	if err != nil {
 		return nil, err
+	}
+	for _, e := range pn.leg.entries {
+		pn.p.Legend.Add(e.name, e.thumbs...)
+	}
+	if note := footnote(pn.rules); note != "" {
+		pn.p.X.Label.Text += "\n" + note
+	}
+	return pn.p, nil
+}
+
+// build is f's panel: its plot without legend or footnote, and those two
+// to lay out beside it.
+func (f *Figure) build() (panel, error) {
+	var l legend
+	if err := f.check(); err != nil {
+		return panel{}, err
 	}
 	p := plot.New()
 	p.Title.Text = f.Title
 	p.X.Label.Text = f.XLabel
 	p.Y.Label.Text = f.YLabel
-	p.Legend.Top = !f.LegendBottomRight
-	p.Legend.Left = !f.LegendBottomRight
-	p.Add(plotter.NewGrid())
+	// The axis lines are drawn in axisInk, so that Lint can find the frame.
+	p.X.LineStyle.Color, p.Y.LineStyle.Color = axisInk, axisInk
+	m := &margin{}
+	p.Add(plotter.NewGrid(), m)
+	p.X.Tick.Marker, p.Y.Tick.Marker = linearTicks{}, linearTicks{}
 	if f.LogX {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = logTicks{}
@@ -86,8 +104,8 @@ func (f *Figure) Plot() (*plot.Plot, error) {
 	colourOf := make(map[string]int, len(f.Series))
 	for i, s := range f.Series {
 		colourOf[s.Name] = i
-		if err := f.addSeries(p, s, i, floor); err != nil {
-			return nil, err
+		if err := f.addSeries(p, &l, s, i, floor); err != nil {
+			return panel{}, err
 		}
 	}
 	xmin, xmax := f.seriesXRange()
@@ -96,15 +114,13 @@ func (f *Figure) Plot() (*plot.Plot, error) {
 		if c.Of != "" {
 			colour = colourOf[c.Of]
 		}
-		if err := f.addCurve(p, c, j, colour, xmin, xmax); err != nil {
-			return nil, err
+		if err := f.addCurve(p, &l, c, j, colour, xmin, xmax); err != nil {
+			return panel{}, err
 		}
 	}
-	if rules := f.warnedRules(); len(rules) > 0 {
-		p.X.Label.Text += "\nhollow markers: warned (" + strings.Join(rules, ", ") + ")"
-	}
+	pn := panel{p: p, leg: l, title: f.Title, xlabel: f.XLabel, ylabel: f.YLabel, rules: f.warnedRules(), margin: m}
 	f.setRanges(p)
-	return p, nil
+	return pn, nil
 }
 
 // seriesXRange is the x range of the series' drawable points; (-Inf, +Inf)
@@ -203,7 +219,7 @@ func (f *Figure) drawable(x, y float64) bool {
 	return (!f.LogX || x > 0) && (!f.LogY || y > 0)
 }
 
-func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
+func (f *Figure) addSeries(p *plot.Plot, l *legend, s Series, i int, floor float64) error {
 	pts, bars := f.points(s, floor)
 	if len(pts) == 0 {
 		return nil
@@ -216,8 +232,8 @@ func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
 	line.Color = colour
 	line.Width = vg.Points(1.2)
 	line.Dashes = pick(seriesDashes, i)
-	p.Add(line)
-	var legend *plotter.Scatter
+	p.Add(tagged{line, "series " + s.Name})
+	var thumb *plotter.Scatter
 	for _, part := range f.markerParts(s, i) {
 		if len(part.pts) == 0 {
 			continue
@@ -227,12 +243,12 @@ func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
 			return fmt.Errorf("plots: series %q: %w", s.Name, err)
 		}
 		sc.Color, sc.Shape, sc.Radius = colour, part.shape, part.radius
-		p.Add(sc)
-		if legend == nil || !part.hollow {
-			legend = sc
+		p.Add(tagged{sc, "series " + s.Name})
+		if thumb == nil || !part.hollow {
+			thumb = sc
 		}
 	}
-	p.Legend.Add(s.Name, line, legend)
+	l.add(s.Name, line, thumb)
 	if bars.Len() > 0 {
 		eb, err := plotter.NewYErrorBars(bars)
 		if err != nil {
@@ -241,7 +257,7 @@ func (f *Figure) addSeries(p *plot.Plot, s Series, i int, floor float64) error {
 		eb.Color = colour
 		eb.Width = vg.Points(0.8)
 		eb.CapWidth = vg.Points(4)
-		p.Add(eb)
+		p.Add(tagged{eb, "error bars of " + s.Name})
 	}
 	return nil
 }
@@ -274,7 +290,7 @@ func (f *Figure) markerParts(s Series, i int) [2]markerPart {
 	return parts
 }
 
-func (f *Figure) addCurve(p *plot.Plot, c Curve, j, colour int, xmin, xmax float64) error {
+func (f *Figure) addCurve(p *plot.Plot, l *legend, c Curve, j, colour int, xmin, xmax float64) error {
 	var pts plotter.XYs
 	for i := range c.X {
 		if f.drawable(c.X[i], c.Y[i]) && c.X[i] >= xmin && c.X[i] <= xmax {
@@ -291,16 +307,23 @@ func (f *Figure) addCurve(p *plot.Plot, c Curve, j, colour int, xmin, xmax float
 	line.Color = pick(palette, colour)
 	line.Width = vg.Points(1)
 	line.Dashes = pick(curveDashes, j)
-	p.Add(line)
-	p.Legend.Add(c.Name, line)
+	p.Add(tagged{line, "curve " + c.Name})
+	l.add(c.Name, line)
 	return nil
 }
 
-// setRanges applies the fixed y range and keeps log axes positive: gonum's
-// log scale panics on a range that reaches 0.
+// setRanges applies the fixed y range, rounds linear axes to whole tick
+// steps (from 0 for positive data near it) and log axes to a labelled
+// tick less than a factor 2 away, and keeps log axes positive:
+// gonum's log scale panics on a range that reaches 0.
 func (f *Figure) setRanges(p *plot.Plot) {
+	if !f.LogX {
+		p.X.Min, p.X.Max = roundRange(p.X.Min, p.X.Max)
+	}
 	if f.YMax > f.YMin {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax
+	} else if !f.LogY {
+		p.Y.Min, p.Y.Max = roundRange(p.Y.Min, p.Y.Max)
 	}
 	for _, ax := range []struct {
 		log bool
@@ -312,6 +335,8 @@ func (f *Figure) setRanges(p *plot.Plot) {
 			ax.a.Min, ax.a.Max = 1, 10
 		case ax.a.Min == ax.a.Max: // one value; gonum would widen it by +-1
 			ax.a.Min, ax.a.Max = ax.a.Min/2, ax.a.Max*2
+		case ax.a != &p.Y || !(f.YMax > f.YMin):
+			ax.a.Min, ax.a.Max = roundLogRange(ax.a.Min, ax.a.Max)
 		}
 	}
 }

@@ -4,8 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"os"
+	"strings"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -40,67 +41,106 @@ func (f *Figure) size(w, h float64) (float64, float64) {
 }
 
 // PNG renders fig as a PNG image of fig.WidthCm x fig.HeightCm (default
-// FigureWidthCm x FigureHeightCm).
+// FigureWidthCm x FigureHeightCm), its legend outside the data area: to the
+// right, or below when the names are long.
 func PNG(fig Figure) ([]byte, error) {
-	widthCm, heightCm := fig.size(FigureWidthCm, FigureHeightCm)
-	if err := checkSize(widthCm, heightCm); err != nil {
-		return nil, err
-	}
-	p, err := fig.Plot()
+	d, err := figureDrawing(fig)
 	if err != nil {
 		return nil, err
 	}
-	c := vgimg.NewWith(vgimg.UseWH(vg.Length(widthCm)*vg.Centimeter, vg.Length(heightCm)*vg.Centimeter), vgimg.UseDPI(DPI))
-	p.Draw(draw.New(c))
-	return encode(c)
+	return d.png()
 }
 
 // GridPNG renders figs as panels in a grid of cols columns (rows as needed,
-// filled left to right), the axes of panels in a row and column aligned.
-// Every panel has the size of the largest: the figures' WidthCm and HeightCm
-// (default PanelWidthCm x PanelHeightCm).
+// filled left to right). Every panel has the size of the largest: the
+// figures' WidthCm and HeightCm (default PanelWidthCm x PanelHeightCm).
+// Panels with the same legend entries share one legend below the grid;
+// otherwise each panel has its legend below it.
 func GridPNG(figs []Figure, cols int) ([]byte, error) {
+	d, err := gridDrawing(figs, cols)
+	if err != nil {
+		return nil, err
+	}
+	return d.png()
+}
+
+// drawing is a checked figure or grid, ready to draw over a canvas of
+// w x h cm.
+type drawing struct {
+	title string
+	w, h  float64
+	draw  func(draw.Canvas)
+}
+
+func figureDrawing(fig Figure) (drawing, error) {
+	w, h := fig.size(FigureWidthCm, FigureHeightCm)
+	if err := checkSize(w, h); err != nil {
+		return drawing{}, err
+	}
+	pn, err := fig.build()
+	if err != nil {
+		return drawing{}, err
+	}
+	return drawing{fig.Title, w, h, func(c draw.Canvas) { drawAlone(c, pn) }}, nil
+}
+
+func gridDrawing(figs []Figure, cols int) (drawing, error) {
 	if len(figs) == 0 {
-		return nil, errNoFigures
+		return drawing{}, errNoFigures
 	}
 	if cols < 1 {
-		return nil, fmt.Errorf("plots: GridPNG cols = %d; want at least 1 (e.g. %d for one row)", cols, len(figs))
+		return drawing{}, fmt.Errorf("plots: GridPNG cols = %d; want at least 1 (e.g. %d for one row)", cols, len(figs))
 	}
 	var panelWidthCm, panelHeightCm float64
+	panels := make([]panel, len(figs))
 	for i := range figs {
 		w, h := figs[i].size(PanelWidthCm, PanelHeightCm)
 		if err := checkSize(w, h); err != nil {
-			return nil, fmt.Errorf("plots: GridPNG panel %d: %w", i, err)
+			return drawing{}, fmt.Errorf("plots: GridPNG panel %d: %w", i, err)
 		}
 		panelWidthCm, panelHeightCm = max(panelWidthCm, w), max(panelHeightCm, h)
+		pn, err := figs[i].build()
+		if err != nil {
+			return drawing{}, fmt.Errorf("plots: GridPNG panel %d: %w", i, err)
+		}
+		panels[i] = pn
 	}
 	cols = min(cols, len(figs))
 	rows := (len(figs) + cols - 1) / cols
-	grid := make([][]*plot.Plot, rows)
-	for r := range grid {
-		grid[r] = make([]*plot.Plot, cols)
+	return drawing{gridTitle(figs), panelWidthCm * float64(cols), panelHeightCm * float64(rows),
+		func(c draw.Canvas) { drawGrid(c, panels, cols) }}, nil
+}
+
+// gridTitle names a grid in lint reports: its panels' titles.
+func gridTitle(figs []Figure) string {
+	titles := make([]string, len(figs))
+	for i, f := range figs {
+		titles[i] = f.Title
 	}
-	for i := range figs {
-		p, err := figs[i].Plot()
-		if err != nil {
-			return nil, fmt.Errorf("plots: GridPNG panel %d: %w", i, err)
-		}
-		grid[i/cols][i%cols] = p
-	}
-	w := vg.Length(panelWidthCm*float64(cols)) * vg.Centimeter
-	h := vg.Length(panelHeightCm*float64(rows)) * vg.Centimeter
-	c := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(DPI))
-	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
-		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
-	// Each panel draws into its own tile. (plot.Align would line up the
-	// data areas, but with a log axis beside a linear one it shifts titles
-	// and squeezes panels.)
+	return strings.Join(titles, " | ")
+}
+
+// paint draws d over a new image; with record, through a recorder too.
+func (d drawing) paint(record bool) (*vgimg.Canvas, *recorder) {
+	c := vgimg.NewWith(vgimg.UseWH(vg.Length(d.w)*vg.Centimeter, vg.Length(d.h)*vg.Centimeter), vgimg.UseDPI(DPI))
 	dc := draw.New(c)
-	for r := range grid {
-		for k, p := range grid[r] {
-			if p != nil {
-				p.Draw(tiles.At(dc, k, r))
-			}
+	var rec *recorder
+	if record {
+		rec = newRecorder(c, dc.Rectangle)
+		dc.Canvas = rec
+	}
+	d.draw(dc)
+	return c, rec
+}
+
+// png encodes d; when LBSIM_FIGURE_LINT names a file, d's lint result is
+// appended to it (see Lint).
+func (d drawing) png() ([]byte, error) {
+	file := os.Getenv(LintEnv)
+	c, rec := d.paint(file != "")
+	if rec != nil {
+		if err := appendLint(file, d.title, rec.defects()); err != nil {
+			return nil, err
 		}
 	}
 	return encode(c)

@@ -53,7 +53,7 @@ func WaitFigure(title string, rows []lbsim.Row, classes ...JobClass) (plots.Figu
 // the exact M/D/1 value at every c between the smallest and the largest
 // simulated one where both groups are stable.
 func SITASweepFigure(title string, rows []lbsim.Row, rho float64, classes ...JobClass) (plots.Figure, error) {
-	fig := plots.Figure{Title: title, XLabel: "c (servers for short jobs)", YLabel: "mean waiting time E[W]", LogY: true, LegendBottomRight: true}
+	fig := plots.Figure{Title: title, XLabel: "c (servers for short jobs)", YLabel: "mean waiting time E[W]", LogY: true}
 	sita := lbsim.Select(rows, func(r lbsim.Row) bool { return r.C > 0 && math.Abs(r.Load-rho) <= 1e-9 })
 	if len(sita) == 0 {
 		return fig, fmt.Errorf("course: no SITA rows at load %g for %q; the rows have %v", rho, title, plots.Labels(rows))

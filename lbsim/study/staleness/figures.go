@@ -90,8 +90,7 @@ func (s Setup) StaleFigures(res Results) ([]plots.Figure, error) {
 // Runs with warnings are drawn hollow and named in a footnote (plots.Line).
 func TrapFigure(rows []TrapRow) (plots.Figure, error) {
 	fig := plots.Figure{Title: "The Pareto trap: random dispatch, load 0.9",
-		XLabel: "jobs per run N", YLabel: "simulated / exact mean time in system", LogX: true,
-		LegendBottomRight: true}
+		XLabel: "jobs per run N", YLabel: "simulated / exact mean time in system", LogX: true}
 	var order []string
 	byLaw := map[string][]lbsim.Row{}
 	for _, r := range rows {
