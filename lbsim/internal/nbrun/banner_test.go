@@ -1,0 +1,53 @@
+package nbrun
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+// The quick-run banner (issue 22, item 5) on every report of a quick run, and on none of a full run.
+func init() { reportChecks = append(reportChecks, checkBanner) }
+
+// bannerText is the banner the issue asks for, word for word.
+const bannerText = "Quick run (LBSIM_QUICK=1): shortened runs, rough numbers"
+
+// testQuick tells whether TestNotebooks runs the notebooks quick: it sets LBSIM_QUICK=1 unless
+// the caller set LBSIM_QUICK.
+func testQuick() bool {
+	v, set := os.LookupEnv("LBSIM_QUICK")
+	switch strings.ToLower(strings.TrimSpace(v)) {
+	case "1", "true", "yes", "on":
+		return true
+	}
+	return !set
+}
+
+// checkBanner checks that in a quick run both HTML pages open with the banner (the first text
+// of the page, before the title) and that the PDF's first page shows it; in a full run no page
+// shows it.
+func checkBanner(t *testing.T, _ string, r *Report, pdf PDF) {
+	checkBannerIs(t, r, pdf, testQuick())
+}
+
+func checkBannerIs(t *testing.T, r *Report, pdf PDF, quick bool) {
+	t.Helper()
+	for _, page := range []string{r.View, r.Full} {
+		text, _ := pageText(t, page)
+		text = strings.Join(strings.Fields(text), " ")
+		switch {
+		case quick && !strings.HasPrefix(text, bannerText):
+			t.Errorf("%s (quick run) does not open with the banner %q; it opens with %q", page, bannerText, clip(text, 120))
+		case !quick && strings.Contains(text, bannerText):
+			t.Errorf("%s (full run) shows the quick-run banner", page)
+		}
+	}
+	first := strings.Join(strings.Fields(pdf.Text[0]), " ")
+	all := strings.Join(strings.Fields(strings.Join(pdf.Text, " ")), " ")
+	switch {
+	case quick && !strings.Contains(first, bannerText):
+		t.Errorf("%s (quick run): page 1 does not show the banner %q:\n%s", r.PDF, bannerText, clip(first, 300))
+	case !quick && strings.Contains(all, bannerText):
+		t.Errorf("%s (full run) shows the quick-run banner", r.PDF)
+	}
+}
