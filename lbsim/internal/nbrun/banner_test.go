@@ -2,8 +2,11 @@ package nbrun
 
 import (
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
 // The quick-run banner (issue 22, item 5) on every report of a quick run, and on none of a full run.
@@ -49,5 +52,34 @@ func checkBannerIs(t *testing.T, r *Report, pdf PDF, quick bool) {
 		t.Errorf("%s (quick run): page 1 does not show the banner %q:\n%s", r.PDF, bannerText, clip(first, 300))
 	case !quick && strings.Contains(all, bannerText):
 		t.Errorf("%s (full run) shows the quick-run banner", r.PDF)
+	}
+}
+
+// TestQuickBanner publishes one notebook as a quick run and as a full run (the run [Execute]
+// records in the notebook's metadata): the quick pages and PDF open with the banner, the full
+// ones show none.
+func TestQuickBanner(t *testing.T) {
+	requireNotebooks(t)
+	for _, quick := range []bool{true, false} {
+		dir := t.TempDir()
+		nb := smallNotebook(t, dir, "**Answer.** Yes.")
+		if err := writeRun(nb, runlog.Summary{Quick: quick, Results: 2, FromCache: 1}); err != nil {
+			t.Fatal(err)
+		}
+		r, err := Publish(nb, filepath.Join(dir, "r"), "small")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r.Run.Quick != quick || r.Run.Results != 2 || r.Run.FromCache != 1 {
+			t.Errorf("quick %v: Report.Run = %+v, want the recorded run", quick, r.Run)
+		}
+		pdf, err := ReadPDF(r.PDF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkBannerIs(t, r, pdf, quick)
+		if err := r.Check(filepath.Join(dir, "small.png")); err != nil {
+			t.Error(err)
+		}
 	}
 }

@@ -38,14 +38,40 @@ func ExportReportView(executedNb, htmlPath string) error {
 }
 
 // export runs nbconvert's HTML exporter (lab template) on executedNb, makes the result
-// self-contained and drops the style rules that cannot apply to it (pruneStyles).
+// self-contained, drops the progress bars (dropProgress), sizes printed text for the page
+// (fitPrinted), drops the style rules that cannot apply to the page (pruneStyles), and opens the page with the quick-run banner when the run was quick
+// (the run [Execute] recorded in the notebook).
 func export(executedNb string) (*html.Node, error) {
+	run, err := readRun(executedNb)
+	if err != nil {
+		return nil, err
+	}
 	doc, err := exportFull(executedNb)
 	if err != nil {
 		return nil, err
 	}
+	dropProgress(doc)
 	pruneStyles(doc)
+	if run.Quick {
+		if err := addQuickBanner(doc); err != nil {
+			return nil, fmt.Errorf("export %s: %w", executedNb, err)
+		}
+	}
 	return doc, nil
+}
+
+// progressClass marks nb.Progress's bars (nb.ProgressClass). A bar clears itself when done,
+// but its output stays, and a cell stopped early keeps the bar itself.
+const progressClass = "lbsim-progress"
+
+// dropProgress removes every output that holds a progress bar: a report must read the same
+// whether a result was computed (with a bar) or came from the cache (without one).
+func dropProgress(doc *html.Node) {
+	for _, n := range findAll(doc, func(n *html.Node) bool {
+		return hasClass(n, "jp-OutputArea-child") && find(n, func(c *html.Node) bool { return hasClass(c, progressClass) }) != nil
+	}) {
+		n.Parent.RemoveChild(n)
+	}
 }
 
 // exportFull is export with nbconvert's style sheets whole.
