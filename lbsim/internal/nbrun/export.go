@@ -51,6 +51,7 @@ func export(executedNb string) (*html.Node, error) {
 		return nil, err
 	}
 	dropProgress(doc)
+	fitPrinted(doc)
 	pruneStyles(doc)
 	if run.Quick {
 		if err := addQuickBanner(doc); err != nil {

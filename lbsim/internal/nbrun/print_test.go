@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -175,5 +176,53 @@ func TestFindPrinted(t *testing.T) {
 		if got := findPrinted(pdf(tt.text), want); got != tt.want {
 			t.Errorf("%s: findPrinted = %d, want %d", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestPrintedText publishes a notebook whose cell printed a line wider than the PDF's text
+// width and kept a progress bar (as a cell stopped before the bar's Done does): the PDF keeps the
+// line whole, and no page shows the bar.
+func TestPrintedText(t *testing.T) {
+	requireNotebooks(t)
+	dir := t.TempDir()
+	nb := smallNotebook(t, dir, "**Answer.** Yes.")
+	grid := "K = 100 servers, load 0.90, fcfs, SCVs [1 4 10 30], T grid [1 2 5 10 20 50 100 200 500 1000 2000 5000 10000]; 4 replications x 100000 jobs per point"
+	addCell(t, nb, map[string]any{"cell_type": "code", "metadata": map[string]any{}, "execution_count": 2,
+		"source": "sweep()",
+		"outputs": []any{
+			map[string]any{"output_type": "display_data", "metadata": map[string]any{},
+				"data": map[string]any{"text/html": `<div class="lbsim-progress" style="font-family:sans-serif">sweep 3/9 (33%), elapsed 1.2s, about 2.4s left</div>`}},
+			map[string]any{"output_type": "stream", "name": "stdout", "text": grid + "\nshort line 0.4797\n"},
+		}})
+	r, err := Publish(nb, filepath.Join(dir, "r"), "small")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdf, err := ReadPDF(r.PDF)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkPrintedLines(t, nb, r, pdf)
+	checkNoProgress(t, nb, r, pdf)
+	checkPageFill(t, nb, r, pdf)
+}
+
+// addCell appends a cell to the notebook at path.
+func addCell(t *testing.T, path string, cell map[string]any) {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb map[string]any
+	if err := json.Unmarshal(data, &nb); err != nil {
+		t.Fatal(err)
+	}
+	nb["cells"] = append(nb["cells"].([]any), cell)
+	if data, err = json.Marshal(nb); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
 	}
 }
