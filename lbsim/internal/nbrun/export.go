@@ -37,22 +37,31 @@ func ExportReportView(executedNb, htmlPath string) error {
 	return writeHTML(htmlPath, doc)
 }
 
-// export runs nbconvert's HTML exporter (lab template) on executedNb, makes the result
-// self-contained, drops the progress bars (dropProgress), sizes printed text for the page
-// (fitPrinted), drops the style rules that cannot apply to the page (pruneStyles), and opens the page with the quick-run banner when the run was quick
-// (the run [Execute] recorded in the notebook).
+// export runs nbconvert's HTML exporter (lab template) on executedNb and makes the page a
+// report (exportFull), then drops the style rules that cannot apply to it (pruneStyles).
 func export(executedNb string) (*html.Node, error) {
+	doc, err := exportFull(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	pruneStyles(doc)
+	return doc, nil
+}
+
+// exportFull is export with nbconvert's style sheets whole: the page made self-contained, without
+// progress bars (dropProgress), its printed text sized for paper (fitPrinted), and opened by the
+// quick-run banner when the run was quick (the run that [Execute] recorded in the notebook).
+func exportFull(executedNb string) (*html.Node, error) {
 	run, err := readRun(executedNb)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := exportFull(executedNb)
+	doc, err := nbconvertHTML(executedNb)
 	if err != nil {
 		return nil, err
 	}
 	dropProgress(doc)
 	fitPrinted(doc)
-	pruneStyles(doc)
 	if run.Quick {
 		if err := addQuickBanner(doc); err != nil {
 			return nil, fmt.Errorf("export %s: %w", executedNb, err)
@@ -75,8 +84,8 @@ func dropProgress(doc *html.Node) {
 	}
 }
 
-// exportFull is export with nbconvert's style sheets whole.
-func exportFull(executedNb string) (*html.Node, error) {
+// nbconvertHTML is nbconvert's HTML export of executedNb, made self-contained (selfContain).
+func nbconvertHTML(executedNb string) (*html.Node, error) {
 	src, err := filepath.Abs(executedNb)
 	if err != nil {
 		return nil, fmt.Errorf("export %s: %w", executedNb, err)

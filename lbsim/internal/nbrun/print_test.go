@@ -186,7 +186,7 @@ func TestPrintedText(t *testing.T) {
 	requireNotebooks(t)
 	dir := t.TempDir()
 	nb := smallNotebook(t, dir, "**Answer.** Yes.")
-	grid := "K = 100 servers, load 0.90, fcfs, SCVs [1 4 10 30], T grid [1 2 5 10 20 50 100 200 500 1000 2000 5000 10000]; 4 replications x 100000 jobs per point"
+	grid := "K = 100 servers, load 0.90, fcfs, SCVs [1 4 10 30], T grid [1 2 5 10 20 50 100 200 500 1000 2000 5000 10000]; 4 replications x 100000 jobs"
 	addCell(t, nb, map[string]any{"cell_type": "code", "metadata": map[string]any{}, "execution_count": 2,
 		"source": "sweep()",
 		"outputs": []any{
@@ -203,6 +203,14 @@ func TestPrintedText(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkPrintedLines(t, nb, r, pdf)
+	// At 138 characters the line fits the text width in smaller type: one PDF line, not two.
+	one := false
+	for _, l := range textLines(strings.Join(pdf.Text, "\n")) {
+		one = one || strings.Join(l, " ") == strings.Join(strings.Fields(grid), " ")
+	}
+	if !one {
+		t.Errorf("%s: the %d-character line is not on one line of the PDF (its type should shrink to fit)", r.PDF, len(grid))
+	}
 	checkNoProgress(t, nb, r, pdf)
 	checkPageFill(t, nb, r, pdf)
 }

@@ -2,13 +2,18 @@ package nbrun
 
 import (
 	"bytes"
+	"context"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/perfeval/lbsim/lbsim/nb"
 )
 
 // Reports do not depend on the cache (issue 22, item 4): no progress line in any saved output.
@@ -62,4 +67,83 @@ func lineAt(s string, k int) string {
 		end = len(s) - k
 	}
 	return strings.TrimSpace(s[lineStart(s, k) : k+end])
+}
+
+// TestProgressClass: the export drops the outputs that nb.Progress marks.
+func TestProgressClass(t *testing.T) {
+	if progressClass != nb.ProgressClass {
+		t.Errorf("nbrun drops outputs of class %q, nb.Progress marks its bars %q", progressClass, nb.ProgressClass)
+	}
+}
+
+// TestReportIndependentOfCache runs notebook 01 twice with one LBSIM_CACHE_DIR: the first run
+// computes every result, the second reads them all from the cache. Both reports must read the
+// same (text of the report view and of the PDF), and the index must tell the runs apart.
+func TestReportIndependentOfCache(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs a notebook twice (about 2 minutes)")
+	}
+	requireNotebooks(t)
+	const name = "01-dispatching"
+	nbPath := filepath.Join(repoRoot, "notebooks", name+".ipynb")
+	art, cache := artifactDir(t), t.TempDir()
+	env := []string{"LBSIM_CACHE_DIR=" + cache, "LBSIM_OUT_DIR=" + t.TempDir()}
+	if !testQuick() {
+		env = append(env, "LBSIM_QUICK=0")
+	} else {
+		env = append(env, "LBSIM_QUICK=1")
+	}
+	var texts, pdfs []string
+	var index []IndexEntry
+	for i, run := range []string{"computed", "cached"} {
+		res, err := Execute(context.Background(), nbPath, Options{Env: env, Output: filepath.Join(art, name+"-"+run+".ipynb")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Publish(res.Executed, filepath.Join(art, run), name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s run: %v, %s", run, res.Elapsed.Round(time.Second), r.Run)
+		switch {
+		case r.Run.Results == 0:
+			t.Errorf("%s run: no result went through nb.Cached (run log %+v)", run, r.Run)
+		case i == 0 && r.Run.FromCache != 0:
+			t.Errorf("computed run: %d of %d results from a fresh cache, want 0", r.Run.FromCache, r.Run.Results)
+		case i == 1 && r.Run.FromCache != r.Run.Results:
+			t.Errorf("cached run: %d of %d results from the cache, want all", r.Run.FromCache, r.Run.Results)
+		}
+		text, _ := pageText(t, r.View)
+		pdf, err := ReadPDF(r.PDF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		texts = append(texts, strings.Join(strings.Fields(text), " "))
+		pdfs = append(pdfs, strings.Join(strings.Fields(strings.Join(pdf.Text, " ")), " "))
+		index = append(index, IndexEntry{Notebook: run + "/" + name, Report: r, Elapsed: res.Elapsed, RanAt: time.Now()})
+	}
+	for what, pair := range map[string][]string{"report view": texts, "PDF": pdfs} {
+		if a, b := pair[0], pair[1]; a != b {
+			k := 0
+			for k < min(len(a), len(b)) && a[k] == b[k] {
+				k++
+			}
+			t.Errorf("the %s of the computed run and of the cached run differ, first at %q vs %q",
+				what, clip(a[max(0, k-40):], 160), clip(b[max(0, k-40):], 160))
+		}
+	}
+	indexPath := filepath.Join(art, "cache-index.html")
+	if err := WriteIndex(indexPath, index, testQuick()); err != nil {
+		t.Fatal(err)
+	}
+	res, err := CheckOffline(indexPath, 0, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(strings.Fields(res.Text), " ")
+	for _, want := range []string{index[0].Report.Run.String(), index[1].Report.Run.String(), "from the cache"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("index lacks %q:\n%s", want, clip(got, 1500))
+		}
+	}
 }

@@ -43,7 +43,7 @@ const mathBudget = "60000"
 //
 // On paper: a figure spans the text width (a wide grid of panels is not shrunk to half a
 // page); printed text wraps at spaces only, never inside a number, and a block whose longest
-// line (fitPrinted's --lbsim-cols) is wider than the text width is set smaller, down to 6.5px,
+// line (fitPrinted's lbsim-printed wrapper) is wider than the text width is set smaller, down to 6.5px,
 // so that its lines stay whole (0.62 em is a little more than a monospace character's advance,
 // 0.60 em in DejaVu and Liberation Mono); an output is not split over two pages, nor a
 // paragraph's first or last two lines left alone on one.
@@ -57,9 +57,9 @@ const printCSS = `
   .jp-OutputArea-output img { width: 100% !important; max-height: 250mm; object-fit: contain; height: auto !important; }
   img { max-width: 100% !important; height: auto !important; }
   .jp-OutputArea-output { overflow: visible !important; }
-  .jp-RenderedText { container-type: inline-size; }
   pre { white-space: pre-wrap !important; overflow-wrap: normal !important; word-break: normal !important; }
-  .jp-RenderedText pre[style*="--lbsim-cols"] {
+  .lbsim-printed { container-type: inline-size; }
+  .lbsim-printed > pre {
     font-size: max(6.5px, min(var(--jp-code-font-size, 13px), calc(100cqi / var(--lbsim-cols) / 0.62))) !important;
   }
   /* Wide tables (a dozen columns) fit the A4 text width instead of running off the page. */
