@@ -7,8 +7,10 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// QuickBanner opens every page of a quick run's report (LBSIM_QUICK=1, see nb.Quick), and so
-// the first page of its PDF: a page mailed alone must not pass rough numbers for results.
+// QuickBanner opens every page of a quick run's report, and so the first page of its PDF: a
+// page mailed alone must not pass rough numbers for results. A run is quick when its programs
+// ran in quick mode (nb.Quick with LBSIM_QUICK=1, logged in the run log): a notebook that reads
+// no quick setting (the explorer) is not shortened by LBSIM_QUICK=1 and gets no banner.
 const QuickBanner = "Quick run (LBSIM_QUICK=1): shortened runs, rough numbers"
 
 // bannerStyle is inline: the page's style sheets are pruned to the rules the export uses
