@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // exportTimeout bounds one nbconvert HTML export; it takes about a second.
@@ -129,4 +130,12 @@ func hideCode(doc *html.Node) {
 			p.RemoveChild(p.FirstChild)
 		}
 	}
+	// On paper the empty prompt column goes (printCSS): text and figures span the page.
+	if body := find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Body }); body != nil {
+		setAttr(body, reportViewAttr, "")
+	}
 }
+
+// reportViewAttr marks the body of a report view (an attribute, not a class: pruneStyles has
+// already kept only the rules whose classes the page had when the view is made from it).
+const reportViewAttr = "data-lbsim-view"

@@ -41,8 +41,8 @@ const mathBudget = "60000"
 // figure, a table or a code block is never cut by a page break, and a heading stays with what
 // follows it.
 //
-// On paper: a figure spans the text width (a wide grid of panels is not shrunk to half a
-// page); printed text wraps at spaces only, never inside a number, and a block whose longest
+// On paper: the report view drops the empty prompt column (hideCode marks it), and a figure
+// spans the text width (a wide grid of panels is not shrunk to half a page); printed text wraps at spaces only, never inside a number, and a block whose longest
 // line (fitPrinted's lbsim-printed wrapper) is wider than the text width is set smaller, down to 6.5px,
 // so that its lines stay whole (0.62 em is a little more than a monospace character's advance,
 // 0.60 em in DejaVu and Liberation Mono); an output is not split over two pages, nor a
@@ -54,6 +54,7 @@ const printCSS = `
   .jp-OutputArea-output, .jp-OutputArea-child, .jp-InputArea, img, svg, table, tr, pre, figure { break-inside: avoid; }
   h1, h2, h3, h4 { break-after: avoid; break-inside: avoid; }
   p, li, pre, .jp-RenderedText { orphans: 3; widows: 3; }
+  body[data-lbsim-view] .jp-InputPrompt, body[data-lbsim-view] .jp-OutputPrompt, body[data-lbsim-view] .jp-Collapser { display: none !important; }
   .jp-OutputArea-output img { width: 100% !important; max-height: 250mm; object-fit: contain; height: auto !important; }
   img { max-width: 100% !important; height: auto !important; }
   .jp-OutputArea-output { overflow: visible !important; }
