@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
 // Cached returns the value compute returned for key, reusing a copy stored
@@ -67,26 +68,28 @@ func cached[T any](key any, compute func() (T, error), fresh bool) (T, error) {
 	if err != nil {
 		return zero, fmt.Errorf("nb.Cached: the key (%T) cannot be JSON-encoded: %v; use a struct of numbers and strings (NaN and Inf are not allowed)", key, err)
 	}
+	e := cacheEntry[T]{Key: string(keyJSON), Type: typeShape(reflect.TypeFor[T]()), Code: lbsim.CodeVersion()}
+	sum := sha256.Sum256([]byte(e.Key + "\x00" + e.Type + "\x00" + e.Code))
+	name := hex.EncodeToString(sum[:])
 	off, err := boolEnv("NO_CACHE")
 	if err != nil {
 		return zero, err
 	}
 	if off {
-		return compute()
+		return computeLogged(name, compute)
 	}
 	dir, err := CacheDir()
 	if err != nil {
 		warnOnce("no dir", fmt.Sprintf("nb.Cached: not caching: %v", err))
-		return compute()
+		return computeLogged(name, compute)
 	}
-	e := cacheEntry[T]{Key: string(keyJSON), Type: typeShape(reflect.TypeFor[T]()), Code: lbsim.CodeVersion()}
-	sum := sha256.Sum256([]byte(e.Key + "\x00" + e.Type + "\x00" + e.Code))
-	path := filepath.Join(dir, hex.EncodeToString(sum[:])+".gob")
+	path := filepath.Join(dir, name+".gob")
 
 	if v, ok := readEntry(path, e); ok && !fresh {
+		logRun(runlog.Event{Key: name, Hit: true})
 		return v, nil
 	}
-	v, err := compute()
+	v, err := computeLogged(name, compute)
 	if err != nil {
 		return zero, err
 	}

@@ -23,7 +23,7 @@ var params = struct {
 // globalVars are the LBSIM_ variables that are not notebook parameters:
 // settings of nb and of the test suites.
 var globalVars = []string{"QUICK", "OUT_DIR", "CACHE_DIR", "NO_CACHE", "CACHE_PROBE", "REQUIRE_NOTEBOOKS",
-	"REQUIRE_SLURM", "COVERAGE_SEEDS", "COVERAGE_OUT", "SHARD_KILLED_WRITER_DIR", "THEORY_COST", "SWEEP_TIMING"}
+	"REQUIRE_SLURM", "RUN_LOG", "COVERAGE_SEEDS", "COVERAGE_OUT", "SHARD_KILLED_WRITER_DIR", "THEORY_COST", "SWEEP_TIMING"}
 
 // noteParam records that the notebook reads parameter name, and returns its
 // variable; an error when another name already maps to it.

@@ -11,6 +11,10 @@ import (
 	"github.com/janpfeifer/gonb/gonbui"
 )
 
+// ProgressClass marks the HTML of a progress bar, so that a report drops
+// it (lbsim/internal/nbrun) even when its cell stopped before Done.
+const ProgressClass = "lbsim-progress"
+
 // Minimum time between two renderings of a Progress: a sweep adding
 // thousands of points must not flood the notebook (or the terminal).
 const (
@@ -20,7 +24,7 @@ const (
 
 // Progress reports how far a long computation has got: in a notebook, an
 // HTML progress bar with the count, elapsed time and estimated time left,
-// updated in place; outside one, a line on stderr when it is a terminal,
+// updated in place and cleared when done; outside one, a line on stderr when it is a terminal,
 // otherwise nothing. It is safe for concurrent use.
 //
 //	p := nb.NewProgress("staleness sweep", len(points))
@@ -79,9 +83,12 @@ func (p *Progress) Count() int {
 	return p.count
 }
 
-// Done ends the report: in a notebook the bar is replaced, in place, by a
-// one-line summary (count and total time), which is what a saved notebook
-// or an exported report keeps. Only the first call has effect.
+// Done ends the report. In a notebook the bar clears itself, in place: a
+// saved notebook and its reports must read the same whether the result was
+// computed or came from the cache, which shows no bar (issue 22), so no
+// "30/30 steps in 1.1s" stays under the cell; the time spent computing goes
+// to the run log that the reports' index reads (runlog.go). In a terminal
+// the summary line stays. Only the first call has effect.
 func (p *Progress) Done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -89,14 +96,13 @@ func (p *Progress) Done() {
 		return
 	}
 	p.finished = true
-	elapsed := p.now().Sub(p.start)
-	summary := fmt.Sprintf("%s: %s steps in %s", p.label, p.countText(), roundDuration(elapsed))
 	switch {
 	case p.id != "":
-		frontEnd.updateHTML(p.id, fmt.Sprintf(`<div style="font-family:sans-serif;font-size:13px;color:#444">%s</div>`, html.EscapeString(summary)))
+		frontEnd.updateHTML(p.id, `<div class="`+ProgressClass+`"></div>`)
 		frontEnd.sync()
 	case p.term != nil:
-		fmt.Fprintf(p.term, "\r%s\n", summary)
+		elapsed := p.now().Sub(p.start)
+		fmt.Fprintf(p.term, "\r%s: %s steps in %s\n", p.label, p.countText(), roundDuration(elapsed))
 	}
 }
 
@@ -121,8 +127,8 @@ func (p *Progress) html() string {
 	if p.total > 0 {
 		bar = fmt.Sprintf(`<progress value="%d" max="%d" style="width:240px;vertical-align:middle"></progress> `, min(p.count, p.total), p.total)
 	}
-	return fmt.Sprintf(`<div style="font-family:sans-serif;font-size:13px">%s %s%s%s</div>`,
-		html.EscapeString(p.label), bar, html.EscapeString(p.countText()), html.EscapeString(p.timeText()))
+	return fmt.Sprintf(`<div class="%s" style="font-family:sans-serif;font-size:13px">%s %s%s%s</div>`,
+		ProgressClass, html.EscapeString(p.label), bar, html.EscapeString(p.countText()), html.EscapeString(p.timeText()))
 }
 
 // countText is "12/30 (40%)", or "12" when the total is unknown.

@@ -27,8 +27,15 @@ import (
 // the value and the fix (no silent fallback, no panic trace).
 
 // Quick reports whether the notebook runs in quick mode (LBSIM_QUICK=1, or
-// true/yes/on): the test suite's short runs. Reports use the full values.
-func Quick() bool { return orFail(boolEnv("QUICK")) }
+// true/yes/on): the test suite's short runs. Reports use the full values;
+// a quick run's reports carry a banner that says so (logQuick).
+func Quick() bool {
+	q := orFail(boolEnv("QUICK"))
+	if q {
+		logQuick()
+	}
+	return q
+}
 
 // Int is a notebook parameter: a whole number >= 0 (jobs, replications,
 // servers, seeds) of any integer type, the type of full and quick:

@@ -8,7 +8,8 @@
 // writes (see nbrun.Report) OUT/NAME.html (the report view: no code), OUT/NAME-code.html (with
 // code) and OUT/NAME.pdf, all self-contained, and the notebook writes its CSV tables to
 // LBSIM_OUT_DIR, by default OUT/NAME/. OUT/index.html lists every notebook's title, question and
-// answer, run time and date, with links to those files. It prints each notebook's wall time and
+// answer, run time and date, where its results came from (computed or read from the nb.Cached
+// cache), with links to those files. It prints each notebook's wall time and
 // exits non-zero when any notebook fails (the index then says which and why).
 package main
 
@@ -125,7 +126,11 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 			fmt.Printf("FAIL\n%v\n", err)
 			failed = append(failed, nb)
 		default:
-			fmt.Printf("ok  %6.1fs  %s\n", res.Elapsed.Seconds(), relative(entry.Report.View))
+			fmt.Printf("ok  %6.1fs  %s", res.Elapsed.Seconds(), relative(entry.Report.View))
+			if r := res.Run.String(); r != "" {
+				fmt.Printf("  (%s)", r)
+			}
+			fmt.Println()
 		}
 	}
 	indexPath := filepath.Join(outAbs, "index.html")

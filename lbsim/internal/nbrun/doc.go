@@ -11,8 +11,11 @@
 //     view NAME.html (no code), NAME-code.html and NAME.pdf. Both pages are self-contained:
 //     nbconvert embeds image/png outputs as data URIs, MathJax typesets the math to inline SVG
 //     in headless Chromium at export time, and no script remains ([ExportHTML],
-//     [ExportReportView]); Chromium prints the PDF ([PrintPDF]). [WriteIndex] writes index.html
-//     with each notebook's title, question and answer read from its markdown cells.
+//     [ExportReportView]); Chromium prints the PDF ([PrintPDF]). Progress bars are left out, so a
+//     report reads the same whether its results were computed or cached, and a quick run's
+//     pages open with [QuickBanner]. [WriteIndex] writes index.html with each notebook's title,
+//     question and answer read from its markdown cells, and where its results came from (the
+//     run log that [Execute] collects, see internal/runlog).
 //   - [Report.Check] checks a report: [CheckReport] (embedded PNG figures that decode, no error
 //     text, a non-blank screenshot), [CheckOffline] (a copy outside the repository opened in
 //     Chromium with the network closed: nothing loaded, images decode, no raw TeX in the rendered

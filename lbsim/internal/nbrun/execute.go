@@ -5,11 +5,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
 // Jupyter is the Jupyter launcher used: Debian's, which runs on /usr/bin/python3 with the
@@ -36,6 +39,9 @@ type Result struct {
 	Executed string        // the executed notebook (with outputs)
 	Cells    int           // number of code cells
 	Elapsed  time.Duration // wall time of the nbconvert run
+	// Run is what the notebook's programs logged (see runlog): quick or not, results from the
+	// cache, compute time. It is also recorded in the executed notebook's metadata.
+	Run runlog.Summary
 }
 
 // Execute runs every cell of the notebook nbPath with the GoNB kernel, in the notebook's folder,
@@ -79,11 +85,24 @@ func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) 
 		"--output-dir", filepath.Dir(out),
 		"--output", strings.TrimSuffix(filepath.Base(out), ".ipynb"),
 		abs}
+	// The programs log to a fresh file beside the output (runlog): a run's log is its own.
+	logPath := out + ".runlog"
+	if err := os.Remove(logPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("notebook %s: run log: %w", nbPath, err)
+	}
+	defer os.Remove(logPath)
+	env := append(opts.Env[:len(opts.Env):len(opts.Env)], runlog.Env+"="+logPath)
 	start := time.Now()
-	if err := jupyter(ctx, filepath.Dir(abs), opts.Env, args...); err != nil {
+	if err := jupyter(ctx, filepath.Dir(abs), env, args...); err != nil {
 		return nil, fmt.Errorf("notebook %s: %w", nbPath, err)
 	}
 	res := &Result{Notebook: nbPath, Executed: out, Elapsed: time.Since(start)}
+	if res.Run, err = runlog.Read(logPath); err != nil {
+		return res, fmt.Errorf("notebook %s: %w", nbPath, err)
+	}
+	if err := writeRun(out, res.Run); err != nil {
+		return res, fmt.Errorf("notebook %s: executed copy: %w", nbPath, err)
+	}
 	data, err := os.ReadFile(out)
 	if err != nil {
 		return res, fmt.Errorf("notebook %s: executed copy: %w", nbPath, err)

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"golang.org/x/net/html"
+	"golang.org/x/net/html/atom"
 )
 
 // exportTimeout bounds one nbconvert HTML export; it takes about a second.
@@ -37,8 +38,8 @@ func ExportReportView(executedNb, htmlPath string) error {
 	return writeHTML(htmlPath, doc)
 }
 
-// export runs nbconvert's HTML exporter (lab template) on executedNb, makes the result
-// self-contained and drops the style rules that cannot apply to it (pruneStyles).
+// export runs nbconvert's HTML exporter (lab template) on executedNb and makes the page a
+// report (exportFull), then drops the style rules that cannot apply to it (pruneStyles).
 func export(executedNb string) (*html.Node, error) {
 	doc, err := exportFull(executedNb)
 	if err != nil {
@@ -48,8 +49,44 @@ func export(executedNb string) (*html.Node, error) {
 	return doc, nil
 }
 
-// exportFull is export with nbconvert's style sheets whole.
+// exportFull is export with nbconvert's style sheets whole: the page made self-contained, without
+// progress bars (dropProgress), its printed text sized for paper (fitPrinted), and opened by the
+// quick-run banner when the run was quick (the run that [Execute] recorded in the notebook).
 func exportFull(executedNb string) (*html.Node, error) {
+	run, err := readRun(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	doc, err := nbconvertHTML(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	dropProgress(doc)
+	fitPrinted(doc)
+	if run.Quick {
+		if err := addQuickBanner(doc); err != nil {
+			return nil, fmt.Errorf("export %s: %w", executedNb, err)
+		}
+	}
+	return doc, nil
+}
+
+// progressClass marks nb.Progress's bars (nb.ProgressClass). A bar clears itself when done,
+// but its output stays, and a cell stopped early keeps the bar itself.
+const progressClass = "lbsim-progress"
+
+// dropProgress removes every output that holds a progress bar: a report must read the same
+// whether a result was computed (with a bar) or came from the cache (without one).
+func dropProgress(doc *html.Node) {
+	for _, n := range findAll(doc, func(n *html.Node) bool {
+		return hasClass(n, "jp-OutputArea-child") && find(n, func(c *html.Node) bool { return hasClass(c, progressClass) }) != nil
+	}) {
+		n.Parent.RemoveChild(n)
+	}
+}
+
+// nbconvertHTML is nbconvert's HTML export of executedNb, made self-contained (selfContain).
+func nbconvertHTML(executedNb string) (*html.Node, error) {
 	src, err := filepath.Abs(executedNb)
 	if err != nil {
 		return nil, fmt.Errorf("export %s: %w", executedNb, err)
@@ -93,4 +130,12 @@ func hideCode(doc *html.Node) {
 			p.RemoveChild(p.FirstChild)
 		}
 	}
+	// On paper the empty prompt column goes (printCSS): text and figures span the page.
+	if body := find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Body }); body != nil {
+		setAttr(body, reportViewAttr, "")
+	}
 }
+
+// reportViewAttr marks the body of a report view (an attribute, not a class: pruneStyles has
+// already kept only the rules whose classes the page had when the view is made from it).
+const reportViewAttr = "data-lbsim-view"

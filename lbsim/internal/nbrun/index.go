@@ -21,7 +21,8 @@ type IndexEntry struct {
 }
 
 // WriteIndex writes the index page path: for every notebook its title, question and answer, the
-// run's wall time and date, whether the run was quick, and links (relative, so the folder can be
+// run's wall time and date, where its results came from (computed, and in how long, or read
+// from the nb.Cached cache: the report itself reads the same either way), whether the run was quick, and links (relative, so the folder can be
 // moved) to the report view, the page with code, the PDF and the CSV tables. Like the reports,
 // it loads nothing: math is inline SVG copied from the report views, styles are inline.
 func WriteIndex(path string, entries []IndexEntry, quick bool) error {
@@ -35,7 +36,7 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 		Title, Question, Answer template.HTML
 		// Labels are shown unless the fragment opens with its own bold lead.
 		QuestionLabel, AnswerLabel bool
-		Elapsed, RanAt             string
+		Elapsed, RanAt, Results    string
 		Links, Tables              []link
 	}
 	rel := func(p string) string {
@@ -59,6 +60,7 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 			r.Title, r.Question, r.Answer = template.HTML(rep.TitleHTML), template.HTML(rep.QuestionHTML), template.HTML(rep.AnswerHTML)
 			r.QuestionLabel = !strings.HasPrefix(rep.QuestionHTML, "<p><strong>Question")
 			r.AnswerLabel = !strings.HasPrefix(rep.AnswerHTML, "<p><strong>Answer")
+			r.Results = rep.Run.String()
 			r.Links = []link{{"report", rel(rep.View)}, {"PDF", rel(rep.PDF)}, {"with code", rel(rep.Full)}}
 			if mathCSS == "" {
 				mathCSS = rep.MathCSS
@@ -101,7 +103,7 @@ section { border-top: 1px solid #ccc; padding: 0.6em 0 1em; }
 Each report opens offline in any browser; the PDF is the same report for print.</p>
 {{range .Rows}}<section id="{{.Name}}">
 <h2>{{if .Title}}{{.Title}}{{else}}{{.Notebook}}{{end}}</h2>
-<p class="meta">{{.Notebook}} · ran {{.RanAt}} in {{.Elapsed}}</p>
+<p class="meta">{{.Notebook}} · ran {{.RanAt}} in {{.Elapsed}}{{if .Results}}; {{.Results}}{{end}}</p>
 {{if .Error}}<p class="error">FAILED: {{.Error}}</p>{{end}}
 {{if .Links}}<p class="links">{{range .Links}}<a href="{{.Href}}">{{.Text}}</a>{{end}}{{if .Tables}} · tables (CSV): {{range .Tables}}<a href="{{.Href}}">{{.Text}}</a> {{end}}{{end}}</p>{{end}}
 {{if .Question}}{{if .QuestionLabel}}<div class="label">Question</div>{{end}}<div class="question">{{.Question}}</div>{{end}}

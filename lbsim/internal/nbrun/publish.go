@@ -9,6 +9,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
 // Report is the set of files made from one executed notebook, all in one folder and each
@@ -21,6 +23,9 @@ type Report struct {
 	Name            string // the notebook's file name without .ipynb
 	View, Full, PDF string // absolute paths
 	Summary
+	// Run is how the notebook ran, as [Execute] recorded it in the executed notebook: quick or
+	// not, results from the cache, compute time (see runlog).
+	Run runlog.Summary
 }
 
 // Summary is what the index shows of a report, read from its report view.
@@ -49,6 +54,9 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 		View: filepath.Join(dir, name+".html"),
 		Full: filepath.Join(dir, name+"-code.html"),
 		PDF:  filepath.Join(dir, name+".pdf")}
+	if r.Run, err = readRun(executedNb); err != nil {
+		return nil, err
+	}
 	// One export and one typesetting pass for both pages: the view is the page without code.
 	doc, err := export(executedNb)
 	if err != nil {

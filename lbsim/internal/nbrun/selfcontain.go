@@ -40,15 +40,29 @@ const mathBudget = "60000"
 // printCSS lays reports out for print (the PDF) and keeps outputs whole on screen and paper: a
 // figure, a table or a code block is never cut by a page break, and a heading stays with what
 // follows it.
+//
+// On paper: the report view drops the empty prompt column (hideCode marks it), and a figure
+// spans the text width (a wide grid of panels is not shrunk to half a page); printed text wraps at spaces only, never inside a number, and a block whose longest
+// line (fitPrinted's lbsim-printed wrapper) is wider than the text width is set smaller, down to 6.5px,
+// so that its lines stay whole (0.62 em is a little more than a monospace character's advance,
+// 0.60 em in DejaVu and Liberation Mono); an output is not split over two pages, nor a
+// paragraph's first or last two lines left alone on one.
 const printCSS = `
 @page { size: A4; margin: 14mm 12mm; }
 @media print {
   body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
-  .jp-OutputArea-output, .jp-InputArea, img, svg, table, tr, pre, figure { break-inside: avoid; }
-  h1, h2, h3, h4 { break-after: avoid; }
+  .jp-OutputArea-output, .jp-OutputArea-child, .jp-InputArea, img, svg, table, tr, pre, figure { break-inside: avoid; }
+  h1, h2, h3, h4 { break-after: avoid; break-inside: avoid; }
+  p, li, pre, .jp-RenderedText { orphans: 3; widows: 3; }
+  body[data-lbsim-view] .jp-InputPrompt, body[data-lbsim-view] .jp-OutputPrompt, body[data-lbsim-view] .jp-Collapser { display: none !important; }
+  .jp-OutputArea-output img { width: 100% !important; max-height: 250mm; object-fit: contain; height: auto !important; }
   img { max-width: 100% !important; height: auto !important; }
   .jp-OutputArea-output { overflow: visible !important; }
-  pre { white-space: pre-wrap !important; overflow-wrap: anywhere; }
+  pre { white-space: pre-wrap !important; overflow-wrap: normal !important; word-break: normal !important; }
+  .lbsim-printed { container-type: inline-size; }
+  .lbsim-printed > pre {
+    font-size: max(6.5px, min(var(--jp-code-font-size, 13px), calc(100cqi / var(--lbsim-cols) / 0.62))) !important;
+  }
   /* Wide tables (a dozen columns) fit the A4 text width instead of running off the page. */
   .jp-OutputArea-output { max-width: 100% !important; }
   .jp-OutputArea-output table { font-size: 9px !important; max-width: 100%; }
