@@ -341,3 +341,20 @@ func (r Row) GobEncode() ([]byte, error) {
 func (r *Row) GobDecode(data []byte) error {
 	return gob.NewDecoder(bytes.NewReader(data)).Decode((*rowGob)(r))
 }
+
+// resultGob is Result without its methods, for gob.
+type resultGob Result
+
+// GobEncode stores the result without its Config, as Row.GobEncode does;
+// whoever caches results re-attaches the configurations (nb.Results does).
+func (r Result) GobEncode() ([]byte, error) {
+	r.Config = Config{}
+	var b bytes.Buffer
+	err := gob.NewEncoder(&b).Encode(resultGob(r))
+	return b.Bytes(), err
+}
+
+// GobDecode reads what GobEncode wrote; Config is left empty.
+func (r *Result) GobDecode(data []byte) error {
+	return gob.NewDecoder(bytes.NewReader(data)).Decode((*resultGob)(r))
+}

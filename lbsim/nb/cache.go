@@ -249,7 +249,7 @@ func decodeEntry[T any](b []byte, want cacheEntry[T]) (v T, ok bool) {
 func encodeEntry[T any](e cacheEntry[T]) ([]byte, error) {
 	var payload bytes.Buffer
 	if err := gob.NewEncoder(&payload).Encode(e); err != nil {
-		return nil, fmt.Errorf("the value (%s) cannot be gob-encoded: %w", e.Type, err)
+		return nil, fmt.Errorf("the value (%v) cannot be gob-encoded: %w", reflect.TypeFor[T](), err)
 	}
 	sum := sha256.Sum256(payload.Bytes())
 	data := append([]byte(cacheMagic+hex.EncodeToString(sum[:])+"\n"), payload.Bytes()...)

@@ -229,26 +229,51 @@ func (Recompute) SweepValid(label string, g lbsim.Grid) ([]lbsim.Row, []error, e
 
 // runAll runs cfgs with a progress bar, through the cache unless fresh.
 func runAll(label string, cfgs []lbsim.Config, fresh bool) ([]lbsim.Row, error) {
+	return runCached(label, cfgs, fresh, lbsim.Rows, func(r *lbsim.Row, c lbsim.Config) { r.Config = c })
+}
+
+// Results is RunAll keeping whole results, for what rows do not hold: time
+// series (Config.SampleEvery), per-server utilisations, size classes.
+func Results(label string, cfgs []lbsim.Config) ([]lbsim.Result, error) {
+	return results(label, cfgs, false)
+}
+
+// Results is nb.Results, computed afresh.
+func (Recompute) Results(label string, cfgs []lbsim.Config) ([]lbsim.Result, error) {
+	return results(label, cfgs, true)
+}
+
+func results(label string, cfgs []lbsim.Config, fresh bool) ([]lbsim.Result, error) {
+	return runCached(label, cfgs, fresh, func(r []lbsim.Result) []lbsim.Result { return r },
+		func(r *lbsim.Result, c lbsim.Config) { r.Config = c })
+}
+
+// runCached runs cfgs with a progress bar, through the cache (keyed by the
+// configurations) unless fresh, and keeps of the results what keep returns.
+// A Config is not cached (its policy is an interface, possibly a user's own
+// type, that gob cannot encode; see lbsim.Row.GobEncode), so attach puts
+// each configuration back.
+func runCached[T any](label string, cfgs []lbsim.Config, fresh bool, keep func([]lbsim.Result) []T, attach func(*T, lbsim.Config)) ([]T, error) {
 	key := make([]string, len(cfgs))
 	for i, c := range cfgs {
 		key[i] = c.Key()
 	}
-	rows, err := cached(key, func() ([]lbsim.Row, error) {
+	out, err := cached(key, func() ([]T, error) {
 		p := NewProgress(label, len(cfgs))
 		defer p.Done()
 		res, err := lbsim.RunAll(cfgs, func(done, total int) { p.Add(1) })
 		if err != nil {
 			return nil, err
 		}
-		return lbsim.Rows(res), nil
+		return keep(res), nil
 	}, fresh)
 	if err != nil {
 		return nil, err
 	}
-	for i := range rows {
-		rows[i].Config = cfgs[i] // not cached: see lbsim.Row.GobEncode
+	for i := range out {
+		attach(&out[i], cfgs[i])
 	}
-	return rows, nil
+	return out, nil
 }
 
 // Save writes rows (a slice of structs, or a gota DataFrame) as CSV named

@@ -1,0 +1,50 @@
+package nb
+
+import (
+	"os"
+	"reflect"
+	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
+)
+
+// TestResultsCached: whole results (notebook 06 keeps their time series) are stored by the
+// cache and read back equal, with their configurations, though a Config holds a policy
+// interface that gob cannot encode. The old notebook 06 cached []lbsim.Result with nb.Cached and
+// warned on every run "result computed but not stored: ... type not registered for interface:
+// lbsim.JSQ".
+func TestResultsCached(t *testing.T) {
+	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
+	cfgs := []lbsim.Config{
+		{Servers: 3, Load: 0.7, Jobs: 2000, Reps: 2, Sizes: lbsim.Exponential{M: 1}, Policy: lbsim.JSQ{}, SampleEvery: 50, Seed: 1},
+		{Servers: 3, Load: 0.7, Jobs: 2000, Reps: 2, Sizes: lbsim.Exponential{M: 1}, Policy: lbsim.Random{}, Seed: 2},
+	}
+	var first []lbsim.Result
+	var err error
+	stderr := stderrOf(t, func() { first, err = Results("two runs", cfgs) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stderr != "" {
+		t.Fatalf("the first call warned: %q", stderr)
+	}
+	if n := len(cacheFiles(t, os.Getenv("LBSIM_CACHE_DIR"))); n != 1 {
+		t.Fatalf("%d cache files after the first call, want 1", n)
+	}
+	second, err := Results("two runs", cfgs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range cfgs {
+		if second[i].Config.Key() != cfgs[i].Key() {
+			t.Errorf("result %d read back with config %s, want %s", i, second[i].Config.Key(), cfgs[i].Key())
+		}
+		first[i].Seconds, second[i].Seconds = 0, 0
+		if !reflect.DeepEqual(first[i], second[i]) {
+			t.Errorf("result %d read back differs:\n%+v\nwant\n%+v", i, second[i], first[i])
+		}
+	}
+	if len(second[0].Series) == 0 {
+		t.Error("the time series was not kept")
+	}
+}
