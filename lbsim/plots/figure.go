@@ -3,8 +3,9 @@ package plots
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -153,12 +154,7 @@ func (f *Figure) warnedRules() []string {
 			}
 		}
 	}
-	rules := make([]string, 0, len(seen))
-	for r := range seen {
-		rules = append(rules, r)
-	}
-	sort.Strings(rules)
-	return rules
+	return slices.Sorted(maps.Keys(seen))
 }
 
 func (f *Figure) check() error {

@@ -1,8 +1,9 @@
 package plots
 
 import (
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -40,12 +41,7 @@ func unionRules(panels []panel) []string {
 			seen[r] = true
 		}
 	}
-	rules := make([]string, 0, len(seen))
-	for r := range seen {
-		rules = append(rules, r)
-	}
-	sort.Strings(rules)
-	return rules
+	return slices.Sorted(maps.Keys(seen))
 }
 
 // draw draws pn over c. gonum's own axis labels are not used: it places a
