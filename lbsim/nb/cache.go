@@ -40,7 +40,10 @@ import (
 // CachedFresh or Fresh.Sweep then.
 //
 // Values are stored with encoding/gob (exact floats, NaN and Inf included),
-// so T must be gob-encodable: exported fields, no funcs or channels. Each
+// so T must be gob-encodable: exported fields, no funcs or channels. What
+// gob does not keep is missing alike whether the value was computed or read
+// back: unexported fields, and the Config of an lbsim.Row or lbsim.Result
+// (nb.RunAll and nb.Results put the configurations back). Each
 // file carries a SHA-256 of its contents: a file damaged in any bit is
 // recomputed and replaced, never decoded; a file that cannot be an entry (a
 // FIFO, a device, over maxEntryBytes) is recomputed with a warning, never
@@ -98,8 +101,17 @@ func cached[T any](key any, compute func() (T, error), fresh bool) (T, error) {
 	if err != nil {
 		msg := fmt.Sprintf("nb.Cached: result computed but not stored: %v", err)
 		warnOnce(msg, msg)
-	} else if err := writeEntry(path, data); err != nil {
+		return v, nil
+	}
+	if err := writeEntry(path, data); err != nil {
 		storeFailed(dir, err)
+	}
+	// Return what a later run reads from the entry, not v itself: gob keeps
+	// what it can encode (not a Row's or a Result's Config, not unexported
+	// fields), and a cell must not show one value when it computed and
+	// another when it read the cache.
+	if stored, ok := decodeEntry(data, e); ok {
+		return stored, nil
 	}
 	return v, nil
 }

@@ -1,6 +1,7 @@
 package nb
 
 import (
+	"fmt"
 	"os"
 	"reflect"
 	"testing"
@@ -46,5 +47,32 @@ func TestResultsCached(t *testing.T) {
 	}
 	if len(second[0].Series) == 0 {
 		t.Error("the time series was not kept")
+	}
+}
+
+// TestCachedSameComputedOrRead: a value computed by nb.Cached equals the value a later run reads
+// back from its entry, so a cell shows the same whether it computed or read the cache. The old
+// cache returned the computed rows with their Config and read them back without it.
+func TestCachedSameComputedOrRead(t *testing.T) {
+	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
+	cfg := lbsim.Config{Servers: 2, Load: 0.5, Jobs: 1000, Reps: 2, Sizes: lbsim.Exponential{M: 1}, Policy: lbsim.JSQ{}, Seed: 3}
+	compute := func() ([]lbsim.Row, error) {
+		res, err := lbsim.RunAll([]lbsim.Config{cfg}, nil)
+		return lbsim.Rows(res), err
+	}
+	computed, err := Cached("rows", compute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	read, err := Cached("rows", compute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if computed[0].Config.Servers != read[0].Config.Servers {
+		t.Errorf("computed rows have Config.Servers %d, rows read back %d: a cell shows different values on its first and later runs",
+			computed[0].Config.Servers, read[0].Config.Servers)
+	}
+	if a, b := fmt.Sprintf("%+v", computed), fmt.Sprintf("%+v", read); a != b { // text: NaN fields
+		t.Errorf("computed and read-back rows differ:\n%s\n%s", a, b)
 	}
 }
