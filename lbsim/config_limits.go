@@ -47,6 +47,9 @@ func (c *Config) checkBounds() error {
 	if c.Reps > MaxReps {
 		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, MaxReps)
 	}
+	if err := c.checkDispatcherCount(); err != nil {
+		return err
+	}
 	if c.Batches > MaxBatches {
 		return fmt.Errorf("batches=%d is too large: need 2 <= batches <= %d; 20 to 100 batch means are plenty for a confidence interval", c.Batches, MaxBatches)
 	}
@@ -101,7 +104,8 @@ func (c *Config) fixedMemory() int64 {
 	// Per fine batch: 3 sums of up to 3 classes, the handout's sum, its
 	// bound, next batch and size (metrics); and 1 KiB for the structures.
 	perResult := allocBytes(histogramBytes) + allocBytes(serverResultBytes*k) + allocBytes(fine*(3*3*8+8+8+4+8)) + 1<<10
-	perRunning := allocBytes(histogramBytes) + serverBytes*k + 2*8*blockSize
+	// Every dispatcher beyond the first keeps its own board and index.
+	perRunning := allocBytes(histogramBytes) + serverBytes*k*int64(c.dispatchers()) + 2*8*blockSize
 	combine := allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor
 	var trace int64
 	if c.Trace != nil {
