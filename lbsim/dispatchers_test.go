@@ -246,3 +246,24 @@ func TestDispatchersErrors(t *testing.T) {
 		t.Errorf("RND with 8 dispatchers: %v", err)
 	}
 }
+
+// byDispatcher sends dispatcher i's jobs to server i (a policy of one's
+// own reading View.Dispatcher).
+type byDispatcher struct{}
+
+func (byDispatcher) String() string                { return "by-dispatcher" }
+func (byDispatcher) Reads() State                  { return 0 }
+func (byDispatcher) Pick(v *View, _ float64) int   { return v.Dispatcher() % v.K() }
+func (byDispatcher) WorkShares(c Config) []float64 { return c.dispatcherShares() }
+
+// TestViewDispatcher: a policy sees which dispatcher decides, and each
+// dispatcher gets its weight's share of the arrivals: dispatcher 0, weight
+// 3 of 4, sends 3/4 of the work to server 0.
+func TestViewDispatcher(t *testing.T) {
+	r := run(t, Config{Servers: 2, Load: 0.4, Sizes: Exponential{M: 1}, Policy: byDispatcher{}, Dispatchers: 2,
+		DispatcherWeights: []float64{3, 1}, Jobs: 200_000, Seed: 4})
+	u := r.ServerUtilization
+	if share := u[0] / (u[0] + u[1]); math.Abs(share-0.75) > 0.01 {
+		t.Errorf("server 0 got %.4f of the work (utilisations %v), want dispatcher 0's share 0.75", share, u)
+	}
+}

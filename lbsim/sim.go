@@ -16,6 +16,7 @@ type sim struct {
 	obs   observer       // nil when the dispatcher keeps no index
 	ref   refresher      // nil when the dispatcher keeps no board index
 	many  *dispatcherSet // the M dispatchers; nil for one
+	front int            // the index of the dispatcher at hand
 	m     *metrics
 	ctl   *controlSums // nil unless Config.ControlVariates
 

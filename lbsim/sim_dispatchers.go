@@ -46,6 +46,7 @@ type dispatcherSet struct {
 	alias  *aliasTable // by the weights; nil: uniformly
 	next   float64     // the earliest refresh due among the boards (+Inf live)
 	due    []int       // scratch: the dispatchers whose boards are due
+	obs    []observer  // the dispatchers' indexes (none for most policies)
 }
 
 // newDispatcherSet builds the M dispatchers of replication rep, each
@@ -68,10 +69,13 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 			}
 			ds.next = 0 // the first arrival refreshes every board
 		}
-		s.rDispatch, s.board = f.r, f.board
+		s.rDispatch, s.board, s.front = f.r, f.board, i
 		f.disp = newDispatcher(cfg.Policy, s)
 		f.obs, _ = f.disp.(observer)
 		f.ref, _ = f.disp.(refresher)
+		if f.obs != nil {
+			ds.obs = append(ds.obs, f.obs)
+		}
 	}
 	ds.enter(s, 0)
 	return ds
@@ -80,7 +84,7 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 // enter points s at dispatcher i.
 func (ds *dispatcherSet) enter(s *sim, i int) {
 	f := &ds.fronts[i]
-	s.rDispatch, s.board, s.disp, s.obs, s.ref = f.r, f.board, f.disp, f.obs, f.ref
+	s.rDispatch, s.board, s.disp, s.obs, s.ref, s.front = f.r, f.board, f.disp, f.obs, f.ref, i
 }
 
 // arrive refreshes the boards due by the arrival at t, draws the
@@ -140,10 +144,8 @@ func (ds *dispatcherSet) sent(s *sim, k int, t, x float64) {
 		}
 		return
 	}
-	for i := range ds.fronts {
-		if o := ds.fronts[i].obs; o != nil {
-			o.sent(k, t, x)
-		}
+	for _, o := range ds.obs {
+		o.sent(k, t, x)
 	}
 }
 
