@@ -60,8 +60,12 @@ func (c *Config) checkBounds() error {
 		return fmt.Errorf("batches=%d exceeds the %d measured jobs: every batch needs at least one job; use -batches %d or fewer, or more jobs", c.Batches, n, max(n, 2))
 	}
 	if need := c.MemoryEstimate(); need > memoryLimit {
-		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers, %d replications, %d batches, %d in parallel): the limit is %s; lower K, the replications, the batches or the workers",
-			bytesText(need), c.Servers, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(memoryLimit))
+		many, lower := "", ""
+		if m := c.dispatchers(); m > 1 {
+			many, lower = fmt.Sprintf(", M=%d dispatchers with a copy of the servers' state each", m), " M,"
+		}
+		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers%s, %d replications, %d batches, %d in parallel): the limit is %s; lower K,%s the replications, the batches or the workers",
+			bytesText(need), c.Servers, many, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(memoryLimit), lower)
 	}
 	return nil
 }

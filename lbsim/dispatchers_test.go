@@ -232,6 +232,7 @@ func TestDispatchersErrors(t *testing.T) {
 		{func(c *Config) { c.Dispatchers, c.DispatcherWeights = 2, []float64{0, 1} }, "dispatcher weight w_1=0 is invalid"},
 		{func(c *Config) { c.Dispatchers, c.Stagger = 2, true }, "stagger needs a board"},
 		{func(c *Config) { c.Refresh, c.Stagger = 5, true }, "stagger needs a board and several dispatchers"},
+		{func(c *Config) { c.Servers, c.Dispatchers = 1_000_000, 100 }, "M=100 dispatchers with a copy of the servers' state each"},
 	} {
 		c := base
 		tc.edit(&c)
