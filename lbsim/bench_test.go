@@ -180,3 +180,26 @@ func BenchmarkUnequalServers(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkDispatchers is JSQ-2 with M = 1, 10 and 100 dispatchers at
+// K = 1000, load 0.9, exponential sizes: live, and on a board refreshed
+// every 10 with private tallies (M copies of the board, K M messages a
+// refresh).
+func BenchmarkDispatchers(b *testing.B) {
+	for _, refresh := range []float64{0, 10} {
+		for _, m := range []int{1, 10, 100} {
+			b.Run(fmt.Sprintf("T=%g/M=%d", refresh, m), func(b *testing.B) {
+				const jobs = 1 << 20
+				for b.Loop() {
+					cfg := Config{Servers: 1000, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}, Refresh: refresh,
+						Tally: refresh > 0, Dispatchers: m, Jobs: jobs, Seed: 1, Workers: 1}
+					if err := cfg.Validate(); err != nil {
+						b.Fatal(err)
+					}
+					newSim(&cfg, 0).run()
+				}
+				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+			})
+		}
+	}
+}

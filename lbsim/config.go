@@ -11,15 +11,25 @@ import (
 // optional fields mean: speeds 1, Poisson arrivals, live state, FCFS, one
 // replication, all cores.
 type Config struct {
-	Servers    int       // K >= 1
-	Speeds     []float64 // mu_k: nil (all 1), one value for all, or K values
-	Load       float64   // rho = lambda E[X] / sum(mu_k), in (0, 1) unless AllowOverload
-	Sizes      SizeLaw
-	Arrivals   ArrivalProcess // nil = Poisson
-	Trace      *Trace         // replays arrival times and sizes instead of Arrivals and Sizes
-	Policy     Policy
-	Refresh    float64 // board refresh period T; 0 = the policy reads live state
-	Tally      bool    // the dispatcher adds its own sends since the last refresh to the board
+	Servers  int       // K >= 1
+	Speeds   []float64 // mu_k: nil (all 1), one value for all, or K values
+	Load     float64   // rho = lambda E[X] / sum(mu_k), in (0, 1) unless AllowOverload
+	Sizes    SizeLaw
+	Arrivals ArrivalProcess // nil = Poisson
+	Trace    *Trace         // replays arrival times and sizes instead of Arrivals and Sizes
+	Policy   Policy
+	Refresh  float64 // board refresh period T; 0 = the policy reads live state
+	Tally    bool    // each dispatcher adds its own sends since the last refresh to its board
+	// Dispatchers is M, the number of dispatchers (0 = 1): each arrival goes
+	// to one of them, each with its own random stream, policy state (a
+	// round-robin pointer, a memory) and tally; see sim_dispatchers.go.
+	Dispatchers int
+	// DispatcherWeights are the shares of the arrivals each dispatcher gets:
+	// nil sends each arrival to a dispatcher uniformly, else M positive weights.
+	DispatcherWeights []float64
+	// Stagger refreshes dispatcher i's board at T (n + i/M) instead of all
+	// boards at the multiples of T.
+	Stagger    bool
 	Discipline Discipline
 	Jobs       int64  // measured jobs per replication, N >= 1 (a trace: 0 = all its jobs)
 	Warmup     int64  // jobs simulated before measuring
@@ -187,6 +197,9 @@ func (c *Config) Validate() error {
 	}
 	if c.Tally && c.Refresh == 0 {
 		return errors.New("tally needs a board: set a refresh period T > 0 (live state already includes every send)")
+	}
+	if err := c.checkDispatchers(); err != nil {
+		return err
 	}
 	if c.Discipline != FCFS && c.Discipline != PS {
 		return fmt.Errorf("discipline %d is invalid: use FCFS or PS", int(c.Discipline))

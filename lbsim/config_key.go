@@ -22,7 +22,17 @@ func (c Config) Key() string {
 	}
 	return fmt.Sprintf("K=%d speeds=%s load=%v sizes=%s arrivals=%s trace=%s policy=%s refresh=%v tally=%v disc=%s jobs=%d warmup=%d auto=%v reps=%d seed=%d overload=%v sample=%v batches=%d precision=%v maxjobs=%d maxseconds=%v cv=%v",
 		c.Servers, c.speedsKey(), c.Load, sizes, c.arrivals(), trace, policyKey(c), c.Refresh, c.Tally, c.Discipline,
-		c.Jobs, c.Warmup, c.WarmupAuto, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches, c.Precision, c.MaxJobs, c.MaxSeconds, c.ControlVariates)
+		c.Jobs, c.Warmup, c.WarmupAuto, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches, c.Precision, c.MaxJobs, c.MaxSeconds, c.ControlVariates) +
+		c.dispatchersKey()
+}
+
+// dispatchersKey is the key's part for several dispatchers: empty for one
+// (0 and 1 run the same, and the keys of old stay valid).
+func (c *Config) dispatchersKey() string {
+	if c.dispatchers() == 1 && len(c.DispatcherWeights) == 0 && !c.Stagger {
+		return ""
+	}
+	return fmt.Sprintf(" dispatchers=%d weights=%v stagger=%v", c.dispatchers(), c.DispatcherWeights, c.Stagger)
 }
 
 // speedsKey is the K speeds as runs "5@2,5@1" (SpeedsText), or, when

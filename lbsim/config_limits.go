@@ -47,6 +47,9 @@ func (c *Config) checkBounds() error {
 	if c.Reps > MaxReps {
 		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, MaxReps)
 	}
+	if err := c.checkDispatcherCount(); err != nil {
+		return err
+	}
 	if c.Batches > MaxBatches {
 		return fmt.Errorf("batches=%d is too large: need 2 <= batches <= %d; 20 to 100 batch means are plenty for a confidence interval", c.Batches, MaxBatches)
 	}
@@ -57,8 +60,12 @@ func (c *Config) checkBounds() error {
 		return fmt.Errorf("batches=%d exceeds the %d measured jobs: every batch needs at least one job; use -batches %d or fewer, or more jobs", c.Batches, n, max(n, 2))
 	}
 	if need := c.MemoryEstimate(); need > memoryLimit {
-		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers, %d replications, %d batches, %d in parallel): the limit is %s; lower K, the replications, the batches or the workers",
-			bytesText(need), c.Servers, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(memoryLimit))
+		many, lower := "", ""
+		if m := c.dispatchers(); m > 1 {
+			many, lower = fmt.Sprintf(", M=%d dispatchers with a copy of the servers' state each", m), " M,"
+		}
+		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers%s, %d replications, %d batches, %d in parallel): the limit is %s; lower K,%s the replications, the batches or the workers",
+			bytesText(need), c.Servers, many, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(memoryLimit), lower)
 	}
 	return nil
 }
@@ -101,7 +108,8 @@ func (c *Config) fixedMemory() int64 {
 	// Per fine batch: 3 sums of up to 3 classes, the handout's sum, its
 	// bound, next batch and size (metrics); and 1 KiB for the structures.
 	perResult := allocBytes(histogramBytes) + allocBytes(serverResultBytes*k) + allocBytes(fine*(3*3*8+8+8+4+8)) + 1<<10
-	perRunning := allocBytes(histogramBytes) + serverBytes*k + 2*8*blockSize
+	// Every dispatcher beyond the first keeps its own board and index.
+	perRunning := allocBytes(histogramBytes) + serverBytes*k*int64(c.dispatchers()) + 2*8*blockSize
 	combine := allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor
 	var trace int64
 	if c.Trace != nil {

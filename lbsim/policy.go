@@ -7,7 +7,9 @@ import (
 // Policy is a dispatching policy: for each arriving job it picks the server
 // the job joins, from a View of the servers. A policy of your own is a type
 // with these two methods (see ExamplePolicy); lbsim gives it live state or a
-// stale board, the dispatcher's tally and the dispatch random stream.
+// stale board, the dispatcher's tally and the dispatch random stream. With
+// several dispatchers (Config.Dispatchers) the value is shared and each
+// dispatcher has its own View, stream, board and Start's value.
 //
 // Optional methods tell lbsim more about it; each built-in policy keeps all
 // of its knowledge in its own file this way:
@@ -15,14 +17,18 @@ import (
 //	Reads() State                         server state Pick looks at (default Workload|Count)
 //	Validate(k int, sizes SizeLaw) error  checks it against K servers and the size law
 //	Label() string                        its name in tables and figures (default String())
-//	Start(v *View) Policy                 a fresh value per replication, for a policy
-//	                                      that keeps state from one job to the next
+//	Start(v *View) Policy                 a fresh value per replication and dispatcher,
+//	                                      for a policy that keeps state from one job
+//	                                      to the next
 //	Theory(c Config) (Reference, bool)    what queueing theory knows of c's mean delays:
 //	                                      Exact, the exact-outside-ci warning and
 //	                                      plots.TheoryCurve use it (see Exact for what
 //	                                      c is checked for first)
 //	RowParams(k int) (d, c int)           the d and c columns of its Row (servers
 //	                                      sampled per job; servers of SITA's short jobs)
+//	Probes(k int) int                     the servers it asks for their live state per
+//	                                      job, two messages each (default: RowParams'
+//	                                      d; see Result.MessagesPerJob)
 //	WorkShares(c Config) []float64        for a policy that splits jobs without reading
 //	                                      the servers: the fraction of the work each
 //	                                      server gets, so Validate refuses an overloaded

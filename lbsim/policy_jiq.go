@@ -21,6 +21,10 @@ func (JIQ) Reads() State   { return Workload }
 
 func (JIQ) symmetric() {}
 
+// reportsIdle: live, JIQ learns of idle servers from their reports, one
+// message each, not by probing (Result.MessagesPerJob).
+func (JIQ) reportsIdle() {}
+
 // Theory: with exponential sizes at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
 // chain (theory.DispatchExact); otherwise, with equal speeds, the limit

@@ -130,6 +130,28 @@ func newMemoryDispatcher(s *sim, d, m int, replace bool, kind State) dispatcher 
 	return &memoryDispatcher{v: View{s: s}, mem: newMemory(d, m, replace, kind)}
 }
 
+// Probes: the d sampled and m remembered servers are asked for their
+// state (Result.MessagesPerJob).
+func (p LeastLoaded) Probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
+
+// Probes: the d sampled and m remembered servers are asked for their
+// state (Result.MessagesPerJob).
+func (p JSQ) Probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
+
+// ownHistory: with memory, a dispatcher's choice depends on its own last job.
+func (p LeastLoaded) ownHistory() bool { return p.Mem > 0 }
+func (p JSQ) ownHistory() bool         { return p.Mem > 0 }
+
+// sampledProbes is the servers a power-of-d policy asks per job: d
+// sampled (K for d = 0) and m remembered, at most K distinct ones unless
+// drawn with replacement (each draw is asked).
+func sampledProbes(d, m, k int, replace bool) int {
+	if replace {
+		return d + m
+	}
+	return min(sampleSize(d, k)+m, k)
+}
+
 // memoryParam reads mem, the number of remembered servers (0: none), which
 // needs a sample size d.
 func memoryParam(name string, p Params, d int) (int, error) {

@@ -28,6 +28,9 @@ func (RoundRobin) Reads() State                    { return 0 }
 func (RoundRobin) Pick(v *View, _ float64) int     { return int(v.Job() % int64(v.K())) }
 func (RoundRobin) newDispatcher(s *sim) dispatcher { return &rrDispatcher{k: s.k} }
 
+// ownHistory: each dispatcher has its own pointer (see sim_dispatchers.go).
+func (RoundRobin) ownHistory() bool { return true }
+
 type rrDispatcher struct{ k, next int }
 
 func (d *rrDispatcher) pick(float64, float64) int {

@@ -4,8 +4,9 @@ import "fmt"
 
 // View is what a policy sees of the servers when a job arrives: live state,
 // or the board refreshed every T time units (plus the dispatcher's tally of
-// its own sends since the refresh), whichever the configuration says. It is
-// valid only during Pick.
+// its own sends since the refresh), whichever the configuration says. With
+// several dispatchers each has its own View, stream and board (see
+// Dispatcher). It is valid only during Pick.
 type View struct {
 	s *sim
 	t float64
@@ -21,11 +22,20 @@ func (v *View) K() int { return v.s.k }
 // Now is the arrival time of the job being dispatched.
 func (v *View) Now() float64 { return v.t }
 
-// Job is the number of jobs dispatched before this one (warm-up included).
+// Job is the number of jobs this dispatcher dispatched before this one
+// (warm-up included).
 func (v *View) Job() int64 { return v.n }
 
-// Rand is the dispatch random stream: separate from the arrival and size
-// streams, so policies compared on one seed see the same jobs.
+// Dispatcher is the dispatcher deciding, 0 <= i < Dispatchers(): each has
+// its own View, stream, board and tally, and its own value of a policy
+// with Start (Config.Dispatchers).
+func (v *View) Dispatcher() int { return v.s.front }
+
+// Dispatchers is M, the number of dispatchers.
+func (v *View) Dispatchers() int { return v.s.cfg.dispatchers() }
+
+// Rand is the dispatcher's random stream: separate from the arrival and
+// size streams, so policies compared on one seed see the same jobs.
 func (v *View) Rand() *Stream { return v.s.rDispatch }
 
 // Speed is server k's speed mu_k.

@@ -98,6 +98,12 @@ type Result struct {
 	WarmupJobs []int64
 	// PrecisionMet says whether a Precision target was reached.
 	PrecisionMet bool
+	// Dispatchers is M, the number of dispatchers (Config.Dispatchers).
+	Dispatchers int
+	// MessagesPerJob is what the dispatchers' knowledge costs in messages
+	// per measured job: probes and replies, idle tokens, board refreshes
+	// (see result_messages.go for each count and its source).
+	MessagesPerJob float64
 }
 
 // Theory is the result's exact value, else its limit or bound, if any.
@@ -126,6 +132,12 @@ func (r Result) String() string {
 		if r.Tally {
 			b.WriteString(" with tally")
 		}
+		if r.Config.Stagger {
+			b.WriteString(", staggered")
+		}
+	}
+	if r.Dispatchers > 1 {
+		fmt.Fprintf(&b, ", %d dispatchers", r.Dispatchers)
 	}
 	ci := "95% CI from " + r.CIMethod
 	if math.IsNaN(r.Wait.CI95) && !math.IsNaN(r.Wait.Mean) {
@@ -151,6 +163,7 @@ func (r Result) String() string {
 	if r.HasLimit {
 		fmt.Fprintf(&b, "  %s, not this system's value (%s): mean wait %.6g, mean response %.6g\n", r.Limit.Kind, r.Limit.Method, r.Limit.Wait, r.Limit.Response)
 	}
+	fmt.Fprintf(&b, "  messages per job %.4g (probes and replies, idle tokens, board refreshes)\n", r.MessagesPerJob)
 	fmt.Fprintf(&b, "  load on capacity %.4g (work per unit time / sum of speeds)\n", r.LoadOnCapacity)
 	fmt.Fprintf(&b, "  server utilisation: mean %.4g, max %.4g (per server: its work / its speed)\n", r.Utilization, slices.Max(r.ServerUtilization))
 	for _, w := range r.Warnings {
@@ -296,6 +309,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.LoadOnCapacity += u * cfg.speed(k) / capacity
 	}
 	r.Series = reps[0].series
+	r.Dispatchers, r.MessagesPerJob = cfg.dispatchers(), messagesPerJob(cfg, reps)
 	for _, rep := range reps {
 		r.WarmupJobs = append(r.WarmupJobs, rep.warmup)
 		r.TotalJobs += rep.simulated

@@ -36,10 +36,12 @@ type Row struct {
 	Discipline string  `json:"discipline"`
 	Refresh    float64 `json:"refresh"`
 	Tally      bool    `json:"tally"`
-	Jobs       int64   `json:"jobs"`
-	Warmup     float64 `json:"warmup"` // jobs discarded per replication; with auto warm-up the mean MSER truncation
-	Reps       int     `json:"reps"`
-	Seed       uint64  `json:"seed"`
+	// Dispatchers is M, the number of dispatchers (Config.Dispatchers).
+	Dispatchers int     `json:"dispatchers"`
+	Jobs        int64   `json:"jobs"`
+	Warmup      float64 `json:"warmup"` // jobs discarded per replication; with auto warm-up the mean MSER truncation
+	Reps        int     `json:"reps"`
+	Seed        uint64  `json:"seed"`
 
 	MeanWait          float64 `json:"mean_wait"`
 	MeanWaitCI95      float64 `json:"mean_wait_ci95"`
@@ -62,6 +64,9 @@ type Row struct {
 	// an unbalanced policy it can near 1 while the mean is low.
 	MaxServerUtilization float64 `json:"max_server_utilization"`
 	CIMethod             string  `json:"ci_method"` // how the CIs were made: "replications" or "batch means"
+	// MessagesPerJob is the messages the dispatchers' knowledge costs per
+	// job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes.
+	MessagesPerJob float64 `json:"messages_per_job"`
 
 	TotalJobs     int64    `json:"total_jobs"`     // jobs simulated, warm-ups and precision rounds included
 	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait (see Exact), else NaN
@@ -94,7 +99,8 @@ func Rows(results []Result) []Row {
 func NewRow(r Result) Row {
 	row := Row{
 		Policy: r.Policy, Label: r.Label, Servers: r.Servers, Load: r.Load, Sizes: r.Sizes, Arrivals: r.Arrivals,
-		Discipline: r.Discipline, Refresh: r.Refresh, Tally: r.Tally, Jobs: r.Jobs, Reps: r.Reps, Seed: r.Seed,
+		Discipline: r.Discipline, Refresh: r.Refresh, Tally: r.Tally, Dispatchers: r.Dispatchers,
+		Jobs: r.Jobs, Reps: r.Reps, Seed: r.Seed, MessagesPerJob: r.MessagesPerJob,
 		MeanWait: r.Wait.Mean, MeanWaitCI95: r.Wait.CI95,
 		MeanResponse: r.Response.Mean, MeanResponseCI95: r.Response.CI95,
 		P50Wait: r.P50Wait, P95Wait: r.P95Wait, P99Wait: r.P99Wait,
@@ -179,7 +185,8 @@ var rowKeys = []struct {
 	{"Speeds", func(r Row) any { return r.Speeds }}, {"Warmup", func(r Row) any { return r.Warmup }},
 	{"Sizes", func(r Row) any { return r.Sizes }}, {"Arrivals", func(r Row) any { return r.Arrivals }},
 	{"Discipline", func(r Row) any { return r.Discipline }}, {"Refresh", func(r Row) any { return r.Refresh }},
-	{"Tally", func(r Row) any { return r.Tally }}, {"Jobs", func(r Row) any { return r.Jobs }},
+	{"Tally", func(r Row) any { return r.Tally }}, {"Dispatchers", func(r Row) any { return r.Dispatchers }},
+	{"Jobs", func(r Row) any { return r.Jobs }},
 	{"Reps", func(r Row) any { return r.Reps }}, {"Seed", func(r Row) any { return r.Seed }},
 }
 

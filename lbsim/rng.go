@@ -13,7 +13,19 @@ const (
 	streamArrivals = 1
 	streamSizes    = 2
 	streamDispatch = 3
+	streamRoute    = 4 // which dispatcher an arrival goes to (several dispatchers only)
+	// streamDispatchers + i is the stream of dispatcher i >= 1; dispatcher 0
+	// draws from streamDispatch, so that one dispatcher is the run of old.
+	streamDispatchers = 1 << 16
 )
+
+// dispatcherStream is the identifier of dispatcher i's stream (i < MaxDispatchers).
+func dispatcherStream(i int) uint64 {
+	if i == 0 {
+		return streamDispatch
+	}
+	return streamDispatchers + uint64(i)
+}
 
 // Stream is a random number stream: a PCG generator (math/rand/v2) called
 // directly rather than through an interface, which matters at tens of

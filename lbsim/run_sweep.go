@@ -84,6 +84,9 @@ func pointName(c Config) string {
 	if c.Refresh != 0 {
 		fmt.Fprintf(&b, ", refresh %s", fmtNum(c.Refresh))
 	}
+	if c.Dispatchers > 1 {
+		fmt.Fprintf(&b, ", %d dispatchers", c.Dispatchers)
+	}
 	if c.Discipline != FCFS {
 		b.WriteString(", " + c.Discipline.String())
 	}

@@ -6,17 +6,27 @@ import (
 
 // sim is one replication of one configuration.
 type sim struct {
-	cfg   *Config
-	k     int
-	srv   *servers
+	cfg *Config
+	k   int
+	srv *servers
+	// The dispatcher of the job at hand (see sim_dispatchers.go): its
+	// board, policy instance, index and stream.
 	board *board
 	disp  dispatcher
-	obs   observer  // nil when the dispatcher keeps no index
-	ref   refresher // nil when the dispatcher keeps no board index
+	obs   observer       // nil when the dispatcher keeps no index
+	ref   refresher      // nil when the dispatcher keeps no board index
+	many  *dispatcherSet // the M dispatchers; nil for one
+	front int            // the index of the dispatcher at hand
 	m     *metrics
 	ctl   *controlSums // nil unless Config.ControlVariates
 
 	rArrivals, rSizes, rDispatch *Stream
+
+	// idleTokens counts the jobs sent to an idle server when the policy
+	// learns of idle servers from the servers' own messages (JIQ, live):
+	// one message each (Result.MessagesPerJob).
+	idleTokens  int64
+	countTokens bool
 
 	series []TimePoint
 
@@ -40,6 +50,9 @@ type replication struct {
 	ctl       *controlSums // the control variates' sums, with Config.ControlVariates
 	warmup    int64        // jobs discarded before measuring
 	simulated int64        // jobs simulated, warm-up and an MSER pilot run included
+	// messages is the number of messages the measured jobs caused that the
+	// run counts (board snapshots, idle tokens; see messagesPerJob).
+	messages float64
 }
 
 func newSim(cfg *Config, rep int) *sim {
@@ -53,13 +66,18 @@ func newSim(cfg *Config, rep int) *sim {
 	counting := kind&Count != 0 || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	s.srv.held.limit = cfg.backlogLimit()
-	if cfg.Refresh > 0 {
-		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
-	}
 	classes := max(1, len(cfg.classes()))
 	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs())
 	if cfg.ControlVariates && cfg.Trace == nil {
 		s.ctl = newControlSums(s.m, cfg.Warmup)
+	}
+	s.countTokens = cfg.Refresh == 0 && reportsIdle(cfg.Policy)
+	if cfg.dispatchers() > 1 {
+		s.many = newDispatcherSet(s, rep, kind) // not lean: the general loop routes each job
+		return s
+	}
+	if cfg.Refresh > 0 {
+		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
 	s.disp = newDispatcher(cfg.Policy, s)
 	s.obs, _ = s.disp.(observer)
@@ -129,13 +147,21 @@ func (s *sim) run() replication {
 				s.sample(nextSample)
 				nextSample += cfg.SampleEvery
 			}
-			if s.board != nil && s.board.due(t) {
+			if n == warm {
+				out.messages = -s.messages() // the messages of the measured jobs only
+			}
+			if s.many != nil {
+				s.many.arrive(s, t)
+			} else if s.board != nil && s.board.due(t) {
 				s.board.refresh(t, srv, m)
 				if s.ref != nil {
 					s.ref.refreshed(s.board.r0)
 				}
 			}
 			k := s.disp.pick(t, x)
+			if s.countTokens && srv.free[k] <= t {
+				s.idleTokens++
+			}
 			service := srv.service(k, x)
 			start := srv.join(k, t, service)
 			wait := start - t
@@ -167,12 +193,15 @@ func (s *sim) run() replication {
 			if s.board != nil {
 				s.board.sent(k, service)
 			}
-			if s.obs != nil {
+			if s.many != nil {
+				s.many.sent(s, k, t, x)
+			} else if s.obs != nil {
 				s.obs.sent(k, t, x)
 			}
 		}
 	}
 	out.tEnd = t
+	out.messages += s.messages()
 	if fcfs && total > warm {
 		// The handout's quantity for the last job needs the next interarrival:
 		// the next number of the arrival stream.

@@ -4,11 +4,15 @@ import "math"
 
 // board is the dispatcher's view of the servers when it reads stale
 // information: a snapshot of every server's workload or job count, taken
-// every Period time units (at the multiples of Period). With Tally the
+// every Period time units (at offset + the multiples of Period: offset 0
+// but for the staggered boards of several dispatchers). With Tally the
 // dispatcher adds its own sends since the last refresh to the board.
 type board struct {
-	period, next, r0 float64
-	tally            bool
+	period, offset, next, r0 float64
+	tally                    bool
+	// refreshes counts the snapshots taken: each is K messages, one from
+	// every server (Result.MessagesPerJob).
+	refreshes int64
 	// work[k] is the board's "free time" max(free_k, r0) (+ tallied work):
 	// comparing it orders servers by workload, as workload = work[k] - r0.
 	work  []float64
@@ -33,8 +37,8 @@ func (b *board) due(t float64) bool { return t >= b.next }
 // r0 and t no job arrived (t is the first arrival after r0), so the servers'
 // lazily kept state is exactly the state at r0.
 func (b *board) refresh(t float64, srv *servers, m *metrics) {
-	b.r0 = math.Floor(t/b.period) * b.period
-	b.next = b.r0 + b.period
+	b.r0, b.next = b.instant(t)
+	b.refreshes++
 	for k := range srv.free {
 		if b.work != nil {
 			b.work[k] = max(srv.free[k], b.r0)
@@ -43,6 +47,27 @@ func (b *board) refresh(t float64, srv *servers, m *metrics) {
 			b.count[k] = srv.count(k, b.r0, m)
 		}
 	}
+}
+
+// instant is the last refresh instant r0 <= t and the next one. Before
+// the first instant of a staggered board (offset > t) the system is as
+// empty as at time 0, its snapshot's instant.
+func (b *board) instant(t float64) (r0, next float64) {
+	if b.offset == 0 {
+		r0 = math.Floor(t/b.period) * b.period
+		return r0, r0 + b.period
+	}
+	r0 = math.Floor((t-b.offset)/b.period)*b.period + b.offset
+	return max(r0, 0), r0 + b.period
+}
+
+// copyFrom takes the snapshot of a board just refreshed at the same
+// instant (the servers' state is the same): a refresh without reading them.
+func (b *board) copyFrom(o *board) {
+	b.r0, b.next = o.r0, o.next
+	b.refreshes++
+	copy(b.work, o.work)
+	copy(b.count, o.count)
 }
 
 // sent tallies a job of service time s sent to server k.

@@ -19,14 +19,15 @@ var errHelp = errors.New("help requested")
 // -sizes, -servers, -refresh and -discipline take comma-separated lists.
 type configFlags struct {
 	servers, speeds, load, sizes, arrivals, policy, refresh, discipline string
-	trace                                                               string
+	trace, dispatcherWeights                                            string
+	dispatchers                                                         int
 	jobs                                                                int64
 	warmup                                                              string
 	precision, maxSeconds                                               float64
 	maxJobs                                                             int64
 	reps, workers, batches                                              int
 	seed                                                                uint64
-	overload, tally, controlVariates                                    bool
+	overload, tally, controlVariates, stagger                           bool
 	skipInvalid                                                         bool // sweep only: -skip-invalid
 
 	given map[string]bool // the flags on the command line (checkReplaced)
@@ -44,7 +45,10 @@ func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
 	fs.StringVar(&c.trace, "trace", "", "replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes)")
 	fs.StringVar(&c.policy, "policy", "rnd", familyHelp("policy", lbsim.PolicyTypes()))
 	fs.StringVar(&c.refresh, "refresh", "0", "board refresh period T (0 = live state)")
-	fs.BoolVar(&c.tally, "tally", false, "the dispatcher adds its own sends since the last refresh to the board")
+	fs.BoolVar(&c.tally, "tally", false, "each dispatcher adds its own sends since the last refresh to its board")
+	numberVar(fs, &c.dispatchers, "dispatchers", 1, "dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally")
+	fs.StringVar(&c.dispatcherWeights, "dispatcher-weights", "", "the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)")
+	fs.BoolVar(&c.stagger, "stagger", false, "refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T")
 	fs.StringVar(&c.discipline, "discipline", "fcfs", "service discipline: fcfs or ps")
 	numberVar(fs, &c.jobs, "jobs", 2000000, "measured jobs N per replication")
 	fs.StringVar(&c.warmup, "warmup", "0", "jobs simulated before measuring, or auto (MSER truncation per replication)")
@@ -232,7 +236,15 @@ func parseSpeeds(s string) ([]float64, error) {
 }
 
 func parseFloats(name, s string) ([]float64, error) { return parseList[float64](name, s) }
-func parseInts(name, s string) ([]int, error)       { return parseList[int](name, s) }
+
+// parseWeights reads -dispatcher-weights: empty for none.
+func parseWeights(s string) ([]float64, error) {
+	if strings.TrimSpace(s) == "" {
+		return nil, nil
+	}
+	return parseFloats("dispatcher-weights", s)
+}
+func parseInts(name, s string) ([]int, error) { return parseList[int](name, s) }
 
 func parseList[T number](name, s string) ([]T, error) {
 	var out []T
@@ -303,9 +315,13 @@ func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
 	b := lbsim.Config{
 		Speeds: speeds, Jobs: c.jobs, Reps: c.reps, Seed: c.seed,
 		Workers: c.workers, Batches: c.batches, AllowOverload: c.overload, Tally: c.tally,
+		Dispatchers: c.dispatchers, Stagger: c.stagger,
 		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds, ControlVariates: c.controlVariates,
 	}
 	if b.Warmup, b.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
+		return g, err
+	}
+	if b.DispatcherWeights, err = parseWeights(c.dispatcherWeights); err != nil {
 		return g, err
 	}
 	if c.trace != "" {

@@ -70,6 +70,7 @@ func resultJSON(r lbsim.Result) map[string]any {
 		"exact": nil, "exact_response": nil, "exact_method": nil,
 		"limit": nil, "limit_response": nil, "limit_method": nil, "limit_kind": nil,
 		"total_jobs": r.TotalJobs, "warmup_truncated": r.WarmupJobs,
+		"dispatchers": r.Dispatchers, "messages_per_job": num(r.MessagesPerJob),
 	}
 	if r.Config.Precision > 0 {
 		out["precision"], out["precision_met"] = r.Config.Precision, r.PrecisionMet

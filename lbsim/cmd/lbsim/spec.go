@@ -45,12 +45,18 @@ type sweepSpec struct {
 	SkipInvalid bool `json:"skip_invalid,omitempty"`
 	// ControlVariates adjusts the means by control variates (-control-variates).
 	ControlVariates bool `json:"control_variates,omitempty"`
+	// Several dispatchers (-dispatchers, -dispatcher-weights, -stagger);
+	// 0 and 1 are one dispatcher, normalised to 0.
+	Dispatchers       int       `json:"dispatchers,omitempty"`
+	DispatcherWeights []float64 `json:"dispatcher_weights,omitempty"`
+	Stagger           bool      `json:"stagger,omitempty"`
 }
 
 // specFlags are the flags a spec replaces; giving one together with -spec is
 // an error rather than a silent override.
 var specFlags = []string{"servers", "speeds", "load", "sizes", "arrivals", "trace", "policy", "refresh",
-	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload", "precision", "max-jobs", "max-seconds", "skip-invalid", "control-variates"}
+	"tally", "discipline", "jobs", "warmup", "reps", "seed", "batches", "overload", "precision", "max-jobs", "max-seconds", "skip-invalid", "control-variates",
+	"dispatchers", "dispatcher-weights", "stagger"}
 
 // specOf reads the sweep flags into a spec.
 func specOf(c *configFlags) (sweepSpec, error) {
@@ -60,6 +66,10 @@ func specOf(c *configFlags) (sweepSpec, error) {
 		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds, SkipInvalid: c.skipInvalid, ControlVariates: c.controlVariates}
 	var err error
 	if s.Warmup, s.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
+		return s, err
+	}
+	s.Dispatchers, s.Stagger = c.dispatchers, c.stagger
+	if s.DispatcherWeights, err = parseWeights(c.dispatcherWeights); err != nil {
 		return s, err
 	}
 	if s.Servers, err = parseInts("servers", c.servers); err != nil {
@@ -126,8 +136,11 @@ const maxSpecBytes = 16 << 20
 // normalize drops what the sweep does not use, so that one sweep has one
 // spec, one id and one command line however it was written: a trace
 // replaces the load, sizes and arrivals, a ramp sets the load, an automatic
-// warm-up has no count.
+// warm-up has no count, one dispatcher is no dispatchers field.
 func (s *sweepSpec) normalize() {
+	if s.Dispatchers == 1 {
+		s.Dispatchers = 0
+	}
 	switch {
 	case s.Trace != "":
 		s.Load, s.Sizes, s.Arrivals = nil, nil, ""
@@ -173,6 +186,7 @@ func (s sweepSpec) flags(c *configFlags) {
 	c.warmup = s.warmupFlag()
 	c.precision, c.maxJobs, c.maxSeconds = s.Precision, s.MaxJobs, s.MaxSeconds
 	c.skipInvalid, c.controlVariates = s.SkipInvalid, s.ControlVariates
+	c.dispatchers, c.dispatcherWeights, c.stagger = s.Dispatchers, joinFloats(s.DispatcherWeights), s.Stagger
 }
 
 func (s sweepSpec) warmupFlag() string {
@@ -218,6 +232,15 @@ func (s sweepSpec) args() []string {
 	}
 	if s.ControlVariates {
 		a = append(a, "-control-variates")
+	}
+	if s.Dispatchers > 1 {
+		a = append(a, "-dispatchers", strconv.Itoa(s.Dispatchers))
+	}
+	if len(s.DispatcherWeights) > 0 {
+		a = append(a, "-dispatcher-weights", joinFloats(s.DispatcherWeights))
+	}
+	if s.Stagger {
+		a = append(a, "-stagger")
 	}
 	return a
 }

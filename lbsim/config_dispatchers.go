@@ -1,0 +1,57 @@
+package lbsim
+
+import (
+	"errors"
+	"fmt"
+)
+
+// MaxDispatchers bounds M, Config.Dispatchers: each dispatcher keeps its
+// own copy of the board and of its policy's index (K entries each), and
+// its own random stream, whose identifier must stay distinct (rng.go).
+const MaxDispatchers = 10_000
+
+// dispatchers is M, the number of dispatchers: Dispatchers, or 1 for 0.
+func (c *Config) dispatchers() int { return max(c.Dispatchers, 1) }
+
+// checkDispatcherCount bounds M before anything of size M K is estimated.
+func (c *Config) checkDispatcherCount() error {
+	if c.Dispatchers < 0 || c.Dispatchers > MaxDispatchers {
+		return fmt.Errorf("dispatchers M=%d is invalid: need 1 <= M <= %d (0 = 1); e.g. -dispatchers 10", c.Dispatchers, MaxDispatchers)
+	}
+	return nil
+}
+
+// checkDispatchers checks the dispatchers' weights and staggered boards
+// (their count is checked with the other bounds, checkBounds).
+func (c *Config) checkDispatchers() error {
+	m := c.dispatchers()
+	if n := len(c.DispatcherWeights); n > 0 && n != m {
+		return fmt.Errorf("dispatcher weights: %d values given for M=%d dispatchers: give exactly M weights, e.g. -dispatchers %d, or none (arrivals split evenly)", n, m, n)
+	}
+	for i, w := range c.DispatcherWeights {
+		if err := positive(fmt.Sprintf("dispatcher weight w_%d", i+1), w, "weights are relative shares of the arrivals, e.g. 2,1,1"); err != nil {
+			return err
+		}
+	}
+	if c.Stagger && (m < 2 || c.Refresh == 0) {
+		return errors.New("stagger needs a board and several dispatchers: set a refresh period T > 0 and -dispatchers M >= 2 (one board has nothing to stagger against)")
+	}
+	return nil
+}
+
+// dispatcherShares are the fractions of the arrivals the M dispatchers
+// get: the weights normalised, nil for an even split.
+func (c *Config) dispatcherShares() []float64 {
+	if len(c.DispatcherWeights) == 0 {
+		return nil
+	}
+	sum := 0.0
+	for _, w := range c.DispatcherWeights {
+		sum += w
+	}
+	out := make([]float64, len(c.DispatcherWeights))
+	for i, w := range c.DispatcherWeights {
+		out[i] = w / sum
+	}
+	return out
+}

@@ -1,0 +1,77 @@
+package lbsim
+
+// Messages per job (Result.MessagesPerJob) is the cost of what the
+// dispatchers know, beside the mean wait it buys. The counts follow Lu,
+// Xie, Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue: a novel load
+// balancing algorithm for dynamically scalable web services", Performance
+// Evaluation 68(11), 2011, who compare power-of-d and JIQ by their
+// communication between dispatchers and servers (JIQ: none at a job's
+// arrival, an idle server's report to a dispatcher instead), as the
+// literature since does per job (van der Boor, Borst and van Leeuwaarden,
+// "Hyper-scalable JSQ with sparse feedback", 2019: JIQ one message per
+// job): a probe of a server and its reply are two messages, an idle
+// server's report one. Per measured job:
+//
+//   - live state, a policy probing d servers a job (probes: JSQ-d, LL-d,
+//     SED-d; d = K for JSQ, LWL and SED; d + m with a memory of m
+//     servers): 2d, d probes and d replies;
+//   - JIQ, live: one idle token per server that becomes idle and reports
+//     it, counted as the jobs that find their server idle (each ends the
+//     wait of one report): at most 1;
+//   - a board: one message from every server to every dispatcher at each
+//     refresh, K M per refresh instant (K per staggered board refresh),
+//     that is K M / (lambda T) a job; the dispatch itself reads the board;
+//   - RND, RR, SITA and the weighted splits: 0 (they read no state).
+
+// probes is the number of servers p asks for their state per job when it
+// reads live state: its Probes method, else RowParams' d (0 for a policy
+// that reads no state).
+func probes(p Policy, k int) int {
+	if pr, ok := p.(interface{ Probes(k int) int }); ok {
+		return pr.Probes(k)
+	}
+	if Reads(p) == 0 {
+		return 0
+	}
+	d, _ := rowParams(p, k)
+	return d
+}
+
+// reportsIdle reports whether p learns of idle servers from their own
+// messages rather than by probing (JIQ).
+func reportsIdle(p Policy) bool {
+	_, ok := p.(interface{ reportsIdle() })
+	return ok
+}
+
+// messages is the number of messages the run has counted so far: K per
+// board snapshot, one per idle token. (Probes are not counted: 2d a job.)
+func (s *sim) messages() float64 {
+	var snaps int64
+	if s.many != nil {
+		snaps = s.many.refreshes()
+	} else if s.board != nil {
+		snaps = s.board.refreshes
+	}
+	return float64(snaps)*float64(s.k) + float64(s.idleTokens)
+}
+
+// messagesPerJob is Result.MessagesPerJob over the replications' measured
+// jobs.
+func messagesPerJob(cfg *Config, reps []replication) float64 {
+	var msgs, jobs float64
+	for _, r := range reps {
+		msgs += r.messages
+		for _, c := range r.m.cnt {
+			jobs += c
+		}
+	}
+	perJob := 0.0
+	if cfg.Refresh == 0 {
+		perJob = 2 * float64(probes(cfg.Policy, cfg.Servers))
+	}
+	if jobs == 0 {
+		return perJob
+	}
+	return perJob + msgs/jobs
+}
