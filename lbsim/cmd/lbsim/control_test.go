@@ -35,15 +35,7 @@ func TestOwn_ControlVariatesFlag(t *testing.T) {
 // is omitted from the canonical form).
 func TestOwn_ControlVariatesSpec(t *testing.T) {
 	dir := t.TempDir()
-	id := func(spec string) string {
-		path := filepath.Join(t.TempDir(), "spec.json")
-		os.WriteFile(path, []byte(spec), 0o644)
-		out, e, code := cli("sweep", "-spec", path, "-id")
-		if code != 0 {
-			t.Fatalf("sweep -spec %s: %s", spec, e)
-		}
-		return strings.TrimSpace(out)
-	}
+	id := func(spec string) string { return specSweepID(t, spec) }
 	plain, cv := id(`{"servers":[4],"jobs":2000}`), id(`{"servers":[4],"jobs":2000,"control_variates":true}`)
 	if plain == cv {
 		t.Errorf("control_variates does not change the sweep id %s", cv)

@@ -36,15 +36,7 @@ func TestDispatchersFlags(t *testing.T) {
 // id of old.
 func TestDispatchersSpec(t *testing.T) {
 	dir := t.TempDir()
-	id := func(spec string) string {
-		path := filepath.Join(t.TempDir(), "spec.json")
-		os.WriteFile(path, []byte(spec), 0o644)
-		out, e, code := cli("sweep", "-spec", path, "-id")
-		if code != 0 {
-			t.Fatalf("sweep -spec %s: %s", spec, e)
-		}
-		return strings.TrimSpace(out)
-	}
+	id := func(spec string) string { return specSweepID(t, spec) }
 	const many = `{"servers":[4],"jobs":2000,"policy":["jsq:d=2"],"refresh":[5],"dispatchers":2,"dispatcher_weights":[2,1],"stagger":true}`
 	plain, one, m := id(`{"servers":[4],"jobs":2000}`), id(`{"servers":[4],"jobs":2000,"dispatchers":1}`), id(many)
 	if plain == m || plain != one {

@@ -198,6 +198,21 @@ func sweepID(t *testing.T, text string) string {
 	return m[1]
 }
 
+// specSweepID is the output of `lbsim sweep -spec FILE -id` for a spec file
+// holding spec.
+func specSweepID(t *testing.T, spec string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "spec.json")
+	if err := os.WriteFile(path, []byte(spec), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out, e, code := cli("sweep", "-spec", path, "-id")
+	if code != 0 {
+		t.Fatalf("sweep -spec %s: %s", spec, e)
+	}
+	return strings.TrimSpace(out)
+}
+
 // scriptCommand is the task's command line of a batch script, unquoted, with
 // the task's shard and output folder filled in.
 func scriptCommand(t *testing.T, script string, shard, out string) []string {
