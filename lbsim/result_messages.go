@@ -45,7 +45,7 @@ func reportsIdle(p Policy) bool {
 }
 
 // messages is the number of messages the run has counted so far: K per
-// board snapshot, one per idle token. (Probes are not counted: 2d a job.)
+// board snapshot, and the servers' own reports (s.reports). (Probes are not counted: 2d a job.)
 func (s *sim) messages() float64 {
 	var snaps int64
 	if s.many != nil {
@@ -53,7 +53,7 @@ func (s *sim) messages() float64 {
 	} else if s.board != nil {
 		snaps = s.board.refreshes
 	}
-	return float64(snaps)*float64(s.k) + float64(s.idleTokens)
+	return float64(snaps)*float64(s.k) + float64(s.reports)
 }
 
 // messagesPerJob is Result.MessagesPerJob over the replications' measured

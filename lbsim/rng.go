@@ -14,6 +14,7 @@ const (
 	streamSizes    = 2
 	streamDispatch = 3
 	streamRoute    = 4 // which dispatcher an arrival goes to (several dispatchers only)
+	streamShared   = 5 // the draws of the dispatchers' shared state (sharedState): I-queues, server messages
 	// streamDispatchers + i is the stream of dispatcher i >= 1; dispatcher 0
 	// draws from streamDispatch, so that one dispatcher is the run of old.
 	streamDispatchers = 1 << 16

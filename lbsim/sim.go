@@ -22,11 +22,16 @@ type sim struct {
 
 	rArrivals, rSizes, rDispatch *Stream
 
-	// idleTokens counts the jobs sent to an idle server when the policy
-	// learns of idle servers from the servers' own messages (JIQ, live):
-	// one message each (Result.MessagesPerJob).
-	idleTokens  int64
+	// reports counts the messages servers sent the dispatchers on their
+	// own (Result.MessagesPerJob): with one dispatcher and JIQ live
+	// (countTokens), one idle token per job sent to an idle server; those
+	// the shared state counts (I-queues, LSQ's updates).
+	reports     int64
 	countTokens bool
+	// shared is what the dispatchers of the policy share beyond the
+	// servers, if anything (sharedState): built once a replication, it
+	// sees every send once.
+	shared observer
 
 	series []TimePoint
 
@@ -81,6 +86,9 @@ func newSim(cfg *Config, rep int) *sim {
 	}
 	s.disp = newDispatcher(cfg.Policy, s)
 	s.obs, _ = s.disp.(observer)
+	if s.shared != nil {
+		s.obs = s.shared
+	}
 	s.ref, _ = s.disp.(refresher)
 	s.lean = s.leanOf()
 	return s
@@ -160,7 +168,7 @@ func (s *sim) run() replication {
 			}
 			k := s.disp.pick(t, x)
 			if s.countTokens && srv.free[k] <= t {
-				s.idleTokens++
+				s.reports++
 			}
 			service := srv.service(k, x)
 			start := srv.join(k, t, service)

@@ -77,6 +77,9 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 			ds.obs = append(ds.obs, f.obs)
 		}
 	}
+	if s.shared != nil {
+		ds.obs = append(ds.obs, s.shared)
+	}
 	ds.enter(s, 0)
 	return ds
 }
@@ -159,6 +162,21 @@ func (ds *dispatcherSet) refreshes() int64 {
 		}
 	}
 	return n
+}
+
+// sharedState is the state the dispatchers of s's policy share, built by
+// build on first use: a dispatcher's newDispatcher calls it, so the first
+// builds it and the others (with several dispatchers) join it. It sees
+// every send once (as s.obs with one dispatcher, in the dispatcher set's
+// observers with several), and keeps what no dispatcher alone knows: the
+// idle servers' tokens on their way to an I-queue (JIQ), the servers'
+// messages to the dispatchers (LSQ). The dispatchers built on it are not
+// observers themselves.
+func sharedState[T observer](s *sim, build func(*sim) T) T {
+	if s.shared == nil {
+		s.shared = build(s)
+	}
+	return s.shared.(T)
 }
 
 // ownHistory reports whether p's choices depend on its own earlier ones
