@@ -201,6 +201,11 @@ func (c *Config) Validate() error {
 	if err := c.checkDispatchers(); err != nil {
 		return err
 	}
+	if p, ok := c.Policy.(interface{ checkConfig(c *Config) error }); ok {
+		if err := p.checkConfig(c); err != nil {
+			return err
+		}
+	}
 	if c.Discipline != FCFS && c.Discipline != PS {
 		return fmt.Errorf("discipline %d is invalid: use FCFS or PS", int(c.Discipline))
 	}

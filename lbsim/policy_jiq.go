@@ -1,23 +1,80 @@
 package lbsim
 
-import "github.com/perfeval/lbsim/lbsim/theory"
+import (
+	"errors"
+	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
+)
 
 // JIQ is join-the-idle-queue (Lu, Xie, Kliot, Geller, Larus and Greenberg,
-// Performance Evaluation 2011) with one dispatcher: a job goes to an idle
+// Performance Evaluation 2011). With one dispatcher: a job goes to an idle
 // server (no work) drawn uniformly among the idle ones if there is one, else
-// to a server drawn uniformly at random. On a stale board "idle" is idle at
-// the last refresh (and, with tally, sent nothing since).
-type JIQ struct{}
-
-func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "jiq", Example: "jiq",
-		Summary: "join the idle queue: an idle server uniformly if there is one, else any server uniformly",
-		New:     func(Params) (Policy, error) { return JIQ{}, nil }})
+// to a server drawn uniformly at random. With several (live state), each
+// dispatcher has its I-queue of idle servers' tokens, as in Lu et al.:
+// see sim_iqueues.go. On a stale board "idle" is idle at the last refresh
+// (and, with tally, sent nothing since), each dispatcher reading its own.
+type JIQ struct {
+	// D > 1: a server that becomes idle puts its token in the shortest of
+	// D I-queues drawn at random (JIQ-SQ(d)); 0 or 1: in one drawn at
+	// random (JIQ-Random). Several dispatchers only.
+	D int
+	// Withdraw: a server that gets a job withdraws its token from the
+	// I-queue holding it, so tokens name idle servers only (one message).
+	Withdraw bool
 }
 
-func (JIQ) String() string { return "jiq" }
-func (JIQ) Label() string  { return "JIQ" }
-func (JIQ) Reads() State   { return Workload }
+func init() {
+	mustRegister(policyRegistry, PolicyType{Name: "jiq", Params: []string{"d", "withdraw"}, Example: "jiq",
+		Summary: "join the idle queue: an idle server if one is known, else any server uniformly (several dispatchers: I-queues; d=2: an idle server joins the shorter of 2 I-queues; withdraw=1: a server that gets a job withdraws its token)",
+		New: func(p Params) (Policy, error) {
+			d, err := p.Int("d", 0)
+			if err != nil || (d == 0 && p.Has("d")) {
+				return nil, fmt.Errorf("jiq: d=%v is invalid: need a whole number >= 1 (I-queues an idle server compares); e.g. jiq:d=2", p["d"])
+			}
+			w, err := p.Bool("withdraw")
+			if err != nil {
+				return nil, fmt.Errorf("jiq: %w", err)
+			}
+			return JIQ{D: d, Withdraw: w}, nil
+		}})
+}
+
+func (p JIQ) String() string {
+	spec := "jiq"
+	if p.D > 1 {
+		spec += fmt.Sprintf(":d=%d", p.D)
+	}
+	if p.Withdraw {
+		spec += map[bool]string{true: ",", false: ":"}[p.D > 1] + "withdraw=1"
+	}
+	return spec
+}
+
+func (p JIQ) Label() string {
+	l := "JIQ"
+	if p.D > 1 {
+		l += fmt.Sprintf("-SQ(%d)", p.D)
+	}
+	if p.Withdraw {
+		l += " withdraw"
+	}
+	return l
+}
+
+func (JIQ) Reads() State { return Workload }
+
+// iqueued reports whether c runs JIQ with I-queues: several dispatchers
+// and live state.
+func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
+
+// checkConfig: the I-queues' options need them.
+func (p JIQ) checkConfig(c *Config) error {
+	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
+		return errors.New(p.String() + ": the I-queue options (d, withdraw) need live state, where idle servers send tokens: set -refresh 0, or use plain jiq on a board")
+	}
+	return nil
+}
 
 func (JIQ) symmetric() {}
 
@@ -29,7 +86,13 @@ func (JIQ) reportsIdle() {}
 // theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
 // chain (theory.DispatchExact); otherwise, with equal speeds, the limit
 // K -> infinity, where every job finds an idle server and does not wait.
-func (JIQ) Theory(c Config) (Reference, bool) {
+// With I-queues (several dispatchers), with withdrawals, equal speeds, FCFS
+// and an even split, the mean-field limit K, M -> infinity at r = K/M
+// (theory.JIQWithdrawals); without withdrawals none is coded.
+func (p JIQ) Theory(c Config) (Reference, bool) {
+	if p.iqueued(&c) {
+		return p.iqueueTheory(c)
+	}
 	s := systemOf(c)
 	if ref, ok := smallChain(s, theory.DispatchRule{JIQ: true}); s.exp && ok {
 		return ref, true
@@ -63,7 +126,25 @@ func (JIQ) Pick(v *View, _ float64) int {
 	panic("unreachable: idle servers counted above")
 }
 
-func (JIQ) newDispatcher(s *sim) dispatcher { return jiqDispatcher{newLeastWork(s)} }
+// iqueueTheory is Van Houdt's limit of the I-queues with withdrawals.
+func (p JIQ) iqueueTheory(c Config) (Reference, bool) {
+	s := systemOf(c)
+	if !p.Withdraw || !s.equal || s.ps || !c.evenSplit() {
+		return Reference{}, false
+	}
+	m := c.dispatchers()
+	lim := theory.JIQWithdrawals{Rho: c.Load, R: float64(c.Servers) / float64(m), D: max(p.D, 1)}
+	mean := s.sizes.Mean() / s.mu
+	d, err := lim.Delay(mean, s.sizes.SecondMoment()/(s.mu*s.mu))
+	return reference(d, err, fmt.Sprintf("mean field K, M -> inf at r = K/M = %.4g, I-queues with withdrawals (Van Houdt 2024): M/G/1 at load rho q0", lim.R), LimitValue)
+}
+
+func (p JIQ) newDispatcher(s *sim) dispatcher {
+	if p.iqueued(s.cfg) {
+		return iqueueFront{q: sharedState(s, newIQueues), i: int32(s.front), r: s.rDispatch}
+	}
+	return jiqDispatcher{newLeastWork(s)}
+}
 
 // jiqDispatcher keeps LWL's index of idle servers and busy servers by free
 // time; it only differs from LWL when no server is idle.

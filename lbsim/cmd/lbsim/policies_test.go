@@ -26,7 +26,7 @@ func TestRegisteredPoliciesOnCommandLine(t *testing.T) {
 		}
 	}
 	for _, c := range []struct{ spec, want string }{
-		{"jsq:d=2,mem=11", "mem=11"}, {"jsq:mem=1", "needs a sample size d"}, {"jiq:d=1", "takes no parameters"},
+		{"jsq:d=2,mem=11", "mem=11"}, {"jsq:mem=1", "needs a sample size d"}, {"jiq:withdraw=2", "withdraw=2 is invalid"},
 	} {
 		out, errOut, code := cli("run", "-servers", "10", "-policy", c.spec)
 		if code != 2 || out != "" || strings.Count(strings.TrimSpace(errOut), "\n") != 0 || !strings.Contains(errOut, c.want) {

@@ -1,0 +1,146 @@
+package lbsim
+
+// I-queues: join-the-idle-queue with several dispatchers (Lu, Xie, Kliot,
+// Geller, Larus and Greenberg, Performance Evaluation 68(11), 2011). Each
+// dispatcher has an I-queue of idle servers' tokens. A server whose work
+// runs out, and that has no token out, puts one in the I-queue of one
+// dispatcher: drawn at random (JIQ-Random), or the shortest of d drawn
+// (JIQ-SQ(d)). A dispatcher sends a job to the server of the first token of
+// its I-queue and drops the token; with an empty I-queue it sends the job
+// to a server drawn at random. Without withdrawals (Lu et al.'s algorithm)
+// a token stays until its dispatcher uses it, so the server it names may
+// have become busy from other dispatchers' random sends; with withdrawals
+// (Van Houdt 2024) a server that gets a job withdraws its token, and the
+// I-queues hold exactly the idle servers.
+//
+// Messages (Result.MessagesPerJob): a token is one message (2d + 1 for
+// JIQ-SQ(d): d queries, d replies and the token), a withdrawal one.
+//
+// With one dispatcher the one I-queue holds every idle server, and the run
+// is jiqDispatcher's, uniformly among them.
+type iqueues struct {
+	s        *sim
+	r        *Stream // streamShared: which I-queues a token is offered
+	d        int     // I-queues compared by a newly idle server (1: random)
+	withdraw bool
+	m        int // M, the number of dispatchers
+	// busy holds the busy servers by the time their work runs out (with
+	// stale entries: a later send moved it), so that those whose work ran
+	// out by an arrival join an I-queue then, in the order they became idle.
+	busy *radixHeap
+	// The I-queues are FIFO lists threaded through the servers: a server
+	// holds at most one token.
+	head, tail, n []int32 // per dispatcher: first and last token, length
+	next, prev    []int32 // per server: the tokens after and before its own
+	on            []int32 // per server: the dispatcher holding its token, or -1
+	msgs          int     // messages a token costs
+}
+
+func newIQueues(s *sim) *iqueues {
+	m, k := s.cfg.dispatchers(), s.k
+	q := &iqueues{s: s, r: newStream(s.cfg.Seed, s.rep, streamShared), m: m,
+		busy: &radixHeap{held: &s.srv.held},
+		head: make([]int32, m), tail: make([]int32, m), n: make([]int32, m),
+		next: make([]int32, k), prev: make([]int32, k), on: make([]int32, k)}
+	if p, ok := s.cfg.Policy.(JIQ); ok {
+		q.d, q.withdraw = max(p.D, 1), p.Withdraw
+	}
+	q.msgs = 1
+	if q.d > 1 {
+		q.msgs = 2*q.d + 1
+	}
+	for i := range q.head {
+		q.head[i], q.tail[i] = -1, -1
+	}
+	for k := range q.on {
+		q.on[k] = -1
+	}
+	s.countTokens = false // the tokens are counted as they are sent
+	for k := range k {    // at time 0 every server is idle
+		q.join(k)
+	}
+	return q
+}
+
+// join puts server k's token in an I-queue: one drawn at random, or the
+// shortest of d drawn (the first drawn among the shortest).
+func (q *iqueues) join(k int) {
+	i := q.r.IntN(q.m)
+	for range q.d - 1 {
+		if j := q.r.IntN(q.m); q.n[j] < q.n[i] {
+			i = j
+		}
+	}
+	q.prev[k], q.next[k] = q.tail[i], -1
+	if q.tail[i] >= 0 {
+		q.next[q.tail[i]] = int32(k)
+	} else {
+		q.head[i] = int32(k)
+	}
+	q.tail[i], q.on[k] = int32(k), int32(i)
+	q.n[i]++
+	q.s.reports += int64(q.msgs)
+}
+
+// leave takes server k's token out of its I-queue.
+func (q *iqueues) leave(k int) {
+	i, p, n := q.on[k], q.prev[k], q.next[k]
+	if p >= 0 {
+		q.next[p] = n
+	} else {
+		q.head[i] = n
+	}
+	if n >= 0 {
+		q.prev[n] = p
+	} else {
+		q.tail[i] = p
+	}
+	q.on[k] = -1
+	q.n[i]--
+}
+
+// settle lets the servers whose work ran out by t offer their tokens, in
+// the order their work ran out (which I-queue is shortest depends on it).
+func (q *iqueues) settle(t float64) {
+	free := q.s.srv.free
+	for {
+		k, key, ok := q.busy.popUntil(t)
+		if !ok {
+			return
+		}
+		if key == free[k] && q.on[k] < 0 { // not stale, no token out
+			q.join(k)
+		}
+	}
+}
+
+// sent: server k got a job at t. With withdrawals it withdraws its token
+// (one message); a server left idle (a job of size 0) offers a token now.
+func (q *iqueues) sent(k int, t, _ float64) {
+	if q.withdraw && q.on[k] >= 0 {
+		q.leave(k)
+		q.s.reports++
+	}
+	if free := q.s.srv.free[k]; free > t {
+		q.busy.push(k, free)
+	} else if q.on[k] < 0 {
+		q.join(k)
+	}
+}
+
+// iqueueFront is one dispatcher of JIQ with I-queues.
+type iqueueFront struct {
+	q *iqueues
+	i int32
+	r *Stream // the dispatcher's own stream: its random sends
+}
+
+func (f iqueueFront) pick(t, _ float64) int {
+	q := f.q
+	q.settle(t)
+	if k := q.head[f.i]; k >= 0 {
+		q.leave(int(k))
+		return int(k)
+	}
+	return f.r.IntN(q.s.k)
+}
