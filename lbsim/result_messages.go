@@ -15,9 +15,12 @@ package lbsim
 //   - live state, a policy probing d servers a job (probes: JSQ-d, LL-d,
 //     SED-d; d = K for JSQ, LWL and SED; d + m with a memory of m
 //     servers): 2d, d probes and d replies;
-//   - JIQ, live: one idle token per server that becomes idle and reports
-//     it, counted as the jobs that find their server idle (each ends the
-//     wait of one report): at most 1;
+//   - JIQ, live, one dispatcher: one idle token per server that becomes
+//     idle and reports it, counted as the jobs that find their server idle
+//     (each ends the wait of one report): at most 1;
+//   - JIQ, live, several dispatchers (I-queues, sim_iqueues.go): one per
+//     token a newly idle server sends (2d + 1 for JIQ-SQ(d): d queries, d
+//     replies, the token) and one per token withdrawn;
 //   - a board: one message from every server to every dispatcher at each
 //     refresh, K M per refresh instant (K per staggered board refresh),
 //     that is K M / (lambda T) a job; the dispatch itself reads the board;
