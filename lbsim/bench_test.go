@@ -186,13 +186,16 @@ func BenchmarkUnequalServers(b *testing.B) {
 // every 10 with private tallies (M copies of the board, K M messages a
 // refresh).
 func BenchmarkDispatchers(b *testing.B) {
-	for _, refresh := range []float64{0, 10} {
+	for _, tc := range []struct {
+		p       Policy
+		refresh float64
+	}{{JSQ{D: 2}, 0}, {JSQ{D: 2}, 10}, {JIQ{}, 0}, {JIQ{Withdraw: true}, 0}} {
 		for _, m := range []int{1, 10, 100} {
-			b.Run(fmt.Sprintf("T=%g/M=%d", refresh, m), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/T=%g/M=%d", tc.p, tc.refresh, m), func(b *testing.B) {
 				const jobs = 1 << 20
 				for b.Loop() {
-					cfg := Config{Servers: 1000, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}, Refresh: refresh,
-						Tally: refresh > 0, Dispatchers: m, Jobs: jobs, Seed: 1, Workers: 1}
+					cfg := Config{Servers: 1000, Load: 0.9, Sizes: Exponential{M: 1}, Policy: tc.p, Refresh: tc.refresh,
+						Tally: tc.refresh > 0, Dispatchers: m, Jobs: jobs, Seed: 1, Workers: 1}
 					if err := cfg.Validate(); err != nil {
 						b.Fatal(err)
 					}
