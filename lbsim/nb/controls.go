@@ -168,6 +168,19 @@ func RefreshSlider(def float64) Control {
 	})
 }
 
+// DispatchersSlider sets M, the number of dispatchers, each deciding on
+// its own knowledge (lbsim.Config.Dispatchers): on a board its own tally,
+// for JIQ its own I-queue.
+func DispatchersSlider(def int) Control {
+	ms := []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
+	c := Slider("dispatchers M", ms, float64(def), func(cfg *lbsim.Config, m float64) error {
+		cfg.Dispatchers = int(m)
+		return nil
+	})
+	c.LogX = true
+	return c
+}
+
 // TallyMenu sets whether the dispatcher adds its own sends since the last
 // refresh to the board.
 func TallyMenu(def bool) Control {

@@ -15,9 +15,9 @@ func testExplorer() Explorer {
 	return Explorer{
 		Base: FastSettings(),
 		Controls: []Control{
-			PolicyMenu("ll:d=2", "jsq", "ll:d=3", "sita:cut=3,c=80", "rnd:weights=speed", "rr:weights=speed", "sed:d=2"),
+			PolicyMenu("ll:d=2", "jsq", "ll:d=3", "sita:cut=3,c=80", "rnd:weights=speed", "rr:weights=speed", "sed:d=2", "jiq:withdraw=1"),
 			ServersSlider(100), FastShareSlider(0), FastSpeedSlider(2), LoadSlider(0.5), SizesMenu("exp:mean=1"),
-			SCVSlider(10), RefreshSlider(0), TallyMenu(false), DisciplineMenu("fcfs"),
+			SCVSlider(10), RefreshSlider(0), TallyMenu(false), DispatchersSlider(1), DisciplineMenu("fcfs"),
 		},
 		SweepOver: "load rho",
 	}
@@ -237,5 +237,38 @@ func BenchmarkExplorerSweep(b *testing.B) {
 	ch := e.defaults()
 	for b.Loop() {
 		e.drawSweep(ch, 2)
+	}
+}
+
+// The dispatchers slider sets M: JIQ with withdrawals on 1000 servers and
+// 100 dispatchers gets the mean-field limit at r = K/M = 10 as its theory
+// curve, and on a stale board with tallies more dispatchers wait longer
+// (each tallies only its own sends).
+func TestExplorerDispatchersSlider(t *testing.T) {
+	e := testExplorer()
+	cfg, err := e.Config(choose(t, &e, map[string]string{"policy": "jiq:withdraw=1", "servers K": "1000", "dispatchers M": "100", "load rho": "0.9"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cfg.Dispatchers != 100 {
+		t.Fatalf("dispatchers slider at 100: Config.Dispatchers = %d", cfg.Dispatchers)
+	}
+	if ref, ok := lbsim.Limit(cfg); !ok || !strings.Contains(ref.Method, "r = K/M = 10") {
+		t.Errorf("jiq:withdraw=1, K=1000, M=100: limit %+v (ok %v), want the mean field at r = K/M = 10", ref, ok)
+	}
+	var waits []float64
+	for _, m := range []string{"1", "20"} {
+		cfg, err := e.Config(choose(t, &e, map[string]string{"policy": "jsq", "refresh T": "10", "tally": "on", "dispatchers M": m, "load rho": "0.9"}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := lbsim.Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waits = append(waits, r.Wait.Mean)
+	}
+	if waits[1] < 2*waits[0] {
+		t.Errorf("JSQ on a board T=10 with tallies, K=100, load 0.9: wait %.3g with 20 dispatchers, not twice the %.3g of one", waits[1], waits[0])
 	}
 }
