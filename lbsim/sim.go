@@ -8,6 +8,7 @@ import (
 type sim struct {
 	cfg *Config
 	k   int
+	rep int // the replication's number, for its random streams
 	srv *servers
 	// The dispatcher of the job at hand (see sim_dispatchers.go): its
 	// board, policy instance, index and stream.
@@ -62,7 +63,7 @@ type replication struct {
 
 func newSim(cfg *Config, rep int) *sim {
 	s := &sim{
-		cfg: cfg, k: cfg.Servers,
+		cfg: cfg, k: cfg.Servers, rep: rep,
 		rArrivals: newStream(cfg.Seed, rep, streamArrivals),
 		rSizes:    newStream(cfg.Seed, rep, streamSizes),
 		rDispatch: newStream(cfg.Seed, rep, streamDispatch),
