@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -227,6 +228,104 @@ func TestLSQSpecsAndErrors(t *testing.T) {
 		a, b := run(t, cfg), run(t, cfg)
 		if a.Wait != b.Wait || a.MessagesPerJob != b.MessagesPerJob {
 			t.Errorf("M=%d: same seed, waits %v and %v, messages %v and %v", m, a.Wait, b.Wait, a.MessagesPerJob, b.MessagesPerJob)
+		}
+	}
+}
+
+// lsqMarkov is an independent model of LSQ with exponential sizes of mean
+// 1 and speed 1: a continuous-time Markov chain simulated jump by jump
+// (no servers, heaps or buckets of the package), whose state is the true
+// counts and every dispatcher's estimates. It returns the mean response
+// (Little: mean jobs / lambda) over 20 batches of equal time and the 95%
+// half-width of their mean.
+func lsqMarkov(k, m int, rho, p float64, jumps int, seed uint64) Estimate {
+	r := rand.New(rand.NewPCG(seed, 1))
+	lambda := rho * float64(k)
+	n := make([]int, k)
+	est := make([][]int, m)
+	for i := range est {
+		est[i] = make([]int, k)
+	}
+	const batches = 20
+	var area, clock [batches]float64
+	jobs, busy := 0, 0
+	for j := range jumps {
+		rate := lambda + float64(busy)
+		dt := r.ExpFloat64() / rate
+		b := j * batches / jumps
+		area[b] += float64(jobs) * dt
+		clock[b] += dt
+		if u := r.Float64() * rate; u < lambda { // an arrival, to a dispatcher drawn uniformly
+			e := est[r.IntN(m)]
+			to, ties := 0, 0
+			for s, v := range e {
+				switch {
+				case v < e[to]:
+					to, ties = s, 1
+				case v == e[to]:
+					if ties++; r.IntN(ties) == 0 {
+						to = s
+					}
+				}
+			}
+			e[to]++
+			if n[to] == 0 {
+				busy++
+			}
+			n[to]++
+			jobs++
+		} else { // a departure from a busy server drawn uniformly
+			c := r.IntN(busy)
+			s := 0
+			for ; ; s++ {
+				if n[s] > 0 {
+					if c == 0 {
+						break
+					}
+					c--
+				}
+			}
+			n[s]--
+			jobs--
+			if n[s] == 0 {
+				busy--
+			}
+			if r.Float64() < p {
+				est[r.IntN(m)][s] = n[s]
+			}
+		}
+	}
+	var means [batches]float64
+	sum := 0.0
+	for b := range means {
+		means[b] = area[b] / clock[b] / lambda
+		sum += means[b]
+	}
+	mean := sum / batches
+	ss := 0.0
+	for _, x := range means {
+		ss += (x - mean) * (x - mean)
+	}
+	return Estimate{Mean: mean, CI95: 2.093 * math.Sqrt(ss/(batches-1)/batches)} // t(19, 0.975)
+}
+
+// TestLSQMatchesMarkovModel: where no theory is known (0 < p < 1, several
+// dispatchers), the run meets the independent Markov model above, FCFS
+// and PS (with exponential sizes both give the same counts; the
+// first batch, a warm-up from empty, is kept in both: 20 batches of 10^6
+// jumps make its bias small against the CIs).
+func TestLSQMatchesMarkovModel(t *testing.T) {
+	for _, c := range []struct {
+		k, m   int
+		rho, p float64
+		disc   Discipline
+	}{{4, 1, 0.8, 0.3, FCFS}, {4, 2, 0.8, 0.5, FCFS}, {4, 2, 0.8, 0.5, PS}, {6, 3, 0.7, 1, FCFS}, {5, 2, 0.9, 0.2, FCFS}} {
+		want := lsqMarkov(c.k, c.m, c.rho, c.p, 4_000_000, 17)
+		r := run(t, Config{Servers: c.k, Load: c.rho, Sizes: Exponential{M: 1}, Policy: LSQ{P: c.p}, Dispatchers: c.m,
+			Discipline: c.disc, Jobs: 1_000_000, Warmup: 20_000, Reps: 4, Seed: 8})
+		t.Logf("LSQ p=%v K=%d M=%d rho=%v %s: response %v, Markov model %v", c.p, c.k, c.m, c.rho, c.disc, r.Response, want)
+		if !agree(r.Response, want) {
+			t.Errorf("LSQ p=%v K=%d M=%d rho=%v %s: mean response %v, the Markov model's %v: more than 1.5 CIs apart", c.p, c.k, c.m, c.rho, c.disc, r.Response, want)
 		}
 	}
 }
