@@ -108,9 +108,10 @@ func (p LSQ) newDispatcher(s *sim) dispatcher {
 
 // lsqDispatcher is one dispatcher's LSQ: its estimates and its stream.
 type lsqDispatcher struct {
-	sh  *lsqShared
-	est *countBuckets
-	r   *Stream
+	sh      *lsqShared
+	est     *countBuckets
+	r       *Stream
+	scratch []int32 // p = 0: the estimates lowered by their minimum (rebase)
 }
 
 // pick delivers the servers' messages due by t (to whichever dispatcher
@@ -120,7 +121,26 @@ func (d *lsqDispatcher) pick(t, _ float64) int {
 	d.sh.deliver(t)
 	k := d.est.pick(d.r)
 	d.est.inc(k)
+	if d.sh.p == 0 && d.est.cnt[d.est.ord[0]] >= lsqRebase {
+		d.rebase()
+	}
 	return k
+}
+
+// lsqRebase bounds the estimates with p = 0, where no message sets one:
+// they are the dispatcher's sends, which grow with the run (and the
+// buckets with them, one a round of K), and only their differences
+// matter. When the smallest reaches lsqRebase, all are lowered by it:
+// O(K) every lsqRebase rounds.
+const lsqRebase = 1 << 10
+
+func (d *lsqDispatcher) rebase() {
+	low := d.est.cnt[d.est.ord[0]]
+	d.scratch = append(d.scratch[:0], d.est.cnt...)
+	for i := range d.scratch {
+		d.scratch[i] -= low
+	}
+	d.est.reset(d.scratch)
 }
 
 // held is the number of jobs in the shared index of departures.

@@ -76,8 +76,8 @@ func TestLSQEstimatesExactWithEveryReport(t *testing.T) {
 // at most 1 and each dispatcher deals rounds of K, one job to every
 // server. The order within a round is random (not round robin): the gap
 // between two sends to a server varies, within 1..2K-1 of the
-// dispatcher's sends. (No exact mean wait is known: M interleaved
-// random-order rounds.)
+// dispatcher's sends; they stay bounded (lsqRebase). (No exact mean wait
+// is known: M interleaved random-order rounds.)
 func TestLSQWithoutReportsDealsRounds(t *testing.T) {
 	const k = 6
 	for _, m := range []int{1, 3} {
@@ -86,10 +86,12 @@ func TestLSQWithoutReportsDealsRounds(t *testing.T) {
 		last := make([]int, m)     // its send number of its last job to server 0
 		gaps := map[int]int{}      // gap (in the dispatcher's sends) between two of its jobs to server 0
 		var spread, outOfRange int // violations
+		var highest int32
 		runProbed(t, cfg, func(s *sim, i int, est []int32, _ float64, to int) {
 			if slices.Max(est)-slices.Min(est) > 1 {
 				spread++
 			}
+			highest = max(highest, slices.Max(est))
 			sends[i]++
 			if to == 0 {
 				if last[i] > 0 {
@@ -104,6 +106,10 @@ func TestLSQWithoutReportsDealsRounds(t *testing.T) {
 		})
 		if spread > 0 || outOfRange > 0 {
 			t.Errorf("M=%d: estimates more than 1 apart at %d picks; %d gaps outside 1..%d", m, spread, outOfRange, 2*k-1)
+		}
+		// 30000/(M K) > lsqRebase rounds: the estimates were lowered on the way.
+		if highest > lsqRebase {
+			t.Errorf("M=%d: an estimate reached %d: the estimates of p = 0 grow with the run (lsqRebase %d)", m, highest, lsqRebase)
 		}
 		if len(gaps) < k { // random order in each round: gaps 1..2K-1 all occur
 			t.Errorf("M=%d: gaps between sends to server 0 %v: want several values (random order within rounds)", m, gaps)
@@ -217,6 +223,11 @@ func TestLSQSpecsAndErrors(t *testing.T) {
 		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s, T=%v: error %v, want one saying %q", c.p, c.refresh, err, c.want)
 		}
+	}
+	// p = 0 deals K jobs a round whatever the speeds: slow servers overload.
+	slow := Config{Servers: 10, Speeds: []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, Load: 0.8, Sizes: Exponential{M: 1}, Policy: LSQ{}, Jobs: 1000}
+	if err := slow.Validate(); err == nil || !strings.Contains(err.Error(), "have load 1.2 under lsq:p=0") {
+		t.Errorf("lsq:p=0 on unequal speeds at load 0.8: error %v, want the slow servers' load 1.2", err)
 	}
 	cfg := base
 	cfg.Policy = viaView{LSQ{P: 1}}
