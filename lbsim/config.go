@@ -192,6 +192,9 @@ func (c *Config) Validate() error {
 	if math.IsNaN(c.Refresh) || c.Refresh < 0 || math.IsInf(c.Refresh, 0) {
 		return fmt.Errorf("refresh T=%v is invalid: need T >= 0 (0 = live state); e.g. -refresh 10", c.Refresh)
 	}
+	if b, ok := c.Policy.(interface{ boardError(refresh float64) error }); ok && c.Refresh > 0 {
+		return b.boardError(c.Refresh) // a policy whose knowledge is its own (LSQ)
+	}
 	if c.Refresh > 0 && Reads(c.Policy) == 0 {
 		return fmt.Errorf("refresh T=%v has no effect on policy %s, which reads no server state; use -refresh 0 or a policy such as jsq:d=2", c.Refresh, c.Policy)
 	}

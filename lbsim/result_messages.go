@@ -21,6 +21,8 @@ package lbsim
 //   - JIQ, live, several dispatchers (I-queues, sim_iqueues.go): one per
 //     token a newly idle server sends (2d + 1 for JIQ-SQ(d): d queries, d
 //     replies, the token) and one per token withdrawn;
+//   - LSQ: one message per departure its server reports to a dispatcher,
+//     each with probability p: p a job (every job departs once);
 //   - a board: one message from every server to every dispatcher at each
 //     refresh, K M per refresh instant (K per staggered board refresh),
 //     that is K M / (lambda T) a job; the dispatch itself reads the board;
@@ -48,7 +50,8 @@ func reportsIdle(p Policy) bool {
 }
 
 // messages is the number of messages the run has counted so far: K per
-// board snapshot, and the servers' own reports (s.reports). (Probes are not counted: 2d a job.)
+// board snapshot, and the servers' own reports (s.reports: idle tokens,
+// LSQ's updates). (Probes are not counted: 2d a job.)
 func (s *sim) messages() float64 {
 	var snaps int64
 	if s.many != nil {

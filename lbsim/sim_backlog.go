@@ -95,7 +95,7 @@ const (
 
 // perJobBytes is the per-job state a job in the system holds under c: PS
 // queues; under FCFS, departure queues when job counts are read (by the
-// policy, on a board, or sampled), and a live index for JSQ, LWL and JIQ.
+// policy, on a board, or sampled), and a live index for JSQ, LWL, JIQ and LSQ.
 func (c *Config) perJobBytes() int64 {
 	if c.Discipline == PS {
 		return psJobBytes
@@ -108,7 +108,7 @@ func (c *Config) perJobBytes() int64 {
 		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
 	case LeastLoaded:
 		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
-	case JIQ:
+	case JIQ, LSQ:
 		index = live
 	}
 	if index {

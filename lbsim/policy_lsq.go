@@ -1,0 +1,248 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// LSQ is local shortest queue (Vargaftik, Keslassy and Orda, "LSQ: load
+// balancing in large-scale heterogeneous systems with multiple
+// dispatchers", IEEE/ACM Transactions on Networking 28(3), 2020), with the
+// sparse feedback of van der Boor, Borst and van Leeuwaarden ("Hyper-
+// scalable JSQ with sparse feedback", POMACS 3(1), 2019). Each dispatcher
+// keeps its own estimate of every server's number of jobs, 0 at the start:
+// it sends a job to the server it estimates shortest (ties uniformly at
+// random) and adds 1 to that estimate. When a job completes, its server
+// reports, with probability P, its true number of jobs to one dispatcher
+// drawn uniformly among the M, which takes it as its estimate: one message.
+//
+// P = 1 ("lsq") reports every departure: with one dispatcher the
+// estimates are the true counts and LSQ is JSQ. P = 0 (LSQ{}, "lsq:p=0")
+// reports none: each dispatcher deals its jobs in rounds of K, one to
+// every server in random order. LSQ keeps its own knowledge of live state
+// and reads no board (Config.Refresh must be 0; for a board every T use
+// JSQ with a tally).
+type LSQ struct {
+	P float64 // probability that a departure is reported, 0 <= P <= 1
+}
+
+func init() {
+	mustRegister(policyRegistry, PolicyType{Name: "lsq", Params: []string{"p"}, Example: "lsq:p=0.1",
+		Summary: "local shortest queue: each dispatcher sends to the fewest jobs by its own estimates, its sends and the servers' reports (a departure reports to one dispatcher with probability p; no p: every departure)",
+		New: func(p Params) (Policy, error) {
+			l := LSQ{P: 1}
+			if x, ok := p["p"]; ok {
+				l.P = x
+			}
+			return l, l.check()
+		}})
+}
+
+func (p LSQ) String() string {
+	if p.P == 1 {
+		return "lsq"
+	}
+	return "lsq:p=" + strconv.FormatFloat(p.P, 'g', -1, 64)
+}
+func (p LSQ) Label() string { return "LSQ p=" + strconv.FormatFloat(p.P, 'g', -1, 64) }
+
+// Reads: job counts, the state its estimates and its servers' reports are
+// of; it reads them from no board and probes no server (Probes).
+func (LSQ) Reads() State { return Count }
+
+// Probes: none, the estimates are the dispatcher's own; the messages are
+// the servers' reports, counted as they are sent (Result.MessagesPerJob).
+func (LSQ) Probes(int) int { return 0 }
+
+// RowParams: d = K, the servers it compares a job (by its estimates).
+func (LSQ) RowParams(k int) (d, c int) { return k, 0 }
+
+func (p LSQ) Validate(int, SizeLaw) error { return p.check() }
+
+func (p LSQ) check() error {
+	if !(p.P >= 0 && p.P <= 1) { // NaN too
+		return fmt.Errorf("lsq: p=%v is invalid: need 0 <= p <= 1 (the probability that a departure is reported to a dispatcher); e.g. lsq:p=0.1", p.P)
+	}
+	return nil
+}
+
+// boardError: LSQ's knowledge is its estimates of live state.
+func (p LSQ) boardError(refresh float64) error {
+	return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", refresh, p)
+}
+
+func (LSQ) symmetric() {}
+
+// ownHistory: a dispatcher's estimates are its own sends.
+func (LSQ) ownHistory() bool { return true }
+
+// WorkShares: with P = 0 every server gets 1/K of the jobs (each
+// dispatcher deals rounds of K); otherwise not known in advance.
+func (p LSQ) WorkShares(c Config) []float64 {
+	if p.P == 0 {
+		return evenShares(c.Servers)
+	}
+	return nil
+}
+
+// Theory: with one dispatcher and P = 1 the estimates are the true counts,
+// and LSQ is JSQ (JSQ.Theory: the exact Markov chain at small K with
+// exponential sizes). Otherwise none is known here.
+func (p LSQ) Theory(c Config) (Reference, bool) {
+	if p.P != 1 || c.dispatchers() != 1 {
+		return Reference{}, false
+	}
+	return JSQ{}.Theory(c)
+}
+
+// Pick cannot run through a View: the estimates live in the run.
+func (p LSQ) Pick(*View, float64) int {
+	panic(policyError{fmt.Errorf("policy %s keeps each dispatcher's estimates in the run, which a View does not hold: give lbsim.LSQ itself as Config.Policy, not wrapped in a policy of your own", p)})
+}
+
+func (p LSQ) newDispatcher(s *sim) dispatcher {
+	sh := sharedState(s, func(s *sim) *lsqShared { return newLSQShared(s, p.P) })
+	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch}
+}
+
+// lsqDispatcher is one dispatcher's LSQ: its estimates and its stream.
+type lsqDispatcher struct {
+	sh      *lsqShared
+	est     *countBuckets
+	r       *Stream
+	scratch []int32 // p = 0: the estimates lowered by their minimum (rebase)
+}
+
+// pick delivers the servers' messages due by t (to whichever dispatcher
+// they go), then sends to the shortest by the estimates and counts the
+// send.
+func (d *lsqDispatcher) pick(t, _ float64) int {
+	d.sh.deliver(t)
+	k := d.est.pick(d.r)
+	d.est.inc(k)
+	if d.sh.p == 0 && d.est.cnt[d.est.ord[0]] >= lsqRebase {
+		d.rebase()
+	}
+	return k
+}
+
+// lsqRebase bounds the estimates with p = 0, where no message sets one:
+// they are the dispatcher's sends, which grow with the run (and the
+// buckets with them, one a round of K), and only their differences
+// matter. When the smallest reaches lsqRebase, all are lowered by it:
+// O(K) every lsqRebase rounds.
+const lsqRebase = 1 << 10
+
+func (d *lsqDispatcher) rebase() {
+	low := d.est.cnt[d.est.ord[0]]
+	d.scratch = append(d.scratch[:0], d.est.cnt...)
+	for i := range d.scratch {
+		d.scratch[i] -= low
+	}
+	d.est.reset(d.scratch)
+}
+
+// held is the number of jobs in the shared index of departures.
+func (d *lsqDispatcher) held() int {
+	if d.sh.fcfs == nil {
+		return 0
+	}
+	return d.sh.fcfs.n
+}
+
+// lsqShared is what LSQ's dispatchers share in one replication: the
+// servers' true counts, their departures to come (each a message with
+// probability p) and every dispatcher's estimates, which a message sets.
+// Between two arrivals no job is sent, so the count a departure at
+// tau <= t reports is the jobs sent minus those departed by tau, whatever
+// the discipline: the messages due by an arrival are delivered at it, in
+// time order, before its pick.
+type lsqShared struct {
+	s   *sim
+	p   float64
+	r   *Stream         // whether a departure reports, and to which dispatcher
+	est []*countBuckets // dispatcher i's estimates
+	n   []int32         // jobs at each server
+	// FCFS: every job's departure, known when it is sent; PS: each busy
+	// server's next departure, moved by every arrival there.
+	fcfs *radixHeap
+	ps   *indexHeap
+}
+
+func newLSQShared(s *sim, p float64) *lsqShared {
+	m := s.cfg.dispatchers()
+	sh := &lsqShared{s: s, p: p, r: newStream(s.cfg.Seed, s.rep, streamShared), est: make([]*countBuckets, m), n: make([]int32, s.k)}
+	for i := range sh.est {
+		sh.est[i] = newCountBuckets(s.k)
+	}
+	if s.srv.ps != nil {
+		sh.ps = newIndexHeap(s.k)
+		return sh
+	}
+	sh.fcfs = &radixHeap{held: &s.srv.held}
+	if s.cfg.SampleEvery == 0 {
+		s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
+	}
+	return sh
+}
+
+func (sh *lsqShared) sent(k int, t, _ float64) {
+	sh.n[k]++
+	if sh.fcfs != nil {
+		sh.fcfs.push(k, sh.s.srv.free[k]) // the job's departure: FCFS, the server's new free time
+		return
+	}
+	sh.schedule(k)
+}
+
+// schedule keys server k by its next departure (PS).
+func (sh *lsqShared) schedule(k int) {
+	if next := sh.s.srv.nextDeparture(k); !math.IsInf(next, 1) {
+		sh.ps.set(k, next)
+	} else if sh.ps.has(k) {
+		sh.ps.remove(k)
+	}
+}
+
+// deliver completes the departures due by t in time order, each reporting
+// with probability p.
+func (sh *lsqShared) deliver(t float64) {
+	if sh.fcfs != nil {
+		for {
+			k, _, ok := sh.fcfs.popUntil(t)
+			if !ok {
+				return
+			}
+			sh.n[k]--
+			sh.report(k)
+		}
+	}
+	for sh.ps.len() > 0 {
+		k, tau := sh.ps.min()
+		if tau > t {
+			return
+		}
+		left := sh.s.srv.count(k, tau, sh.s.m) // the jobs finishing at tau (ties: all of them)
+		gone := sh.n[k] - left
+		sh.n[k] = left
+		sh.schedule(k)
+		for range gone {
+			sh.report(k)
+		}
+	}
+}
+
+// report sends, with probability p, server k's count to one dispatcher
+// drawn uniformly (no draw for p = 0 or 1, nor for one dispatcher).
+func (sh *lsqShared) report(k int) {
+	if sh.p < 1 && (sh.p == 0 || sh.r.Float64() >= sh.p) {
+		return
+	}
+	i := 0
+	if len(sh.est) > 1 {
+		i = sh.r.IntN(len(sh.est))
+	}
+	sh.est[i].set(k, sh.n[k])
+	sh.s.reports++
+}
