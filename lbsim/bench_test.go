@@ -208,17 +208,17 @@ func BenchmarkDispatchers(b *testing.B) {
 }
 
 // BenchmarkLSQ is LSQ with M = 1, 10 and 100 dispatchers at K = 1000,
-// load 0.9, exponential sizes, every departure reported (p = 1) and one in
-// ten (p = 0.1): M count-bucket indexes of estimates, one radix heap of
-// departures.
+// load 0.9, exponential sizes, every departure reported (p = 1), one in
+// ten (p = 0.1), and none but one server probed a job (d = 1, p = 0): M
+// count-bucket indexes of estimates, one radix heap of departures.
 func BenchmarkLSQ(b *testing.B) {
-	for _, p := range []float64{1, 0.1} {
+	for _, p := range []LSQ{{P: 1}, {P: 0.1}, {D: 1}} {
 		for _, m := range []int{1, 10, 100} {
-			b.Run(fmt.Sprintf("p=%g/M=%d", p, m), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/M=%d", p, m), func(b *testing.B) {
 				const jobs = 1 << 20
 				b.ReportAllocs()
 				for b.Loop() {
-					cfg := Config{Servers: 1000, Load: 0.9, Sizes: Exponential{M: 1}, Policy: LSQ{P: p}, Dispatchers: m,
+					cfg := Config{Servers: 1000, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Dispatchers: m,
 						Jobs: jobs, Seed: 1, Workers: 1}
 					if err := cfg.Validate(); err != nil {
 						b.Fatal(err)

@@ -74,7 +74,7 @@ func Theory(cfg Config) (Reference, bool) {
 	if cfg.Refresh > 0 && cfg.Servers > 1 {
 		return Reference{}, false // a board changes what the policy sees
 	}
-	if cfg.Servers > 1 && cfg.dispatchers() > 1 && ownHistory(cfg.Policy) {
+	if cfg.Servers > 1 && cfg.dispatchers() > 1 && ownHistory(cfg.Policy, cfg.Servers) {
 		return Reference{}, false // M pointers or memories: not one dispatcher's system
 	}
 	switch cfg.arrivals().(type) {

@@ -16,22 +16,36 @@ import (
 // random) and adds 1 to that estimate. When a job completes, its server
 // reports, with probability P, its true number of jobs to one dispatcher
 // drawn uniformly among the M, which takes it as its estimate: one message.
+// With D >= 1 the dispatcher also samples, as in Vargaftik et al.: at each
+// of its arrivals it asks D distinct servers drawn uniformly (its own
+// stream) for their number of jobs and sets its estimates of them to the
+// answers before it picks: 2D messages a job, D probes and D replies.
 //
 // P = 1 ("lsq") reports every departure: with one dispatcher the
 // estimates are the true counts and LSQ is JSQ. P = 0 (LSQ{}, "lsq:p=0")
 // reports none: each dispatcher deals its jobs in rounds of K, one to
-// every server in random order. LSQ keeps its own knowledge of live state
-// and reads no board (Config.Refresh must be 0; for a board every T use
-// JSQ with a tally).
+// every server in random order. "lsq:d=D" samples only (P = 0 when d is
+// given, as LSQ{D: D}; "lsq:d=D,p=P" both); D = K probes every server, and
+// LSQ is JSQ at any M. LSQ keeps its own knowledge of live state and reads
+// no board (Config.Refresh must be 0; for a board every T use JSQ with a
+// tally).
 type LSQ struct {
+	D int     // servers probed per arrival, 0 (none) or 1 <= D <= K
 	P float64 // probability that a departure is reported, 0 <= P <= 1
 }
 
 func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "lsq", Params: []string{"p"}, Example: "lsq:p=0.1",
-		Summary: "local shortest queue: each dispatcher sends to the fewest jobs by its own estimates, its sends and the servers' reports (a departure reports to one dispatcher with probability p; no p: every departure)",
+	mustRegister(policyRegistry, PolicyType{Name: "lsq", Params: []string{"d", "p"}, Example: "lsq:p=0.1",
+		Summary: "local shortest queue: each dispatcher sends to the fewest jobs by its own estimates, its sends, the servers' reports (a departure reports to one dispatcher with probability p; no p: every departure) and its probes (d=D: D sampled servers a job, their true counts; then no p: none)",
 		New: func(p Params) (Policy, error) {
-			l := LSQ{P: 1}
+			d, _, err := sampleParams("lsq", p)
+			if err != nil {
+				return nil, err
+			}
+			l := LSQ{D: d, P: 1}
+			if d > 0 {
+				l.P = 0 // sampling keeps the estimates near the truth: reports are extra
+			}
 			if x, ok := p["p"]; ok {
 				l.P = x
 			}
@@ -39,26 +53,51 @@ func init() {
 		}})
 }
 
+// String is the spec: p is left out where it is the default (1 without
+// d, 0 with d).
 func (p LSQ) String() string {
-	if p.P == 1 {
+	prob := strconv.FormatFloat(p.P, 'g', -1, 64)
+	switch {
+	case p.D == 0 && p.P == 1:
 		return "lsq"
+	case p.D == 0:
+		return "lsq:p=" + prob
+	case p.P == 0:
+		return "lsq:d=" + strconv.Itoa(p.D)
 	}
-	return "lsq:p=" + strconv.FormatFloat(p.P, 'g', -1, 64)
+	return "lsq:d=" + strconv.Itoa(p.D) + ",p=" + prob
 }
-func (p LSQ) Label() string { return "LSQ p=" + strconv.FormatFloat(p.P, 'g', -1, 64) }
 
-// Reads: job counts, the state its estimates and its servers' reports are
-// of; it reads them from no board and probes no server (Probes).
+// Label: "LSQ p=0.1", "LSQ d=1", "LSQ d=2 p=0.1".
+func (p LSQ) Label() string {
+	prob := "p=" + strconv.FormatFloat(p.P, 'g', -1, 64)
+	switch {
+	case p.D == 0:
+		return "LSQ " + prob
+	case p.P == 0:
+		return "LSQ d=" + strconv.Itoa(p.D)
+	}
+	return "LSQ d=" + strconv.Itoa(p.D) + " " + prob
+}
+
+// Reads: job counts, the state its estimates, its servers' reports and
+// its probes' replies are of; it reads them from no board.
 func (LSQ) Reads() State { return Count }
 
-// Probes: none, the estimates are the dispatcher's own; the messages are
-// the servers' reports, counted as they are sent (Result.MessagesPerJob).
-func (LSQ) Probes(int) int { return 0 }
+// Probes: the D servers asked a job; the servers' reports are counted as
+// they are sent (Result.MessagesPerJob).
+func (p LSQ) Probes(int) int { return p.D }
 
-// RowParams: d = K, the servers it compares a job (by its estimates).
-func (LSQ) RowParams(k int) (d, c int) { return k, 0 }
+// RowParams: d = D, the servers probed a job, as for JSQ-d (0 for none:
+// the estimates alone).
+func (p LSQ) RowParams(int) (d, c int) { return p.D, 0 }
 
-func (p LSQ) Validate(int, SizeLaw) error { return p.check() }
+func (p LSQ) Validate(k int, _ SizeLaw) error {
+	if p.D < 0 || p.D > k {
+		return fmt.Errorf("lsq d=%d is invalid: need 1 <= d <= K = %d (distinct servers probed per job), or 0 for none; lower d or add servers", p.D, k)
+	}
+	return p.check()
+}
 
 func (p LSQ) check() error {
 	if !(p.P >= 0 && p.P <= 1) { // NaN too
@@ -74,23 +113,33 @@ func (p LSQ) boardError(refresh float64) error {
 
 func (LSQ) symmetric() {}
 
-// ownHistory: a dispatcher's estimates are its own sends.
-func (LSQ) ownHistory() bool { return true }
+// ownHistory: a dispatcher's estimates are its own sends, unless it
+// probes every server a job.
+func (p LSQ) ownHistory(k int) bool { return !p.fresh(k) }
 
-// WorkShares: with P = 0 every server gets 1/K of the jobs (each
+// fresh reports whether every estimate is the truth at every pick: all K
+// servers probed a job.
+func (p LSQ) fresh(k int) bool { return p.D == k }
+
+// silent reports whether no message ever sets an estimate (no reports, no
+// probes): the estimates are the dispatcher's sends alone.
+func (p LSQ) silent() bool { return p.P == 0 && p.D == 0 }
+
+// WorkShares: without messages every server gets 1/K of the jobs (each
 // dispatcher deals rounds of K); otherwise not known in advance.
 func (p LSQ) WorkShares(c Config) []float64 {
-	if p.P == 0 {
+	if p.silent() {
 		return evenShares(c.Servers)
 	}
 	return nil
 }
 
-// Theory: with one dispatcher and P = 1 the estimates are the true counts,
-// and LSQ is JSQ (JSQ.Theory: the exact Markov chain at small K with
-// exponential sizes). Otherwise none is known here.
+// Theory: where the estimates are the true counts at every pick, LSQ is
+// JSQ (JSQ.Theory: the exact Markov chain at small K with exponential
+// sizes): D = K at any M and P, or one dispatcher hearing every departure
+// (P = 1). Otherwise none is known here.
 func (p LSQ) Theory(c Config) (Reference, bool) {
-	if p.P != 1 || c.dispatchers() != 1 {
+	if !p.fresh(c.Servers) && (p.P != 1 || c.dispatchers() != 1) {
 		return Reference{}, false
 	}
 	return JSQ{}.Theory(c)
@@ -103,31 +152,53 @@ func (p LSQ) Pick(*View, float64) int {
 
 func (p LSQ) newDispatcher(s *sim) dispatcher {
 	sh := sharedState(s, func(s *sim) *lsqShared { return newLSQShared(s, p.P) })
-	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch}
+	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch, d: p.D, silent: p.silent()}
 }
 
-// lsqDispatcher is one dispatcher's LSQ: its estimates and its stream.
+// lsqDispatcher is one dispatcher's LSQ: its estimates, its stream and
+// its probes.
 type lsqDispatcher struct {
 	sh      *lsqShared
 	est     *countBuckets
 	r       *Stream
-	scratch []int32 // p = 0: the estimates lowered by their minimum (rebase)
+	d       int          // servers probed a job
+	probes  serverSample // their draw
+	silent  bool         // no message sets an estimate: rebase
+	scratch []int32      // silent: the estimates lowered by their minimum (rebase)
 }
 
 // pick delivers the servers' messages due by t (to whichever dispatcher
-// they go), then sends to the shortest by the estimates and counts the
-// send.
+// they go), probes its d servers, then sends to the shortest by the
+// estimates and counts the send.
 func (d *lsqDispatcher) pick(t, _ float64) int {
 	d.sh.deliver(t)
+	d.probe()
 	k := d.est.pick(d.r)
 	d.est.inc(k)
-	if d.sh.p == 0 && d.est.cnt[d.est.ord[0]] >= lsqRebase {
+	if d.silent && d.est.cnt[d.est.ord[0]] >= lsqRebase {
 		d.rebase()
 	}
 	return k
 }
 
-// lsqRebase bounds the estimates with p = 0, where no message sets one:
+// probe sets the estimates of d servers drawn uniformly to their true
+// counts (all K, in order, without draws, for d = K).
+func (d *lsqDispatcher) probe() {
+	k := len(d.sh.n)
+	if d.d == k {
+		for i, n := range d.sh.n {
+			d.est.set(i, n)
+		}
+		return
+	}
+	if d.d > 0 {
+		for _, i := range d.probes.distinct(d.r, k, d.probes.buffer(d.d)) {
+			d.est.set(i, d.sh.n[i])
+		}
+	}
+}
+
+// lsqRebase bounds the estimates without messages, where none sets one:
 // they are the dispatcher's sends, which grow with the run (and the
 // buckets with them, one a round of K), and only their differences
 // matter. When the smallest reaches lsqRebase, all are lowered by it:

@@ -10,31 +10,34 @@ import (
 
 // lsqProbe wraps one dispatcher's LSQ: before each pick it delivers the
 // messages due (as the pick would) and shows look the dispatcher's
-// estimates at t.
+// estimates at t; after the pick, at shows those the pick chose by (after
+// its probes, before its send's +1).
 type lsqProbe struct {
 	d    *lsqDispatcher
 	i    int // the dispatcher's index
-	look func(i int, est []int32, t float64, k int)
+	look func(i int, est, at []int32, t float64, k int)
 }
 
 func (p *lsqProbe) pick(t, x float64) int {
 	p.d.sh.deliver(t)
 	est := slices.Clone(p.d.est.cnt)
 	k := p.d.pick(t, x)
-	p.look(p.i, est, t, k)
+	at := slices.Clone(p.d.est.cnt)
+	at[k]--
+	p.look(p.i, est, at, t, k)
 	return k
 }
 
 // runProbed runs replication 0 of cfg (an LSQ) with every dispatcher
 // probed by look.
-func runProbed(t *testing.T, cfg Config, look func(s *sim, i int, est []int32, t float64, k int)) {
+func runProbed(t *testing.T, cfg Config, look func(s *sim, i int, est, at []int32, t float64, k int)) {
 	t.Helper()
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
 	s := newSim(&cfg, 0)
 	probe := func(d dispatcher, i int) dispatcher {
-		return &lsqProbe{d: d.(*lsqDispatcher), i: i, look: func(i int, est []int32, t float64, k int) { look(s, i, est, t, k) }}
+		return &lsqProbe{d: d.(*lsqDispatcher), i: i, look: func(i int, est, at []int32, t float64, k int) { look(s, i, est, at, t, k) }}
 	}
 	if s.many == nil {
 		s.disp = probe(s.disp, 0)
@@ -56,7 +59,7 @@ func TestLSQEstimatesExactWithEveryReport(t *testing.T) {
 		cfg := Config{Servers: 5, Load: 0.9, Sizes: Exponential{M: 1}, Policy: LSQ{P: 1}, Discipline: disc,
 			Jobs: 50_000, Seed: 3, SampleEvery: 1e12} // sampled at 0 only: the servers keep their counts
 		picks, wrong := 0, 0
-		runProbed(t, cfg, func(s *sim, _ int, est []int32, at float64, _ int) {
+		runProbed(t, cfg, func(s *sim, _ int, est, _ []int32, at float64, _ int) {
 			picks++
 			for k, e := range est {
 				if n := s.srv.count(k, at, s.m); n != e && wrong < 5 {
@@ -87,7 +90,7 @@ func TestLSQWithoutReportsDealsRounds(t *testing.T) {
 		gaps := map[int]int{}      // gap (in the dispatcher's sends) between two of its jobs to server 0
 		var spread, outOfRange int // violations
 		var highest int32
-		runProbed(t, cfg, func(s *sim, i int, est []int32, _ float64, to int) {
+		runProbed(t, cfg, func(s *sim, i int, est, _ []int32, _ float64, to int) {
 			if slices.Max(est)-slices.Min(est) > 1 {
 				spread++
 			}
@@ -196,15 +199,20 @@ func TestLSQSpecsAndErrors(t *testing.T) {
 	for _, c := range []struct {
 		spec, back, label string
 		want              LSQ
-	}{{"lsq", "lsq", "LSQ p=1", LSQ{P: 1}}, {"lsq:p=0.1", "lsq:p=0.1", "LSQ p=0.1", LSQ{P: 0.1}}, {"LSQ:p=0", "lsq:p=0", "LSQ p=0", LSQ{}}} {
+	}{{"lsq", "lsq", "LSQ p=1", LSQ{P: 1}}, {"lsq:p=0.1", "lsq:p=0.1", "LSQ p=0.1", LSQ{P: 0.1}}, {"LSQ:p=0", "lsq:p=0", "LSQ p=0", LSQ{}},
+		{"lsq:d=1", "lsq:d=1", "LSQ d=1", LSQ{D: 1}}, {"lsq:d=1,p=0", "lsq:d=1", "LSQ d=1", LSQ{D: 1}},
+		{"lsq:d=2,p=0.1", "lsq:d=2,p=0.1", "LSQ d=2 p=0.1", LSQ{D: 2, P: 0.1}}, {"lsq:p=1,d=3", "lsq:d=3,p=1", "LSQ d=3 p=1", LSQ{D: 3, P: 1}}} {
 		p, err := ParsePolicy(c.spec)
 		if err != nil || p != c.want || p.String() != c.back || Label(p) != c.label {
 			t.Errorf("%q: %#v (%v), prints %q, label %q; want %#v, %q, %q", c.spec, p, err, p, Label(p), c.want, c.back, c.label)
 		}
 	}
-	for _, spec := range []string{"lsq:p=1.5", "lsq:p=-0.1"} {
-		if _, err := ParsePolicy(spec); err == nil || !strings.Contains(err.Error(), "need 0 <= p <= 1") {
-			t.Errorf("%q: error %v, want one naming the range 0 <= p <= 1", spec, err)
+	for _, c := range []struct{ spec, want string }{
+		{"lsq:p=1.5", "need 0 <= p <= 1"}, {"lsq:p=-0.1", "need 0 <= p <= 1"},
+		{"lsq:d=0", "lsq: d=0 is invalid: need a whole number >= 1"}, {"lsq:d=1.5", "d=1.5 is invalid: need a whole number"},
+	} {
+		if _, err := ParsePolicy(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: error %v, want one saying %q", c.spec, err, c.want)
 		}
 	}
 	base := Config{Servers: 10, Load: 0.8, Sizes: Exponential{M: 1}, Jobs: 1000}
@@ -217,6 +225,8 @@ func TestLSQSpecsAndErrors(t *testing.T) {
 		{LSQ{P: 2}, 0, "p=2 is invalid"},
 		{LSQ{P: 0.1}, 10, "refresh T=10 is invalid for lsq:p=0.1"},
 		{LSQ{P: 1}, 5, "for updates every T use jsq with -refresh T -tally"},
+		{LSQ{D: 11}, 0, "lsq d=11 is invalid: need 1 <= d <= K = 10 (distinct servers probed per job), or 0 for none; lower d"},
+		{LSQ{D: -1}, 0, "lsq d=-1 is invalid: need 1 <= d <= K = 10"},
 	} {
 		cfg := base
 		cfg.Policy, cfg.Refresh = c.p, c.refresh
@@ -246,10 +256,12 @@ func TestLSQSpecsAndErrors(t *testing.T) {
 // lsqMarkov is an independent model of LSQ with exponential sizes of mean
 // 1 and speed 1: a continuous-time Markov chain simulated jump by jump
 // (no servers, heaps or buckets of the package), whose state is the true
-// counts and every dispatcher's estimates. It returns the mean response
+// counts and every dispatcher's estimates; at an arrival its dispatcher
+// first sets its estimates of d servers (a uniform sample, r.Perm) to
+// their counts. It returns the mean response
 // (Little: mean jobs / lambda) over 20 batches of equal time and the 95%
 // half-width of their mean.
-func lsqMarkov(k, m int, rho, p float64, jumps int, seed uint64) Estimate {
+func lsqMarkov(k, m, d int, rho, p float64, jumps int, seed uint64) Estimate {
 	r := rand.New(rand.NewPCG(seed, 1))
 	lambda := rho * float64(k)
 	n := make([]int, k)
@@ -268,6 +280,9 @@ func lsqMarkov(k, m int, rho, p float64, jumps int, seed uint64) Estimate {
 		clock[b] += dt
 		if u := r.Float64() * rate; u < lambda { // an arrival, to a dispatcher drawn uniformly
 			e := est[r.IntN(m)]
+			for _, s := range r.Perm(k)[:d] {
+				e[s] = n[s]
+			}
 			to, ties := 0, 0
 			for s, v := range e {
 				switch {
@@ -321,22 +336,101 @@ func lsqMarkov(k, m int, rho, p float64, jumps int, seed uint64) Estimate {
 }
 
 // TestLSQMatchesMarkovModel: where no theory is known (0 < p < 1, several
-// dispatchers), the run meets the independent Markov model above, FCFS
-// and PS (with exponential sizes both give the same counts; the
+// dispatchers, sampling d < K), the run meets the independent Markov
+// model above, FCFS and PS (with exponential sizes both give the same counts; the
 // first batch, a warm-up from empty, is kept in both: 20 batches of 10^6
 // jumps make its bias small against the CIs).
 func TestLSQMatchesMarkovModel(t *testing.T) {
 	for _, c := range []struct {
-		k, m   int
-		rho, p float64
-		disc   Discipline
-	}{{4, 1, 0.8, 0.3, FCFS}, {4, 2, 0.8, 0.5, FCFS}, {4, 2, 0.8, 0.5, PS}, {6, 3, 0.7, 1, FCFS}, {5, 2, 0.9, 0.2, FCFS}} {
-		want := lsqMarkov(c.k, c.m, c.rho, c.p, 4_000_000, 17)
-		r := run(t, Config{Servers: c.k, Load: c.rho, Sizes: Exponential{M: 1}, Policy: LSQ{P: c.p}, Dispatchers: c.m,
+		k, m, d int
+		rho, p  float64
+		disc    Discipline
+	}{{4, 1, 0, 0.8, 0.3, FCFS}, {4, 2, 0, 0.8, 0.5, FCFS}, {4, 2, 0, 0.8, 0.5, PS}, {6, 3, 0, 0.7, 1, FCFS}, {5, 2, 0, 0.9, 0.2, FCFS},
+		{5, 3, 1, 0.9, 0, FCFS}, {5, 3, 1, 0.9, 0, PS}, {6, 4, 2, 0.8, 0.1, FCFS}} {
+		want := lsqMarkov(c.k, c.m, c.d, c.rho, c.p, 4_000_000, 17)
+		r := run(t, Config{Servers: c.k, Load: c.rho, Sizes: Exponential{M: 1}, Policy: LSQ{D: c.d, P: c.p}, Dispatchers: c.m,
 			Discipline: c.disc, Jobs: 1_000_000, Warmup: 20_000, Reps: 4, Seed: 8})
-		t.Logf("LSQ p=%v K=%d M=%d rho=%v %s: response %v, Markov model %v", c.p, c.k, c.m, c.rho, c.disc, r.Response, want)
+		t.Logf("LSQ d=%d p=%v K=%d M=%d rho=%v %s: response %v, Markov model %v", c.d, c.p, c.k, c.m, c.rho, c.disc, r.Response, want)
 		if !agree(r.Response, want) {
-			t.Errorf("LSQ p=%v K=%d M=%d rho=%v %s: mean response %v, the Markov model's %v: more than 1.5 CIs apart", c.p, c.k, c.m, c.rho, c.disc, r.Response, want)
+			t.Errorf("LSQ d=%d p=%v K=%d M=%d rho=%v %s: mean response %v, the Markov model's %v: more than 1.5 CIs apart", c.d, c.p, c.k, c.m, c.rho, c.disc, r.Response, want)
+		}
+	}
+}
+
+// TestLSQSampledAllIsJSQ: probing d = K servers a job sets every estimate
+// to the truth before each pick, at any M and p: at every pick of every
+// dispatcher the estimates are the servers' true counts and the job goes
+// to a server with the fewest jobs; so the mean response meets JSQ's
+// exact Markov chain (theory.DispatchExact), which the run reports as its
+// exact reference (and only for d = K).
+func TestLSQSampledAllIsJSQ(t *testing.T) {
+	for _, c := range []struct {
+		k    int
+		rho  float64
+		disc Discipline
+	}{{3, 0.9, FCFS}, {4, 0.8, PS}} {
+		cfg := Config{Servers: c.k, Load: c.rho, Sizes: Exponential{M: 1}, Policy: LSQ{D: c.k}, Dispatchers: 4, Discipline: c.disc,
+			Jobs: 50_000, Seed: 3, SampleEvery: 1e12} // sampled at 0 only: the servers keep their counts
+		picks, wrong := 0, 0
+		runProbed(t, cfg, func(s *sim, i int, _, at []int32, now float64, to int) {
+			picks++
+			low := slices.Min(at)
+			for k, e := range at {
+				if n := s.srv.count(k, now, s.m); (n != e || at[to] != low) && wrong < 5 {
+					wrong++
+					t.Errorf("%s: dispatcher %d at t=%.6g: server %d has %d jobs, the estimate says %d; sent to %d (estimate %d, least %d)", c.disc, i, now, k, n, e, to, at[to], low)
+				}
+			}
+		})
+		if picks != 50_000 {
+			t.Errorf("%s: %d picks probed, want 50000", c.disc, picks)
+		}
+		cfg.Jobs, cfg.Warmup, cfg.Reps, cfg.Seed, cfg.SampleEvery = 500_000, 10_000, 8, 11, 0
+		jsq := cfg
+		jsq.Policy, jsq.Dispatchers = JSQ{}, 0
+		want, ok := Theory(jsq)
+		if !ok {
+			t.Fatalf("K=%d: no exact JSQ value", c.k)
+		}
+		r := run(t, cfg)
+		t.Logf("LSQ d=K=%d M=4 rho=%v %s: response %v, JSQ chain %.5g", c.k, c.rho, c.disc, r.Response, want.Response)
+		if math.Abs(r.Response.Mean-want.Response) > 1.5*r.Response.CI95 {
+			t.Errorf("LSQ d=K=%d M=4 rho=%v %s: mean response %v, JSQ's exact %.5g", c.k, c.rho, c.disc, r.Response, want.Response)
+		}
+		if !r.HasExact || r.Exact.Response != want.Response {
+			t.Errorf("LSQ d=K=%d M=4: exact reference %+v (has %v), want JSQ's %.5g", c.k, r.Exact, r.HasExact, want.Response)
+		}
+	}
+	for _, c := range []Config{ // d < K: stale estimates, no theory (one dispatcher or several)
+		{Servers: 3, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LSQ{D: 2}},
+		{Servers: 3, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LSQ{D: 2, P: 1}, Dispatchers: 2},
+	} {
+		if ref, ok := Theory(c); ok {
+			t.Errorf("%s, M=%d: theory %+v, want none", c.Policy, c.dispatchers(), ref)
+		}
+	}
+}
+
+// TestLSQSampledMessagesPerJob: d probes and d replies a job, plus the
+// departures reported (each with probability p): exactly 2d with p = 0,
+// and 2d + p within its binomial interval otherwise.
+func TestLSQSampledMessagesPerJob(t *testing.T) {
+	const n = 200_000
+	for _, c := range []struct {
+		d int
+		p float64
+	}{{1, 0}, {2, 0}, {10, 0}, {2, 0.3}} {
+		for _, m := range []int{1, 4} {
+			r := run(t, Config{Servers: 10, Load: 0.7, Sizes: Exponential{M: 1}, Policy: LSQ{D: c.d, P: c.p}, Dispatchers: m,
+				Jobs: n, Warmup: 10_000, Seed: 6})
+			want := 2*float64(c.d) + c.p
+			tol := 3*math.Sqrt(c.p*(1-c.p)/n) + 100.0/n
+			if c.p == 0 {
+				tol = 0
+			}
+			if math.Abs(r.MessagesPerJob-want) > tol || NewRow(r).MessagesPerJob != r.MessagesPerJob || NewRow(r).D != c.d {
+				t.Errorf("d=%d p=%v M=%d: %v messages per job (row %v, d %d), want %v within %.3g", c.d, c.p, m, r.MessagesPerJob, NewRow(r).MessagesPerJob, NewRow(r).D, want, tol)
+			}
 		}
 	}
 }

@@ -139,8 +139,8 @@ func (p LeastLoaded) Probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.R
 func (p JSQ) Probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
 
 // ownHistory: with memory, a dispatcher's choice depends on its own last job.
-func (p LeastLoaded) ownHistory() bool { return p.Mem > 0 }
-func (p JSQ) ownHistory() bool         { return p.Mem > 0 }
+func (p LeastLoaded) ownHistory(int) bool { return p.Mem > 0 }
+func (p JSQ) ownHistory(int) bool         { return p.Mem > 0 }
 
 // sampledProbes is the servers a power-of-d policy asks per job: d
 // sampled (K for d = 0) and m remembered, at most K distinct ones unless

@@ -29,7 +29,7 @@ func (RoundRobin) Pick(v *View, _ float64) int     { return int(v.Job() % int64(
 func (RoundRobin) newDispatcher(s *sim) dispatcher { return &rrDispatcher{k: s.k} }
 
 // ownHistory: each dispatcher has its own pointer (see sim_dispatchers.go).
-func (RoundRobin) ownHistory() bool { return true }
+func (RoundRobin) ownHistory(int) bool { return true }
 
 type rrDispatcher struct{ k, next int }
 

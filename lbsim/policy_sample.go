@@ -82,6 +82,43 @@ func checkSampled(name string, d, m, k int, replace bool) error {
 	return nil
 }
 
+// serverSample draws servers uniformly at random into a buffer reused from
+// draw to draw: View.Sample's, and LSQ's probes.
+type serverSample struct {
+	out  []int
+	perm []int32 // a permutation of the servers, kept between draws
+}
+
+// buffer is the buffer of d servers.
+func (s *serverSample) buffer(d int) []int {
+	if cap(s.out) < d {
+		s.out = make([]int, d)
+	}
+	return s.out[:d]
+}
+
+// distinct fills out with len(out) distinct servers of k drawn uniformly,
+// in random order: two by samplePair, more by a partial Fisher-Yates on
+// perm (from any permutation, which is why perm need not be reset).
+func (s *serverSample) distinct(r *Stream, k int, out []int) []int {
+	if len(out) == 2 { // two draws, no permutation to keep
+		out[0], out[1] = samplePair(r, k)
+		return out
+	}
+	if s.perm == nil {
+		s.perm = make([]int32, k)
+		for i := range s.perm {
+			s.perm[i] = int32(i)
+		}
+	}
+	for i := range out {
+		j := i + r.IntN(k-i)
+		s.perm[i], s.perm[j] = s.perm[j], s.perm[i]
+		out[i] = int(s.perm[i])
+	}
+	return out
+}
+
 // samplePair draws two distinct servers uniformly, in random order:
 // a = IntN(k), then b = IntN(k-1), moved past a. The two draws are made
 // here with a local copy of the generator (two calls of IntN cost a third

@@ -12,8 +12,7 @@ type View struct {
 	t float64
 	n int64
 
-	sample []int   // Sample's result
-	perm   []int32 // Sample's permutation of the servers
+	sample serverSample // Sample's draws
 }
 
 // K is the number of servers.
@@ -69,29 +68,12 @@ func (v *View) Count(k int) int {
 // order (with replace, d independent uniform draws): the sample of the
 // power-of-d policies. The slice is reused by the next call.
 func (v *View) Sample(d int, replace bool) []int {
-	if cap(v.sample) < d {
-		v.sample = make([]int, d)
+	out := v.sample.buffer(d)
+	if !replace {
+		return v.sample.distinct(v.s.rDispatch, v.s.k, out)
 	}
-	out, r, k := v.sample[:d], v.s.rDispatch, v.s.k
-	switch {
-	case replace:
-		for i := range out {
-			out[i] = r.IntN(k)
-		}
-	case d == 2: // two draws, no permutation to keep
-		out[0], out[1] = samplePair(r, k)
-	default: // partial Fisher-Yates: perm[0:d] becomes a uniform ordered sample
-		if v.perm == nil {
-			v.perm = make([]int32, k)
-			for i := range v.perm {
-				v.perm[i] = int32(i)
-			}
-		}
-		for i := range out {
-			j := i + r.IntN(k-i)
-			v.perm[i], v.perm[j] = v.perm[j], v.perm[i]
-			out[i] = int(v.perm[i])
-		}
+	for i := range out {
+		out[i] = v.s.rDispatch.IntN(v.s.k)
 	}
 	return out
 }

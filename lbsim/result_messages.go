@@ -22,7 +22,8 @@ package lbsim
 //     token a newly idle server sends (2d + 1 for JIQ-SQ(d): d queries, d
 //     replies, the token) and one per token withdrawn;
 //   - LSQ: one message per departure its server reports to a dispatcher,
-//     each with probability p: p a job (every job departs once);
+//     each with probability p: p a job (every job departs once); with
+//     d probes a job (lsq:d=D), 2d more;
 //   - a board: one message from every server to every dispatcher at each
 //     refresh, K M per refresh instant (K per staggered board refresh),
 //     that is K M / (lambda T) a job; the dispatch itself reads the board;
