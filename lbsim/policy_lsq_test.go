@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
@@ -133,20 +134,7 @@ func TestLSQOneDispatcherIsJSQ(t *testing.T) {
 	}{{3, 0.5, FCFS}, {3, 0.9, FCFS}, {3, 0.9, PS}, {4, 0.8, PS}, {5, 0.5, FCFS}} {
 		cfg := Config{Servers: c.k, Load: c.rho, Sizes: Exponential{M: 1}, Policy: LSQ{P: 1}, Discipline: c.disc,
 			Jobs: 500_000, Warmup: 10_000, Reps: 8, Seed: 11}
-		jsq := cfg
-		jsq.Policy = JSQ{}
-		want, ok := Theory(jsq)
-		if !ok {
-			t.Fatalf("K=%d: no exact JSQ value", c.k)
-		}
-		r := run(t, cfg)
-		t.Logf("LSQ p=1 K=%d rho=%v %s: response %v, JSQ chain %.5g", c.k, c.rho, c.disc, r.Response, want.Response)
-		if math.Abs(r.Response.Mean-want.Response) > 1.5*r.Response.CI95 {
-			t.Errorf("LSQ p=1 K=%d rho=%v %s: mean response %v, JSQ's exact %.5g", c.k, c.rho, c.disc, r.Response, want.Response)
-		}
-		if !r.HasExact || r.Exact.Response != want.Response {
-			t.Errorf("K=%d: exact reference %+v (has %v), want JSQ's %.5g", c.k, r.Exact, r.HasExact, want.Response)
-		}
+		isJSQ(t, cfg, fmt.Sprintf("LSQ p=1 K=%d rho=%v %s", c.k, c.rho, c.disc))
 	}
 	// No theory otherwise: p < 1, or several dispatchers.
 	for _, c := range []Config{
@@ -386,20 +374,7 @@ func TestLSQSampledAllIsJSQ(t *testing.T) {
 			t.Errorf("%s: %d picks probed, want 50000", c.disc, picks)
 		}
 		cfg.Jobs, cfg.Warmup, cfg.Reps, cfg.Seed, cfg.SampleEvery = 500_000, 10_000, 8, 11, 0
-		jsq := cfg
-		jsq.Policy, jsq.Dispatchers = JSQ{}, 0
-		want, ok := Theory(jsq)
-		if !ok {
-			t.Fatalf("K=%d: no exact JSQ value", c.k)
-		}
-		r := run(t, cfg)
-		t.Logf("LSQ d=K=%d M=4 rho=%v %s: response %v, JSQ chain %.5g", c.k, c.rho, c.disc, r.Response, want.Response)
-		if math.Abs(r.Response.Mean-want.Response) > 1.5*r.Response.CI95 {
-			t.Errorf("LSQ d=K=%d M=4 rho=%v %s: mean response %v, JSQ's exact %.5g", c.k, c.rho, c.disc, r.Response, want.Response)
-		}
-		if !r.HasExact || r.Exact.Response != want.Response {
-			t.Errorf("LSQ d=K=%d M=4: exact reference %+v (has %v), want JSQ's %.5g", c.k, r.Exact, r.HasExact, want.Response)
-		}
+		isJSQ(t, cfg, fmt.Sprintf("LSQ d=K=%d M=4 rho=%v %s", c.k, c.rho, c.disc))
 	}
 	for _, c := range []Config{ // d < K: stale estimates, no theory (one dispatcher or several)
 		{Servers: 3, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LSQ{D: 2}},
@@ -432,5 +407,26 @@ func TestLSQSampledMessagesPerJob(t *testing.T) {
 				t.Errorf("d=%d p=%v M=%d: %v messages per job (row %v, d %d), want %v within %.3g", c.d, c.p, m, r.MessagesPerJob, NewRow(r).MessagesPerJob, NewRow(r).D, want, tol)
 			}
 		}
+	}
+}
+
+// isJSQ checks that cfg's LSQ run holds the exact JSQ chain's mean
+// response (one dispatcher's: with fresh estimates M changes nothing) within
+// its CI, and reports that value as its exact reference.
+func isJSQ(t *testing.T, cfg Config, what string) {
+	t.Helper()
+	jsq := cfg
+	jsq.Policy, jsq.Dispatchers = JSQ{}, 0
+	want, ok := Theory(jsq)
+	if !ok {
+		t.Fatalf("%s: no exact JSQ value", what)
+	}
+	r := run(t, cfg)
+	t.Logf("%s: response %v, JSQ chain %.5g", what, r.Response, want.Response)
+	if math.Abs(r.Response.Mean-want.Response) > 1.5*r.Response.CI95 {
+		t.Errorf("%s: mean response %v, JSQ's exact %.5g", what, r.Response, want.Response)
+	}
+	if !r.HasExact || r.Exact.Response != want.Response {
+		t.Errorf("%s: exact reference %+v (has %v), want JSQ's %.5g", what, r.Exact, r.HasExact, want.Response)
 	}
 }

@@ -109,9 +109,13 @@ func registryMenu[T any](name string, fams []lbsim.Family[T], def string, extra 
 
 // ServersSlider sets the number of servers K.
 func ServersSlider(def int) Control {
-	ks := []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
-	c := Slider("servers K", ks, float64(def), func(cfg *lbsim.Config, k float64) error {
-		cfg.Servers = int(k)
+	return countSlider("servers K", def, func(cfg *lbsim.Config, k int) { cfg.Servers = k })
+}
+
+// countSlider is a slider over 1, 2, 5, 10, ... 1000 on a log axis.
+func countSlider(name string, def int, set func(cfg *lbsim.Config, n int)) Control {
+	c := Slider(name, []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}, float64(def), func(cfg *lbsim.Config, n float64) error {
+		set(cfg, int(n))
 		return nil
 	})
 	c.LogX = true
@@ -172,13 +176,7 @@ func RefreshSlider(def float64) Control {
 // its own knowledge (lbsim.Config.Dispatchers): on a board its own tally,
 // for JIQ its own I-queue.
 func DispatchersSlider(def int) Control {
-	ms := []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}
-	c := Slider("dispatchers M", ms, float64(def), func(cfg *lbsim.Config, m float64) error {
-		cfg.Dispatchers = int(m)
-		return nil
-	})
-	c.LogX = true
-	return c
+	return countSlider("dispatchers M", def, func(cfg *lbsim.Config, m int) { cfg.Dispatchers = m })
 }
 
 // TallyMenu sets whether the dispatcher adds its own sends since the last
