@@ -172,6 +172,14 @@ func errorHTML(err error) string {
 	return fmt.Sprintf(`<p style="color:#a00;font-family:sans-serif">%s</p>`, html.EscapeString(lbsim.FieldAdvice(err.Error())))
 }
 
+// dispatchersNote is ", M dispatchers" for several, else "".
+func dispatchersNote(cfg lbsim.Config) string {
+	if cfg.Dispatchers > 1 {
+		return fmt.Sprintf(", %d dispatchers", cfg.Dispatchers)
+	}
+	return ""
+}
+
 // describe is a one-line summary of cfg, as the table's caption.
 func describe(cfg lbsim.Config) string {
 	s := fmt.Sprintf("%s, K=%d, load %g, sizes %s (SCV %.3g), %s", cfg.Policy, cfg.Servers, cfg.Load,
@@ -182,7 +190,7 @@ func describe(cfg lbsim.Config) string {
 			s += " with tally"
 		}
 	}
-	return s
+	return s + dispatchersNote(cfg)
 }
 
 // theoryRow is one row of the single view's table.
@@ -222,7 +230,7 @@ func (e *Explorer) single(cfg lbsim.Config, r lbsim.Result) (figure, table strin
 	}
 
 	fig := plots.Figure{
-		Title:  fmt.Sprintf("%s, K=%d, %s sizes (SCV %.3g), %s", cfg.Policy, cfg.Servers, sizeFamily(cfg.Sizes), lbsim.SCV(cfg.Sizes), cfg.Discipline),
+		Title:  fmt.Sprintf("%s, K=%d, %s sizes (SCV %.3g), %s%s", cfg.Policy, cfg.Servers, sizeFamily(cfg.Sizes), lbsim.SCV(cfg.Sizes), cfg.Discipline, dispatchersNote(cfg)),
 		XLabel: "load rho", YLabel: "mean wait",
 		Series: []plots.Series{{Name: "simulated", X: []float64{cfg.Load}, Y: []float64{r.Wait.Mean}, CI: []float64{r.Wait.CI95}}},
 	}
@@ -353,6 +361,9 @@ func describeExcept(cfg lbsim.Config, swept string) string {
 		parts = append(parts, fmt.Sprintf("load %g", cfg.Load))
 	}
 	parts = append(parts, sizeFamily(cfg.Sizes))
+	if cfg.Dispatchers > 1 && swept != "dispatchers M" {
+		parts = append(parts, fmt.Sprintf("%d dispatchers", cfg.Dispatchers))
+	}
 	return strings.Join(parts, ", ")
 }
 

@@ -253,6 +253,9 @@ func TestExplorerDispatchersSlider(t *testing.T) {
 	if cfg.Dispatchers != 100 {
 		t.Fatalf("dispatchers slider at 100: Config.Dispatchers = %d", cfg.Dispatchers)
 	}
+	if d := describe(cfg); !strings.Contains(d, ", 100 dispatchers") {
+		t.Errorf("caption %q does not name the 100 dispatchers", d)
+	}
 	if ref, ok := lbsim.Limit(cfg); !ok || !strings.Contains(ref.Method, "r = K/M = 10") {
 		t.Errorf("jiq:withdraw=1, K=1000, M=100: limit %+v (ok %v), want the mean field at r = K/M = 10", ref, ok)
 	}

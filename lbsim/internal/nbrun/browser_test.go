@@ -99,6 +99,18 @@ func TestExplorerInBrowser(t *testing.T) {
 		t.Errorf("theory column shows %v for RND at load 0.9, want the M/M/1 value 9", rnd.theory)
 	}
 
+	// Ten dispatchers: RND reads no state, so the system and its theory stay.
+	many := b.change("dispatchers 1 -> 10", rnd, "10 dispatchers", `() => {
+		const el = document.querySelector('tr[data-control="dispatchers M"] input[type=range]');
+		el.value = 3; // Values run 1, 2, 5, 10, ...
+		el.dispatchEvent(new Event("input"));
+		el.dispatchEvent(new Event("change"));
+		return true;
+	}`)
+	if many.theory != 9 {
+		t.Errorf("theory column shows %v for RND with 10 dispatchers, want the M/M/1 value 9", many.theory)
+	}
+
 	b.eval(`() => { document.querySelector('.lbsim-explorer-controls').scrollIntoView(); return true; }`)
 	b.screenshot("08-explorer-browser.png")
 
