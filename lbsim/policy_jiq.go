@@ -86,8 +86,8 @@ func (JIQ) reportsIdle() {}
 // theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
 // chain (theory.DispatchExact); otherwise, with equal speeds, the limit
 // K -> infinity, where every job finds an idle server and does not wait.
-// With I-queues (several dispatchers), with withdrawals, equal speeds, FCFS
-// and an even split, the mean-field limit K, M -> infinity at r = K/M
+// With I-queues (several dispatchers), with withdrawals, equal speeds
+// (FCFS or PS) and an even split, the mean-field limit K, M -> infinity at r = K/M
 // (theory.JIQWithdrawals); without withdrawals none is coded.
 func (p JIQ) Theory(c Config) (Reference, bool) {
 	if p.iqueued(&c) {
@@ -129,13 +129,16 @@ func (JIQ) Pick(v *View, _ float64) int {
 // iqueueTheory is Van Houdt's limit of the I-queues with withdrawals.
 func (p JIQ) iqueueTheory(c Config) (Reference, bool) {
 	s := systemOf(c)
-	if !p.Withdraw || !s.equal || s.ps || !c.evenSplit() {
+	if !p.Withdraw || !s.equal || !c.evenSplit() {
 		return Reference{}, false
 	}
 	m := c.dispatchers()
 	lim := theory.JIQWithdrawals{Rho: c.Load, R: float64(c.Servers) / float64(m), D: max(p.D, 1)}
 	mean := s.sizes.Mean() / s.mu
 	d, err := lim.Delay(mean, s.sizes.SecondMoment()/(s.mu*s.mu))
+	if s.ps {
+		d, err = lim.DelayPS(mean)
+	}
 	return reference(d, err, fmt.Sprintf("mean field K, M -> inf at r = K/M = %.4g, I-queues with withdrawals (Van Houdt 2024): M/G/1 at load rho q0", lim.R), LimitValue)
 }
 

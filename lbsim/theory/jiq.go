@@ -160,6 +160,22 @@ func (j JIQWithdrawals) Delay(m1, m2 float64) (Delay, error) {
 	return Delay{Wait: w, Response: w + m1}, nil
 }
 
+// DelayPS is the mean wait and response under processor sharing, sizes of
+// mean m1 (speed 1): the busy periods are the same, and a job's response is
+// that of the M/G/1-PS queue at load a = rho q0, m1 / (1 - a), whatever the
+// law beyond its mean; the wait is the response less m1.
+func (j JIQWithdrawals) DelayPS(m1 float64) (Delay, error) {
+	q0, err := j.EmptyFraction()
+	if err != nil {
+		return Delay{}, err
+	}
+	if !finite(m1) || m1 <= 0 {
+		return Delay{}, fmt.Errorf("theory: size mean E[X]=%g is invalid: need 0 < E[X] < inf", m1)
+	}
+	r := m1 / (1 - j.Rho*q0)
+	return Delay{Wait: r - m1, Response: r}, nil
+}
+
 // MessagesPerJob is the tokens and withdrawals a job costs: a busy period
 // of the M/G/1 queue at load rho q0 serves 1/(1 - rho q0) jobs and ends with
 // one token, which costs msgsPerToken messages (1 for d = 1: the token; 2d
