@@ -58,11 +58,4 @@ func (c *Config) dispatcherShares() []float64 {
 
 // evenSplit reports whether every dispatcher gets the same share of the
 // arrivals (no weights, or equal ones).
-func (c *Config) evenSplit() bool {
-	for _, w := range c.DispatcherWeights {
-		if w != c.DispatcherWeights[0] {
-			return false
-		}
-	}
-	return true
-}
+func (c *Config) evenSplit() bool { return allEqual(c.DispatcherWeights) }

@@ -200,9 +200,12 @@ func isSymmetric(p Policy) bool {
 }
 
 // equalSpeeds reports whether every server has the same speed.
-func (c *Config) equalSpeeds() bool {
-	for _, mu := range c.Speeds {
-		if mu != c.Speeds[0] {
+func (c *Config) equalSpeeds() bool { return allEqual(c.Speeds) }
+
+// allEqual reports whether the values are all equal (none or one: true).
+func allEqual(xs []float64) bool {
+	for _, x := range xs {
+		if x != xs[0] {
 			return false
 		}
 	}
