@@ -5,41 +5,14 @@ import (
 	"math"
 )
 
-// Key is a canonical text naming every parameter that affects the numbers
-// of a run (all fields but Workers), for caches (nb.Cached, nb.RunAll). It
-// stays short at any K: speeds are runs of equal values ("5@2,5@1"), and
-// traces, long size-law specs (sizesName) and long speed lists enter
-// through a hash of their values. A policy of one's own enters through what
-// it does (policyKey), not only its String().
-func (c Config) Key() string {
-	sizes := "none"
-	if c.Sizes != nil {
-		sizes = sizesName(c.Sizes)
-	}
-	trace := "none"
-	if c.Trace != nil {
-		trace = fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
-	}
-	return fmt.Sprintf("K=%d speeds=%s load=%v sizes=%s arrivals=%s trace=%s policy=%s refresh=%v tally=%v disc=%s jobs=%d warmup=%d auto=%v reps=%d seed=%d overload=%v sample=%v batches=%d precision=%v maxjobs=%d maxseconds=%v cv=%v",
-		c.Servers, c.speedsKey(), c.Load, sizes, c.arrivals(), trace, policyKey(c), c.Refresh, c.Tally, c.Discipline,
-		c.Jobs, c.Warmup, c.WarmupAuto, c.reps(), c.Seed, c.AllowOverload, c.SampleEvery, c.Batches, c.Precision, c.MaxJobs, c.MaxSeconds, c.ControlVariates) +
-		c.dispatchersKey()
-}
-
-// dispatchersKey is the key's part for several dispatchers: empty for one
-// (0 and 1 run the same, and the keys of old stay valid).
-func (c *Config) dispatchersKey() string {
-	if c.dispatchers() == 1 && len(c.DispatcherWeights) == 0 && !c.Stagger {
-		return ""
-	}
-	return fmt.Sprintf(" dispatchers=%d weights=%v stagger=%v", c.dispatchers(), c.DispatcherWeights, c.Stagger)
-}
-
 // speedsKey is the K speeds as runs "5@2,5@1" (SpeedsText), or, when
 // that is longer than maxSpeedsKey (many distinct speeds), their number and
 // a hash of them.
 func (c *Config) speedsKey() string {
-	sp := c.speeds()
+	sp := c.Speeds
+	if len(sp) <= 1 || len(sp) == c.Servers { // else invalid (Validate): keep the values given
+		sp = c.speeds()
+	}
 	if runs := speedRuns(sp, maxSpeedsKey); runs != "" {
 		return runs
 	}

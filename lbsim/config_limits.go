@@ -242,20 +242,15 @@ const MaxGridConfigs = 1_000_000
 // listing them; an error if it exceeds MaxGridConfigs.
 func (g Grid) Count() (int, error) {
 	n := 1
-	for _, axis := range []struct {
-		name string
-		len  int
-	}{
-		{"sizes", len(g.Sizes)}, {"servers", len(g.Servers)}, {"disciplines", len(g.Disciplines)},
-		{"refresh periods", len(g.Refresh)}, {"policies", len(g.Policies)}, {"loads", len(g.Loads)},
-	} {
-		if axis.len == 0 {
+	for _, f := range axes() {
+		m := f.ops.axis.n(&g)
+		if m == 0 {
 			continue
 		}
-		if n > MaxGridConfigs/axis.len {
-			return 0, fmt.Errorf("the grid has more than %d configurations (%s multiply it by %d): split it into several sweeps", MaxGridConfigs, axis.name, axis.len)
+		if n > MaxGridConfigs/m {
+			return 0, fmt.Errorf("the grid has more than %d configurations (%s multiplies it by %d): split it into several sweeps", MaxGridConfigs, f.Name, m)
 		}
-		n *= axis.len
+		n *= m
 	}
 	return n, nil
 }

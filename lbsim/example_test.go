@@ -23,7 +23,7 @@ func ExampleRun() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s: mean wait %.0f, within %.0f%% of it at 95%%\n", res.Policy, res.Wait.Mean, 100*res.Wait.CI95/res.Wait.Mean)
+	fmt.Printf("%s: mean wait %.0f, within %.0f%% of it at 95%%\n", res.Config.Policy, res.Wait.Mean, 100*res.Wait.CI95/res.Wait.Mean)
 	// Output: ll:d=2: mean wait 64, within 12% of it at 95%
 }
 

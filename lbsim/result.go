@@ -35,18 +35,6 @@ type ClassResult struct {
 
 // Result is what a configuration measured over its replications.
 type Result struct {
-	Policy     string
-	Servers    int
-	Load       float64
-	Sizes      string
-	Arrivals   string
-	Discipline string
-	Refresh    float64
-	Tally      bool
-	Jobs       int64 // measured jobs per replication
-	Reps       int
-	Seed       uint64
-
 	// Wait is the waiting time (arrival to start of service; under PS the
 	// response time minus the job's own service time x/mu).
 	Wait     Estimate
@@ -98,8 +86,6 @@ type Result struct {
 	WarmupJobs []int64
 	// PrecisionMet says whether a Precision target was reached.
 	PrecisionMet bool
-	// Dispatchers is M, the number of dispatchers (Config.Dispatchers).
-	Dispatchers int
 	// MessagesPerJob is what the dispatchers' knowledge costs in messages
 	// per measured job: probes and replies, idle tokens, board refreshes
 	// (see result_messages.go for each count and its source).
@@ -126,24 +112,12 @@ func (r Result) Class(name string) (ClassResult, bool) {
 
 func (r Result) String() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "policy %s, K=%d, load %s, sizes %s, %s arrivals, %s", r.Policy, r.Servers, loadText(r.Load), r.Sizes, r.Arrivals, r.Discipline)
-	if r.Refresh > 0 {
-		fmt.Fprintf(&b, ", board refreshed every %g", r.Refresh)
-		if r.Tally {
-			b.WriteString(" with tally")
-		}
-		if r.Config.Stagger {
-			b.WriteString(", staggered")
-		}
-	}
-	if r.Dispatchers > 1 {
-		fmt.Fprintf(&b, ", %d dispatchers", r.Dispatchers)
-	}
+	b.WriteString("policy " + r.Config.String())
 	ci := "95% CI from " + r.CIMethod
 	if math.IsNaN(r.Wait.CI95) && !math.IsNaN(r.Wait.Mean) {
 		ci = fmt.Sprintf("no 95%% CI from %s (an interval needs at least 2: run more jobs, or -reps 2)", r.CIMethod)
 	}
-	fmt.Fprintf(&b, "\n%d jobs x %d replication(s), seed %d, %s\n", r.Jobs, r.Reps, r.Seed, ci)
+	fmt.Fprintf(&b, "\n%d jobs x %d replication(s), seed %d, %s\n", r.Config.jobs(), r.Config.reps(), r.Config.Seed, ci)
 	fmt.Fprintf(&b, "  mean waiting time   %s\n", r.Wait)
 	fmt.Fprintf(&b, "  mean response time  %s\n", r.Response)
 	fmt.Fprintf(&b, "  waiting time p50 %.4g  p95 %.4g  p99 %.4g\n", r.P50Wait, r.P95Wait, r.P99Wait)
@@ -206,11 +180,7 @@ func unitMeans(sums, counts []float64) []float64 {
 
 // aggregate combines the replications of one configuration, in order.
 func aggregate(cfg *Config, reps []replication) Result {
-	sizes := cfg.sizes()
 	r := Result{
-		Policy: cfg.Policy.String(), Servers: cfg.Servers, Load: cfg.Load, Sizes: "trace",
-		Arrivals: cfg.arrivals().String(), Discipline: cfg.Discipline.String(),
-		Refresh: cfg.Refresh, Tally: cfg.Tally, Jobs: cfg.jobs(), Reps: cfg.reps(), Seed: cfg.Seed,
 		HasHandout: cfg.Discipline == FCFS, CIMethod: "replications",
 		Config: *cfg, Label: Label(cfg.Policy),
 	}
@@ -218,11 +188,6 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Exact, r.HasExact = ref, true
 	} else if ok {
 		r.Limit, r.HasLimit = ref, true
-	}
-	if cfg.Trace != nil {
-		r.Arrivals, r.Load = "trace", cfg.Trace.Load(cfg.Capacity())
-	} else {
-		r.Sizes = sizesName(sizes)
 	}
 	// A CI unit is a replication, or with one replication a batch of
 	// fineFactor consecutive fine batches. Column -1 sums all classes.
@@ -309,7 +274,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.LoadOnCapacity += u * cfg.speed(k) / capacity
 	}
 	r.Series = reps[0].series
-	r.Dispatchers, r.MessagesPerJob = cfg.dispatchers(), messagesPerJob(cfg, reps)
+	r.MessagesPerJob = messagesPerJob(cfg, reps)
 	for _, rep := range reps {
 		r.WarmupJobs = append(r.WarmupJobs, rep.warmup)
 		r.TotalJobs += rep.simulated

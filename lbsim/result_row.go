@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/gob"
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -12,36 +13,56 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/perfeval/lbsim/lbsim/internal/floats"
 )
 
-// Row is a flat summary of one configuration's result, for tables, CSV and
-// dataframes. Quantities that do not apply (the handout's measure under PS,
-// per-class waits without two-point sizes, a CI from too few units, an exact
-// value theory does not know) are NaN. The configuration's parameters are
-// typed fields, never to be parsed back from the spec strings.
+// Row is a flat summary of one configuration's result, for tables, CSV,
+// JSON and dataframes: one column per setting of the field table (Fields,
+// in its order), then the result's columns. Quantities that do not apply
+// (the handout's measure under PS, per-class waits without two-point
+// sizes, a CI from too few units, an exact value theory does not know) are
+// NaN. The configuration's parameters are typed fields, never to be parsed
+// back from the spec strings.
+//
+// The setting fields are filled from the field table by their column name
+// (NewRow): they are views of it for Go code, in its order, and a setting
+// without a Row field of its own is still a column, held in Extra.
 type Row struct {
-	Policy     string  `json:"policy"` // spec, e.g. "ll:d=2"
-	Label      string  `json:"label"`  // human name, e.g. "LL-2"
-	D          int     `json:"d"`      // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
-	C          int     `json:"c"`      // SITA's servers for short jobs, else 0
-	Servers    int     `json:"servers"`
-	Speeds     string  `json:"speeds"` // the servers' speeds, compact (SpeedsText): "10@1", "5@2,5@1"
-	Load       float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load)
-	Sizes      string  `json:"sizes"`
-	SizeMean   float64 `json:"size_mean"`
-	SCV        float64 `json:"scv"`
-	Arrivals   string  `json:"arrivals"`
-	Discipline string  `json:"discipline"`
-	Refresh    float64 `json:"refresh"`
-	Tally      bool    `json:"tally"`
-	// Dispatchers is M, the number of dispatchers (Config.Dispatchers).
-	Dispatchers int     `json:"dispatchers"`
-	Jobs        int64   `json:"jobs"`
-	Warmup      float64 `json:"warmup"` // jobs discarded per replication; with auto warm-up the mean MSER truncation
-	Reps        int     `json:"reps"`
-	Seed        uint64  `json:"seed"`
+	Policy            string  `json:"policy"` // spec, e.g. "ll:d=2"
+	Servers           int     `json:"servers"`
+	Speeds            string  `json:"speeds"` // the servers' speeds, compact (SpeedsText): "10@1", "5@2,5@1"
+	Load              float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load)
+	Sizes             string  `json:"sizes"`
+	Arrivals          string  `json:"arrivals"`
+	Trace             string  `json:"trace"` // the trace's file (or its length and hash), "" for none
+	Discipline        string  `json:"discipline"`
+	Refresh           float64 `json:"refresh"`
+	Tally             bool    `json:"tally"`
+	Dispatchers       int     `json:"dispatchers"`        // M
+	DispatcherWeights string  `json:"dispatcher_weights"` // "2,1,1", "" for an even split
+	Stagger           bool    `json:"stagger"`
+	Jobs              int64   `json:"jobs"` // measured jobs per replication
+	Warmup            int64   `json:"warmup"`
+	WarmupAuto        bool    `json:"warmup_auto"`
+	Reps              int     `json:"reps"`
+	Seed              uint64  `json:"seed"`
+	Batches           int     `json:"batches"`
+	Precision         float64 `json:"precision"`
+	MaxJobs           int64   `json:"max_jobs"`
+	MaxSeconds        float64 `json:"max_seconds"`
+	ControlVariates   bool    `json:"control_variates"`
+	Overload          bool    `json:"overload"`
+	SampleEvery       float64 `json:"sample_every"`
+	// Extra holds the columns of settings without a field above.
+	Extra map[string]any `json:"-" frame:"-"`
+
+	Label    string  `json:"label"` // human name, e.g. "LL-2"
+	D        int     `json:"d"`     // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
+	C        int     `json:"c"`     // SITA's servers for short jobs, else 0
+	SizeMean float64 `json:"size_mean"`
+	SCV      float64 `json:"scv"`
 
 	MeanWait          float64 `json:"mean_wait"`
 	MeanWaitCI95      float64 `json:"mean_wait_ci95"`
@@ -67,8 +88,12 @@ type Row struct {
 	// MessagesPerJob is the messages the dispatchers' knowledge costs per
 	// job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64 `json:"messages_per_job"`
+	// WarmupTruncated is the jobs discarded per replication: the warm-up,
+	// or with auto warm-up the mean MSER truncation.
+	WarmupTruncated float64 `json:"warmup_truncated"`
+	TotalJobs       int64   `json:"total_jobs"`    // jobs simulated, warm-ups and precision rounds included
+	PrecisionMet    bool    `json:"precision_met"` // a precision target was reached (false without one)
 
-	TotalJobs     int64    `json:"total_jobs"`     // jobs simulated, warm-ups and precision rounds included
 	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait (see Exact), else NaN
 	ExactResponse float64  `json:"exact_response"` // the exact mean response, else NaN
 	ExactMethod   string   `json:"exact_method"`   // its formula
@@ -97,10 +122,9 @@ func Rows(results []Result) []Row {
 
 // NewRow flattens a result.
 func NewRow(r Result) Row {
+	c := &r.Config
 	row := Row{
-		Policy: r.Policy, Label: r.Label, Servers: r.Servers, Load: r.Load, Sizes: r.Sizes, Arrivals: r.Arrivals,
-		Discipline: r.Discipline, Refresh: r.Refresh, Tally: r.Tally, Dispatchers: r.Dispatchers,
-		Jobs: r.Jobs, Reps: r.Reps, Seed: r.Seed, MessagesPerJob: r.MessagesPerJob,
+		Label: r.Label, MessagesPerJob: r.MessagesPerJob,
 		MeanWait: r.Wait.Mean, MeanWaitCI95: r.Wait.CI95,
 		MeanResponse: r.Response.Mean, MeanResponseCI95: r.Response.CI95,
 		P50Wait: r.P50Wait, P95Wait: r.P95Wait, P99Wait: r.P99Wait,
@@ -108,17 +132,18 @@ func NewRow(r Result) Row {
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
 		Utilization: r.Utilization, LoadOnCapacity: r.LoadOnCapacity, SizeMean: math.NaN(), SCV: math.NaN(),
-		Speeds: SpeedsText(r.Config.Speeds, r.Servers), Warmup: meanWarmup(r),
+		WarmupTruncated: meanWarmup(r), PrecisionMet: r.PrecisionMet,
 		MaxServerUtilization: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
 		RepWait: r.RepWait, RepResponse: r.RepResponse,
 	}
-	row.D, row.C = rowParams(r.Config.Policy, r.Servers)
+	row.setSettings(c)
+	row.D, row.C = rowParams(c.Policy, c.Servers)
 	if len(r.ServerUtilization) > 0 {
 		row.MaxServerUtilization = slices.Max(r.ServerUtilization)
 	}
-	if sizes := r.Config.sizes(); sizes != nil {
+	if sizes := c.sizes(); sizes != nil {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)
 	}
 	if r.HasExact {
@@ -138,6 +163,48 @@ func NewRow(r Result) Row {
 	}
 	return row
 }
+
+// setSettings fills the setting columns from c through the field table:
+// into the Row field of the column's name, else into Extra.
+func (r *Row) setSettings(c *Config) {
+	v := reflect.ValueOf(r).Elem()
+	for i := range fields {
+		f := &fields[i]
+		if !f.inKey() {
+			continue
+		}
+		val := f.ops.column(c)
+		if sf, ok := settingFields()[f.Column()]; ok {
+			v.FieldByIndex(sf.Index).Set(reflect.ValueOf(val).Convert(sf.Type))
+			continue
+		}
+		if r.Extra == nil {
+			r.Extra = map[string]any{}
+		}
+		r.Extra[f.Column()] = val
+	}
+}
+
+// setting is the value of the setting column name in r, and whether r
+// has it.
+func (r Row) setting(name string) (any, bool) {
+	if sf, ok := settingFields()[name]; ok {
+		return reflect.ValueOf(r).FieldByIndex(sf.Index).Interface(), true
+	}
+	v, ok := r.Extra[name]
+	return v, ok
+}
+
+// settingFields are Row's fields that hold a setting's column, by column.
+var settingFields = sync.OnceValue(func() map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
+	for _, sf := range rowColumns() {
+		if f, ok := fieldNamed(sf.Tag.Get("json")); ok && f.inKey() && f.Column() == sf.Tag.Get("json") {
+			out[f.Column()] = sf
+		}
+	}
+	return out
+})
 
 // meanWarmup is the warm-up a result's replications discarded, on average:
 // the fixed count, or the mean MSER truncation with auto warm-up.
@@ -175,40 +242,49 @@ func Find(rows []Row, label string, load float64) (Row, error) {
 	return Row{}, ambiguous(found, label, load)
 }
 
-// rowKeys are the columns besides the label and the load that tell a grid's
-// rows apart, with their Go syntax for a Select filter.
-var rowKeys = []struct {
-	name string
-	of   func(Row) any
-}{
-	{"Policy", func(r Row) any { return r.Policy }}, {"Servers", func(r Row) any { return r.Servers }},
-	{"Speeds", func(r Row) any { return r.Speeds }}, {"Warmup", func(r Row) any { return r.Warmup }},
-	{"Sizes", func(r Row) any { return r.Sizes }}, {"Arrivals", func(r Row) any { return r.Arrivals }},
-	{"Discipline", func(r Row) any { return r.Discipline }}, {"Refresh", func(r Row) any { return r.Refresh }},
-	{"Tally", func(r Row) any { return r.Tally }}, {"Dispatchers", func(r Row) any { return r.Dispatchers }},
-	{"Jobs", func(r Row) any { return r.Jobs }},
-	{"Reps", func(r Row) any { return r.Reps }}, {"Seed", func(r Row) any { return r.Seed }},
-}
-
-// ambiguous is Find's error for several matching rows: the first column
-// whose values differ, and a Select that keeps the first row's value.
+// ambiguous is Find's error for several matching rows: the first setting
+// column (in the field table's order) whose values differ, and a Select
+// that keeps the first row's value.
 func ambiguous(found []Row, label string, load float64) error {
 	head := fmt.Sprintf("%d rows match %q at load %v", len(found), label, load)
-	for _, k := range rowKeys {
+	if name, vals := separating(found); name != "" {
+		return fmt.Errorf("%s, with %s %s: keep one first, e.g. lbsim.Select(rows, func(r lbsim.Row) bool { return %s })",
+			head, name, andList(vals), selectExpr(found[0], name))
+	}
+	return fmt.Errorf("%s and no setting tells them apart: keep one first with lbsim.Select(rows, func(r lbsim.Row) bool { ... })", head)
+}
+
+// separating is the first setting column whose values differ among rows,
+// with those values as the tables print them; "" when none does.
+func separating(rows []Row) (string, []string) {
+	for i := range fields {
+		f := &fields[i]
+		if !f.inKey() || f.Name == "load" {
+			continue
+		}
 		var vals []string
 		seen := map[any]bool{}
-		for _, r := range found {
-			if v := k.of(r); !seen[v] {
+		for _, r := range rows {
+			if v, _ := r.setting(f.Column()); !seen[v] {
 				seen[v] = true
 				vals = append(vals, fmtValue(v))
 			}
 		}
 		if len(vals) > 1 {
-			return fmt.Errorf("%s, with %s %s: keep one first, e.g. lbsim.Select(rows, func(r lbsim.Row) bool { return r.%s == %s })",
-				head, k.name, andList(vals), k.name, fmtGo(k.of(found[0])))
+			return f.Column(), vals
 		}
 	}
-	return fmt.Errorf("%s and no column tells them apart (their precision may): keep one first with lbsim.Select(rows, func(r lbsim.Row) bool { ... })", head)
+	return "", nil
+}
+
+// selectExpr is the Go condition that keeps r's value of the setting
+// column name: on its Row field, or on Extra.
+func selectExpr(r Row, name string) string {
+	v, _ := r.setting(name)
+	if sf, ok := settingFields()[name]; ok {
+		return fmt.Sprintf("r.%s == %s", sf.Name, fmtGo(v))
+	}
+	return fmt.Sprintf("r.Extra[%q] == %s", name, fmtGo(v))
 }
 
 // fmtValue is a column's value as the tables print it; fmtGo as Go source.
@@ -267,16 +343,25 @@ func fmtLoads(m map[float64]bool) string {
 	return strings.Join(parts, ", ")
 }
 
-// RowHeader is the CSV header of rows: the json names of Row's fields
-// (Config and the replication means, tagged "-", are not columns).
+// RowHeader is the CSV header of rows, the keys of their JSON objects and
+// the columns of their tables: the setting columns of the field table
+// (Fields), then the json names of Row's result fields (Config, Extra and
+// the replication means, tagged "-", are not columns).
 func RowHeader() []string {
 	var out []string
-	for _, f := range rowColumns() {
-		out = append(out, f.Tag.Get("json"))
+	for i := range fields {
+		if fields[i].inKey() {
+			out = append(out, fields[i].Column())
+		}
+	}
+	for _, sf := range resultColumns() {
+		out = append(out, sf.Tag.Get("json"))
 	}
 	return out
 }
 
+// rowColumns are Row's fields that are columns; resultColumns those that
+// are no setting's.
 func rowColumns() []reflect.StructField {
 	var out []reflect.StructField
 	for f := range reflect.TypeFor[Row]().Fields() {
@@ -287,33 +372,76 @@ func rowColumns() []reflect.StructField {
 	return out
 }
 
+func resultColumns() []reflect.StructField {
+	var out []reflect.StructField
+	for _, sf := range rowColumns() {
+		if _, ok := settingFields()[sf.Tag.Get("json")]; !ok {
+			out = append(out, sf)
+		}
+	}
+	return out
+}
+
+// values are the row's columns, in RowHeader's order.
+func (r Row) values() []any {
+	var out []any
+	for i := range fields {
+		if fields[i].inKey() {
+			v, _ := r.setting(fields[i].Column())
+			out = append(out, v)
+		}
+	}
+	rv := reflect.ValueOf(r)
+	for _, sf := range resultColumns() {
+		out = append(out, rv.FieldByIndex(sf.Index).Interface())
+	}
+	return out
+}
+
 // Record is the row as CSV fields, numbers in the shortest form that reads
 // back exactly (so the same rows always give the same bytes), floats with a
 // decimal point ("0.0") so that a float column reads back as float
 // (frame.ReadCSV) whatever its values.
 func (r Row) Record() []string {
-	v := reflect.ValueOf(r)
-	var out []string
-	for _, sf := range rowColumns() {
-		f := v.FieldByIndex(sf.Index)
-		var s string
-		switch f.Kind() {
-		case reflect.String:
-			s = f.String()
-		case reflect.Float64:
-			s = floats.Text(f.Float())
-		case reflect.Int, reflect.Int64:
-			s = strconv.FormatInt(f.Int(), 10)
-		case reflect.Uint64:
-			s = strconv.FormatUint(f.Uint(), 10)
-		case reflect.Bool:
-			s = strconv.FormatBool(f.Bool())
+	vals := r.values()
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		switch x := v.(type) {
+		case float64:
+			out[i] = floats.Text(x)
 		default:
-			s = fmt.Sprint(f.Interface()) // Warnings
+			out[i] = fmt.Sprint(x) // strings, integers, bools, Warnings
 		}
-		out = append(out, s)
 	}
 	return out
+}
+
+// MarshalJSON writes the row as one JSON object whose keys are RowHeader,
+// in its order (the output of lbsim run -json); a value that does not
+// exist (NaN, an infinite mean) is null.
+func (r Row) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	vals := r.values()
+	for i, name := range RowHeader() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		k, _ := json.Marshal(name)
+		b.Write(k)
+		b.WriteByte(':')
+		v := vals[i]
+		if x, ok := v.(float64); ok && (math.IsNaN(x) || math.IsInf(x, 0)) {
+			v = nil
+		}
+		data, err := json.Marshal(v)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(data)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // WriteRows writes rows as CSV with a header line.

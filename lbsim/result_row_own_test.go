@@ -46,8 +46,8 @@ func TestOwn_RowNewColumns(t *testing.T) {
 	for _, w := range r.WarmupJobs {
 		sum += float64(w)
 	}
-	if want := sum / float64(len(r.WarmupJobs)); len(r.WarmupJobs) != 3 || row.Warmup != want {
-		t.Errorf("warmup %v, want the mean MSER truncation %v of %v", row.Warmup, want, r.WarmupJobs)
+	if want := sum / float64(len(r.WarmupJobs)); len(r.WarmupJobs) != 3 || row.WarmupTruncated != want {
+		t.Errorf("warmup %v, want the mean MSER truncation %v of %v", row.WarmupTruncated, want, r.WarmupJobs)
 	}
 	if row.Speeds != "5@2,5@1" || rowField(t, row, "speeds") != "5@2,5@1" {
 		t.Errorf("speeds %q", row.Speeds)
@@ -63,7 +63,7 @@ func TestOwn_RowNewColumns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if row := NewRow(r); row.Warmup != 1000 || row.Speeds != "10@1" || !strings.HasSuffix(row.CIMethod, "batch means") {
+	if row := NewRow(r); row.Warmup != 1000 || row.WarmupTruncated != 1000 || row.Speeds != "10@1" || !strings.HasSuffix(row.CIMethod, "batch means") {
 		t.Errorf("fixed warm-up: warmup %v speeds %q ci_method %q", row.Warmup, row.Speeds, row.CIMethod)
 	}
 }

@@ -47,7 +47,7 @@ func RunEach(cfgs []Config, progress func(done, total int), emit func(i int, r R
 			if len(cfgs) == 1 {
 				return err
 			}
-			return fmt.Errorf("configuration %d (%s): %w", i+1, pointName(cfgs[i]), err)
+			return fmt.Errorf("configuration %d (%s): %w", i+1, cfgs[i], err)
 		}
 	}
 	workers := runtime.GOMAXPROCS(0)
@@ -70,7 +70,7 @@ func RunEach(cfgs []Config, progress func(done, total int), emit func(i int, r R
 			if errs[next] != nil {
 				emitErr = errs[next]
 				if len(cfgs) > 1 {
-					emitErr = fmt.Errorf("configuration %d (%s): %w", next+1, pointName(cfgs[next]), emitErr)
+					emitErr = fmt.Errorf("configuration %d (%s): %w", next+1, cfgs[next], emitErr)
 				}
 				break
 			}

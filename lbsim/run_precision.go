@@ -123,7 +123,10 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		}
 		reps = append(reps, more...)
 		r := aggregate(&c, reps)
+		// The configuration that produced the numbers: cfg with the last
+		// round's replications and length.
 		r.Config, r.Seconds, r.TotalJobs = *cfg, time.Since(start).Seconds(), used
+		r.Config.Reps, r.Config.Jobs = c.Reps, c.Jobs
 		metric := r.Wait
 		if c.Discipline == PS {
 			metric = r.Response

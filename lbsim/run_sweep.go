@@ -8,9 +8,11 @@ import (
 // Grid is a sweep: every combination of its axes applied to Base is one
 // configuration. An empty axis keeps Base's value. Configurations are ordered
 // with Sizes outermost, then Servers, Disciplines, Refresh, Policies, and
-// Loads fastest. All configurations share Base's seed, so every policy and
-// load sees the same job sizes and (scaled) arrival times: common random
-// numbers, as in the course's R code.
+// Loads fastest (gridAxes). All configurations share Base's seed, so every
+// policy and load sees the same job sizes and (scaled) arrival times: common
+// random numbers, as in the course's R code. The command line, sweep files,
+// shards and Slurm scripts describe a sweep as a Grid too (Set, Text,
+// ReadJSON, Args, Canonical).
 type Grid struct {
 	Base        Config
 	Sizes       []SizeLaw
@@ -19,37 +21,57 @@ type Grid struct {
 	Refresh     []float64
 	Policies    []Policy
 	Loads       []float64
+	// SkipInvalid drops the invalid configurations (Valid) instead of
+	// failing: lbsim sweep -skip-invalid (nb.SweepValid in a notebook).
+	SkipInvalid bool
+}
+
+// gridAxes are the axes in the order they expand, the first outermost.
+var gridAxes = []string{"sizes", "servers", "discipline", "refresh", "policy", "load"}
+
+// axes are the grid's axis fields in gridAxes order.
+func axes() []*Field {
+	out := make([]*Field, len(gridAxes))
+	for i, name := range gridAxes {
+		out[i], _ = fieldNamed(name)
+	}
+	return out
 }
 
 // Configs lists the grid's configurations in sweep order.
 func (g Grid) Configs() []Config {
 	cfgs := []Config{g.Base}
-	expand := func(n int, set func(c *Config, i int)) {
+	for _, f := range axes() {
+		n := f.ops.axis.n(&g)
 		if n == 0 {
-			return
+			continue
 		}
-		var out []Config
+		out := make([]Config, 0, len(cfgs)*n)
 		for _, c := range cfgs {
 			for i := range n {
-				c2 := c
-				set(&c2, i)
-				out = append(out, c2)
+				f.ops.axis.apply(&g, i, &c)
+				out = append(out, c)
 			}
 		}
 		cfgs = out
 	}
-	expand(len(g.Sizes), func(c *Config, i int) { c.Sizes = g.Sizes[i] })
-	expand(len(g.Servers), func(c *Config, i int) { c.Servers = g.Servers[i] })
-	expand(len(g.Disciplines), func(c *Config, i int) { c.Discipline = g.Disciplines[i] })
-	expand(len(g.Refresh), func(c *Config, i int) { c.Refresh = g.Refresh[i] })
-	expand(len(g.Policies), func(c *Config, i int) { c.Policy = g.Policies[i] })
-	expand(len(g.Loads), func(c *Config, i int) { c.Load = g.Loads[i] })
 	return cfgs
+}
+
+// One is the grid's only configuration (lbsim run): an error names an
+// axis that has several values.
+func (g Grid) One() (Config, error) {
+	for _, f := range axes() {
+		if n := f.ops.axis.n(&g); n > 1 {
+			return Config{}, fmt.Errorf("%s has %d values; give one, or sweep them (lbsim sweep, nb.Sweep)", f.Name, n)
+		}
+	}
+	return g.Configs()[0], nil
 }
 
 // Valid splits the grid's configurations into those that pass
 // Config.Validate and the errors of the others, each naming its point
-// (pointName) by its position in the grid, from 1. A point is judged on one
+// (Config.String) by its position in the grid, from 1. A point is judged on one
 // worker: whether it fits in memory with all cores running is a property of
 // the machine, not of the point, so every machine keeps the same points (a
 // sharded sweep's shards must agree), and such a point fails when it runs.
@@ -58,7 +80,7 @@ func (g Grid) Valid() (valid []Config, invalid []error) {
 		one := c
 		one.Workers = 1
 		if err := one.Validate(); err != nil {
-			invalid = append(invalid, fmt.Errorf("configuration %d (%s): %w", i+1, pointName(c), err))
+			invalid = append(invalid, fmt.Errorf("configuration %d (%s): %w", i+1, c.String(), err))
 			continue
 		}
 		valid = append(valid, c)
@@ -66,23 +88,33 @@ func (g Grid) Valid() (valid []Config, invalid []error) {
 	return valid, invalid
 }
 
-// pointName names a configuration by the axes a grid varies: its policy
-// spec, K, the load (or the trace's), the sizes, and the refresh period and
-// discipline unless they are the defaults (live state, FCFS).
-func pointName(c Config) string {
+// String names the configuration by what a grid varies: its policy spec,
+// K, the load (or the trace's), the sizes, and the arrivals, the board,
+// the dispatchers and the discipline unless they are the defaults
+// (Poisson, live state, one, FCFS). Errors name grid points by it.
+func (c Config) String() string {
 	var b strings.Builder
 	b.WriteString(policyName(c))
 	fmt.Fprintf(&b, ", K=%d", c.Servers)
 	if c.Trace != nil {
-		b.WriteString(", trace")
+		fmt.Fprintf(&b, ", trace %s (load %s)", traceName(c.Trace), loadText(c.offeredLoad()))
 	} else {
 		fmt.Fprintf(&b, ", load %s", fmtNum(c.Load))
 		if c.Sizes != nil {
 			b.WriteString(", sizes " + sizesName(c.Sizes))
 		}
+		if c.Arrivals != nil && c.Arrivals.String() != (Poisson{}).String() {
+			b.WriteString(", " + c.Arrivals.String() + " arrivals")
+		}
 	}
 	if c.Refresh != 0 {
 		fmt.Fprintf(&b, ", refresh %s", fmtNum(c.Refresh))
+		if c.Tally {
+			b.WriteString(" with tally")
+		}
+		if c.Stagger {
+			b.WriteString(", staggered")
+		}
 	}
 	if c.Dispatchers > 1 {
 		fmt.Fprintf(&b, ", %d dispatchers", c.Dispatchers)

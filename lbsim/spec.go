@@ -168,3 +168,34 @@ func ParseDiscipline(s string) (Discipline, error) {
 	}
 	return 0, fmt.Errorf("discipline %q is unknown: use fcfs or ps", s)
 }
+
+// splitList splits a comma-separated list of specs, keeping a spec's own
+// comma-separated parameters with it: a piece without ':' that is key=value,
+// looks like a number or is empty continues the previous spec
+// ("sita:cut=10,c=20", "modal:100,500"; "modal:1,,2" stays one spec for its
+// parser to refuse); any other piece is a spec of its own (rnd, jsq). Each
+// spec is joined once from its trimmed pieces, so the work is linear in the
+// length of s.
+func splitList(s string) []string {
+	pieces := strings.Split(s, ",")
+	var out []string
+	for i := 0; i < len(pieces); {
+		j := i + 1
+		for j < len(pieces) && continuesSpec(strings.TrimSpace(pieces[j])) {
+			j++
+		}
+		spec := pieces[i:j]
+		for k := range spec {
+			spec[k] = strings.TrimSpace(spec[k])
+		}
+		out = append(out, strings.Join(spec, ","))
+		i = j
+	}
+	return out
+}
+
+// continuesSpec reports whether a list piece is a parameter of the spec
+// before it: "c=20", "500", "" (a number's syntax is its parser's business).
+func continuesSpec(p string) bool {
+	return !strings.Contains(p, ":") && (p == "" || strings.Contains(p, "=") || strings.IndexByte("0123456789+-.", p[0]) >= 0)
+}

@@ -15,6 +15,9 @@ import (
 // sizes. Replaying a trace replaces the arrival process and the size law.
 type Trace struct {
 	Times, Sizes []float64
+	// Source is the file the trace was read from (LoadTrace), "" for one
+	// built in Go; Config.Key knows a trace by its values, not by Source.
+	Source string
 }
 
 // Len is the number of jobs in the trace.
@@ -139,7 +142,49 @@ func LoadTrace(path string) (Trace, error) {
 	if err != nil {
 		return Trace{}, fmt.Errorf("%s: %w", path, err)
 	}
+	tr.Source = path
 	return tr, nil
+}
+
+// readTraceFile is the trace field's reader: "" is no trace.
+func readTraceFile(path string) (*Trace, error) {
+	if path == "" {
+		return nil, nil
+	}
+	tr, err := LoadTrace(path)
+	if err != nil {
+		return nil, err
+	}
+	return &tr, nil
+}
+
+// traceSource is the trace field's text: the file it came from.
+func traceSource(tr *Trace) string {
+	if tr == nil {
+		return ""
+	}
+	return tr.Source
+}
+
+// traceKey is a trace's part of Config.Key: its length and a hash of its
+// values, whatever file they came from.
+func traceKey(c *Config) string {
+	if c.Trace == nil {
+		return "none"
+	}
+	return fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
+}
+
+// traceName is a trace's column: its file, or for one built in Go its
+// length and hash.
+func traceName(tr *Trace) string {
+	switch {
+	case tr == nil:
+		return ""
+	case tr.Source != "":
+		return tr.Source
+	}
+	return fmt.Sprintf("%d jobs #%016x", tr.Len(), hashFloats(tr.Sizes)^hashFloats(tr.Times))
 }
 
 // WriteTrace writes the trace as CSV with the header "arrival,size".

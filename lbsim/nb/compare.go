@@ -4,11 +4,12 @@ import (
 	"math"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/compare"
 	"github.com/perfeval/lbsim/lbsim/plots"
 )
 
 // Compare shows policy a against policy b at every load of a sweep's rows
-// (lbsim.CompareByLoad: same seeds, so common random numbers): a table of
+// (compare.ByLoad: same seeds, so common random numbers): a table of
 // A - B and A / B with their paired 95% intervals and the unpaired ones
 // beside them, and a figure of A - B against the load with the paired
 // intervals, the exact difference when theory knows both, and zero. It
@@ -17,18 +18,18 @@ import (
 //
 //	rows := nb.M1(nb.Sweep("JSQ-2 and LL-2", g))
 //	nb.Compare(rows, "JSQ-2", "LL-2", "JSQ-2 minus LL-2")
-func Compare(rows []lbsim.Row, a, b, caption string, opts ...TableOption) []lbsim.Comparison {
-	cs := M1(lbsim.CompareByLoad(rows, a, b))
+func Compare(rows []lbsim.Row, a, b, caption string, opts ...TableOption) []compare.Comparison {
+	cs := M1(compare.ByLoad(rows, a, b))
 	Table(cs, caption, opts...)
 	Figure(differenceFigure(cs, caption))
 	return cs
 }
 
 // differenceFigure draws the comparisons' A - B against the load.
-func differenceFigure(cs []lbsim.Comparison, title string) plots.Figure {
+func differenceFigure(cs []compare.Comparison, title string) plots.Figure {
 	c0 := cs[0]
 	name := c0.A + " − " + c0.B + " (paired 95% CI)"
-	diff := plots.SeriesFrom(name, cs, func(c lbsim.Comparison) (float64, float64, float64, bool) {
+	diff := plots.SeriesFrom(name, cs, func(c compare.Comparison) (float64, float64, float64, bool) {
 		return c.Load, c.Diff, c.DiffCI95, true
 	})
 	for i, c := range cs {
@@ -40,13 +41,13 @@ func differenceFigure(cs []lbsim.Comparison, title string) plots.Figure {
 		}
 	}
 	fig := plots.Figure{Title: title, XLabel: "load rho", YLabel: "mean " + c0.Metric + ", " + c0.A + " − " + c0.B, Series: []plots.Series{diff}}
-	exact := plots.CurveFrom("exact difference", name, cs, func(c lbsim.Comparison) (float64, float64, bool) {
+	exact := plots.CurveFrom("exact difference", name, cs, func(c compare.Comparison) (float64, float64, bool) {
 		return c.Load, c.ExactDiff, !math.IsNaN(c.ExactDiff)
 	})
 	if len(exact.X) > 0 {
 		fig.Curves = append(fig.Curves, exact)
 	}
-	zero := plots.CurveFrom("no difference", "", cs, func(c lbsim.Comparison) (float64, float64, bool) { return c.Load, 0, true })
+	zero := plots.CurveFrom("no difference", "", cs, func(c compare.Comparison) (float64, float64, bool) { return c.Load, 0, true })
 	fig.Curves = append(fig.Curves, zero)
 	return fig
 }

@@ -1,9 +1,11 @@
 package nb
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/perfeval/lbsim/lbsim"
 )
@@ -78,46 +80,61 @@ func (c Control) check() error {
 	return nil
 }
 
-// PolicyMenu chooses among every registered policy (lbsim.PolicyTypes), each
-// by its example spec ("ll:d=2", "sita:c=20", ...), and the extra specs given
-// ("jsq", "ll:d=3", ...), starting at def.
-func PolicyMenu(def string, extra ...string) Control {
-	return registryMenu("policy", lbsim.PolicyTypes(), def, extra, lbsim.ParsePolicy,
-		func(cfg *lbsim.Config, p lbsim.Policy) { cfg.Policy = p })
-}
-
-// registryMenu chooses among a registry's families by their example specs,
-// and the extra specs, each parsed by parse and set by set.
-func registryMenu[T any](name string, fams []lbsim.Family[T], def string, extra []string,
-	parse func(string) (T, error), set func(*lbsim.Config, T)) Control {
-	var specs []string
-	for _, f := range fams {
-		specs = append(specs, f.Example)
-	}
-	c := Menu(name, append(specs, extra...), def, func(cfg *lbsim.Config, spec string) error {
-		v, err := parse(spec)
-		set(cfg, v)
-		return err
+// FieldSlider is a slider over values of a setting of lbsim's table
+// (lbsim.Fields, by name): the field's Label names it, its Set applies the
+// value, starting at def.
+func FieldSlider(name string, values []float64, def float64) Control {
+	f, err := field(name)
+	c := Slider(f.Label, values, def, func(cfg *lbsim.Config, x float64) error {
+		return f.Set(cfg, strconv.FormatFloat(x, 'g', -1, 64))
 	})
-	for _, spec := range extra {
-		if _, err := parse(spec); err != nil && c.err == nil {
-			c.err = err
-		}
-	}
+	c.err = cmp.Or(c.err, err)
 	return c
 }
 
-// ServersSlider sets the number of servers K.
-func ServersSlider(def int) Control {
-	return countSlider("servers K", def, func(cfg *lbsim.Config, k int) { cfg.Servers = k })
+// FieldMenu is a menu of a setting of lbsim's table (lbsim.Fields, by
+// name): its Choices (every registered policy, size law or arrival process
+// by its example spec, "ll:d=2", "sita:c=20", ...; the disciplines) and
+// the extra values given ("jsq", "ll:d=3", ...), starting at def.
+func FieldMenu(name, def string, extra ...string) Control {
+	f, err := field(name)
+	var options []string
+	for _, ch := range f.Choices() {
+		options = append(options, ch.Example)
+	}
+	c := Menu(f.Label, append(options, extra...), def, func(cfg *lbsim.Config, v string) error { return f.Set(cfg, v) })
+	for _, v := range extra {
+		if err == nil {
+			var probe lbsim.Config
+			err = f.Set(&probe, v)
+		}
+	}
+	c.err = err
+	return c
 }
 
-// countSlider is a slider over 1, 2, 5, 10, ... 1000 on a log axis.
-func countSlider(name string, def int, set func(cfg *lbsim.Config, n int)) Control {
-	c := Slider(name, []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}, float64(def), func(cfg *lbsim.Config, n float64) error {
-		set(cfg, int(n))
-		return nil
-	})
+// field is the setting of that name in lbsim's table.
+func field(name string) (lbsim.Field, error) {
+	var names []string
+	for _, f := range lbsim.Fields() {
+		if f.Name == name {
+			return f, nil
+		}
+		names = append(names, f.Name)
+	}
+	return lbsim.Field{Label: name}, fmt.Errorf("no setting is named %q; the settings are %s", name, strings.Join(names, ", "))
+}
+
+// PolicyMenu chooses among every registered policy (lbsim.PolicyTypes) by
+// its example spec, and the extra specs given, starting at def.
+func PolicyMenu(def string, extra ...string) Control { return FieldMenu("policy", def, extra...) }
+
+// ServersSlider sets the number of servers K.
+func ServersSlider(def int) Control { return countSlider("servers", def) }
+
+// countSlider is a slider of a count over 1, 2, 5, 10, ... 1000 on a log axis.
+func countSlider(name string, def int) Control {
+	c := FieldSlider(name, []float64{1, 2, 5, 10, 20, 50, 100, 200, 500, 1000}, float64(def))
 	c.LogX = true
 	return c
 }
@@ -128,22 +145,15 @@ func LoadSlider(def float64) Control {
 	for i := 5; i <= 99; i++ {
 		loads = append(loads, float64(i)/100)
 	}
-	return Slider("load rho", loads, def, func(cfg *lbsim.Config, rho float64) error {
-		cfg.Load = rho
-		return nil
-	})
+	return FieldSlider("load", loads, def)
 }
 
 // SizesMenu chooses the job-size law among every registered family
-// (lbsim.SizeTypes), each by its example spec ("exp:mean=1",
-// "h2:mean=1,scv=10", the handout's "twopoint:xm=1,xM=1000,beta=0.8", ...),
-// and the extra specs given, starting at def. The SCV of the laws that
-// have one to set (H2, Pareto) comes from SCVSlider, which must follow
-// this menu.
-func SizesMenu(def string, extra ...string) Control {
-	return registryMenu("job sizes", lbsim.SizeTypes(), def, extra, lbsim.ParseSizes,
-		func(cfg *lbsim.Config, s lbsim.SizeLaw) { cfg.Sizes = s })
-}
+// (lbsim.SizeTypes) by its example spec ("exp:mean=1", "h2:mean=1,scv=10",
+// the handout's "twopoint:xm=1,xM=1000,beta=0.8", ...), and the extra
+// specs given, starting at def. The SCV of the laws that have one to set
+// (H2, Pareto) comes from SCVSlider, which must follow this menu.
+func SizesMenu(def string, extra ...string) Control { return FieldMenu("sizes", def, extra...) }
 
 // SCVSlider sets the squared coefficient of variation of the size laws that
 // have a WithSCV method (H2, Pareto), keeping their mean; the other laws
@@ -166,40 +176,27 @@ func SCVSlider(def float64) Control {
 
 // RefreshSlider sets the board refresh period T (0: the policy reads live state).
 func RefreshSlider(def float64) Control {
-	return Slider("refresh T", []float64{0, 0.5, 1, 2, 5, 10, 20, 50, 100}, def, func(cfg *lbsim.Config, t float64) error {
-		cfg.Refresh = t
-		return nil
-	})
+	return FieldSlider("refresh", []float64{0, 0.5, 1, 2, 5, 10, 20, 50, 100}, def)
 }
 
 // DispatchersSlider sets M, the number of dispatchers, each deciding on
 // its own knowledge (lbsim.Config.Dispatchers): on a board its own tally,
 // for JIQ its own I-queue.
-func DispatchersSlider(def int) Control {
-	return countSlider("dispatchers M", def, func(cfg *lbsim.Config, m int) { cfg.Dispatchers = m })
-}
+func DispatchersSlider(def int) Control { return countSlider("dispatchers", def) }
 
 // TallyMenu sets whether the dispatcher adds its own sends since the last
-// refresh to the board.
+// refresh to the board: off or on.
 func TallyMenu(def bool) Control {
-	d := "off"
-	if def {
-		d = "on"
-	}
-	return Menu("tally", []string{"off", "on"}, d, func(cfg *lbsim.Config, v string) error {
-		cfg.Tally = v == "on"
-		return nil
+	f, err := field("tally")
+	c := Menu(f.Label, []string{"off", "on"}, map[bool]string{false: "off", true: "on"}[def], func(cfg *lbsim.Config, v string) error {
+		return f.Set(cfg, strconv.FormatBool(v == "on"))
 	})
+	c.err = err
+	return c
 }
 
 // DisciplineMenu sets the servers' discipline: FCFS or processor sharing.
-func DisciplineMenu(def string) Control {
-	return Menu("discipline", []string{"fcfs", "ps"}, def, func(cfg *lbsim.Config, v string) error {
-		d, err := lbsim.ParseDiscipline(v)
-		cfg.Discipline = d
-		return err
-	})
-}
+func DisciplineMenu(def string) Control { return FieldMenu("discipline", def) }
 
 // FastShareSlider sets the share of fast servers, for two machine
 // generations: the first round(share K) servers get speed 2 (or

@@ -169,7 +169,7 @@ func wrap(part, body string) string {
 }
 
 func errorHTML(err error) string {
-	return fmt.Sprintf(`<p style="color:#a00;font-family:sans-serif">%s</p>`, html.EscapeString(lbsim.FieldAdvice(err.Error())))
+	return fmt.Sprintf(`<p style="color:#a00;font-family:sans-serif">%s</p>`, html.EscapeString(FieldAdvice(err.Error())))
 }
 
 // dispatchersNote is ", M dispatchers" for several, else "".
@@ -182,15 +182,7 @@ func dispatchersNote(cfg lbsim.Config) string {
 
 // describe is a one-line summary of cfg, as the table's caption.
 func describe(cfg lbsim.Config) string {
-	s := fmt.Sprintf("%s, K=%d, load %g, sizes %s (SCV %.3g), %s", cfg.Policy, cfg.Servers, cfg.Load,
-		cfg.Sizes, lbsim.SCV(cfg.Sizes), cfg.Discipline)
-	if cfg.Refresh > 0 {
-		s += fmt.Sprintf(", board refreshed every T=%g", cfg.Refresh)
-		if cfg.Tally {
-			s += " with tally"
-		}
-	}
-	return s + dispatchersNote(cfg)
+	return fmt.Sprintf("%s (size SCV %.3g)", cfg, lbsim.SCV(cfg.Sizes))
 }
 
 // theoryRow is one row of the single view's table.
@@ -219,12 +211,13 @@ func (e *Explorer) single(cfg lbsim.Config, r lbsim.Result) (figure, table strin
 	if err != nil {
 		return "", errorHTML(err)
 	}
-	caption := fmt.Sprintf("%s: %d × %d jobs in %.0f ms", describe(cfg), r.Reps, r.Jobs, 1000*r.Seconds)
+	row := lbsim.NewRow(r)
+	caption := fmt.Sprintf("%s: %d × %d jobs in %.0f ms", describe(cfg), row.Reps, row.Jobs, 1000*r.Seconds)
 	table = frame.HTML(df, frame.Caption(caption), frame.Precision(4))
 	if len(r.Warnings) > 0 {
 		table += "<ul style=\"color:#a60;font-family:sans-serif;font-size:13px\">"
 		for _, w := range r.Warnings {
-			table += "<li>warning " + html.EscapeString(lbsim.FieldAdvice(w.String())) + "</li>"
+			table += "<li>warning " + html.EscapeString(FieldAdvice(w.String())) + "</li>"
 		}
 		table += "</ul>"
 	}

@@ -126,7 +126,7 @@ func TestExplorerTableShowsWarnings(t *testing.T) {
 	e := testExplorer()
 	v := e.drawSingle(choose(t, &e, map[string]string{"policy": "rnd", "job sizes": "pareto:alpha=2.2,mean=1", "size SCV": "10"}))
 	if !v.Result.Warnings.Has("infinite-third-moment") {
-		t.Fatalf("no infinite-third-moment warning for %s: %v", v.Result.Sizes, v.Result.Warnings)
+		t.Fatalf("no infinite-third-moment warning for %s: %v", v.Result.Config.Sizes, v.Result.Warnings)
 	}
 	if !strings.Contains(v.Table, "<li>warning infinite-third-moment: sizes pareto:alpha=2.04880884817") {
 		t.Errorf("table does not list the warning:\n%s", v.Table)

@@ -7,8 +7,6 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"github.com/janpfeifer/must"
-
-	"github.com/perfeval/lbsim/lbsim"
 )
 
 // GoNB's must.M logs and panics with a stack trace. Reassigned, as its doc
@@ -31,9 +29,9 @@ var stop = func() {
 //
 // In a notebook the error is a red box whose text starts "error: "; outside
 // one (go test, a terminal) it is the line "error: ..." on stderr. Advice
-// names Config fields, not command-line flags (lbsim.FieldAdvice).
+// names Config fields, not command-line flags (FieldAdvice).
 func Fail(err error) {
-	msg := "error: " + lbsim.FieldAdvice(err.Error())
+	msg := "error: " + FieldAdvice(err.Error())
 	if frontEnd.isNotebook {
 		showHTML(errorBox(msg))
 	} else {

@@ -81,7 +81,7 @@ func toFrame(rows any) (dataframe.DataFrame, error) {
 
 // shownWarnings is df as a notebook shows it, and the name of its warnings
 // column ("" if none): a string column named "warnings" is dropped when no row
-// has text, else its advice names Config fields (lbsim.FieldAdvice); Table
+// has text, else its advice names Config fields (FieldAdvice); Table
 // shows it as footnote markers, each warning once under the table.
 func shownWarnings(df dataframe.DataFrame) (dataframe.DataFrame, string) {
 	for _, name := range df.Names() {
@@ -91,7 +91,7 @@ func shownWarnings(df dataframe.DataFrame) (dataframe.DataFrame, string) {
 		}
 		cells, empty := col.Records(), true
 		for i, s := range cells {
-			cells[i], empty = lbsim.FieldAdvice(s), empty && s == ""
+			cells[i], empty = FieldAdvice(s), empty && s == ""
 		}
 		if empty {
 			return df.Drop(name), ""
@@ -146,7 +146,7 @@ func sweepValid(label string, g lbsim.Grid, fresh bool) (rows []lbsim.Row, skipp
 	if len(skipped) > 0 {
 		lines := make([]string, len(skipped))
 		for i, e := range skipped {
-			lines[i] = "  " + lbsim.FieldAdvice(e.Error())
+			lines[i] = "  " + FieldAdvice(e.Error())
 		}
 		noteOnce(fmt.Sprintf("%s: skipped %d invalid configuration(s) of %d:\n%s", label, len(skipped), len(skipped)+len(valid), strings.Join(lines, "\n")))
 	}

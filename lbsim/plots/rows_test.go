@@ -178,8 +178,8 @@ func TestHarden2_ByLabelAmbiguous(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := ByLabel(rows, MeanWait); err == nil || !strings.Contains(err.Error(), "Servers 4 and 8") {
-		t.Errorf("ByLabel on a grid over K: %v; want an error naming Servers", err)
+	if _, err := ByLabel(rows, MeanWait); err == nil || !strings.Contains(err.Error(), "servers 4 and 8") || !strings.Contains(err.Error(), "r.Servers == 4") {
+		t.Errorf("ByLabel on a grid over K: %v; want an error naming the column servers", err)
 	}
 	if ss, err := ByLabel(lbsim.Select(rows, func(r lbsim.Row) bool { return r.Servers == 8 }), MeanWait); err != nil || len(ss[0].X) != 2 {
 		t.Errorf("after the filter: %v, %v", ss, err)

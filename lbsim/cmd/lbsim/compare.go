@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"math"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/compare"
 )
 
 func init() { commands["compare"] = compareCommand }
@@ -13,19 +15,19 @@ func init() { commands["compare"] = compareCommand }
 // compareCommand runs two policies on the same system and the same seeds
 // (common random numbers) and prints A - B and A / B of the mean wait (PS:
 // response) with paired 95% intervals and the unpaired ones beside them
-// (lbsim.Compare). Every run flag applies to both runs.
+// (compare.Results). Every run flag applies to both runs.
 func compareCommand(args []string, stdout, stderr io.Writer) error {
-	var c configFlags
+	var c gridFlags
 	fs := newFlagSet("compare", stderr, &c)
 	fs.Lookup("policy").Usage = "the two policies A,B to compare, e.g. rnd,rr (" + fs.Lookup("policy").Usage + ")"
 	asJSON := fs.Bool("json", false, "print exactly one JSON object on stdout")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if err := checkReplaced(fs, &c); err != nil {
+	if err := c.settle(); err != nil {
 		return err
 	}
-	policies := splitList(c.policy)
+	policies := c.grid.Policies
 	if len(policies) != 2 {
 		s := "s"
 		if len(policies) == 1 {
@@ -33,25 +35,25 @@ func compareCommand(args []string, stdout, stderr io.Writer) error {
 		}
 		return fmt.Errorf("-policy has %d value%s; compare takes two, e.g. -policy rnd,rr", len(policies), s)
 	}
-	if c.precision > 0 {
+	if c.grid.Base.Precision > 0 {
 		return fmt.Errorf("-precision stops each run at its own length, so the runs would not be paired; give -jobs and -reps instead (e.g. -reps 10)")
 	}
 	cfgs := make([]lbsim.Config, 2)
 	for i, p := range policies {
 		one := c
-		one.policy = p
-		g, err := one.grid(true)
+		one.grid.Policies = []lbsim.Policy{p}
+		cfg, err := one.one()
 		if err != nil {
 			return err
 		}
-		cfgs[i] = g.Configs()[0]
+		cfgs[i] = cfg
 	}
 	warnUnstable(stderr, "compare", cfgs)
 	res, err := lbsim.RunAll(cfgs, nil)
 	if err != nil {
 		return err
 	}
-	cmp, err := lbsim.Compare(res[0], res[1])
+	cmp, err := compare.Results(res[0], res[1])
 	if err != nil {
 		return err
 	}
@@ -65,12 +67,12 @@ func compareCommand(args []string, stdout, stderr io.Writer) error {
 // comparisonText is the readable summary: the difference with its paired
 // and unpaired intervals, the ratio, the exact difference when known, the
 // two means and the runs' warnings.
-func comparisonText(c lbsim.Comparison, res []lbsim.Result) string {
+func comparisonText(c compare.Comparison, res []lbsim.Result) string {
 	unit := fmt.Sprintf("%d %s", c.Pairs, c.Units)
 	s := fmt.Sprintf("%s - %s: mean %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%.2gx wider)\n",
 		c.A, c.B, c.Metric, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, c.UnpairedDiffCI95/c.DiffCI95)
 	s += fmt.Sprintf("%s / %s: ratio %.6g, paired 95%% CI ± %.3g; unpaired ± %.3g\n", c.A, c.B, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95)
-	if v := jsonNum(c.ExactDiff); v != nil {
+	if !math.IsNaN(c.ExactDiff) {
 		s += fmt.Sprintf("exact difference %.6g\n", c.ExactDiff)
 	}
 	s += fmt.Sprintf("%s: mean %s %s; %s: mean %s %s\n", c.A, c.Metric, lbsim.Estimate{Mean: c.MeanA, CI95: c.MeanACI95},
@@ -87,7 +89,7 @@ func comparisonText(c lbsim.Comparison, res []lbsim.Result) string {
 // mean wait (diff_mean_wait, ...; under PS of the mean response,
 // diff_mean_response, ...) with paired _ci95 half-widths, the unpaired ones,
 // and both runs as lbsim run -json reports them.
-func comparisonJSON(c lbsim.Comparison, res []lbsim.Result) map[string]any {
+func comparisonJSON(c compare.Comparison, res []lbsim.Result) map[string]any {
 	m := "mean_" + c.Metric
 	return map[string]any{
 		"a": c.A, "b": c.B, "metric": c.Metric, "load": c.Load, "pairs": c.Pairs, "ci_method": c.Units,
@@ -97,6 +99,14 @@ func comparisonJSON(c lbsim.Comparison, res []lbsim.Result) map[string]any {
 		"ratio_" + m: jsonNum(c.Ratio), "ratio_" + m + "_ci95": jsonNum(c.RatioCI95),
 		"unpaired_diff_ci95": jsonNum(c.UnpairedDiffCI95), "unpaired_ratio_ci95": jsonNum(c.UnpairedRatioCI95),
 		"exact_diff": jsonNum(c.ExactDiff),
-		"runs":       []map[string]any{resultJSON(res[0]), resultJSON(res[1])},
+		"runs":       []json.RawMessage{rowJSON(lbsim.NewRow(res[0])), rowJSON(lbsim.NewRow(res[1]))},
 	}
+}
+
+// jsonNum is x, or nil (JSON null) for a value that does not exist.
+func jsonNum(x float64) any {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return nil
+	}
+	return x
 }

@@ -53,8 +53,4 @@ func TestOwn_ControlVariatesSpec(t *testing.T) {
 	if again, e, _ := cli(append(task, "-id")...); strings.TrimSpace(again) != cv {
 		t.Errorf("the task's command line gives %q (%s), the spec %q", again, e, cv)
 	}
-	canon, err := sweepSpec{Servers: []int{4}}.canonical("")
-	if err != nil || strings.Contains(string(canon), "control_variates") {
-		t.Errorf("a spec without control variates names them in its id: %s %v", canon, err)
-	}
 }

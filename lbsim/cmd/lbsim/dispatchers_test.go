@@ -1,11 +1,15 @@
 package main
 
 import (
+	"encoding/csv"
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // TestDispatchersFlags: lbsim run -dispatchers M -dispatcher-weights
@@ -51,5 +55,54 @@ func TestDispatchersSpec(t *testing.T) {
 	task := scriptCommand(t, script, "0/1", filepath.Join(dir, "task"))
 	if again, e, _ := cli(append(task, "-id")...); strings.TrimSpace(again) != m {
 		t.Errorf("the task's command line %q gives %q (%s), the spec %q", task, again, e, m)
+	}
+}
+
+// TestDispatcherRowsDiffer: the same sweep with private tallies, then with
+// staggered boards, then with uneven dispatcher weights, gives rows that
+// differ in a setting column (they used to be identical in every one),
+// and lbsim.Find names the column that tells them apart.
+func TestDispatcherRowsDiffer(t *testing.T) {
+	base := []string{"sweep", "-policy", "jsq:d=2", "-servers", "8", "-load", "0.8", "-sizes", "exp:mean=1", "-jobs", "4000",
+		"-reps", "2", "-dispatchers", "3", "-refresh", "1", "-tally", "-quiet"}
+	var rows [][]string
+	var header []string
+	for _, extra := range [][]string{nil, {"-stagger"}, {"-dispatcher-weights", "5,1,1"}} {
+		out, _ := lbsimOK(t, append(append([]string{}, base...), extra...)...)
+		recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || len(recs) != 2 {
+			t.Fatalf("%v: %d records (%v)", extra, len(recs), err)
+		}
+		header = recs[0]
+		rows = append(rows, recs[1])
+	}
+	settings := 0
+	for _, f := range lbsim.Fields() {
+		if f.Result() {
+			settings++
+		}
+	}
+	for i := range rows {
+		for j := range i {
+			if slices.Equal(rows[i][:settings], rows[j][:settings]) {
+				t.Errorf("rows %d and %d agree in every setting column %v:\n%v", j, i, header[:settings], rows[i][:settings])
+			}
+		}
+	}
+	col := func(name string) int { return slices.Index(header, name) }
+	if rows[1][col("stagger")] != "true" || rows[2][col("dispatcher_weights")] != "5,1,1" || rows[0][col("tally")] != "true" {
+		t.Errorf("stagger %s, dispatcher_weights %q, tally %s", rows[1][col("stagger")], rows[2][col("dispatcher_weights")], rows[0][col("tally")])
+	}
+	cfg := lbsim.Config{Policy: lbsim.JSQ{D: 2}, Servers: 8, Load: 0.8, Sizes: lbsim.Exponential{M: 1}, Jobs: 4000, Reps: 2,
+		Dispatchers: 3, Refresh: 1, Tally: true}
+	staggered := cfg
+	staggered.Stagger = true
+	res, err := lbsim.RunAll([]lbsim.Config{cfg, staggered}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = lbsim.Find(lbsim.Rows(res), "JSQ-2", 0.8)
+	if err == nil || !strings.Contains(err.Error(), "with stagger false and true") || !strings.Contains(err.Error(), "r.Stagger == false") {
+		t.Errorf("Find on the two rows: %v; want the column stagger named", err)
 	}
 }

@@ -14,53 +14,22 @@ import (
 
 var errHelp = errors.New("help requested")
 
-// configFlags are the flags shared by run and sweep (the command-line
-// contract: names and defaults must not change). In a sweep, -policy, -load,
-// -sizes, -servers, -refresh and -discipline take comma-separated lists.
-type configFlags struct {
-	servers, speeds, load, sizes, arrivals, policy, refresh, discipline string
-	trace, dispatcherWeights                                            string
-	dispatchers                                                         int
-	jobs                                                                int64
-	warmup                                                              string
-	precision, maxSeconds                                               float64
-	maxJobs                                                             int64
-	reps, workers, batches                                              int
-	seed                                                                uint64
-	overload, tally, controlVariates, stagger                           bool
-	skipInvalid                                                         bool // sweep only: -skip-invalid
-
-	given map[string]bool // the flags on the command line (checkReplaced)
-	input *traceInput     // the trace, read once (traceInput)
+// gridFlags are the settings' flags, one per field of lbsim's table
+// (lbsim.Grid.Flags): each sets its field of the grid. In a sweep the axes
+// (-policy, -load, -sizes, -servers, -refresh, -discipline) take
+// comma-separated lists; run and compare take one value each.
+type gridFlags struct {
+	grid  lbsim.Grid
+	given map[string]bool // the fields the command line set (lbsim.Grid.Settle)
 }
 
-func newFlagSet(name string, stderr io.Writer, c *configFlags) *flag.FlagSet {
+// newFlagSet defines the settings' flags (for sweep and slurm also
+// -skip-invalid), at the defaults of lbsim.DefaultGrid.
+func newFlagSet(name string, stderr io.Writer, c *gridFlags) *flag.FlagSet {
 	fs := flag.NewFlagSet("lbsim "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	fs.StringVar(&c.servers, "servers", "50", "number of servers K")
-	fs.StringVar(&c.speeds, "speeds", "1", "server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)")
-	fs.StringVar(&c.load, "load", "0.5", "load rho = lambda E[X] / sum(mu_k), in (0,1)")
-	fs.StringVar(&c.sizes, "sizes", "twopoint:xm=1,xM=1000,beta=0.8", familyHelp("job sizes", lbsim.SizeTypes()))
-	fs.StringVar(&c.arrivals, "arrivals", "poisson", familyHelp("arrivals", lbsim.ArrivalTypes()))
-	fs.StringVar(&c.trace, "trace", "", "replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes)")
-	fs.StringVar(&c.policy, "policy", "rnd", familyHelp("policy", lbsim.PolicyTypes()))
-	fs.StringVar(&c.refresh, "refresh", "0", "board refresh period T (0 = live state)")
-	fs.BoolVar(&c.tally, "tally", false, "each dispatcher adds its own sends since the last refresh to its board")
-	numberVar(fs, &c.dispatchers, "dispatchers", 1, "dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally")
-	fs.StringVar(&c.dispatcherWeights, "dispatcher-weights", "", "the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)")
-	fs.BoolVar(&c.stagger, "stagger", false, "refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T")
-	fs.StringVar(&c.discipline, "discipline", "fcfs", "service discipline: fcfs or ps")
-	numberVar(fs, &c.jobs, "jobs", 2000000, "measured jobs N per replication")
-	fs.StringVar(&c.warmup, "warmup", "0", "jobs simulated before measuring, or auto (MSER truncation per replication)")
-	numberVar(fs, &c.precision, "precision", 0, "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)")
-	numberVar(fs, &c.maxJobs, "max-jobs", 0, "with -precision: at most this many jobs in all (0 = 1e10)")
-	numberVar(fs, &c.maxSeconds, "max-seconds", 0, "with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)")
-	numberVar(fs, &c.reps, "reps", 1, "independent replications R (CIs over replications; R=1 uses batch means)")
-	numberVar(fs, &c.seed, "seed", 1, "base seed")
-	numberVar(fs, &c.workers, "workers", 0, "parallel workers (0 = all cores)")
-	numberVar(fs, &c.batches, "batches", 0, "batch means for the CI when R=1 (0 = 20)")
-	fs.BoolVar(&c.overload, "overload", false, "allow load >= 1 (unstable: results depend on N)")
-	fs.BoolVar(&c.controlVariates, "control-variates", false, "narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)")
+	c.grid, c.given = lbsim.DefaultGrid(), map[string]bool{}
+	c.grid.Flags(fs, name == "sweep" || name == "slurm", c.given)
 	return fs
 }
 
@@ -107,35 +76,9 @@ func parseFlags(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
-// checkReplaced records which flags were given and refuses those that
-// another input replaces, whose value would be ignored but reported: -load
-// beside a ramp, which sets the load itself, and -load, -sizes and
-// -arrivals beside a trace, which holds the arrival times and sizes. Without
-// -jobs, a trace is replayed whole (-jobs 0).
-func checkReplaced(fs *flag.FlagSet, c *configFlags) error {
-	c.given = map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { c.given[f.Name] = true })
-	if c.trace != "" {
-		for _, name := range []string{"load", "sizes", "arrivals"} {
-			if c.given[name] {
-				return fmt.Errorf("-%s has no effect with -trace %s: the trace's arrival times and sizes replace -load, -sizes and -arrivals; drop -%s", name, c.trace, name)
-			}
-		}
-		if !c.given["jobs"] {
-			c.jobs = 0
-		}
-		return nil
-	}
-	if isRamp(c.arrivals) && c.given["load"] {
-		return fmt.Errorf("-load %s has no effect with -arrivals %s: the ramp's from and to are the loads; drop -load", c.load, c.arrivals)
-	}
-	return nil
-}
-
-// isRamp reports whether an -arrivals spec is a ramp, which sets the load.
-func isRamp(arrivals string) bool {
-	return strings.HasPrefix(strings.ToLower(strings.TrimSpace(arrivals)), "ramp")
-}
+// settle applies the rules between the given settings (lbsim.Grid.Settle):
+// a trace replaces -load, -sizes and -arrivals, a ramp -load.
+func (c *gridFlags) settle() error { return c.grid.Settle(c.given, false) }
 
 // warnUnstable warns once about every load >= 1 in cfgs (allowed with
 // -overload, or reached by a ramp): the queues grow with N and the results
@@ -170,10 +113,17 @@ func (v *onceValue) Set(s string) error {
 	}
 	v.set = true
 	err := v.Value.Set(s)
-	if _, own := v.Value.(interface{ ownMessage() }); own && err != nil {
+	if _, number := v.Value.(interface{ ownMessage() }); (number || isField(v.Value)) && err != nil {
 		v.err = numberError(v.name, err)
 	}
 	return err
+}
+
+// isField reports whether a flag sets a field of lbsim's table
+// (lbsim.Grid.Flags): its errors say all that is wrong, as a number's do.
+func isField(v flag.Value) bool {
+	_, ok := v.(interface{ Field() lbsim.Field })
+	return ok
 }
 
 // String serves flag's printing of defaults, which calls it on a zero
@@ -194,190 +144,24 @@ func (v *onceValue) IsBoolFlag() bool {
 // numberError names the flag of a number that lbsim's parser refused.
 func numberError(name string, err error) error { return fmt.Errorf("-%s: %v", name, err) }
 
-// splitList splits a comma-separated list of specs, keeping a spec's own
-// comma-separated parameters with it: a piece without ':' that is key=value,
-// looks like a number or is empty continues the previous spec
-// ("sita:cut=10,c=20", "modal:100,500"; "modal:1,,2" stays one spec for its
-// parser to refuse); any other piece is a spec of its own (rnd, jsq). Each
-// spec is joined once from its trimmed pieces, so the work is linear in the
-// length of s.
-func splitList(s string) []string {
-	pieces := strings.Split(s, ",")
-	var out []string
-	for i := 0; i < len(pieces); {
-		j := i + 1
-		for j < len(pieces) && continuesSpec(strings.TrimSpace(pieces[j])) {
-			j++
-		}
-		spec := pieces[i:j]
-		for k := range spec {
-			spec[k] = strings.TrimSpace(spec[k])
-		}
-		out = append(out, strings.Join(spec, ","))
-		i = j
-	}
-	return out
-}
-
-// continuesSpec reports whether a list piece is a parameter of the spec
-// before it: "c=20", "500", "" (a number's syntax is its parser's business).
-func continuesSpec(p string) bool {
-	return !strings.Contains(p, ":") && (p == "" || strings.Contains(p, "=") || strings.IndexByte("0123456789+-.", p[0]) >= 0)
-}
-
-// parseFloats and parseInts read a comma-separated list flag.
-// parseSpeeds reads -speeds (see lbsim.ParseSpeeds).
-func parseSpeeds(s string) ([]float64, error) {
-	sp, err := lbsim.ParseSpeeds(s)
+// one is the grid's configuration for run and compare, validated.
+func (c *gridFlags) one() (lbsim.Config, error) {
+	cfg, err := c.grid.One()
 	if err != nil {
-		return nil, fmt.Errorf("-%v", err)
+		return cfg, fmt.Errorf("-%v", err)
 	}
-	return sp, nil
-}
-
-func parseFloats(name, s string) ([]float64, error) { return parseList[float64](name, s) }
-
-// parseWeights reads -dispatcher-weights: empty for none.
-func parseWeights(s string) ([]float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
-	return parseFloats("dispatcher-weights", s)
-}
-func parseInts(name, s string) ([]int, error) { return parseList[int](name, s) }
-
-func parseList[T number](name, s string) ([]T, error) {
-	var out []T
-	for _, p := range strings.Split(s, ",") {
-		x, err := parseNumber[T](p)
-		if err != nil {
-			return nil, numberError(name, err)
-		}
-		out = append(out, x)
-	}
-	return out, nil
-}
-
-// grid builds the sweep grid; with single=true every list must have one value.
-func (c *configFlags) grid(single bool) (lbsim.Grid, error) {
-	var g lbsim.Grid
-	one := func(name string, n int) error {
-		if single && n != 1 {
-			return fmt.Errorf("-%s has %d values; run takes one (use lbsim sweep for lists)", name, n)
-		}
-		return nil
-	}
-	var err error
-	if g.Servers, err = parseInts("servers", c.servers); err != nil {
-		return g, err
-	}
-	if err := one("servers", len(g.Servers)); err != nil {
-		return g, err
-	}
-	if c.trace == "" && !isRamp(c.arrivals) { // a trace has its own load, a ramp sets it
-		if g.Loads, err = parseFloats("load", c.load); err != nil {
-			return g, err
-		}
-		if err := one("load", len(g.Loads)); err != nil {
-			return g, err
-		}
-	}
-	if g.Refresh, err = parseFloats("refresh", c.refresh); err != nil {
-		return g, err
-	}
-	if err := one("refresh", len(g.Refresh)); err != nil {
-		return g, err
-	}
-	speeds, err := parseSpeeds(c.speeds)
-	if err != nil {
-		return g, err
-	}
-	for _, p := range splitList(c.policy) {
-		pol, err := lbsim.ParsePolicy(p)
-		if err != nil {
-			return g, err
-		}
-		g.Policies = append(g.Policies, pol)
-	}
-	if err := one("policy", len(g.Policies)); err != nil {
-		return g, err
-	}
-	for _, d := range splitList(c.discipline) {
-		disc, err := lbsim.ParseDiscipline(d)
-		if err != nil {
-			return g, err
-		}
-		g.Disciplines = append(g.Disciplines, disc)
-	}
-	if err := one("discipline", len(g.Disciplines)); err != nil {
-		return g, err
-	}
-	b := lbsim.Config{
-		Speeds: speeds, Jobs: c.jobs, Reps: c.reps, Seed: c.seed,
-		Workers: c.workers, Batches: c.batches, AllowOverload: c.overload, Tally: c.tally,
-		Dispatchers: c.dispatchers, Stagger: c.stagger,
-		Precision: c.precision, MaxJobs: c.maxJobs, MaxSeconds: c.maxSeconds, ControlVariates: c.controlVariates,
-	}
-	if b.Warmup, b.WarmupAuto, err = parseWarmup(c.warmup); err != nil {
-		return g, err
-	}
-	if b.DispatcherWeights, err = parseWeights(c.dispatcherWeights); err != nil {
-		return g, err
-	}
-	if c.trace != "" {
-		in, err := c.traceInput()
-		if err != nil {
-			return g, err
-		}
-		b.Trace = &in.trace // b.Jobs = 0 replays it whole
-	} else {
-		for _, s := range splitList(c.sizes) {
-			law, err := lbsim.ParseSizes(s)
-			if err != nil {
-				return g, err
-			}
-			g.Sizes = append(g.Sizes, law)
-		}
-		if err := one("sizes", len(g.Sizes)); err != nil {
-			return g, err
-		}
-		if b.Arrivals, err = lbsim.ParseArrivals(c.arrivals); err != nil {
-			return g, err
-		}
-		if r, ok := b.Arrivals.(lbsim.Ramp); ok {
-			// The ramp sets the load; the configuration reports its final one.
-			g.Loads = []float64{r.To}
-		}
-	}
-	if c.reps < 1 {
-		return g, fmt.Errorf("-reps %d is invalid: need R >= 1", c.reps)
-	}
-	if c.workers < 0 {
-		return g, fmt.Errorf("-workers %d is invalid: need >= 0 (0 = all cores)", c.workers)
-	}
-	g.Base = b
-	if _, err := g.Count(); err != nil {
-		return g, err
-	}
-	if single {
-		cfg := g.Configs()[0]
-		return g, cfg.Validate()
-	}
-	if c.skipInvalid {
-		return g, nil // the invalid points are dropped, each with its reason (points)
-	}
-	return g, checkRefreshAxis(g)
+	return cfg, cfg.Validate()
 }
 
 // points are the sweep's configurations: all of them, or with -skip-invalid
 // the valid ones and the errors of the others (lbsim.Grid.Valid, as
 // nb.SweepValid). Without it, the first invalid point is the error, named.
-func (c *configFlags) points(g lbsim.Grid) (valid []lbsim.Config, skipped []error, err error) {
+func points(g lbsim.Grid) (valid []lbsim.Config, skipped []error, err error) {
 	valid, skipped = g.Valid()
 	switch {
 	case len(valid) == 0:
 		return nil, skipped, fmt.Errorf("every one of the %d configurations is invalid; the first: %v", len(skipped), skipped[0])
-	case len(skipped) > 0 && !c.skipInvalid:
+	case len(skipped) > 0 && !g.SkipInvalid:
 		return nil, skipped, fmt.Errorf("%v; skip such points with -skip-invalid", skipped[0])
 	}
 	return valid, skipped, nil
@@ -411,31 +195,9 @@ func checkRefreshAxis(g lbsim.Grid) error {
 		reads, it = "read", "them"
 	}
 	why := fmt.Sprintf("-refresh %s with -policy %s: %s %s no server state, so only T=0 applies to %s, and a sweep runs every policy at every T",
-		joinFloats(g.Refresh), strings.Join(all, ","), strings.Join(blind, ", "), reads, it)
+		g.Text("refresh"), strings.Join(all, ","), strings.Join(blind, ", "), reads, it)
 	if len(seeing) == 0 {
 		return fmt.Errorf("%s; drop -refresh (T=0) or use a policy that reads the board, e.g. ll:d=2", why)
 	}
-	return fmt.Errorf("%s; run two sweeps: -policy %s -refresh 0, and -policy %s -refresh %s", why, strings.Join(blind, ","), strings.Join(seeing, ","), joinFloats(g.Refresh))
-}
-
-// familyHelp lists a registry's families by example, with their summaries.
-func familyHelp[T any](what string, fams []lbsim.Family[T]) string {
-	var b strings.Builder
-	b.WriteString(what + ", one of:")
-	for _, t := range fams {
-		fmt.Fprintf(&b, "\n      %-32s %s", t.Example, t.Summary)
-	}
-	return b.String()
-}
-
-// parseWarmup reads -warmup: a number of jobs, or auto.
-func parseWarmup(s string) (int64, bool, error) {
-	if strings.EqualFold(strings.TrimSpace(s), "auto") {
-		return 0, true, nil
-	}
-	n, err := lbsim.ParseInt(s)
-	if err != nil {
-		return 0, false, fmt.Errorf("-warmup: %v; give a number of jobs (e.g. 100000) or auto", err)
-	}
-	return n, false, nil
+	return fmt.Errorf("%s; run two sweeps: -policy %s -refresh 0, and -policy %s -refresh %s", why, strings.Join(blind, ","), strings.Join(seeing, ","), g.Text("refresh"))
 }

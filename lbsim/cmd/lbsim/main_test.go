@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 func cli(args ...string) (stdout, stderr string, code int) {
@@ -14,9 +17,11 @@ func cli(args ...string) (stdout, stderr string, code int) {
 	return o.String(), e.String(), code
 }
 
-// The JSON contract: exactly one object with the documented fields; every
-// mean has a _ci95 companion; handout_wait only under FCFS; per-class means
-// for two-point sizes.
+// The JSON contract: exactly one object whose keys are the CSV header of
+// lbsim sweep, in its order, and "exact" and "limit" (the former names of
+// exact_wait and limit_wait); every mean has a _ci95 companion; a value
+// that does not exist (handout_wait under PS, per-class waits without
+// two-point sizes) is null.
 func TestRunJSONContract(t *testing.T) {
 	out, errOut, code := cli("run", "-json", "-jobs", "20000", "-policy", "ll:d=2", "-reps", "2")
 	if code != 0 {
@@ -30,12 +35,8 @@ func TestRunJSONContract(t *testing.T) {
 	if dec.More() {
 		t.Fatalf("more than one JSON value on stdout: %q", out)
 	}
-	for _, f := range []string{"policy", "servers", "load", "jobs", "reps", "mean_wait", "mean_wait_ci95", "mean_response",
-		"mean_response_ci95", "p50_wait", "p95_wait", "p99_wait", "handout_wait", "utilization", "seconds",
-		"mean_wait_short", "mean_wait_long"} {
-		if _, ok := obj[f]; !ok {
-			t.Errorf("field %s missing", f)
-		}
+	if keys := jsonKeys(t, out); !slices.Equal(keys, append(lbsim.RowHeader(), "exact", "limit")) {
+		t.Errorf("JSON keys\n%v\nwant the CSV header and exact, limit\n%v", keys, lbsim.RowHeader())
 	}
 	for f := range obj {
 		if strings.HasPrefix(f, "mean_") && !strings.HasSuffix(f, "_ci95") {
@@ -47,15 +48,43 @@ func TestRunJSONContract(t *testing.T) {
 	if obj["policy"] != "ll:d=2" || obj["servers"] != 50.0 || obj["load"] != 0.5 || obj["jobs"] != 20000.0 || obj["reps"] != 2.0 {
 		t.Errorf("defaults/flags not reflected: %v", obj)
 	}
+	if obj["handout_wait"] == nil || obj["mean_wait_short"] == nil {
+		t.Errorf("handout_wait %v, mean_wait_short %v: want numbers under FCFS with two-point sizes", obj["handout_wait"], obj["mean_wait_short"])
+	}
 	out, _, _ = cli("run", "-json", "-jobs", "2000", "-discipline", "ps", "-sizes", "exp:mean=1")
 	obj = nil
 	json.Unmarshal([]byte(out), &obj)
-	if _, ok := obj["handout_wait"]; ok {
-		t.Errorf("handout_wait reported under PS")
+	if v, ok := obj["handout_wait"]; !ok || v != nil {
+		t.Errorf("handout_wait %v under PS, want null", v)
 	}
-	if _, ok := obj["mean_wait_short"]; ok {
-		t.Errorf("per-class wait reported for exponential sizes")
+	if v, ok := obj["mean_wait_short"]; !ok || v != nil {
+		t.Errorf("mean_wait_short %v for exponential sizes, want null", v)
 	}
+	if obj["exact"] != obj["exact_wait"] || obj["exact"] == nil || obj["limit"] != nil {
+		t.Errorf("aliases: exact %v limit %v, want exact_wait %v (M/G/1-PS) and null", obj["exact"], obj["limit"], obj["exact_wait"])
+	}
+}
+
+// jsonKeys are the keys of the JSON object in text, in order.
+func jsonKeys(t *testing.T, text string) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(text))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not a JSON object: %q", text)
+	}
+	var keys []string
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			t.Fatal(err)
+		}
+		keys = append(keys, tok.(string))
+		var v json.RawMessage
+		if err := dec.Decode(&v); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return keys
 }
 
 // The readable summary names the policy and the waiting time.

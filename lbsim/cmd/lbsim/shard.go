@@ -26,9 +26,8 @@ type shardFlags struct {
 	showID bool // -id
 }
 
-// register adds them, and -skip-invalid, which is part of the sweep (c).
-func (s *shardFlags) register(fs *flag.FlagSet, c *configFlags) {
-	fs.BoolVar(&c.skipInvalid, "skip-invalid", false, "skip the grid's invalid configurations (listed on stderr with their reasons) instead of stopping at the first")
+// register adds them (-skip-invalid, part of the sweep, is a field: newFlagSet).
+func (s *shardFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&s.spec, "spec", "", "read the sweep (grid, jobs, reps, seed, ...) from a JSON file whose keys are these flag names")
 	fs.StringVar(&s.shard, "shard", "", "run only part i of n (i/n, i from 0) and write it to -out DIR; a complete part is skipped")
 	fs.StringVar(&s.out, "out", "", "directory for shard files (merge them with lbsim merge DIR)")
@@ -38,41 +37,27 @@ func (s *shardFlags) register(fs *flag.FlagSet, c *configFlags) {
 
 // plannedSweep is a sweep ready to run: its grid, configurations and identity.
 type plannedSweep struct {
-	spec    sweepSpec // normalized
 	grid    lbsim.Grid
 	configs []lbsim.Config // with -skip-invalid, the valid ones only
 	skipped []error        // the invalid configurations' errors (-skip-invalid)
 	id      shard.Sweep
 }
 
-// plan builds the sweep from -spec or from the flags. The spec is
-// normalized first and everything follows from it: the grid, the sweep id
-// and (slurm) the tasks' command line, so all three agree.
-func (s *shardFlags) plan(c *configFlags, fs *flag.FlagSet) (*plannedSweep, error) {
-	var spec sweepSpec
+// plan builds the sweep from -spec or from the flags: one lbsim.Grid, from
+// which everything follows: the configurations, the sweep id
+// (Grid.Canonical) and (slurm) the tasks' command line (Grid.Args), so all
+// three agree.
+func (s *shardFlags) plan(c *gridFlags) (*plannedSweep, error) {
 	var err error
 	if s.spec != "" {
-		spec, err = loadSpec(s.spec, c, fs)
+		err = loadSpec(s.spec, c)
 	} else {
-		spec, err = specOf(c)
+		err = c.settle()
 	}
 	if err != nil {
 		return nil, err
 	}
-	spec.normalize()
-	spec.flags(c)
-	g, err := c.grid(false)
-	if err != nil {
-		return nil, err
-	}
-	var traceSHA string
-	if spec.Trace != "" {
-		traceSHA = c.input.sha256 // read once by grid
-	}
-	canon, err := spec.canonical(traceSHA)
-	if err != nil {
-		return nil, err
-	}
+	g := c.grid
 	n, err := g.Count()
 	if err != nil {
 		return nil, err
@@ -80,18 +65,23 @@ func (s *shardFlags) plan(c *configFlags, fs *flag.FlagSet) (*plannedSweep, erro
 	if n > shard.MaxConfigs {
 		return nil, fmt.Errorf("the grid has %d configurations: need at most %d; split it into several sweeps", n, shard.MaxConfigs)
 	}
-	// The skipped points depend on the spec alone (Grid.Valid), so every
+	if !g.SkipInvalid {
+		if err := checkRefreshAxis(g); err != nil {
+			return nil, err
+		}
+	}
+	// The skipped points depend on the grid alone (Grid.Valid), so every
 	// machine numbers and shards the same configurations.
-	cfgs, skipped, err := c.points(g)
+	cfgs, skipped, err := points(g)
 	if err != nil {
 		return nil, err
 	}
-	id, err := shard.NewSweep(canon, len(cfgs))
+	id, err := shard.NewSweep([]byte(g.Canonical()), len(cfgs))
 	if err != nil {
 		return nil, err
 	}
 	id.Code = lbsim.CodeVersion()
-	return &plannedSweep{spec: spec, grid: g, configs: cfgs, skipped: skipped, id: id}, nil
+	return &plannedSweep{grid: g, configs: cfgs, skipped: skipped, id: id}, nil
 }
 
 // idLine is what -id prints, and what slurm reads from another binary.
@@ -129,8 +119,8 @@ func parseShard(v string) (i, n int, err error) {
 // CSV on stdout, or with -shard/-out one part into a shard file. Rows are
 // written as the configurations finish (lbsim.RunEach), so a sweep holds
 // only the rows in flight, and a failing output stops it at once.
-func (s *shardFlags) sweep(fs *flag.FlagSet, c *configFlags, stdout, stderr io.Writer) error {
-	p, err := s.plan(c, fs)
+func (s *shardFlags) sweep(c *gridFlags, stdout, stderr io.Writer) error {
+	p, err := s.plan(c)
 	if err != nil {
 		return err
 	}

@@ -21,10 +21,10 @@ func init() { commands["slurm"] = slurmCommand }
 // complete in -out are skipped by the tasks themselves, so resubmitting the
 // same script after a failure reruns only what is missing.
 func slurmCommand(args []string, stdout, stderr io.Writer) error {
-	var c configFlags
+	var c gridFlags
 	var s shardFlags
 	fs := newFlagSet("slurm", stderr, &c)
-	s.register(fs, &c)
+	s.register(fs)
 	var shards, cpus int
 	numberVar(fs, &shards, "shards", 0, "number n of array tasks (shards), n >= 1")
 	bin := fs.String("bin", "", "path of the lbsim binary the tasks run (default: this binary)")
@@ -32,9 +32,6 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	timeLimit := fs.String("time", "", "sbatch --time for each task (e.g. 1:00:00)")
 	partition := fs.String("partition", "", "sbatch --partition")
 	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if err := checkReplaced(fs, &c); err != nil {
 		return err
 	}
 	if shards < 1 {
@@ -47,7 +44,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 		return fmt.Errorf("-out DIR is required: the directory (on a file system the compute nodes share) where the tasks write their shard files")
 	}
 	if c.given["workers"] {
-		return fmt.Errorf("-workers %d has no effect in a batch script: each task runs as many workers as it has CPUs; give -cpus-per-task %d instead", c.workers, max(c.workers, 1))
+		return fmt.Errorf("-workers %d has no effect in a batch script: each task runs as many workers as it has CPUs; give -cpus-per-task %d instead", c.grid.Base.Workers, max(c.grid.Base.Workers, 1))
 	}
 	if s.showID {
 		return fmt.Errorf("-id is a flag of lbsim sweep; the batch script's header names the sweep id")
@@ -64,7 +61,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 			return fmt.Errorf("-%s %q: only letters, digits and - _ . : , + are allowed in an #SBATCH option; e.g. -%s %s", o.flag, o.v, o.flag, o.eg)
 		}
 	}
-	p, err := s.plan(&c, fs)
+	p, err := s.plan(&c)
 	if err != nil {
 		return err
 	}
@@ -87,21 +84,27 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	for _, p := range []struct{ flag, v string }{{"out", out}, {"bin", binPath}, {"trace", p.spec.Trace}} {
+	g := p.grid
+	tracePath := ""
+	if g.Base.Trace != nil {
+		tracePath = g.Base.Trace.Source
+	}
+	for _, p := range []struct{ flag, v string }{{"out", out}, {"bin", binPath}, {"trace", tracePath}} {
 		if strings.ContainsFunc(p.v, unicode.IsControl) || strings.ContainsAny(p.v, `"\`) {
 			return fmt.Errorf("-%s %q holds a control character, a double quote or a backslash, which a batch script cannot carry safely; use a plain path", p.flag, p.v)
 		}
 	}
-	spec := p.spec
-	if spec.Trace != "" {
-		if st, err := os.Stat(spec.Trace); err != nil || !st.Mode().IsRegular() {
-			return fmt.Errorf("-trace %s is not a regular file: the tasks read the trace again on the compute nodes; save it to a file on a file system they share", spec.Trace)
+	if tracePath != "" {
+		if st, err := os.Stat(tracePath); err != nil || !st.Mode().IsRegular() {
+			return fmt.Errorf("-trace %s is not a regular file: the tasks read the trace again on the compute nodes; save it to a file on a file system they share", tracePath)
 		}
-		if spec.Trace, err = filepath.Abs(spec.Trace); err != nil {
+		tr := *g.Base.Trace
+		if tr.Source, err = filepath.Abs(tracePath); err != nil {
 			return err
 		}
+		g.Base.Trace = &tr
 	}
-	taskArgs := spec.args()
+	taskArgs := g.Args()
 	if s.quiet {
 		taskArgs = append(taskArgs, "-quiet")
 	}

@@ -1,14 +1,12 @@
-package lbsim_test
+package compare_test
 
 import (
-	"bytes"
-	"encoding/gob"
 	"math"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/compare"
 )
 
 // rndVsRR is RND against RR with exponential sizes on K=4 servers: RND makes
@@ -20,49 +18,6 @@ func rndVsRR(reps int) (lbsim.Config, lbsim.Config) {
 	return a, b
 }
 
-// The result keeps each replication's mean wait and response, and the row
-// carries them (out of the CSV, through gob).
-func TestOwn_RepMeans(t *testing.T) {
-	a, _ := rndVsRR(4)
-	a.Jobs = 20_000
-	r := run(t, a)
-	if len(r.RepWait) != 4 || len(r.RepResponse) != 4 {
-		t.Fatalf("RepWait %v, RepResponse %v: want 4 replication means each", r.RepWait, r.RepResponse)
-	}
-	var mean float64
-	for _, w := range r.RepWait {
-		mean += w / 4
-	}
-	if math.Abs(mean-r.Wait.Mean) > 1e-12*r.Wait.Mean {
-		t.Errorf("mean of RepWait %v is %v, Wait.Mean %v: equal replications should agree", r.RepWait, mean, r.Wait.Mean)
-	}
-	one := a
-	one.Reps = 1
-	if r1 := run(t, one); len(r1.RepWait) != 20 {
-		t.Errorf("one replication: %d unit means, want the 20 batch means (%s)", len(r1.RepWait), r1.CIMethod)
-	}
-	row := lbsim.NewRow(r)
-	if !slices.Equal(row.RepWait, r.RepWait) || !slices.Equal(row.RepResponse, r.RepResponse) {
-		t.Errorf("row RepWait %v, want %v", row.RepWait, r.RepWait)
-	}
-	for _, h := range lbsim.RowHeader() {
-		if strings.Contains(h, "rep_") {
-			t.Errorf("CSV header has %q: the replication means are not a column", h)
-		}
-	}
-	var buf bytes.Buffer
-	if err := gob.NewEncoder(&buf).Encode([]lbsim.Row{row}); err != nil {
-		t.Fatal(err)
-	}
-	var back []lbsim.Row
-	if err := gob.NewDecoder(&buf).Decode(&back); err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(back[0].RepWait, r.RepWait) {
-		t.Errorf("gob round trip: RepWait %v, want %v", back[0].RepWait, r.RepWait)
-	}
-}
-
 // RND - RR against the exact difference: the paired interval covers it and
 // is narrower than the unpaired one; the ratio covers the exact ratio.
 func TestOwn_CompareExact(t *testing.T) {
@@ -72,7 +27,7 @@ func TestOwn_CompareExact(t *testing.T) {
 			ca.Jobs, cb.Jobs = 1_000_000, 1_000_000
 		}
 		a, b := run(t, ca), run(t, cb)
-		c, err := lbsim.Compare(a, b)
+		c, err := compare.Results(a, b)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +64,7 @@ func TestOwn_CompareFormulas(t *testing.T) {
 		MeanWait: 4, MeanWaitCI95: 5, RepWait: []float64{2, 4, 6}, RepResponse: []float64{3, 5, 7}}
 	b := a
 	b.Label, b.Policy, b.MeanWait, b.RepWait = "B", "b", 2, []float64{1, 2, 3}
-	c, err := lbsim.CompareRows(a, b)
+	c, err := compare.Rows(a, b)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,39 +93,39 @@ func TestOwn_CompareNotPaired(t *testing.T) {
 	}{
 		{func(c *lbsim.Config) { c.Seed = 22 }, "seed 21 and 22 differ"},
 		{func(c *lbsim.Config) { c.Jobs = 6_000 }, "jobs 5000 and 6000 differ"},
-		{func(c *lbsim.Config) { c.Reps = 3 }, "replications 2 and 3 differ"},
-		{func(c *lbsim.Config) { c.Warmup = 100 }, "warm-up 0 and 100 differ"},
+		{func(c *lbsim.Config) { c.Reps = 3 }, "reps 2 and 3 differ"},
+		{func(c *lbsim.Config) { c.Warmup = 100 }, "warmup 0 and 100 differ"},
 		{func(c *lbsim.Config) { c.Load = 0.7 }, "load 0.8 and 0.7 differ"},
 		{func(c *lbsim.Config) { c.Sizes = h2scv10 }, "sizes exp:mean=1 and h2:mean=1,scv=10 differ"},
 		{func(c *lbsim.Config) { c.Arrivals = lbsim.DeterministicArrivals{} }, "arrivals poisson and det differ"},
-		{func(c *lbsim.Config) { c.Speeds = []float64{1, 1, 1, 1.5} }, "speeds 1,1,1,1 and 1,1,1,1.5 differ"},
+		{func(c *lbsim.Config) { c.Speeds = []float64{1, 1, 1, 1.5} }, "speeds 4@1 and 3@1,1@1.5 differ"},
 	}
 	for _, tc := range cases {
 		cfg := base
 		cfg.Policy = lbsim.RoundRobin{}
 		tc.edit(&cfg)
-		_, err := lbsim.Compare(a, run(t, cfg))
+		_, err := compare.Results(a, run(t, cfg))
 		if err == nil || !strings.Contains(err.Error(), tc.want) || !strings.Contains(err.Error(), "not paired") {
 			t.Errorf("got %v, want an error with %q", err, tc.want)
 		}
 	}
 	auto := base
 	auto.Reps, auto.WarmupAuto = 1, true
-	_, err := lbsim.Compare(run(t, auto), run(t, auto))
+	_, err := compare.Results(run(t, auto), run(t, auto))
 	if err == nil || !strings.Contains(err.Error(), "auto warm-up") {
 		t.Errorf("one replication with auto warm-up: got %v, want a refusal", err)
 	}
 	cv := base
 	cv.ControlVariates = true
-	if _, err := lbsim.Compare(run(t, cv), run(t, cv)); err == nil || !strings.Contains(err.Error(), "ControlVariates") {
+	if _, err := compare.Results(run(t, cv), run(t, cv)); err == nil || !strings.Contains(err.Error(), "ControlVariates") {
 		t.Errorf("runs with control variates: got %v, want a refusal", err)
 	}
-	if _, err := lbsim.CompareRows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no replication means") {
+	if _, err := compare.Rows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no replication means") {
 		t.Errorf("rows without replication means: got %v", err)
 	}
 	ll := base
 	ll.Policy, ll.Refresh, ll.Discipline = lbsim.LeastLoaded{D: 2}, 0.5, lbsim.PS
-	c, err := lbsim.Compare(a, run(t, ll))
+	c, err := compare.Results(a, run(t, ll))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,14 +142,27 @@ func TestOwn_CompareByLoad(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs, err := lbsim.CompareByLoad(rows, "RND", "RR")
+	cs, err := compare.ByLoad(rows, "RND", "RR")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(cs) != 2 || cs[0].Load != 0.5 || cs[1].Load != 0.8 || cs[1].A != "RND" || cs[1].B != "RR" {
 		t.Fatalf("comparisons %+v: want RND - RR at 0.5 and 0.8", cs)
 	}
-	if _, err := lbsim.CompareByLoad(rows, "RND", "JSQ"); err == nil || !strings.Contains(err.Error(), `no row for policy "JSQ"`) {
+	if _, err := compare.ByLoad(rows, "RND", "JSQ"); err == nil || !strings.Contains(err.Error(), `no row for policy "JSQ"`) {
 		t.Errorf("missing policy: got %v", err)
 	}
+}
+
+var exp1 = lbsim.Exponential{M: 1}
+
+var h2scv10, _ = lbsim.NewH2Balanced(1, 10)
+
+func run(t *testing.T, cfg lbsim.Config) lbsim.Result {
+	t.Helper()
+	r, err := lbsim.Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
 }

@@ -1,11 +1,19 @@
-package lbsim
+// Package compare compares two dispatching policies run on the same system
+// and the same random numbers: the difference and the ratio of their mean
+// waits with paired 95% intervals (lbsim.Run and lbsim.Sweep give both runs
+// the same arrivals and sizes when their seeds agree).
+package compare
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // Comparison is policy A against policy B on the same system and the same
@@ -51,27 +59,27 @@ type Comparison struct {
 	Warnings string `json:"warnings"` // each run's warning rules, by policy
 }
 
-// Compare is CompareRows on two results.
-func Compare(a, b Result) (Comparison, error) { return CompareRows(NewRow(a), NewRow(b)) }
+// Results is Rows on two results.
+func Results(a, b lbsim.Result) (Comparison, error) { return Rows(lbsim.NewRow(a), lbsim.NewRow(b)) }
 
-// CompareRows compares the runs of two rows (see Comparison). It refuses
+// Rows compares the runs of two rows (see Comparison). It refuses
 // rows that are not paired: the policy, the board (refresh, tally) and the
 // discipline may differ, nothing that sets the arrivals, the sizes or the
 // units.
-func CompareRows(a, b Row) (Comparison, error) {
+func Rows(a, b lbsim.Row) (Comparison, error) {
 	if err := paired(a, b); err != nil {
 		return Comparison{}, err
 	}
 	metric := "wait"
 	mA, hA, mB, hB, ua, ub := a.MeanWait, a.MeanWaitCI95, b.MeanWait, b.MeanWaitCI95, a.RepWait, b.RepWait
-	if a.Discipline == PS.String() || b.Discipline == PS.String() {
+	if a.Discipline == lbsim.PS.String() || b.Discipline == lbsim.PS.String() {
 		metric = "response"
 		mA, hA, mB, hB, ua, ub = a.MeanResponse, a.MeanResponseCI95, b.MeanResponse, b.MeanResponseCI95, a.RepResponse, b.RepResponse
 	}
 	c := Comparison{
 		A: a.Label, B: b.Label, Load: a.Load, Metric: metric, MeanA: mA, MeanACI95: hA, MeanB: mB, MeanBCI95: hB,
 		Diff: mA - mB, UnpairedDiffCI95: math.Hypot(hA, hB),
-		Ratio: mA / mB, UnpairedRatioCI95: Ratio(Estimate{mA, hA}, Estimate{mB, hB}).CI95,
+		Ratio: mA / mB, UnpairedRatioCI95: lbsim.Ratio(lbsim.Estimate{Mean: mA, CI95: hA}, lbsim.Estimate{Mean: mB, CI95: hB}).CI95,
 		ExactDiff: math.NaN(), Pairs: len(ua), Units: "replications",
 		Warnings: strings.Join(slices.DeleteFunc([]string{ruleList(a), ruleList(b)}, func(s string) bool { return s == "" }), "; "),
 	}
@@ -87,13 +95,13 @@ func CompareRows(a, b Row) (Comparison, error) {
 	for i := range ua {
 		d[i], e[i] = ua[i]-ub[i], ua[i]-c.Ratio*ub[i]
 	}
-	c.DiffCI95 = MeanCI95(d).CI95
-	c.RatioCI95 = MeanCI95(e).CI95 / math.Abs(mB)
+	c.DiffCI95 = lbsim.MeanCI95(d).CI95
+	c.RatioCI95 = lbsim.MeanCI95(e).CI95 / math.Abs(mB)
 	return c, nil
 }
 
 // ruleList is "LABEL: rule, rule" for a row with warnings, else "".
-func ruleList(r Row) string {
+func ruleList(r lbsim.Row) string {
 	if len(r.Warnings) == 0 {
 		return ""
 	}
@@ -104,71 +112,63 @@ func ruleList(r Row) string {
 	return r.Label + ": " + strings.Join(rules, ", ")
 }
 
+// mayDiffer are the settings (columns of the field table, lbsim.Fields)
+// two paired runs may differ in: how jobs are dispatched and served, not
+// which jobs arrive when, nor what is measured of them.
+var mayDiffer = []string{"policy", "refresh", "tally", "dispatchers", "dispatcher_weights", "stagger", "discipline", "overload", "sample_every"}
+
 // paired says why two rows do not share their random numbers unit by unit,
-// or nil: the same seed, length, replications, warm-up, servers, speeds,
-// load, sizes and arrivals (or trace), and with one replication the same
-// batches, each of the same jobs.
-func paired(a, b Row) error {
-	for _, r := range []Row{a, b} {
+// or nil: every other setting the same (the seed, the length, the
+// replications, the warm-up, the servers, the load, the sizes, the
+// arrivals or trace, the batches), and the same number of units.
+func paired(a, b lbsim.Row) error {
+	for _, r := range []lbsim.Row{a, b} {
 		if len(r.RepWait) == 0 {
 			return fmt.Errorf("%s has no replication means to pair (a row read from CSV, or made by hand): compare results of Run, or rows of Sweep or nb.Sweep", r.Label)
 		}
 	}
-	warmup := func(r Row) string {
-		if r.Config.WarmupAuto {
-			return "auto"
+	ra, rb := a.Record(), b.Record()
+	for i, col := range lbsim.RowHeader() {
+		f, setting := field(col)
+		if !setting || slices.Contains(mayDiffer, col) || f.Name == "control-variates" {
+			continue
 		}
-		return fmt.Sprint(r.Config.Warmup)
-	}
-	speeds := func(r Row) string {
-		s := make([]string, 0, len(r.Config.Speeds))
-		for _, mu := range r.Config.speeds() {
-			s = append(s, fmtNum(mu))
+		if ra[i] != rb[i] {
+			return fmt.Errorf("%s and %s are not paired: %s %s and %s differ; common random numbers need the same %s in both runs (only the policy, the board, the dispatchers and the discipline may differ)", a.Label, b.Label, col, ra[i], rb[i], col)
 		}
-		return strings.Join(s, ",")
 	}
-	trace := func(r Row) string {
-		if t := r.Config.Trace; t != nil {
-			return fmt.Sprintf("of %d jobs", t.Len())
-		}
-		return "none"
-	}
-	same := []struct {
-		what string
-		of   func(Row) any
-	}{
-		{"seed", func(r Row) any { return r.Seed }}, {"jobs", func(r Row) any { return r.Jobs }},
-		{"replications", func(r Row) any { return r.Reps }}, {"warm-up", func(r Row) any { return warmup(r) }},
-		{"servers", func(r Row) any { return r.Servers }}, {"speeds", func(r Row) any { return speeds(r) }},
-		{"load", func(r Row) any { return fmtNum(r.Load) }}, {"sizes", func(r Row) any { return r.Sizes }},
-		{"arrivals", func(r Row) any { return r.Arrivals }}, {"trace", func(r Row) any { return trace(r) }},
-		{"batches", func(r Row) any { return r.Config.ciBatches() }},
-		{"unit count", func(r Row) any { return len(r.RepWait) }},
-	}
-	for _, s := range same {
-		if va, vb := s.of(a), s.of(b); va != vb {
-			return fmt.Errorf("%s and %s are not paired: %s %v and %v differ; common random numbers need the same %s in both runs (only the policy, the board and the discipline may differ)", a.Label, b.Label, s.what, va, vb, s.what)
-		}
+	if na, nb := len(a.RepWait), len(b.RepWait); na != nb {
+		return fmt.Errorf("%s and %s are not paired: %d and %d units; common random numbers need the same units in both runs", a.Label, b.Label, na, nb)
 	}
 	if ta, tb := a.Config.Trace, b.Config.Trace; ta != nil && tb != nil && ta != tb &&
 		(!slices.Equal(ta.Times, tb.Times) || !slices.Equal(ta.Sizes, tb.Sizes)) {
 		return fmt.Errorf("%s and %s are not paired: their traces of %d jobs differ; replay the same trace in both runs", a.Label, b.Label, ta.Len())
 	}
-	if a.Config.ControlVariates || b.Config.ControlVariates {
+	if a.ControlVariates || b.ControlVariates {
 		// The pairs are plain unit means; an adjusted mean beside them would
 		// mix two estimators. Pairing already removes the shared variation.
 		return fmt.Errorf("%s and %s: a paired comparison uses the plain means; run both without ControlVariates (-control-variates): pairing already removes the variation the runs share", a.Label, b.Label)
 	}
-	if a.Reps == 1 && a.Config.WarmupAuto {
+	if a.Reps == 1 && a.WarmupAuto {
 		return fmt.Errorf("%s and %s are not paired: one replication with auto warm-up truncates each run at its own point, so batch b of A and of B hold different jobs; use 2 or more replications (paired by replication) or a fixed warm-up", a.Label, b.Label)
 	}
 	return nil
 }
 
-// CompareByLoad compares policy a against b at every load of a sweep at
+// field is the setting of a column, if it is one.
+func field(col string) (lbsim.Field, bool) {
+	for _, f := range lbsim.Fields() {
+		if f.Result() && f.Column() == col {
+			return f, true
+		}
+	}
+	return lbsim.Field{}, false
+}
+
+// ByLoad compares policy a against b at every load of a sweep at
 // which a has a row (labels as in Find), in increasing load; an error names
 // the missing row or the load whose runs are not paired.
-func CompareByLoad(rows []Row, a, b string) ([]Comparison, error) {
+func ByLoad(rows []lbsim.Row, a, b string) ([]Comparison, error) {
 	var loads []float64
 	labels := map[string]bool{}
 	for _, r := range rows {
@@ -178,21 +178,21 @@ func CompareByLoad(rows []Row, a, b string) ([]Comparison, error) {
 		labels[r.Label] = true
 	}
 	if len(loads) == 0 {
-		return nil, fmt.Errorf("no row for policy %q: the rows have policies %s", a, strings.Join(sortedKeys(labels), ", "))
+		return nil, fmt.Errorf("no row for policy %q: the rows have policies %s", a, strings.Join(slices.Sorted(maps.Keys(labels)), ", "))
 	}
 	sort.Float64s(loads)
 	out := make([]Comparison, len(loads))
 	for i, load := range loads {
-		ra, err := Find(rows, a, load)
+		ra, err := lbsim.Find(rows, a, load)
 		if err != nil {
 			return nil, err
 		}
-		rb, err := Find(rows, b, load)
+		rb, err := lbsim.Find(rows, b, load)
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = CompareRows(ra, rb); err != nil {
-			return nil, fmt.Errorf("at load %s: %w", fmtNum(load), err)
+		if out[i], err = Rows(ra, rb); err != nil {
+			return nil, fmt.Errorf("at load %s: %w", strconv.FormatFloat(load, 'g', -1, 64), err)
 		}
 	}
 	return out, nil

@@ -1,4 +1,4 @@
-package lbsim_test
+package nb
 
 import (
 	"reflect"
@@ -21,14 +21,14 @@ func TestOwn_FieldAdvice(t *testing.T) {
 		"use -refresh 0 or a policy such as jsq:d=2":            "use Refresh: 0 or a policy such as jsq:d=2",
 		"max-jobs=5 is 1-2-5, -x -jobsy, (head -n 5)":           "max-jobs=5 is 1-2-5, -x -jobsy, (head -n 5)",
 	} {
-		if got := lbsim.FieldAdvice(msg); got != want {
+		if got := FieldAdvice(msg); got != want {
 			t.Errorf("FieldAdvice(%q) = %q, want %q", msg, got, want)
 		}
 	}
 	fields := regexp.MustCompile(`[A-Z][A-Za-z]+`)
 	for _, flag := range []string{"servers", "speeds", "load", "sizes", "arrivals", "trace", "policy", "refresh", "tally",
 		"discipline", "jobs", "warmup", "warmup auto", "precision", "max-jobs", "max-seconds", "reps", "seed", "workers", "batches", "overload"} {
-		got := lbsim.FieldAdvice("-" + flag)
+		got := FieldAdvice("-" + flag)
 		name := fields.FindString(got)
 		if _, ok := reflect.TypeFor[lbsim.Config]().FieldByName(name); !ok {
 			t.Errorf("-%s is shown as %q, which names no Config field", flag, got)

@@ -1,0 +1,143 @@
+package lbsim
+
+import (
+	"encoding/json"
+	"flag"
+	"io"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// A setting added to the table is, with nothing else written, a flag (with
+// its doc and default), a sweep-file key, a part of Config.Key and of the
+// sweep id, an argument of a batch script's tasks, a CSV column and a key
+// of the run's JSON.
+func TestFieldAddedEverywhere(t *testing.T) {
+	defer func(saved []Field) { fields = saved }(fields)
+	fields = append(slices.Clone(fields), Field{Name: "test-setting", Label: "test", Go: "Seed",
+		Doc: "a setting a test added", Default: "7", kind: kindInt,
+		ops: value(func(c *Config) *uint64 { return &c.Seed }, nil, ParseUint, func(s uint64) string { return strconv.FormatUint(s, 10) })})
+
+	g := DefaultGrid()
+	fs := flag.NewFlagSet("test", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	given := map[string]bool{}
+	g.Flags(fs, false, given)
+	if f := fs.Lookup("test-setting"); f == nil || f.Usage != "a setting a test added" || f.DefValue != "7" {
+		t.Fatalf("flag -test-setting: %+v", f)
+	}
+	if err := fs.Parse([]string{"-test-setting", "9"}); err != nil || !given["test-setting"] || g.Base.Seed != 9 {
+		t.Errorf("-test-setting 9: %v, given %v, seed %d", err, given, g.Base.Seed)
+	}
+	if args := strings.Join(g.Args(), " "); !strings.Contains(args, "-test-setting 9") {
+		t.Errorf("the tasks' arguments %q lack -test-setting 9", args)
+	}
+	if !strings.Contains(g.Canonical(), `test_setting=["9"]`) {
+		t.Errorf("the sweep id's text lacks test_setting:\n%s", g.Canonical())
+	}
+
+	var fromFile Grid
+	if given, err := fromFile.ReadJSON([]byte(`{"test_setting": 11}`)); err != nil || !given["test-setting"] || fromFile.Base.Seed != 11 {
+		t.Errorf(`sweep file {"test_setting": 11}: %v, given %v, seed %d`, err, given, fromFile.Base.Seed)
+	}
+
+	cfg := Config{Servers: 2, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 1000, Seed: 9}
+	if !strings.Contains(cfg.Key(), "test_setting=9") {
+		t.Errorf("Config.Key lacks test_setting: %s", cfg.Key())
+	}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	row := NewRow(r)
+	i := slices.Index(RowHeader(), "test_setting")
+	if i < 0 || row.Record()[i] != "9" {
+		t.Fatalf("CSV header %v, record %v: want a column test_setting of 9", RowHeader(), row.Record())
+	}
+	var obj map[string]any
+	if data, err := json.Marshal(row); err != nil || json.Unmarshal(data, &obj) != nil || obj["test_setting"] != 9.0 {
+		t.Errorf("the row's JSON %v lacks test_setting 9 (%v)", obj, err)
+	}
+	if v, ok := row.setting("test_setting"); !ok || v != uint64(9) {
+		t.Errorf("Row.Extra %v: want test_setting 9", row.Extra)
+	}
+}
+
+// Row's setting fields are views of the table: each names a setting's
+// column, with the Go type of its values, in the table's order, so a
+// dataframe of rows (their fields) and their CSV (RowHeader) have the same
+// columns in the same order.
+func TestRowSettingsFollowTable(t *testing.T) {
+	var want, got []string
+	for _, f := range fields {
+		if f.inKey() {
+			want = append(want, f.Column())
+		}
+	}
+	for _, sf := range rowColumns() {
+		if _, ok := settingFields()[sf.Tag.Get("json")]; ok {
+			got = append(got, sf.Tag.Get("json"))
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("Row's setting fields\n%v\nwant the table's columns\n%v", got, want)
+	}
+	if cols := append(slices.Clone(got), func() (out []string) {
+		for _, sf := range resultColumns() {
+			out = append(out, sf.Tag.Get("json"))
+		}
+		return out
+	}()...); !slices.Equal(cols, RowHeader()) {
+		t.Errorf("Row's fields\n%v\nand the CSV header\n%v differ", cols, RowHeader())
+	}
+	cfg := Config{Servers: 3, Speeds: []float64{2, 1, 1}, Load: 0.5, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2},
+		Jobs: 100, Warmup: 10, Reps: 2, Seed: 4, Refresh: 1, Tally: true, Dispatchers: 2, DispatcherWeights: []float64{2, 1},
+		Stagger: true, Batches: 5, ControlVariates: true, AllowOverload: true, SampleEvery: 3}
+	var row Row
+	row.setSettings(&cfg)
+	for _, f := range fields {
+		if !f.inKey() {
+			continue
+		}
+		v, _ := row.setting(f.Column())
+		if col := f.ops.column(&cfg); reflect.ValueOf(col).Convert(reflect.TypeOf(v)).Interface() != v {
+			t.Errorf("column %s: row %v, table %v", f.Column(), v, col)
+		}
+	}
+	if row.Stagger != true || row.DispatcherWeights != "2,1" || row.Speeds != "1@2,2@1" || row.Overload != true {
+		t.Errorf("row %+v", row)
+	}
+}
+
+// Config.Key names every setting that changes a run and only those: two
+// configurations that differ in one setting have different keys, and the
+// workers do not enter.
+func TestKeyNamesEverySetting(t *testing.T) {
+	base := Config{Servers: 4, Load: 0.5, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}, Jobs: 100}
+	g := Grid{Base: base}
+	seen := map[string]string{base.Key(): "base"}
+	for _, f := range fields {
+		if !f.inKey() || f.Name == "trace" {
+			continue
+		}
+		c := base
+		other := map[kind]string{kindInt: "3", kindFloat: "0.25", kindBool: "true", kindList: "2,1"}[f.kind]
+		if f.kind == kindText {
+			other = map[string]string{"policy": "rnd", "sizes": "det:x=1", "arrivals": "det", "discipline": "ps"}[f.Name]
+		}
+		if err := f.Set(&c, other); err != nil {
+			t.Fatalf("%s=%s: %v", f.Name, other, err)
+		}
+		if prev, dup := seen[c.Key()]; dup {
+			t.Errorf("%s=%s gives the key of %s: %s", f.Name, other, prev, c.Key())
+		}
+		seen[c.Key()] = f.Name
+	}
+	g.Base.Workers = 8
+	if g.Base.Key() != base.Key() {
+		t.Errorf("the workers change the key: %s", g.Base.Key())
+	}
+}

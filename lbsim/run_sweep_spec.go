@@ -1,0 +1,359 @@
+package lbsim
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// A sweep in text: the command line's flags (lbsim sweep -servers 8,16
+// -policy rnd,ll:d=2), a sweep file's JSON object ({"servers": [8, 16],
+// "policy": ["rnd", "ll:d=2"]}) and the tasks of a Slurm script all describe
+// a Grid, field by field of the table (config_fields.go): an axis takes a
+// list of values, any other setting one. Canonical names the sweep for its
+// shard files, whichever way it was written.
+
+// DefaultGrid is the grid of the command line's defaults: every field at
+// its Default, no axis set (one configuration).
+func DefaultGrid() Grid {
+	var g Grid
+	for i := range fields {
+		if err := fields[i].ops.set(&g, fields[i].Default); err != nil {
+			panic(fmt.Sprintf("lbsim: field %s: default %q: %v", fields[i].Name, fields[i].Default, err))
+		}
+	}
+	return g
+}
+
+// Set sets the field of that name (or column) from text: one value, or
+// for an axis a comma-separated list of values (specs keep their own
+// comma-separated parameters: "rnd,sita:cut=10,c=20" is two policies).
+func (g *Grid) Set(name, text string) error {
+	f, ok := fieldNamed(name)
+	if !ok {
+		return fmt.Errorf("no setting is named %q", name)
+	}
+	if f.ops.axis == nil {
+		return f.ops.set(g, text)
+	}
+	return f.ops.axis.set(g, f.items(text))
+}
+
+// items splits an axis's text into its values: specs with splitList,
+// numbers at every comma.
+func (f *Field) items(text string) []string {
+	if f.kind == kindText {
+		return splitList(text)
+	}
+	return strings.Split(text, ",")
+}
+
+// Flags defines a flag on fs for every setting (for a sweep also
+// skip-invalid), named and documented as the field (a menu's choices
+// listed) with its default, that sets it in g; given records the fields
+// the command line set, for Settle.
+func (g *Grid) Flags(fs *flag.FlagSet, sweep bool, given map[string]bool) {
+	for i := range fields {
+		f := &fields[i]
+		if f.scope == scopeSweep && !sweep {
+			continue
+		}
+		usage := f.Doc
+		if ch := f.Choices(); len(ch) > 0 && f.Name != "discipline" {
+			usage += ", one of:"
+			for _, c := range ch {
+				usage += fmt.Sprintf("\n      %-32s %s", c.Example, c.Summary)
+			}
+		}
+		fs.Var(&fieldFlag{g, f, given}, f.Name, usage)
+	}
+}
+
+// fieldFlag is a field's flag.Value.
+type fieldFlag struct {
+	g     *Grid
+	f     *Field
+	given map[string]bool
+}
+
+// Set sets the field; its error does not repeat the field's name (the
+// command line names the flag).
+func (v *fieldFlag) Set(text string) error {
+	v.given[v.f.Name] = true
+	if err := v.g.Set(v.f.Name, text); err != nil {
+		return errors.New(strings.TrimPrefix(err.Error(), v.f.Name+": "))
+	}
+	return nil
+}
+
+// String serves flag's printing of defaults, which calls it on a zero
+// fieldFlag too.
+func (v *fieldFlag) String() string {
+	if v == nil || v.g == nil {
+		return ""
+	}
+	return v.g.Text(v.f.Name)
+}
+
+// IsBoolFlag lets a switch be given without a value: -tally.
+func (v *fieldFlag) IsBoolFlag() bool { return v.f.IsBool() }
+
+// Field is the setting the flag sets.
+func (v *fieldFlag) Field() Field { return *v.f }
+
+// Text is the field's value as the command line writes it: for an axis its
+// values separated by commas (the base value when the axis is empty).
+func (g *Grid) Text(name string) string {
+	f, ok := fieldNamed(name)
+	if !ok {
+		return ""
+	}
+	return strings.Join(g.texts(f), ",")
+}
+
+// texts are f's values: an axis's, or the one base value.
+func (g *Grid) texts(f *Field) []string {
+	if f.ops.axis != nil && f.ops.axis.n(g) > 0 {
+		return f.ops.axis.texts(g)
+	}
+	return []string{f.ops.get(g)}
+}
+
+// Settle applies the rules between settings that the command line and
+// sweep files share, given the names of the fields the input set: a trace
+// replaces the load, sizes and arrivals (giving one of them beside it is an
+// error) and is replayed whole unless jobs is given; a ramp sets the load
+// (its final load is the configuration's, and giving -load is an error);
+// warmup and warmup-auto exclude each other. inFile words the errors for a
+// sweep file ("load") instead of flags (-load).
+func (g *Grid) Settle(given map[string]bool, inFile bool) error {
+	say := func(name string) string {
+		if inFile {
+			return fmt.Sprintf("%q", strings.ReplaceAll(name, "-", "_"))
+		}
+		return "-" + name
+	}
+	for _, name := range g.replaced() {
+		if given[name] {
+			by := fmt.Sprintf("%s %s: the ramp's from and to are the loads", say("arrivals"), g.Base.Arrivals)
+			if g.Base.Trace != nil {
+				by = say("trace") + " " + g.Base.Trace.Source + ": the trace's arrival times and sizes replace load, sizes and arrivals"
+			}
+			return fmt.Errorf("%s %s has no effect with %s; drop %s", say(name), g.Text(name), by, say(name))
+		}
+	}
+	switch r, ramp := g.Base.Arrivals.(Ramp); {
+	case g.Base.Trace != nil:
+		if !given["jobs"] {
+			g.Base.Jobs = 0
+		}
+		g.Loads, g.Base.Load, g.Sizes, g.Base.Sizes, g.Base.Arrivals = nil, 0, nil, nil, nil
+	case ramp:
+		g.Loads, g.Base.Load = nil, r.To
+	}
+	if given["warmup"] && given["warmup-auto"] && g.Base.WarmupAuto {
+		return fmt.Errorf("%s and %s both given: auto chooses the warm-up itself; drop %s", say("warmup"), say("warmup-auto"), say("warmup"))
+	}
+	return nil
+}
+
+// replaced are the settings that another one sets: the load, sizes and
+// arrivals of a trace, the load of a ramp. Given beside it they are an
+// error (Settle); Args leaves them out.
+func (g *Grid) replaced() []string {
+	if g.Base.Trace != nil {
+		return []string{"load", "sizes", "arrivals"}
+	}
+	if _, ramp := g.Base.Arrivals.(Ramp); ramp {
+		return []string{"load"}
+	}
+	return nil
+}
+
+// Args are the command-line flags of the sweep (lbsim sweep), for the tasks
+// of a generated batch script: every setting of the sweep that is not at
+// its default. Parsed back, they give the same grid and so the same
+// Canonical text.
+func (g Grid) Args() []string {
+	var out []string
+	for i := range fields {
+		f := &fields[i]
+		if f.scope == scopeRun || slices.Contains(g.replaced(), f.Name) {
+			continue
+		}
+		text := strings.Join(g.texts(f), ",")
+		switch {
+		case text == f.Default:
+		case f.kind == kindBool:
+			out = append(out, "-"+f.Name+"="+text)
+		default:
+			out = append(out, "-"+f.Name, text)
+		}
+	}
+	return out
+}
+
+// Canonical is the text whose SHA-256 identifies the sweep in its shard
+// files: a format tag, the code version (two builds never share an id, so
+// their shards never merge, and a fixed build never skips an old build's
+// shards), and every field that changes the rows with its values as text;
+// a trace by its contents (its length and a hash of its values) rather
+// than its path, which may be written two ways or hold another trace
+// later. How the sweep runs (workers, its shards) is not part of it.
+func (g Grid) Canonical() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "lbsim-sweep v4 code=%s\n", CodeVersion())
+	for i := range fields {
+		f := &fields[i]
+		switch {
+		case f.scope == scopeRun:
+			continue
+		case f.Name == "trace":
+			fmt.Fprintf(&b, "%s=%s\n", f.Column(), traceKey(&g.Base))
+		default:
+			fmt.Fprintf(&b, "%s=%q\n", f.Column(), g.texts(f))
+		}
+	}
+	return b.String()
+}
+
+// ReadJSON sets g's fields from a sweep file: one JSON object whose keys
+// are the fields' columns (Field.Column: the flag names with '_' for '-'),
+// an axis's value a list, and returns the fields it gave. It is read as
+// strictly as the flags: keys exactly as spelled and each once, numbers
+// through lbsim's parser (an integer takes digits only: "jobs": 1e6 is
+// refused like -jobs 1e6), no null, nothing after the object.
+func (g *Grid) ReadJSON(data []byte) (given map[string]bool, err error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		return nil, errors.New(`need one JSON object, e.g. {"load": [0.5, 0.9], "policy": ["ll:d=2"]}`)
+	}
+	given = map[string]bool{}
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, jsonError(err)
+		}
+		key := tok.(string) // inside an object the decoder returns keys here
+		f, ok := fieldNamed(key)
+		if !ok || f.Column() != key || f.scope == scopeRun {
+			return nil, fmt.Errorf("unknown field %q; the keys are %s (exactly so, grid axes as JSON lists)", key, strings.Join(specKeys(), ", "))
+		}
+		if given[f.Name] {
+			return nil, fmt.Errorf("key %q given twice; give it once", key)
+		}
+		given[f.Name] = true
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, jsonError(err)
+		}
+		if err := g.setJSON(f, raw); err != nil {
+			return nil, fmt.Errorf("%q: %v", key, err)
+		}
+	}
+	if _, err := dec.Token(); err != nil { // the closing '}'
+		return nil, jsonError(err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("the file holds more than one JSON object, or text after it; keep one object")
+	}
+	return given, nil
+}
+
+// specKeys are the keys of a sweep file, in the table's order.
+func specKeys() []string {
+	var out []string
+	for i := range fields {
+		if fields[i].scope != scopeRun {
+			out = append(out, fields[i].Column())
+		}
+	}
+	return out
+}
+
+// setJSON sets f from its JSON value: a list for an axis (and for a list
+// of numbers, which may also be a string in the command line's syntax, as
+// "speeds": "5@2,5@1"), else one value of f's kind.
+func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
+	if f.ops.axis == nil && f.kind != kindList {
+		text, err := jsonText(f.kind, raw)
+		if err != nil {
+			return err
+		}
+		return f.ops.set(g, text)
+	}
+	var s string
+	if f.kind == kindList && json.Unmarshal(raw, &s) == nil {
+		return f.ops.set(g, s)
+	}
+	var items []json.RawMessage
+	if string(raw) == "null" || json.Unmarshal(raw, &items) != nil || items == nil {
+		return fmt.Errorf(`need a list, e.g. [0.5, 0.9] or ["rnd", "rr"], got %s`, clip(raw))
+	}
+	item := f.kind
+	if item == kindList {
+		item = kindFloat
+	}
+	texts := make([]string, len(items))
+	for i, it := range items {
+		t, err := jsonText(item, it)
+		if err != nil {
+			return fmt.Errorf("item %d: %v", i+1, err)
+		}
+		texts[i] = t
+	}
+	if f.ops.axis == nil {
+		return f.ops.set(g, strings.Join(texts, ","))
+	}
+	if f.kind == kindText { // one spec per value: ["rnd,rr"] is ["rnd", "rr"]
+		texts = f.items(strings.Join(texts, ","))
+	}
+	return f.ops.axis.set(g, texts)
+}
+
+// jsonText is one JSON value of kind k as the command line's text.
+func jsonText(k kind, raw json.RawMessage) (string, error) {
+	text := string(raw)
+	switch {
+	case text == "null":
+		return "", errors.New("null is not a value; give one or leave the key out")
+	case k == kindBool:
+		if text != "true" && text != "false" {
+			return "", fmt.Errorf("need true or false, got %s", clip(raw))
+		}
+	case k == kindText:
+		var s string
+		if json.Unmarshal(raw, &s) != nil {
+			return "", fmt.Errorf(`need a string, e.g. "poisson", got %s`, clip(raw))
+		}
+		return s, nil
+	case text == "" || strings.IndexByte("-0123456789", text[0]) < 0:
+		return "", fmt.Errorf("need a number, got %s", clip(raw))
+	}
+	return text, nil
+}
+
+// jsonError words a JSON syntax error with where it is.
+func jsonError(err error) error {
+	var syntax *json.SyntaxError
+	switch {
+	case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
+		return errors.New("the file ends inside the object; close it with }")
+	case errors.As(err, &syntax):
+		return fmt.Errorf("invalid JSON at byte %d: %v", syntax.Offset, err)
+	}
+	return err
+}
+
+// clip shortens a JSON value for a message.
+func clip(raw json.RawMessage) string {
+	if len(raw) > 40 {
+		return string(raw[:40]) + "..."
+	}
+	return string(raw)
+}
