@@ -162,9 +162,9 @@
 // if they are regular files of bounded size (16 MiB), so a FIFO or /dev/zero
 // is an error, not a hang.
 //
-// The sweep id is the SHA-256 of the spec's canonical JSON encoding; with the
-// code version (lbsim.CodeVersion) it identifies the sweep in every shard
-// file's first line. The spec is normalized first: a trace replaces load,
+// The sweep id, in every shard file's first line, is the SHA-256 of the
+// spec's canonical JSON encoding together with the code version
+// (lbsim.CodeVersion) and a trace's hash. The spec is normalized first: a trace replaces load,
 // sizes and arrivals (giving them beside it is an error), a ramp sets the
 // load, an automatic warm-up has no count, one dispatcher is no dispatchers
 // field. A trace is identified by the SHA-256 of the bytes it was parsed from,
