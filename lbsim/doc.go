@@ -296,13 +296,14 @@
 // (-precision: more replications until the half-width is that fraction of
 // the mean, or longer ones while a warning says they are too short, within
 // MaxJobs and MaxSeconds; reproducible, as decisions depend only on
-// results). For example (handout sizes, K = 50, RND):
+// results). For example (handout sizes, K = 50, RND; lines of the summary
+// left out):
 //
 //	$ lbsim run -load 0.95 -reps 4
 //	  mean waiting time   4329.4 ± 873
 //	  exact (M/G/1 per server (Pollaczek-Khinchine)): mean wait 7600.75, mean response 7605.73
 //	  WARNING initial-transient: started empty, a queue at load 0.95 relaxes in about 2.9e+04 jobs (tau): the mean is biased low by about 73% (tau/n, first order), over a quarter of the ±20% half-width; use a warm-up (-warmup auto, or about 4.4e+06 jobs) or about 4.1e+08 jobs per replication
-//	  WARNING exact-outside-ci: the exact mean wait is 7600.75 (M/G/1 per server (Pollaczek-Khinchine)), 3.7 half-widths from the simulated 4329.4 ± 873: the interval is confidently wrong (too short a run for this load and size law); trust the exact value
+//	  WARNING exact-outside-ci: the exact mean wait is 7600.75 (M/G/1 per server (Pollaczek-Khinchine); mean response 7605.73), 3.7 half-widths from the simulated mean wait 4329.4 ± 873; mean response 4334.37: the interval is confidently wrong (too short a run for this load and size law); trust the exact value
 //	$ lbsim run -load 0.95 -precision 0.05 -max-jobs 300000000
 //	32000000 jobs x 4 replication(s), seed 1, 95% CI from replications
 //	  mean waiting time   7063.88 ± 418
