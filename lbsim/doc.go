@@ -220,9 +220,9 @@
 //
 //   - unstable ([RuleUnstable]): load >= 1 was allowed, a ramp reached load 1
 //     during the run, or, under a policy whose per-server loads theory does
-//     not give (a policy of your own, JIQ or LL-d on unequal speeds), a
-//     server's measured utilisation (work sent per unit time over its speed)
-//     reached 1. The queues grow without bound: the means depend on N and
+//     not give (one of your own at any speeds; JIQ, JSQ, LL-d or LSQ on
+//     unequal speeds), a server's measured utilisation (work sent per unit
+//     time over its speed) reached 1. The queues grow without bound: the means depend on N and
 //     no warm-up helps, so the other warnings then give no warm-up advice.
 //   - infinite-second-moment ([RuleInfiniteVariance]): E[X^2] = inf (Pareto
 //     alpha <= 2). FCFS: the mean wait is infinite (Pollaczek-Khinchine), a
