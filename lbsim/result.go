@@ -129,7 +129,7 @@ func (r Result) String() string {
 		fmt.Fprintf(&b, "  %-5s jobs: wait %s, response %s (%d jobs)\n", c.Name, c.Wait, c.Response, c.Jobs)
 	}
 	if r.HasHandout {
-		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see the README)\n", r.Handout)
+		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see \"What is measured\" in go doc ./lbsim)\n", r.Handout)
 	}
 	if r.HasExact {
 		fmt.Fprintf(&b, "  exact (%s): mean wait %.6g, mean response %.6g\n", r.Exact.Method, r.Exact.Wait, r.Exact.Response)

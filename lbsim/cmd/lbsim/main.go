@@ -1,15 +1,3 @@
-// Command lbsim runs the dispatching simulator from the command line.
-//
-//	lbsim run   [flags]   one configuration: a readable summary, or one JSON object with -json
-//	lbsim compare [flags] -policy A,B: A - B and A / B of the mean wait on the same
-//	                      random numbers, paired 95% intervals beside the unpaired ones
-//	lbsim sweep [flags]   a grid (comma-separated lists of policies, loads, ...) as CSV
-//	                      (-shard i/n -out DIR runs one part; -spec FILE.json reads the grid)
-//	lbsim merge DIR       merges the parts into the same CSV
-//	lbsim slurm -shards n prints a Slurm job-array script for the parts
-//
-// Run "lbsim run -h" for the flags. Every invalid value exits with status 2
-// and one line naming the value, the allowed range and a fix.
 package main
 
 import (

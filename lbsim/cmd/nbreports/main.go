@@ -1,16 +1,25 @@
 // Command nbreports executes notebooks and writes their reports and an index.
 //
-// Usage (from the repository root; `make reports` runs it):
+// Usage (from the repository root; `make reports` runs it with -out reports):
 //
-//	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [notebooks...]
+//	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [-cell-timeout 20m] [notebooks...]
 //
-// Without arguments it runs every notebooks/*.ipynb at full size. For each notebook NAME it
-// writes (see nbrun.Report) OUT/NAME.html (the report view: no code), OUT/NAME-code.html (with
-// code) and OUT/NAME.pdf, all self-contained, and the notebook writes its CSV tables to
-// LBSIM_OUT_DIR, by default OUT/NAME/. OUT/index.html lists every notebook's title, question and
-// answer, run time and date, where its results came from (computed or read from the nb.Cached
-// cache), with links to those files. It prints each notebook's wall time and
-// exits non-zero when any notebook fails (the index then says which and why).
+// Without arguments it runs every notebooks/*.ipynb at full size; -quick runs the notebooks'
+// quick versions (LBSIM_QUICK=1). For each notebook NAME it writes (see nbrun.Report)
+// OUT/NAME.html (the report view: no code), OUT/NAME-code.html (with code) and OUT/NAME.pdf,
+// all self-contained, and the notebook writes its CSV tables to LBSIM_OUT_DIR, by default
+// OUT/NAME/. OUT/index.html lists every notebook's title, question and answer, run time and
+// date, where its results came from (computed or read from the nb.Cached cache), with links to
+// those files. It prints each notebook's wall time and exits non-zero when any notebook fails
+// (the index then says which and why). -check also checks each report as the tests do
+// (figures, no error text, offline in Chromium, the PDF); -cell-timeout bounds one cell.
+//
+// It needs Jupyter, the GoNB kernel, Chromium and MathJax (Debian's libjs-mathjax) to typeset
+// and print the reports, and poppler-utils for -check; .ci/setup.sh installs them all, and with
+// them `make` is not needed. A report is the notebook
+// executed afresh, not the state of a kernel open in Jupyter: to export a notebook you ran
+// interactively, run it through nbreports. What the reports hold and what the tests check is
+// in package nbrun's documentation (go doc ./lbsim/internal/nbrun).
 package main
 
 import (

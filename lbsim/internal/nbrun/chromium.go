@@ -17,7 +17,7 @@ const chromiumTimeout = 2 * time.Minute
 
 // chromiumFlags start a headless Chromium that touches no network: background services off, and
 // every host name resolves to nothing (--host-resolver-rules), so a page that would load
-// anything from the web fails visibly here instead of working by luck. The README's "Reports" lists the checks.
+// anything from the web fails visibly here instead of working by luck. The package doc's "What the tests check" lists the checks.
 var chromiumFlags = []string{"--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 	"--no-first-run", "--disable-background-networking", "--disable-component-update",
 	"--disable-sync", "--hide-scrollbars", "--host-resolver-rules=MAP * ~NOTFOUND"}

@@ -21,14 +21,78 @@
 //     Chromium with the network closed: nothing loaded, images decode, no raw TeX in the rendered
 //     text) and [CheckPDF] (every figure once, no blank page, the title on page 1).
 //
-// Notebooks import the repository module through a first cell (the README, "Importing lbsim in a notebook"):
+// Notebooks import the repository module through the first cell described in package nb
+// (go doc ./lbsim/nb, "Importing lbsim in a notebook"); the report view hides that cell's output.
 //
-//	!*rm -f go.work && go work init && go work use . "${GONB_DIR}/.." \
-//	  && go mod edit -require=github.com/perfeval/lbsim@v0.0.0-00010101000000-000000000000
-//	%goworkfix
+// # Reports
 //
-// GoNB runs `go get` after every cell and `go get` ignores go.work; requiring the repository
-// module (which %goworkfix replaces by its folder) puts the versions pinned in the repository's
-// go.mod (gonb, gota, gonum/plot) into the notebook's build list, so `go get` never asks the
-// module proxy for a latest version, which the proxy here refuses for gonb and gota.
+// For each notebook NAME, `make reports` (cmd/nbreports) writes into reports/:
+//
+//   - NAME.html: the report view, the notebook's text, formulas, printed results, tables and
+//     figures, and no code.
+//   - NAME-code.html: the whole notebook, the same with every code cell.
+//   - NAME.pdf: the report view printed on A4 by headless Chromium. Figures span the text width;
+//     figures, tables, outputs and code blocks are not cut by page breaks; printed lines wrap at
+//     spaces only, and a block with lines wider than the page is set in smaller type so its
+//     lines stay whole.
+//   - NAME/*.csv: the notebook's result tables, every column at full precision (nb.SaveAs,
+//     nb.Save; in LBSIM_OUT_DIR when it is set).
+//   - index.html: every notebook's title, question and answer, its run time and date, where its
+//     results came from ("7 results computed in 30.2 s", or "5 of 7 results from the cache, 2
+//     computed in 1.1 s"), and links to the files above.
+//
+// A report reads the same whether its results were computed or came from the cache: progress
+// bars clear themselves when done and are left out of reports. What the run did is recorded
+// apart: each of the notebook's programs appends to the file named by LBSIM_RUN_LOG (set by
+// nbreports and the tests) what nb.Cached computed or read and whether it ran quick, and the
+// executed notebook keeps the summary in its metadata (lbsim_run). Every page of a quick run's
+// report opens with the banner "Quick run (LBSIM_QUICK=1): shortened runs, rough numbers", so
+// the first page of its PDF says so too; a full run's pages carry none, nor do those of a
+// notebook that reads no quick setting (the explorer runs the same either way).
+//
+// The HTML files are self-contained: open them in any browser, offline, on any machine.
+// Figures are embedded PNG images; formulas are typeset when the report is made (MathJax 2 in
+// headless Chromium, SVG output) and stored as inline SVG, so a reader needs no MathJax, no font
+// and no network; the files hold no script at all. Links in index.html are relative: move the
+// folder as a whole.
+//
+// Sizes (measured on this repository's notebooks): a report view is 0.2-2.2 MB, about 100 kB of
+// style, 0.1-0.8 MB the figures (PNG) and 0.1-0.36 MB the formulas (SVG, about 3.5 kB each); the
+// page with code is 3-6% larger; a PDF is 0.45-1.5 MB for 4-14 A4 pages; index.html is 0.75 MB
+// (the questions and answers carry their formulas). nbconvert's lab template embeds
+// JupyterLab's whole style sheet, 570 kB, in every page; a report is static, so the rules that
+// need a class no element of the page has (menus, dialogs, widgets: 470 kB) are dropped when it
+// is made (pruneStyles), and the tests check that Chromium draws the page pixel for pixel as
+// with the whole sheet.
+//
+// Tables in reports are drawn by package frame (go doc ./lbsim/frame): the tests check that every
+// report's tables fit a 1000 px page and that no PDF page is mostly one- or two-character lines.
+//
+// # The index
+//
+// How a notebook is read for the index: its title is the first # heading; its question the first
+// markdown cell with a paragraph that starts with **Question**; its answer the last markdown cell
+// that opens with a heading "## Answer..." or "## Conclusion...", or with **Answer**. A notebook
+// without a title or question fails `make reports` and the tests with a message that says how to
+// mark them; one without an answer (the explorer) is listed as stating none, and TestNotebooks
+// requires an answer of every other notebook.
+//
+// # What the tests check
+//
+// For every notebook in the quick run ([Report.Check], [CheckOffline], [CheckPDF]): each HTML
+// page is copied alone into a fresh folder outside the repository and opened in headless
+// Chromium with every host name unresolvable (--host-resolver-rules="MAP * ~NOTFOUND"); the
+// page may hold no script and no src, href (style sheets, icons), url() or @import pointing
+// outside itself, the browser must record no fetch, every image must decode, and the rendered
+// text (outside code) must hold no TeX ($...$, \(, \frac, ...). The report view must show no
+// code and the other page must. The PDF must open (pdfinfo), hold every figure exactly once (a
+// figure cut by a page break is drawn twice, pdfimages), have no blank page and show the title
+// on page 1 (pdftotext). The index is checked the same way, and every link must lead to a file
+// in the copied folder. No page or PDF may show a progress line; a quick run's pages and PDF
+// page 1 must show the banner; every line the notebook printed must appear in the PDF's text
+// whole or wrapped at spaces, never broken inside a number; and a PDF page other than the last
+// must hold a figure or at least 3 lines of text. TestReportIndependentOfCache runs notebook 01
+// twice on one cache and compares the two reports' text. TestExplorerInBrowser opens the
+// explorer (notebook 08) in headless Chromium against a real Jupyter server and operates its
+// controls (see package nb, "The explorer").
 package nbrun

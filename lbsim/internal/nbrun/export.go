@@ -111,7 +111,7 @@ func nbconvertHTML(executedNb string) (*html.Node, error) {
 
 // hideCode removes what nbconvert's --no-input leaves out: the input of every code cell (its
 // editor block and In [n] prompt) and the text of the Out[n] prompts. Markdown cells and all outputs stay,
-// except those of the module set-up cell (the one with %goworkfix, the README's "Importing lbsim in a notebook"),
+// except those of the module set-up cell (the one with %goworkfix, package nb's "Importing lbsim in a notebook"),
 // whose "Added replace rule" line is plumbing, not a result.
 func hideCode(doc *html.Node) {
 	for _, n := range findAll(doc, func(n *html.Node) bool {

@@ -12,7 +12,7 @@ import (
 // most of it for menus, dialogs and widgets a report does not have. A report is static (its
 // scripts are removed), so a rule whose selector needs a class that no element of the page has
 // can never apply: pruneStyles drops those rules, which leaves about 90 kB, and the page renders
-// the same (TestPrunedStylesRenderTheSame).
+// the same (checkPrunedStyles, in the notebook tests).
 
 // pruneStyles removes from every <style> element of doc the rules that cannot apply to it.
 func pruneStyles(doc *html.Node) {

@@ -83,7 +83,7 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 }
 
 // summarize reads a report view's title, question and answer. The notebooks state them in
-// markdown cells (the README, "Reports"):
+// markdown cells (the package doc, "The index"):
 //
 //   - the title is the first level-1 heading;
 //   - the question is the first markdown cell with a bold lead "Question" (**Question.** or
