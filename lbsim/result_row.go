@@ -58,33 +58,33 @@ type Row struct {
 	// Extra holds the columns of settings without a field above.
 	Extra map[string]any `json:"-" frame:"-"`
 
-	Label    string  `json:"label"` // human name, e.g. "LL-2"
-	D        int     `json:"d"`     // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
-	C        int     `json:"c"`     // SITA's servers for short jobs, else 0
-	SizeMean float64 `json:"size_mean"`
-	SCV      float64 `json:"scv"`
+	Label    string  `json:"label"`     // the policy's name, e.g. LL-2
+	D        int     `json:"d"`         // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
+	C        int     `json:"c"`         // SITA's servers for short jobs, else 0
+	SizeMean float64 `json:"size_mean"` // E[X]
+	SCV      float64 `json:"scv"`       // the size law's squared coefficient of variation
 
-	MeanWait          float64 `json:"mean_wait"`
-	MeanWaitCI95      float64 `json:"mean_wait_ci95"`
-	MeanResponse      float64 `json:"mean_response"`
-	MeanResponseCI95  float64 `json:"mean_response_ci95"`
-	P50Wait           float64 `json:"p50_wait"`
-	P95Wait           float64 `json:"p95_wait"`
-	P99Wait           float64 `json:"p99_wait"`
-	HandoutWait       float64 `json:"handout_wait"`
-	HandoutWaitCI95   float64 `json:"handout_wait_ci95"`
-	MeanWaitShort     float64 `json:"mean_wait_short"`
-	MeanWaitShortCI95 float64 `json:"mean_wait_short_ci95"`
-	MeanWaitLong      float64 `json:"mean_wait_long"`
-	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`
-	// LoadOnCapacity is the measured load, work over sum(mu_k) (see
-	// Result.LoadOnCapacity); Utilization the plain mean of the servers'.
+	MeanWait          float64 `json:"mean_wait"`            // mean waiting time
+	MeanWaitCI95      float64 `json:"mean_wait_ci95"`       // half-width of its 95% interval (so every _ci95)
+	MeanResponse      float64 `json:"mean_response"`        // mean response time, wait and service
+	MeanResponseCI95  float64 `json:"mean_response_ci95"`   // its half-width
+	P50Wait           float64 `json:"p50_wait"`             // median wait
+	P95Wait           float64 `json:"p95_wait"`             // 95th percentile of the wait
+	P99Wait           float64 `json:"p99_wait"`             // 99th percentile of the wait
+	HandoutWait       float64 `json:"handout_wait"`         // the course handout's quantity (FCFS only)
+	HandoutWaitCI95   float64 `json:"handout_wait_ci95"`    // its half-width
+	MeanWaitShort     float64 `json:"mean_wait_short"`      // mean wait of short jobs (two-point sizes, SITA)
+	MeanWaitShortCI95 float64 `json:"mean_wait_short_ci95"` // its half-width
+	MeanWaitLong      float64 `json:"mean_wait_long"`       // mean wait of long jobs (two-point sizes, SITA)
+	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`  // its half-width
+	// LoadOnCapacity is the measured load: the work sent per unit time over
+	// sum(mu_k), what the load setting sets (see Result.LoadOnCapacity).
 	LoadOnCapacity float64 `json:"load_on_capacity"`
-	Utilization    float64 `json:"utilization"`
-	// MaxServerUtilization is the busiest server's: with unequal speeds or
-	// an unbalanced policy it can near 1 while the mean is low.
+	Utilization    float64 `json:"utilization"` // plain mean of the servers' utilisations, work over each one's speed
+	// MaxServerUtilization is the busiest server's utilisation: with unequal
+	// speeds or an unbalanced policy it can near 1 while the mean is low.
 	MaxServerUtilization float64 `json:"max_server_utilization"`
-	CIMethod             string  `json:"ci_method"` // how the CIs were made: "replications" or "batch means"
+	CIMethod             string  `json:"ci_method"` // how the intervals were made: replications, or batch means, and the control variates used
 	// MessagesPerJob is the messages the dispatchers' knowledge costs per
 	// job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64 `json:"messages_per_job"`
@@ -94,14 +94,14 @@ type Row struct {
 	TotalJobs       int64   `json:"total_jobs"`    // jobs simulated, warm-ups and precision rounds included
 	PrecisionMet    bool    `json:"precision_met"` // a precision target was reached (false without one)
 
-	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait (see Exact), else NaN
+	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait when theory knows it (see Exact), else NaN
 	ExactResponse float64  `json:"exact_response"` // the exact mean response, else NaN
 	ExactMethod   string   `json:"exact_method"`   // its formula
 	LimitWait     float64  `json:"limit_wait"`     // a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
 	LimitResponse float64  `json:"limit_response"` // the same of the mean response, else NaN
 	LimitMethod   string   `json:"limit_method"`   // its formula
-	LimitKind     string   `json:"limit_kind"`     // "limit" or "lower bound"
-	Warnings      Warnings `json:"warnings"`
+	LimitKind     string   `json:"limit_kind"`     // limit or lower bound
+	Warnings      Warnings `json:"warnings"`       // the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
 
 	// RepWait and RepResponse are Result's per-replication (or batch)
 	// means, for Compare: not columns, but kept by gob (nb's cache).

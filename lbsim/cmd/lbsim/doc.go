@@ -29,35 +29,43 @@
 //
 // # Flags
 //
-// run, compare, sweep and slurm share these flags, in this order in
-// newFlagSet (flags.go); in a sweep, -servers, -load, -sizes, -policy,
-// -refresh and -discipline take comma-separated lists, and the sweep runs
-// every combination.
+// run, compare, sweep and slurm share the flags of the settings, one for
+// each field of lbsim's table (lbsim.Fields), in its order; in a sweep
+// the grid's axes, -policy, -servers, -load, -sizes, -discipline and
+// -refresh, take comma-separated lists, and the sweep runs every
+// combination. -skip-invalid is a flag of sweep and slurm only. The list is
+// the table's, checked by a test (go test ./lbsim/cmd/lbsim -run Doc
+// -update writes it anew):
 //
+// flags list:
+//
+//	-policy  dispatching policy (default rnd)
 //	-servers  number of servers K (default 50)
-//	-speeds  server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (default 1)
-//	-load  rho = lambda E[X] / sum(mu_k); must be < 1 unless -overload (default 0.5)
-//	-sizes  job-size law, a registered spec (default twopoint:xm=1,xM=1000,beta=0.8, the course handout's)
-//	-arrivals  poisson, det (constant rate) or ramp:from=RHO0,to=RHO1,over=T (default poisson)
-//	-trace  replay a CSV file of arrival_time,size, in place of -load, -arrivals and -sizes
-//	-policy  dispatching policy, a registered spec (default rnd)
-//	-refresh  board refresh period T; 0 = the policy reads live state (default 0)
-//	-tally  each dispatcher adds its own sends since the last refresh to its board (default false)
-//	-dispatchers  number of dispatchers M, each deciding on its own knowledge (default 1)
-//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights; empty = even
-//	-stagger  refresh dispatcher i's board at T (n + i/M) instead of every board at the multiples of T (default false)
-//	-discipline  fcfs or ps (processor sharing) (default fcfs)
-//	-jobs  measured jobs N per replication (default 2000000; with -trace, default the whole trace)
-//	-warmup  jobs simulated before measuring, or auto: MSER truncation per replication (default 0)
-//	-precision  run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it; 0 = fixed length (default 0)
-//	-max-jobs  with -precision: at most this many jobs in all; 0 = 1e10 (default 0)
-//	-max-seconds  with -precision: stop after this many wall seconds; 0 = no limit (default 0)
-//	-reps  independent replications R, run in parallel; R = 1 uses batch means (default 1)
-//	-seed  base seed (default 1)
-//	-workers  parallel workers; 0 = all cores (default 0)
-//	-batches  batch means for the interval when R = 1; 0 = 20 (default 0)
-//	-overload  allow load >= 1: unstable, the results depend on N (default false)
-//	-control-variates  narrow the intervals by control variates of known means (default false)
+//	-speeds  server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1) (default 1)
+//	-load  load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own (default 0.5)
+//	-sizes  job size law (default twopoint:xm=1,xM=1000,beta=0.8)
+//	-arrivals  arrival process (default poisson)
+//	-trace  replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)
+//	-discipline  service discipline: fcfs or ps (default fcfs)
+//	-refresh  board refresh period T (0 = live state) (default 0)
+//	-tally  each dispatcher adds its own sends since the last refresh to its board
+//	-dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (default 1)
+//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)
+//	-stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
+//	-jobs  measured jobs N per replication (a trace: 0 = all its jobs) (default 2000000)
+//	-warmup  jobs simulated before measuring, or auto (MSER truncation per replication) (default 0)
+//	-warmup-auto  choose each replication's warm-up by MSER (the same as -warmup auto)
+//	-reps  independent replications R (CIs over replications; R=1 uses batch means) (default 1)
+//	-seed  base seed: replication r draws from streams derived from (seed, r) (default 1)
+//	-batches  batch means for the CI when R=1 (0 = 20) (default 0)
+//	-precision  run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length) (default 0)
+//	-max-jobs  with -precision: at most this many jobs in all (0 = 1e10) (default 0)
+//	-max-seconds  with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent) (default 0)
+//	-control-variates  narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)
+//	-overload  allow load >= 1 (unstable: results depend on N)
+//	-sample-every  record the jobs at every server every this many time units in replication 0 (0 = no time series) (default 0)
+//	-workers  parallel workers (0 = all cores); the results do not depend on it (default 0)
+//	-skip-invalid  skip the grid's invalid configurations (listed with their reasons) instead of stopping at the first; sweep and slurm only
 //
 // run and compare add:
 //
@@ -65,7 +73,6 @@
 //
 // sweep and slurm add:
 //
-//	-skip-invalid  leave out the grid's invalid configurations, each listed on stderr with its reason
 //	-spec  read the sweep from a JSON file (see Sweep files)
 //	-shard  run only part i of n (i/n, i from 0) and write it into -out
 //	-out  directory for the shard files
@@ -126,35 +133,39 @@
 //	{"servers": [50], "sizes": ["h2:mean=1,scv=30"], "policy": ["ll:d=2"],
 //	 "refresh": [1, 10, 100], "load": [0.5, 0.7, 0.9, 0.95], "reps": 10, "jobs": 2000000}
 //
-// The keys are the flag names with _ for -, exactly so and each once; grid
-// axes are lists; keys left out keep the flag defaults; giving a flag that
-// the file sets beside -spec is an error. The keys:
+// The keys are the settings' columns (lbsim.Field.Column: the flag names
+// with _ for -), exactly so and each once; the grid's axes are JSON lists;
+// keys left out keep the flag defaults; giving a flag that the file sets
+// beside -spec is an error. The keys, from lbsim's table:
 //
-//	servers  list of K
-//	speeds  list of speeds, or a string in -speeds notation ("5@2,5@1")
-//	load  list of loads
-//	sizes  list of size specs
-//	arrivals  one arrivals spec
-//	trace  path of a trace file
-//	policy  list of policy specs
-//	refresh  list of refresh periods
-//	tally  true or false
-//	dispatchers  M
-//	dispatcher_weights  list of M weights
-//	stagger  true or false
-//	discipline  list of fcfs, ps
-//	jobs  measured jobs per replication
-//	warmup  warm-up jobs
-//	warmup_auto  true for -warmup auto (with "warmup" beside it an error)
-//	precision  the -precision target
-//	max_jobs  the -max-jobs budget
-//	max_seconds  the -max-seconds budget
-//	reps  replications
-//	seed  base seed
-//	batches  batch means when R = 1
-//	overload  true for -overload
-//	control_variates  true for -control-variates
-//	skip_invalid  true for -skip-invalid
+// keys list:
+//
+//	policy  dispatching policy (a list)
+//	servers  number of servers K (a list)
+//	speeds  server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)
+//	load  load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own (a list)
+//	sizes  job size law (a list)
+//	arrivals  arrival process
+//	trace  replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)
+//	discipline  service discipline: fcfs or ps (a list)
+//	refresh  board refresh period T (0 = live state) (a list)
+//	tally  each dispatcher adds its own sends since the last refresh to its board
+//	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)
+//	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
+//	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
+//	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)
+//	warmup_auto  choose each replication's warm-up by MSER (the same as -warmup auto)
+//	reps  independent replications R (CIs over replications; R=1 uses batch means)
+//	seed  base seed: replication r draws from streams derived from (seed, r)
+//	batches  batch means for the CI when R=1 (0 = 20)
+//	precision  run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)
+//	max_jobs  with -precision: at most this many jobs in all (0 = 1e10)
+//	max_seconds  with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)
+//	control_variates  narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)
+//	overload  allow load >= 1 (unstable: results depend on N)
+//	sample_every  record the jobs at every server every this many time units in replication 0 (0 = no time series)
+//	skip_invalid  skip the grid's invalid configurations (listed with their reasons) instead of stopping at the first
 //
 // The file is one object and nothing else; numbers follow the command line's
 // rules ("jobs": 1e6 is refused: write 1000000). "policy": ["rnd,rr"] and
@@ -163,44 +174,58 @@
 // is an error, not a hang.
 //
 // The sweep id, in every shard file's first line, is the SHA-256 of the
-// spec's canonical JSON encoding together with the code version
-// (lbsim.CodeVersion) and a trace's hash. The spec is normalized first: a trace replaces load,
-// sizes and arrivals (giving them beside it is an error), a ramp sets the
-// load, an automatic warm-up has no count, one dispatcher is no dispatchers
-// field. A trace is identified by the SHA-256 of the bytes it was parsed from,
-// read once, so -trace /dev/stdin works and two different piped traces never
-// share an id. The same grid given as flags or as a file has the same id. How
-// a sweep runs (-workers, -shard, -out) is not part of it.
+// grid's canonical text (lbsim.Grid.Canonical): the code version
+// (lbsim.CodeVersion) and every setting of the sweep with its values, a
+// trace by its length and a hash of its values rather than its path. The
+// rules between settings are applied first: a trace replaces load, sizes and
+// arrivals (giving them beside it is an error), a ramp sets the load. The
+// same grid given as flags or as a file has the same id. How a sweep runs
+// (-workers, -shard, -out) is not part of it.
 //
 // # Output
 //
 // lbsim run prints a readable summary: the mean wait and response with their
 // 95% intervals, the exact value or limit when theory knows one, and a line
 // "WARNING rule: message" per warning. lbsim sweep prints CSV, one row per
-// configuration, with the columns of lbsim.Row in this order:
+// configuration, with the columns of lbsim.Row (lbsim.RowHeader): a column
+// for every setting of lbsim's table, then the result's. The list, checked
+// by a test against lbsim.RowHeader:
 //
-//	policy  the policy's spec, e.g. ll:d=2
-//	label  its name, e.g. LL-2
+// columns list:
+//
+//	policy  dispatching policy
+//	servers  number of servers K
+//	speeds  server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)
+//	load  load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own
+//	sizes  job size law
+//	arrivals  arrival process
+//	trace  replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)
+//	discipline  service discipline: fcfs or ps
+//	refresh  board refresh period T (0 = live state)
+//	tally  each dispatcher adds its own sends since the last refresh to its board
+//	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)
+//	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
+//	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
+//	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)
+//	warmup_auto  choose each replication's warm-up by MSER (the same as -warmup auto)
+//	reps  independent replications R (CIs over replications; R=1 uses batch means)
+//	seed  base seed: replication r draws from streams derived from (seed, r)
+//	batches  batch means for the CI when R=1 (0 = 20)
+//	precision  run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)
+//	max_jobs  with -precision: at most this many jobs in all (0 = 1e10)
+//	max_seconds  with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)
+//	control_variates  narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)
+//	overload  allow load >= 1 (unstable: results depend on N)
+//	sample_every  record the jobs at every server every this many time units in replication 0 (0 = no time series)
+//	label  the policy's name, e.g. LL-2
 //	d  servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
 //	c  SITA's servers for short jobs, else 0
-//	servers  K
-//	speeds  the servers' speeds as runs, count@speed in server order: 50@1, 5@2,5@1
-//	load  offered load rho; a trace's own
-//	sizes  the size law's spec
 //	size_mean  E[X]
-//	scv  the law's squared coefficient of variation (h2:mean=1,scv=10 gives 10.0)
-//	arrivals  the arrivals spec
-//	discipline  fcfs or ps
-//	refresh  board refresh period T
-//	tally  true or false
-//	dispatchers  M
-//	jobs  measured jobs per replication
-//	warmup  jobs discarded per replication; with -warmup auto the mean MSER truncation
-//	reps  replications R
-//	seed  base seed
+//	scv  the size law's squared coefficient of variation
 //	mean_wait  mean waiting time
-//	mean_wait_ci95  half-width of its 95% interval (so for every _ci95 column)
-//	mean_response  mean response time
+//	mean_wait_ci95  half-width of its 95% interval (so every _ci95)
+//	mean_response  mean response time, wait and service
 //	mean_response_ci95  its half-width
 //	p50_wait  median wait
 //	p95_wait  95th percentile of the wait
@@ -211,20 +236,22 @@
 //	mean_wait_short_ci95  its half-width
 //	mean_wait_long  mean wait of long jobs (two-point sizes, SITA)
 //	mean_wait_long_ci95  its half-width
-//	load_on_capacity  measured load: work per unit time over sum(mu_k), what -load sets
+//	load_on_capacity  LoadOnCapacity is the measured load: the work sent per unit time over sum(mu_k), what the load setting sets (see Result.LoadOnCapacity)
 //	utilization  plain mean of the servers' utilisations, work over each one's speed
-//	max_server_utilization  the busiest server's utilisation
-//	ci_method  how the intervals were made: replications, or 20 batch means, and the control variates used
-//	messages_per_job  messages the dispatchers' knowledge costs per job
+//	max_server_utilization  MaxServerUtilization is the busiest server's utilisation: with unequal speeds or an unbalanced policy it can near 1 while the mean is low
+//	ci_method  how the intervals were made: replications, or batch means, and the control variates used
+//	messages_per_job  MessagesPerJob is the messages the dispatchers' knowledge costs per job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes
+//	warmup_truncated  WarmupTruncated is the jobs discarded per replication: the warm-up, or with auto warm-up the mean MSER truncation
 //	total_jobs  jobs simulated, warm-ups and precision rounds included
-//	exact_wait  the exact mean wait when theory knows it
-//	exact_response  the exact mean response
+//	precision_met  a precision target was reached (false without one)
+//	exact_wait  the exact mean wait when theory knows it (see Exact), else NaN
+//	exact_response  the exact mean response, else NaN
 //	exact_method  its formula
-//	limit_wait  a K -> infinity limit or a lower bound of the mean wait
-//	limit_response  the same of the mean response
+//	limit_wait  a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
+//	limit_response  the same of the mean response, else NaN
 //	limit_method  its formula
 //	limit_kind  limit or lower bound
-//	warnings  the warnings, "rule: message" joined by "; "
+//	warnings  the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
 //
 // A quantity that does not apply is NaN. Numbers are written in the shortest
 // form that reads back to the same float64, floats always with a decimal
@@ -236,61 +263,13 @@
 // holding the table took 614 MB); if the output fails (a full disk) it stops
 // at once and says after how many rows.
 //
-// lbsim run -json prints one object with these keys, values that do not exist
-// as null:
-//
-//	policy  as in the CSV
-//	label  as in the CSV
-//	servers  as in the CSV
-//	load  as in the CSV
-//	sizes  as in the CSV
-//	arrivals  as in the CSV
-//	discipline  as in the CSV
-//	refresh  as in the CSV
-//	tally  as in the CSV
-//	dispatchers  as in the CSV
-//	jobs  as in the CSV
-//	reps  as in the CSV
-//	seed  as in the CSV
-//	mean_wait  as in the CSV
-//	mean_wait_ci95  as in the CSV
-//	mean_response  as in the CSV
-//	mean_response_ci95  as in the CSV
-//	p50_wait  as in the CSV
-//	p95_wait  as in the CSV
-//	p99_wait  as in the CSV
-//	handout_wait  as in the CSV; FCFS only, absent under PS
-//	handout_wait_ci95  as in the CSV; FCFS only
-//	mean_wait_short  as in the CSV; only with short and long classes (so the four keys below)
-//	mean_wait_short_ci95  as in the CSV
-//	mean_wait_long  as in the CSV
-//	mean_wait_long_ci95  as in the CSV
-//	load_on_capacity  as in the CSV
-//	utilization  as in the CSV
-//	ci_method  as in the CSV
-//	messages_per_job  as in the CSV
-//	total_jobs  as in the CSV
-//	exact  the CSV's exact_wait
-//	exact_response  as in the CSV
-//	exact_method  as in the CSV
-//	limit  the CSV's limit_wait
-//	limit_response  as in the CSV
-//	limit_method  as in the CSV
-//	limit_kind  as in the CSV
-//	warnings  a list of {"rule", "message"} objects, [] when none
-//	server_utilization  every server's utilisation, in server order
-//	seconds  wall-clock time of the run
-//	warmup_truncated  jobs discarded per replication
-//	precision  the -precision target (only with -precision)
-//	precision_met  whether it was reached (only with -precision)
-//	mean_response_short  and _long, with _ci95: per class, as mean_wait_short
-//	jobs_short  and jobs_long: measured jobs per class
-//
-// The JSON lacks the CSV's d, c, speeds, size_mean, scv, warmup and
-// max_server_utilization. Every _ci95 is the half-width of a 95% interval:
-// Student t over the R replications, or over 20 batch means when R = 1.
-// Waiting-time percentiles come from a fixed-memory histogram with 64 bins
-// per octave: within 0.8%.
+// lbsim run -json prints one object whose keys are these columns, in this
+// order, with values that do not exist (NaN) as null and the warnings as a
+// list of {"rule", "message"} objects; and, for one release, "exact" and
+// "limit", the former names of exact_wait and limit_wait. Every _ci95 is the
+// half-width of a 95% interval: Student t over the R replications, or over
+// 20 batch means when R = 1. Waiting-time percentiles come from a
+// fixed-memory histogram with 64 bins per octave: within 0.8%.
 //
 // lbsim compare -json prints a, b, metric (wait, or response under PS), load,
 // pairs, ci_method, mean_wait_a, mean_wait_a_ci95, mean_wait_b,
