@@ -109,8 +109,8 @@ func TestTraceReplayExact(t *testing.T) {
 	if r.Wait.Mean != 1 || r.Response.Mean != 1+7.0/4 {
 		t.Errorf("trace wait %v response %v, want 1 and 2.75", r.Wait, r.Response)
 	}
-	if r.Config.Jobs != 4 {
-		t.Errorf("jobs %d, want 4", r.Config.Jobs)
+	if n := lbsim.NewRow(r).Jobs; n != 4 {
+		t.Errorf("jobs %d, want 4", n)
 	}
 }
 

@@ -47,7 +47,7 @@ func TestHarden2_FindAmbiguous(t *testing.T) {
 	if err == nil {
 		t.Fatal("Find(LL-2, 0.9) on rows at K = 10 and 100 returned a row, want an ambiguity error")
 	}
-	for _, want := range []string{"2 rows match", "LL-2", "0.9", "Servers 10 and 100", "lbsim.Select", "r.Servers == 10"} {
+	for _, want := range []string{"2 rows match", "LL-2", "0.9", "servers 10 and 100", "lbsim.Select", "r.Servers == 10"} {
 		if !strings.Contains(err.Error(), want) {
 			t.Errorf("error %q does not contain %q", err, want)
 		}
@@ -61,8 +61,8 @@ func TestHarden2_FindAmbiguous(t *testing.T) {
 		{Policy: "ll:d=2", Label: "LL-2", Servers: 10, Load: 0.9, Refresh: 0.5},
 		{Policy: "ll:d=2", Label: "LL-2", Servers: 10, Load: 0.9, Refresh: 2},
 	}
-	if _, err := lbsim.Find(refresh, "ll:d=2", 0.9); err == nil || !strings.Contains(err.Error(), "Refresh 0, 0.5 and 2") {
-		t.Errorf("Find over T: error %v, want one naming Refresh 0, 0.5 and 2", err)
+	if _, err := lbsim.Find(refresh, "ll:d=2", 0.9); err == nil || !strings.Contains(err.Error(), "refresh 0, 0.5 and 2") {
+		t.Errorf("Find over T: error %v, want one naming refresh 0, 0.5 and 2", err)
 	}
 
 	// One match after filtering: the row itself.

@@ -204,6 +204,9 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 	}()
 	s = newSim(cfg, rep)
 	out = s.run()
+	if replicated != nil {
+		replicated() // the replication's state and its output both live
+	}
 	if cfg.WarmupAuto {
 		if cut := mserWarmup(cfg, out); cut > 0 {
 			c := *cfg
@@ -217,6 +220,11 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 	}
 	return out, nil
 }
+
+// replicated, when a test sets it, is called at the end of every
+// replication, while its state is still held: the most one replication
+// holds at once (TestHarden2_MemoryEstimateBoundsHeap).
+var replicated func()
 
 func policyName(c Config) string {
 	if c.Policy == nil {

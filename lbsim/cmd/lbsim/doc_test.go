@@ -143,8 +143,9 @@ func rowFieldDocs(t *testing.T) map[string]string {
 			}
 			name, _, _ := strings.Cut(strings.TrimPrefix(strings.Trim(fl.Tag.Value, "`"), `json:"`), `"`)
 			text := fl.Comment.Text()
-			if text == "" {
+			if text == "" { // "// Name is the ...": its first sentence, without "Name is"
 				text, _, _ = strings.Cut(fl.Doc.Text(), ". ")
+				text = strings.TrimPrefix(text, fl.Names[0].Name+" is ")
 			}
 			out[name] = strings.TrimSuffix(strings.Join(strings.Fields(text), " "), ".")
 		}
