@@ -376,16 +376,17 @@
 // random numbers). Two policies run on the same seed are then paired:
 // replication i of A and of B (or, with one replication, batch b of each) met
 // the same jobs, so their means move together, and the difference of the
-// pairs varies far less than either mean. [Compare] (on results),
-// [CompareRows] (on rows, which keep each replication's mean in RepWait, out
-// of the CSV), nb.Compare and lbsim compare give A - B and A / B of the
+// pairs varies far less than either mean. Package compare (compare.Results
+// on results, compare.Rows on rows, which keep each replication's mean in
+// RepWait, out of the CSV), nb.Compare and lbsim compare give A - B and A / B of the
 // metric with the paired 95% interval (Student t on the per-replication
 // differences; the ratio's by the delta method on the paired means) beside
 // the unpaired one that treats the runs as independent (sqrt(h_A^2 + h_B^2),
 // and [Ratio]). Runs that are not paired (another seed, length, number of
-// replications, warm-up, servers, speeds, load, sizes, arrivals or trace, or
-// one replication with WarmupAuto) are refused with the reason; Precision is
-// refused, since it stops each run at its own length.
+// replications, warm-up, servers, speeds, load, sizes, arrivals or trace:
+// any setting but the policy, the board, the dispatchers and the discipline;
+// or one replication with WarmupAuto) are refused with the reason;
+// Precision is refused, since it stops each run at its own length.
 //
 // Pairing helps most when the two policies react alike to the same bursts,
 // and least when one policy's own randomness dominates. K = 50, load 0.9,

@@ -51,13 +51,13 @@
 // read the cached rows). [RunAll] runs a list of configurations; [Results]
 // (same arguments) returns whole lbsim.Results, for what rows do not hold
 // (time series, per-server utilisations, size classes). [Compare] shows A - B
-// of two policies at every load of a sweep, paired (see lbsim.Compare).
+// of two policies at every load of a sweep, paired (package compare).
 //
 // Errors and warnings shown by nb (error boxes, the warnings column of
 // [Table], the explorer) name the lbsim.Config fields to change (WarmupAuto:
 // true, Reps: 5, AllowOverload: true) where the command line names its flags
-// (-warmup auto, -reps 5, -overload); lbsim.FieldAdvice turns one into the
-// other. A saved CSV keeps the library's text.
+// (-warmup auto, -reps 5, -overload); [FieldAdvice] turns one into the
+// other, from lbsim's table of settings (lbsim.Fields). A saved CSV keeps the library's text.
 //
 // # Errors and displays
 //

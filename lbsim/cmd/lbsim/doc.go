@@ -236,12 +236,12 @@
 //	mean_wait_short_ci95  its half-width
 //	mean_wait_long  mean wait of long jobs (two-point sizes, SITA)
 //	mean_wait_long_ci95  its half-width
-//	load_on_capacity  LoadOnCapacity is the measured load: the work sent per unit time over sum(mu_k), what the load setting sets (see Result.LoadOnCapacity)
+//	load_on_capacity  the measured load: the work sent per unit time over sum(mu_k), what the load setting sets (see Result.LoadOnCapacity)
 //	utilization  plain mean of the servers' utilisations, work over each one's speed
-//	max_server_utilization  MaxServerUtilization is the busiest server's utilisation: with unequal speeds or an unbalanced policy it can near 1 while the mean is low
+//	max_server_utilization  the busiest server's utilisation: with unequal speeds or an unbalanced policy it can near 1 while the mean is low
 //	ci_method  how the intervals were made: replications, or batch means, and the control variates used
-//	messages_per_job  MessagesPerJob is the messages the dispatchers' knowledge costs per job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes
-//	warmup_truncated  WarmupTruncated is the jobs discarded per replication: the warm-up, or with auto warm-up the mean MSER truncation
+//	messages_per_job  the messages the dispatchers' knowledge costs per job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes
+//	warmup_truncated  the jobs discarded per replication: the warm-up, or with auto warm-up the mean MSER truncation
 //	total_jobs  jobs simulated, warm-ups and precision rounds included
 //	precision_met  a precision target was reached (false without one)
 //	exact_wait  the exact mean wait when theory knows it (see Exact), else NaN
