@@ -11,57 +11,112 @@ import (
 // Every server stable, before running: Validate refuses a load that some
 // server cannot carry, wherever that can be proven from the configuration
 // alone (unless AllowOverload). After running, the unstable warning
-// (result_diagnose.go) catches what cannot be proven here: a policy of
-// one's own, JIQ, memory, boards.
+// (result_diagnose.go) catches what cannot be proven here.
+//
+// A server's load is one model, asked by Validate, StabilityLimit, the
+// theory of random splits, the run-length analysis, the unstable warning
+// and Row.MaxServerLoad. Under a policy that splits the jobs without
+// reading the servers (splitter), server k receives the share p_k of the
+// jobs, a mix of the classes sent to it with sizes of moments E[X | k] and
+// E[X^2 | k], and carries the load
+//
+//	rho_k = lambda p_k E[X | k] / mu_k,   lambda = rho sum(mu) / E[X],
+//
+// rho the offered load: the configured one, a ramp's final one, or a
+// trace's own (Trace.Load) with its sizes. A policy that reads the servers
+// sets the shares as it runs: no model (nil).
 
-// checkServerLoads rejects an overloaded server under a policy that splits
-// jobs without reading the servers (RND and RR send 1/K of the jobs to every
-// server whatever its speed; SITA sends each class uniformly to its group):
-// server k's load is rho sum(mu) share_k / mu_k (see Policy's WorkShares),
-// unless overload is allowed.
-func (c *Config) checkServerLoads() error {
-	if c.AllowOverload || c.Trace != nil {
+// serverLoad is a run of alike servers, from..to-1, in the model.
+type serverLoad struct {
+	from, to int
+	share    float64 // p_k, the fraction of all jobs each receives
+	m1, m2   float64 // E[X | k], E[X^2 | k] of the sizes it receives
+	speed    float64 // mu_k
+	rho      float64 // its load rho_k
+}
+
+// scv is the SCV of the sizes the server receives.
+func (q serverLoad) scv() float64 { return q.m2/(q.m1*q.m1) - 1 }
+
+// offeredLoad is rho: a trace's own, a ramp's final one, else the configured one.
+func (c *Config) offeredLoad() float64 {
+	if c.Trace != nil {
+		return c.Trace.Load(c.Capacity())
+	}
+	if r, ramp := c.arrivals().(Ramp); ramp {
+		return r.To
+	}
+	return c.Load
+}
+
+// serverLoads is the model at the offered load, nil without one.
+func (c *Config) serverLoads() []serverLoad { return c.loadsAt(c.offeredLoad()) }
+
+// loadsAt is the model at offered load rho.
+func (c *Config) loadsAt(rho float64) []serverLoad {
+	if c.Policy == nil || c.sizes() == nil {
 		return nil
 	}
-	if _, ramp := c.arrivals().(Ramp); ramp {
+	split := jobSplit(c)
+	if split == nil {
 		return nil
 	}
-	shares := workShares(c.Policy, *c)
-	if shares == nil {
-		return nil
-	}
-	work := c.Load * c.Capacity() // work per time unit
-	load := func(k int) float64 { return work * shares[k] / c.speed(k) }
+	lambda := rho * c.Capacity() / c.sizes().Mean()
+	var out []serverLoad
 	for k := range c.Servers {
-		rho := load(k)
-		if rho < 1 {
-			continue
-		}
-		// The servers k..last with the same load and speed, named by the
-		// class sent to exactly them, if any.
-		last := k
-		for last+1 < c.Servers && load(last+1) == rho && c.speed(last+1) == c.speed(k) {
-			last++
-		}
-		who := fmt.Sprintf("server %d (speed %v) has", k+1, c.speed(k))
-		if last > k {
-			who = fmt.Sprintf("servers %d..%d (speed %v) have", k+1, last+1, c.speed(k))
-		}
-		for _, cl := range c.classes() {
-			switch {
-			case cl.From != k || cl.To != last+1 || cl.To-cl.From == c.Servers:
-			case last == k:
-				who = fmt.Sprintf("server %d (%s jobs) has", k+1, cl.Name)
-			default:
-				who = fmt.Sprintf("servers %d..%d (%s jobs) have", k+1, last+1, cl.Name)
+		q := serverLoad{from: k, to: k + 1, speed: c.speed(k)}
+		for _, cl := range split {
+			if p := cl.Prob * cl.share(k); p > 0 {
+				q.share, q.m1, q.m2 = q.share+p, q.m1+p*cl.M1, q.m2+p*cl.M2
 			}
 		}
-		advice := ""
-		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
-			advice = a.loadAdvice(c)
+		q.rho = lambda * q.m1 / q.speed // p_k E[X | k] = sum of p E[X | class]
+		if q.share > 0 {
+			q.m1, q.m2 = q.m1/q.share, q.m2/q.share
 		}
-		return fmt.Errorf("%s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, weigh the split by speed (rnd:weights=speed, rr:weights=speed), or use a policy that reads the servers (sed, jsq, lwl)",
-			who, loadText(rho), c.Policy, advice, loadText(c.Load/rho))
+		if last := len(out) - 1; last >= 0 && out[last].share == q.share && out[last].m1 == q.m1 &&
+			out[last].m2 == q.m2 && out[last].speed == q.speed {
+			out[last].to++
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// serversText names the servers of q, and the class sent to exactly them
+// if there is one: "server 3 (speed 1)", "servers 1..5 (short jobs)".
+func (c *Config) serversText(q serverLoad) string {
+	what := fmt.Sprintf("speed %v", q.speed)
+	for _, cl := range c.classes() {
+		if cl.From == q.from && cl.To == q.to && cl.To-cl.From < c.Servers {
+			what = cl.Name + " jobs"
+		}
+	}
+	if q.to-q.from == 1 {
+		return fmt.Sprintf("server %d (%s)", q.from+1, what)
+	}
+	return fmt.Sprintf("servers %d..%d (%s)", q.from+1, q.to, what)
+}
+
+// checkServerLoads rejects a server of the model at load >= 1 (RND and RR
+// send 1/K of the jobs to every server whatever its speed; SITA sends each
+// class uniformly to its group), unless overload is allowed; a trace is
+// warned about instead (RuleUnstable), and a ramp overloads on purpose.
+func (c *Config) checkServerLoads() error {
+	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil {
+		return nil
+	}
+	for _, q := range c.serverLoads() {
+		if q.rho < 1 {
+			continue
+		}
+		have := "has"
+		if q.to-q.from > 1 {
+			have = "have"
+		}
+		return fmt.Errorf("%s %s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, weigh the split by speed (rnd:weights=speed, rr:weights=speed), or use a policy that reads the servers (sed, jsq, lwl)",
+			c.serversText(q), have, loadText(q.rho), c.Policy, loadAdvice(c), loadText(c.Load/q.rho))
 	}
 	return nil
 }
@@ -163,9 +218,9 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 // AllowOverload):
 //
 //   - a policy that splits jobs without reading the servers (RND, RR,
-//     SITA, their weighted variants): server k, of speed mu_k, gets the
-//     share s_k of the work, so the limit is min_k mu_k / (s_k sum(mu)),
-//     1 for weights=speed;
+//     SITA, their weighted variants): min_k rho / rho_k of the model
+//     above, min_k mu_k / (s_k sum(mu)) for server k's share s_k of the
+//     work, 1 for weights=speed;
 //   - uniform sampling of d servers (LL-d, JSQ-d, SED-d): the d-sampling
 //     bound, min over m of the m slowest servers' capacity over the work
 //     they get at least, C(m,d)/C(K,d) of it (see checkSampling);
@@ -173,11 +228,11 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 //     (LWL, JSQ, SED) the true limit, for others (a policy of one's own,
 //     memory, JIQ) only the most any policy can carry.
 func (c Config) StabilityLimit() float64 {
-	if shares := workShares(c.Policy, c); shares != nil {
-		limit, total := math.Inf(1), c.Capacity()
-		for k, s := range shares {
-			if s > 0 {
-				limit = min(limit, c.speed(k)/(s*total))
+	if loads := c.loadsAt(1); loads != nil {
+		limit := math.Inf(1)
+		for _, q := range loads {
+			if q.rho > 0 {
+				limit = min(limit, 1/q.rho)
 			}
 		}
 		return limit

@@ -55,5 +55,5 @@ func ExampleSweep() {
 	// rnd     load 0.9
 	// jsq:d=2 load 0.5
 	// jsq:d=2 load 0.9
-	// policy,label,d,c,servers,speeds,load,sizes,size_mean,scv,arrivals,discipline,refresh,tally,dispatchers,jobs,warmup,reps,seed,mean_wait,mean_wait_ci95,mean_response,mean_response_ci95,p50_wait,p95_wait,p99_wait,handout_wait,handout_wait_ci95,mean_wait_short,mean_wait_short_ci95,mean_wait_long,mean_wait_long_ci95,load_on_capacity,utilization,max_server_utilization,ci_method,messages_per_job,total_jobs,exact_wait,exact_response,exact_method,limit_wait,limit_response,limit_method,limit_kind,warnings
+	// policy,label,d,c,servers,speeds,load,sizes,size_mean,scv,arrivals,discipline,refresh,tally,dispatchers,jobs,warmup,reps,seed,mean_wait,mean_wait_ci95,mean_response,mean_response_ci95,p50_wait,p95_wait,p99_wait,handout_wait,handout_wait_ci95,mean_wait_short,mean_wait_short_ci95,mean_wait_long,mean_wait_long_ci95,load_on_capacity,utilization,max_server_utilization,max_server_load,ci_method,messages_per_job,total_jobs,exact_wait,exact_response,exact_method,limit_wait,limit_response,limit_method,limit_kind,warnings
 }

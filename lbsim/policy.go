@@ -2,6 +2,8 @@ package lbsim
 
 import (
 	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // Policy is a dispatching policy: for each arriving job it picks the server
@@ -56,22 +58,95 @@ func rowParams(p Policy, k int) (d, c int) {
 	return 0, 0
 }
 
-// workShares is p's split of the work among the servers when it splits jobs
-// without reading them (see Policy), else nil.
-func workShares(p Policy, c Config) []float64 {
-	if w, ok := p.(interface{ WorkShares(c Config) []float64 }); ok {
-		return w.WorkShares(c)
+// splitter is a built-in policy that splits the jobs without reading the
+// servers (RND, RR, SITA, their weighted variants, LSQ without messages):
+// split is the classes of jobs it tells apart, each with the servers it is
+// sent to, nil when c does not determine it (SITA's cut on a law without
+// Truncated). The model of the servers' loads asks it (serverLoads); so
+// does SITA's theory.
+type splitter interface {
+	split(c *Config) []classSplit
+}
+
+// classSplit is a class of jobs, its share of all jobs and its conditional
+// moments (Prob, M1 = E[X | class], M2 = E[X^2 | class]), sent to servers
+// from..to-1 with the given shares (nil: evenly).
+type classSplit struct {
+	theory.ClassMoments
+	from, to int
+	shares   []float64 // per server of from..to-1, summing to 1
+}
+
+// share is server k's share of the class's jobs.
+func (cl classSplit) share(k int) float64 {
+	switch {
+	case k < cl.from || k >= cl.to:
+		return 0
+	case cl.shares != nil:
+		return cl.shares[k-cl.from]
+	}
+	return 1 / float64(cl.to-cl.from)
+}
+
+// allJobs is the split of a policy that tells no class apart: every job to
+// the K servers with the given shares (nil: evenly).
+func allJobs(c *Config, shares []float64) []classSplit {
+	sizes := c.sizes()
+	return []classSplit{{ClassMoments: theory.ClassMoments{Prob: 1, M1: sizes.Mean(), M2: sizes.SecondMoment()}, to: c.Servers, shares: shares}}
+}
+
+// splits reports whether p is a built-in policy that splits the jobs
+// without reading the servers.
+func splits(p Policy) bool {
+	_, ok := p.(splitter)
+	return ok
+}
+
+// jobSplit is c's policy's split (see splitter); for a policy of one's own,
+// its WorkShares (see Policy) as the shares of all jobs: nil when it has
+// neither.
+func jobSplit(c *Config) []classSplit {
+	switch p := c.Policy.(type) {
+	case splitter:
+		return p.split(c)
+	case interface{ WorkShares(c Config) []float64 }:
+		if shares := p.WorkShares(*c); shares != nil {
+			return allJobs(c, shares)
+		}
 	}
 	return nil
 }
 
-// evenShares is the split of a policy that sends 1/K of the jobs to every server.
-func evenShares(k int) []float64 {
-	out := make([]float64, k)
-	for i := range out {
-		out[i] = 1 / float64(k)
+// loadAdviser is a built-in policy with advice for an overloaded server
+// (SITA: the c that balances its groups), for Validate's error.
+type loadAdviser interface {
+	loadAdvice(c *Config) string
+}
+
+// loadAdvice is c's policy's advice, "" if it has none.
+func loadAdvice(c *Config) string {
+	if a, ok := c.Policy.(loadAdviser); ok {
+		return a.loadAdvice(c)
 	}
-	return out
+	return ""
+}
+
+// gapSCVer is a built-in policy whose servers see other gaps than a random
+// split of the arrivals gives (round robin's turns): gapSCV is the SCV of
+// the gaps between the jobs a server receiving the share p of them gets,
+// arrival gaps having SCV c0. The run-length analysis asks it.
+type gapSCVer interface {
+	gapSCV(c0, p float64) float64
+}
+
+// gapSCV is p's gapSCV, else a random split's. A server that gets every
+// n-th job has gaps of SCV (E[n] c0 + Var n) / E[n]^2; a random split makes
+// n geometric, E[n] = 1/share, Var n = (1 - share)/share^2: share c0 + 1 - share.
+func gapSCV(p Policy, c0, share float64) float64 {
+	if g, ok := p.(gapSCVer); ok {
+		return g.gapSCV(c0, share)
+	}
+	return share*c0 + 1 - share
 }
 
 // State is the server state a policy reads: a set of flags.

@@ -125,11 +125,11 @@ func (p LSQ) fresh(k int) bool { return p.D == k }
 // probes): the estimates are the dispatcher's sends alone.
 func (p LSQ) silent() bool { return p.P == 0 && p.D == 0 }
 
-// WorkShares: without messages every server gets 1/K of the jobs (each
+// split: without messages every server gets 1/K of the jobs (each
 // dispatcher deals rounds of K); otherwise not known in advance.
-func (p LSQ) WorkShares(c Config) []float64 {
+func (p LSQ) split(c *Config) []classSplit {
 	if p.silent() {
-		return evenShares(c.Servers)
+		return allJobs(c, nil)
 	}
 	return nil
 }

@@ -37,8 +37,8 @@ func (*randomDispatcher) lean(*sim) leanPolicy        { return leanRandom }
 // any sizes, FCFS or PS (see perServerMG1).
 func (Random) Theory(c Config) (Reference, bool) { return perServerMG1(c) }
 
-// WorkShares: 1/K of the jobs, so of the work, to every server.
-func (Random) WorkShares(c Config) []float64 { return evenShares(c.Servers) }
+// split: 1/K of the jobs to every server.
+func (Random) split(c *Config) []classSplit { return allJobs(c, nil) }
 
 // gapTheory: under deterministic arrivals (gap a = 1/lambda) a server gets
 // each job with probability 1/K, so its gaps are a geometric number of a's:

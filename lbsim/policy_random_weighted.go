@@ -43,8 +43,10 @@ type weightedRandomDispatcher struct {
 
 func (d *weightedRandomDispatcher) pick(float64, float64) int { return d.t.draw(d.r) }
 
-// WorkShares: the job shares, so the work shares, w_k / sum(w).
-func (p WeightedRandom) WorkShares(c Config) []float64 { return p.Weights.shares(c.speeds()) }
+// split: the share w_k / sum(w) of the jobs to server k.
+func (p WeightedRandom) split(c *Config) []classSplit {
+	return allJobs(c, p.Weights.shares(c.speeds()))
+}
 
 // Theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) at its own
 // speed: Pollaczek-Khinchine under FCFS, M/G/1-PS under PS; the means are

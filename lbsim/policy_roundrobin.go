@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -84,9 +85,16 @@ func (RoundRobin) gapTheory(c Config) (Reference, bool) {
 	})
 }
 
-// gapSCV: a server's gaps are sums of K consecutive gaps, SCV c0/K
-// (Erlang-K for Poisson arrivals, none for deterministic ones).
-func (RoundRobin) gapSCV(c0 float64, k int) float64 { return c0 / float64(k) }
+// gapSCV: a server of share p gets every n-th job in turn, n = 1/p = K
+// for RR: (E[n] c0 + Var n) / E[n]^2 = c0/K (Erlang-K gaps for Poisson
+// arrivals, none for deterministic ones). Smooth weighted round robin
+// spreads a server's turns evenly, n alternating between floor(1/p) and
+// ceil(1/p) (weights 3,1 give A A B A: A's n are 1, 2, 1), so Var n =
+// f (1 - f), f the fractional part of 1/p, and the SCV p c0 + p^2 f (1 - f).
+func (RoundRobin) gapSCV(c0, p float64) float64 {
+	f := 1/p - math.Floor(1/p)
+	return p*c0 + p*p*f*(1-f)
+}
 
-// WorkShares: job n to server n mod K, so 1/K of the work to every server.
-func (RoundRobin) WorkShares(c Config) []float64 { return evenShares(c.Servers) }
+// split: job n to server n mod K, so 1/K of the jobs to every server.
+func (RoundRobin) split(c *Config) []classSplit { return allJobs(c, nil) }

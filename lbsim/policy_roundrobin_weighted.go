@@ -88,8 +88,13 @@ func (d *smoothRR) pick(float64, float64) int { return d.next() }
 func (d *smoothRR) String() string          { return d.spec.String() }
 func (d *smoothRR) Pick(*View, float64) int { return d.next() }
 
-// WorkShares: w_k of every sum(w) jobs, so of the work, to server k.
-func (p WeightedRoundRobin) WorkShares(c Config) []float64 { return p.Weights.shares(c.speeds()) }
+// gapSCV: as RR's, a server's turns spread evenly.
+func (WeightedRoundRobin) gapSCV(c0, p float64) float64 { return RoundRobin{}.gapSCV(c0, p) }
+
+// split: w_k of every sum(w) jobs to server k.
+func (p WeightedRoundRobin) split(c *Config) []classSplit {
+	return allJobs(c, p.Weights.shares(c.speeds()))
+}
 
 // Theory: with equal weights the picks are RR's (job n to server n mod K),
 // and so is the theory (E_K/M/1 per server); with unequal weights a

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/gob"
 	"fmt"
@@ -63,7 +64,11 @@ type Row struct {
 	// MaxServerUtilization is the busiest server's: with unequal speeds or
 	// an unbalanced policy it can near 1 while the mean is low.
 	MaxServerUtilization float64 `json:"max_server_utilization"`
-	CIMethod             string  `json:"ci_method"` // how the CIs were made: "replications" or "batch means"
+	// MaxServerLoad is the highest configured server load, rho_k = lambda
+	// p_k E[X | k] / mu_k under a policy that splits jobs without reading
+	// the servers (at a ramp's final load, a trace's own), else NaN.
+	MaxServerLoad float64 `json:"max_server_load"`
+	CIMethod      string  `json:"ci_method"` // how the CIs were made: "replications" or "batch means"
 	// MessagesPerJob is the messages the dispatchers' knowledge costs per
 	// job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64 `json:"messages_per_job"`
@@ -109,7 +114,7 @@ func NewRow(r Result) Row {
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
 		Utilization: r.Utilization, LoadOnCapacity: r.LoadOnCapacity, SizeMean: math.NaN(), SCV: math.NaN(),
 		Speeds: SpeedsText(r.Config.Speeds, r.Servers), Warmup: meanWarmup(r),
-		MaxServerUtilization: math.NaN(), CIMethod: r.CIMethod,
+		MaxServerUtilization: math.NaN(), MaxServerLoad: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
 		RepWait: r.RepWait, RepResponse: r.RepResponse,
@@ -117,6 +122,9 @@ func NewRow(r Result) Row {
 	row.D, row.C = rowParams(r.Config.Policy, r.Servers)
 	if len(r.ServerUtilization) > 0 {
 		row.MaxServerUtilization = slices.Max(r.ServerUtilization)
+	}
+	if qs := r.Config.serverLoads(); qs != nil {
+		row.MaxServerLoad = slices.MaxFunc(qs, func(a, b serverLoad) int { return cmp.Compare(a.rho, b.rho) }).rho
 	}
 	if sizes := r.Config.sizes(); sizes != nil {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)
