@@ -34,8 +34,10 @@ func (d *randomDispatcher) pick(float64, float64) int { return d.r.IntN(d.k) }
 func (*randomDispatcher) lean(*sim) leanPolicy        { return leanRandom }
 
 // Theory: every server is an M/G/1 queue of rate lambda/K at its own speed,
-// any sizes, FCFS or PS (see perServerMG1).
-func (Random) Theory(c Config) (Reference, bool) { return perServerMG1(c) }
+// any sizes, FCFS or PS (see splitTheory).
+func (Random) Theory(c Config) (Reference, bool) {
+	return splitTheory(c, "M/G/1 per server (Pollaczek-Khinchine)", "M/G/1-PS per server (insensitive)")
+}
 
 // split: 1/K of the jobs to every server.
 func (Random) split(c *Config) []classSplit { return allJobs(c, nil) }

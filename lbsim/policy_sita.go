@@ -162,52 +162,13 @@ func (p SITA) loadAdvice(c *Config) string {
 
 // Theory: by Poisson thinning each server of a group is an M/G/1 queue of
 // rate lambda p_g / n_g (n_g its servers) at its own speed, fed by its
-// class's conditional moments E[X | g], E[X^2 | g] (see split): two-point
-// sizes without a cut (M/D/1 per group), or any law with a cut.
-// Pollaczek-Khinchine under FCFS (infinite if a class has E[X^2] = inf),
-// M/G/1-PS under PS; the overall mean weighs the classes by p_g, and each
-// class's mean is the average over its servers.
+// class's conditional moments (see split and splitTheory): two-point sizes
+// without a cut (M/D/1 per group), or any law with a cut; each class's mean
+// is the average over its servers.
 func (p SITA) Theory(c Config) (Reference, bool) {
-	s := systemOf(c)
-	groups := p.split(&c)
-	if groups == nil {
-		return Reference{}, false
+	fcfs := "M/G/1 per group (conditional moments)"
+	if _, tp := c.Sizes.(TwoPoint); tp && p.Cut == 0 {
+		fcfs = "M/D/1 per group"
 	}
-	ref := Reference{Method: "M/G/1 per group (conditional moments)", Kind: ExactValue}
-	if _, tp := s.sizes.(TwoPoint); tp && p.Cut == 0 {
-		ref.Method = "M/D/1 per group"
-	}
-	if s.ps {
-		ref.Method = "M/G/1-PS per group (insensitive)"
-	}
-	for i, g := range groups {
-		if g.Prob == 0 {
-			continue // no job of this class: its servers stay idle
-		}
-		n := float64(g.to - g.from)
-		law := theory.Law{M1: g.M1, M2: g.M2}
-		var cl ClassReference
-		for _, mu := range s.speeds[g.from:g.to] {
-			q := theory.MG1{Lambda: s.lambda * g.Prob / n, Size: law, Mu: mu}
-			d, err := q.PS()
-			if !s.ps {
-				if math.IsInf(law.M2, 1) {
-					_, err = q.Load()
-					d = theory.Delay{Wait: math.Inf(1), Response: math.Inf(1)}
-				} else {
-					d, err = q.FCFS()
-				}
-			}
-			if err != nil {
-				return Reference{}, false
-			}
-			cl.Wait += d.Wait / n
-			cl.Response += d.Response / n
-		}
-		cl.Name = [2]string{"short", "long"}[i]
-		ref.Classes = append(ref.Classes, cl)
-		ref.Wait += g.Prob * cl.Wait
-		ref.Response += g.Prob * cl.Response
-	}
-	return ref, true
+	return splitTheory(c, fcfs, "M/G/1-PS per group (insensitive)")
 }
