@@ -121,12 +121,6 @@ func (c *Config) checkServerLoads() error {
 	return nil
 }
 
-// sampler is a policy that sends each job to one of d servers sampled
-// uniformly (LL-d, JSQ-d without memory; see policy_sample.go).
-type sampler interface {
-	sampling(k int) (d int, replace, ok bool)
-}
-
 // checkSampling is the d-sampling bound: under a policy that samples d of
 // the K servers uniformly, the m slowest servers receive at least the jobs
 // whose d samples all fall among them, a fraction
@@ -138,36 +132,27 @@ type sampler interface {
 // speeds q_m <= m/K and load < 1 suffices; with unequal speeds the highest
 // stable load is min over m of cap_m / (q_m sum(mu)).
 func (c *Config) checkSampling() error {
-	s, ok := c.Policy.(sampler)
-	if c.AllowOverload || c.Trace != nil || !ok {
+	d, replace, ok := sampling(c.Policy, c.Servers)
+	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil || !ok {
 		return nil
 	}
-	d, replace, ok := s.sampling(c.Servers)
-	if !ok {
-		return nil
-	}
-	if _, ramp := c.arrivals().(Ramp); ramp {
-		return nil
-	}
-	b := c.samplingBound(d, replace)
+	b, k := c.samplingBound(d, replace), c.Servers
 	if b.worst == 0 || c.Load < b.maxLoad {
 		return nil // no m binds (equal speeds: load < 1), or below the bound
 	}
-	speeds, order, k, total := b.speeds, b.order, len(b.speeds), c.Capacity()
-	maxLoad, worst, worstQ, capWorst := b.maxLoad, b.worst, b.q, b.capacity
 	var names []string
-	for _, i := range order[:min(worst, 6)] {
-		names = append(names, fmt.Sprintf("%d (speed %v)", i+1, speeds[i]))
+	for _, i := range b.order[:min(b.worst, 6)] {
+		names = append(names, fmt.Sprintf("%d (speed %v)", i+1, c.speed(i)))
 	}
-	if worst > 6 {
+	if b.worst > 6 {
 		names = append(names, "...")
 	}
-	how := fmt.Sprintf("C(%d,%d)/C(%d,%d)", worst, d, k, d)
+	how := fmt.Sprintf("C(%d,%d)/C(%d,%d)", b.worst, d, k, d)
 	if replace {
-		how = fmt.Sprintf("(%d/%d)^%d", worst, k, d)
+		how = fmt.Sprintf("(%d/%d)^%d", b.worst, k, d)
 	}
 	return fmt.Errorf("load %v is unstable under %s with these speeds: it samples %d of the %d servers uniformly, so the %d slowest (servers %s) receive at least %s = %.4g of the jobs (all %d samples among them), work %.4g per time unit against their capacity %.4g; need load < %.4g (the d-sampling bound); lower the load, sample more servers, or use a policy that reads all servers (sed, jsq, lwl) or weighs by speed (rnd:weights=speed)",
-		c.Load, c.Policy, d, k, worst, strings.Join(names, ", "), how, worstQ, d, c.Load*total*worstQ, capWorst, maxLoad)
+		c.Load, c.Policy, d, k, b.worst, strings.Join(names, ", "), how, b.q, d, c.Load*c.Capacity()*b.q, b.capacity, b.maxLoad)
 }
 
 // samplingLimit is the d-sampling bound of checkSampling: the highest
@@ -176,7 +161,6 @@ func (c *Config) checkSampling() error {
 type samplingLimit struct {
 	maxLoad, q, capacity float64
 	worst                int
-	speeds               []float64
 	order                []int // servers, slowest first
 }
 
@@ -187,7 +171,7 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(speeds[a], speeds[b]) })
-	b := samplingLimit{maxLoad: 1, speeds: speeds, order: order}
+	b := samplingLimit{maxLoad: 1, order: order}
 	if speeds[order[0]] == speeds[order[len(order)-1]] {
 		return b // equal speeds: the bound is load < 1
 	}
@@ -218,9 +202,8 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 // AllowOverload):
 //
 //   - a policy that splits jobs without reading the servers (RND, RR,
-//     SITA, their weighted variants): min_k rho / rho_k of the model
-//     above, min_k mu_k / (s_k sum(mu)) for server k's share s_k of the
-//     work, 1 for weights=speed;
+//     SITA, their weighted variants): min_k rho / rho_k of the model above,
+//     1 for weights=speed;
 //   - uniform sampling of d servers (LL-d, JSQ-d, SED-d): the d-sampling
 //     bound, min over m of the m slowest servers' capacity over the work
 //     they get at least, C(m,d)/C(K,d) of it (see checkSampling);
@@ -237,25 +220,11 @@ func (c Config) StabilityLimit() float64 {
 		}
 		return limit
 	}
-	if s, ok := c.Policy.(sampler); ok {
-		if d, replace, ok := s.sampling(c.Servers); ok {
-			return c.samplingBound(d, replace).maxLoad
-		}
+	if d, replace, ok := sampling(c.Policy, c.Servers); ok {
+		return c.samplingBound(d, replace).maxLoad
 	}
 	return 1
 }
-
-// symmetric is a built-in policy that treats the servers alike (LL-d,
-// JSQ-d, LWL, JSQ, JIQ): with equal speeds every server carries the load rho.
-type symmetric interface{ symmetric() }
-
-func isSymmetric(p Policy) bool {
-	_, ok := p.(symmetric)
-	return ok
-}
-
-// equalSpeeds reports whether every server has the same speed.
-func (c *Config) equalSpeeds() bool { return allEqual(c.Speeds) }
 
 // allEqual reports whether the values are all equal (none or one: true).
 func allEqual(xs []float64) bool {

@@ -166,3 +166,29 @@ func TestServerLoads(t *testing.T) {
 		}
 	}
 }
+
+// The gaps between a server's jobs under round robin, by hand from its
+// turns n (SCV (E[n] c0 + Var n) / E[n]^2, Poisson arrivals: c0 = 1):
+// weights 3,1 give A A B A, A's n 1, 2, 1 (E[n] = 4/3, Var n = 2/9: SCV
+// 7/8) and B's 4 (1/4); weights 2,2,2,2,2,1,1,1,1,1 give a fast server n =
+// 5 and 10 in turn (E[n] = 7.5, Var n = 6.25) and a slow one 15 (1/15);
+// plain RR on K = 4 gives 1/4 (Erlang-4 gaps); a random split p + 1 - p = 1.
+func TestGapSCV(t *testing.T) {
+	wrr := func(w ...float64) Policy { return WeightedRoundRobin{Weights: Weights{Values: w}} }
+	for _, c := range []struct {
+		p    Policy
+		want []float64
+	}{
+		{wrr(3, 1), []float64{7.0 / 8, 1.0 / 4}},
+		{wrr(2, 2, 2, 2, 2, 1, 1, 1, 1, 1), []float64{(7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, 1.0 / 15, 1.0 / 15, 1.0 / 15, 1.0 / 15, 1.0 / 15}},
+		{RoundRobin{}, []float64{0.25, 0.25, 0.25, 0.25}},
+		{Random{}, []float64{1, 1, 1, 1}},
+	} {
+		cfg := Config{Servers: len(c.want), Load: 0.5, Sizes: Exponential{M: 1}, Policy: c.p}
+		for _, q := range cfg.serverLoads() {
+			if got := gapSCV(&cfg, 1, q); math.Abs(got-c.want[q.from]) > 1e-3 {
+				t.Errorf("%s, servers %d..%d: gap SCV %v, want %v", c.p, q.from+1, q.to, got, c.want[q.from])
+			}
+		}
+	}
+}

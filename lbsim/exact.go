@@ -50,12 +50,6 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 	return ClassReference{}, false
 }
 
-// theorist is a policy that knows the theory of some configurations (see
-// Policy: the optional Theory method).
-type theorist interface {
-	Theory(c Config) (Reference, bool)
-}
-
 // Theory returns what theory knows of cfg, the one lookup shared by the
 // command line, the warnings, the figures and the notebooks: an exact value,
 // a K -> infinity limit or a lower bound (Reference.Kind says which; Exact
@@ -77,31 +71,10 @@ func Theory(cfg Config) (Reference, bool) {
 	if cfg.Servers > 1 && cfg.dispatchers() > 1 && ownHistory(cfg.Policy, cfg.Servers) {
 		return Reference{}, false // M pointers or memories: not one dispatcher's system
 	}
-	switch cfg.arrivals().(type) {
-	case Poisson:
-		if cfg.Servers == 1 {
-			cfg.Policy = Random{} // whatever the policy: one M/G/1 queue
-			return Random{}.Theory(cfg)
-		}
-		if t, ok := cfg.Policy.(theorist); ok {
-			return checked(t.Theory(cfg))
-		}
-	case DeterministicArrivals:
-		if cfg.Servers == 1 {
-			return checked(Random{}.gapTheory(cfg))
-		}
-		if t, ok := cfg.Policy.(gapTheorist); ok {
-			return checked(t.gapTheory(cfg))
-		}
+	if cfg.Servers == 1 {
+		cfg.Policy = Random{} // whatever the policy: RND's one M/G/1 (D/M/1) queue
 	}
-	return Reference{}, false
-}
-
-// gapTheorist is a built-in policy whose theory also covers deterministic
-// arrivals (a user's Theory is only asked under Poisson arrivals, which its
-// formulas may assume without saying).
-type gapTheorist interface {
-	gapTheory(c Config) (Reference, bool)
+	return checked(policyTheory(cfg.Policy, cfg))
 }
 
 // checked drops a reference with a NaN delay.
@@ -147,11 +120,8 @@ type system struct {
 
 func systemOf(c Config) system {
 	speeds := c.speeds()
-	s := system{lambda: c.ArrivalRate(), k: c.Servers, speeds: speeds, mu: speeds[0], equal: true,
+	s := system{lambda: c.ArrivalRate(), k: c.Servers, speeds: speeds, mu: speeds[0], equal: allEqual(speeds),
 		ps: c.Discipline == PS, sizes: c.Sizes}
-	for _, mu := range speeds {
-		s.equal = s.equal && mu == speeds[0]
-	}
 	s.unit = s.equal && s.mu == 1
 	_, s.exp = c.Sizes.(Exponential)
 	return s

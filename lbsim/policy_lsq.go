@@ -106,9 +106,12 @@ func (p LSQ) check() error {
 	return nil
 }
 
-// boardError: LSQ's knowledge is its estimates of live state.
-func (p LSQ) boardError(refresh float64) error {
-	return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", refresh, p)
+// checkConfig: LSQ's knowledge is its estimates of live state, not a board.
+func (p LSQ) checkConfig(c *Config) error {
+	if c.Refresh == 0 {
+		return nil
+	}
+	return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", c.Refresh, p)
 }
 
 func (LSQ) symmetric() {}

@@ -2,7 +2,6 @@ package lbsim
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -85,16 +84,9 @@ func (RoundRobin) gapTheory(c Config) (Reference, bool) {
 	})
 }
 
-// gapSCV: a server of share p gets every n-th job in turn, n = 1/p = K
-// for RR: (E[n] c0 + Var n) / E[n]^2 = c0/K (Erlang-K gaps for Poisson
-// arrivals, none for deterministic ones). Smooth weighted round robin
-// spreads a server's turns evenly, n alternating between floor(1/p) and
-// ceil(1/p) (weights 3,1 give A A B A: A's n are 1, 2, 1), so Var n =
-// f (1 - f), f the fractional part of 1/p, and the SCV p c0 + p^2 f (1 - f).
-func (RoundRobin) gapSCV(c0, p float64) float64 {
-	f := 1/p - math.Floor(1/p)
-	return p*c0 + p*p*f*(1-f)
-}
+// gapSCV: a server gets every K-th job, c0/K (see gapSCV; Erlang-K gaps
+// for Poisson arrivals, none for deterministic ones).
+func (RoundRobin) gapSCV(c *Config, c0 float64, _ int) float64 { return c0 / float64(c.Servers) }
 
 // split: job n to server n mod K, so 1/K of the jobs to every server.
 func (RoundRobin) split(c *Config) []classSplit { return allJobs(c, nil) }

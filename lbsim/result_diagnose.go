@@ -197,7 +197,7 @@ func instability(cfg *Config, reps []replication, r *Result) string {
 				policyName(*cfg), strings.Join(clip(over), ", "), what, loadText(rho))
 		}
 	}
-	if loads != nil && cfg.Trace == nil && splits(cfg.Policy) || loads == nil && cfg.equalSpeeds() && isSymmetric(cfg.Policy) {
+	if loads != nil && cfg.Trace == nil && has[splitter](cfg.Policy) || loads == nil && allEqual(cfg.Speeds) && has[symmetric](cfg.Policy) {
 		return ""
 	}
 	for k, u := range r.ServerUtilization {

@@ -39,17 +39,14 @@ import (
 // covered 0.888 with it; at 6 it is warned, while PS with Pareto 2.5 sizes
 // at 0.9 (index 6.9, coverage 0.92) is not.
 //
-// Which queue: under a policy that splits jobs without reading the servers
-// every server is its own queue, with the jobs, sizes and load of the
-// model of the servers' loads (serverLoads); a policy that reads the
-// servers is judged by the pooled system (one queue of all K servers), the
-// shortest relaxation time it can have. The servers are weighed by their
-// share of the metric (Kingman's approximation of each server's mean wait).
-//
-// Not for a trace: its load is an average over its span, not a rate it
-// holds (traces record cycles and bursts), and its replications share its
-// jobs, so their half-width measures only the dispatcher's draws (none
-// under RR): neither rule has a steady state or an interval to stand on.
+// Which queue: the servers of the model of the servers' loads
+// (serverLoads), each with its jobs, sizes and load, weighed by its share
+// of the metric (Kingman's approximation of its mean wait); without a
+// model, the pooled system (one queue of all K servers), the shortest
+// relaxation time a policy that reads the servers can have. Not for a
+// trace: its load is an average over its span (traces hold cycles and
+// bursts), and its replications share its jobs, so that their half-width
+// measures only the dispatcher's draws (none under RR).
 
 const (
 	// noIntervalBias is the bias that is warned about when no interval
@@ -108,7 +105,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 		if q.rho >= 1 || math.IsInf(q.scv(), 0) || math.IsNaN(q.scv()) {
 			return false // the unstable and infinite-moment rules speak
 		}
-		ca2 := gapSCV(cfg.Policy, c0, q.share)
+		ca2 := gapSCV(cfg, c0, q)
 		w := float64(q.to-q.from) * q.share * q.metric(ca2, ps)
 		t := q.relaxation(ca2)
 		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)
