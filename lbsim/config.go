@@ -192,8 +192,8 @@ func (c *Config) Validate() error {
 	if math.IsNaN(c.Refresh) || c.Refresh < 0 || math.IsInf(c.Refresh, 0) {
 		return fmt.Errorf("refresh T=%v is invalid: need T >= 0 (0 = live state); e.g. -refresh 10", c.Refresh)
 	}
-	if b, ok := c.Policy.(interface{ boardError(refresh float64) error }); ok && c.Refresh > 0 {
-		return b.boardError(c.Refresh) // a policy whose knowledge is its own (LSQ)
+	if err := checkPolicyConfig(c); err != nil {
+		return err // JIQ's I-queue options, LSQ's own knowledge
 	}
 	if c.Refresh > 0 && Reads(c.Policy) == 0 {
 		return fmt.Errorf("refresh T=%v has no effect on policy %s, which reads no server state; use -refresh 0 or a policy such as jsq:d=2", c.Refresh, c.Policy)
@@ -203,11 +203,6 @@ func (c *Config) Validate() error {
 	}
 	if err := c.checkDispatchers(); err != nil {
 		return err
-	}
-	if p, ok := c.Policy.(interface{ checkConfig(c *Config) error }); ok {
-		if err := p.checkConfig(c); err != nil {
-			return err
-		}
 	}
 	if c.Discipline != FCFS && c.Discipline != PS {
 		return fmt.Errorf("discipline %d is invalid: use FCFS or PS", int(c.Discipline))
@@ -267,12 +262,8 @@ func (c *Config) checkBudget() error {
 // (SITA's short and long jobs, see Policy), else the size law's (the
 // short and long jobs of a two-point law), each with the servers it is sent to.
 func (c *Config) classes() []SizeClass {
-	if p, ok := c.Policy.(interface {
-		Classes(k int, sizes SizeLaw) []SizeClass
-	}); ok {
-		if cls := p.Classes(c.Servers, c.sizes()); cls != nil {
-			return cls
-		}
+	if cls := policyClasses(c.Policy, c.Servers, c.sizes()); cls != nil {
+		return cls
 	}
 	return lawClasses(c.sizes(), c.Servers)
 }

@@ -452,11 +452,3 @@ func choices[T any](fams []Family[T]) []Choice {
 	}
 	return out
 }
-
-// offeredLoad is the load a result is at: the trace's own, else Load.
-func (c *Config) offeredLoad() float64 {
-	if c.Trace != nil {
-		return c.Trace.Load(c.Capacity())
-	}
-	return c.Load
-}

@@ -11,65 +11,114 @@ import (
 // Every server stable, before running: Validate refuses a load that some
 // server cannot carry, wherever that can be proven from the configuration
 // alone (unless AllowOverload). After running, the unstable warning
-// (result_diagnose.go) catches what cannot be proven here: a policy of
-// one's own, JIQ, memory, boards.
+// (result_diagnose.go) catches what cannot be proven here.
+//
+// A server's load is one model, asked by Validate, StabilityLimit, the
+// theory of random splits, the run-length analysis, the unstable warning
+// and Row.MaxServerLoad. Under a policy that splits the jobs without
+// reading the servers (splitter), server k receives the share p_k of the
+// jobs, a mix of the classes sent to it with sizes of moments E[X | k] and
+// E[X^2 | k], and carries the load
+//
+//	rho_k = lambda p_k E[X | k] / mu_k,   lambda = rho sum(mu) / E[X],
+//
+// rho the offered load: the configured one, a ramp's final one, or a
+// trace's own (Trace.Load) with its sizes. A policy that reads the servers
+// sets the shares as it runs: no model (nil).
 
-// checkServerLoads rejects an overloaded server under a policy that splits
-// jobs without reading the servers (RND and RR send 1/K of the jobs to every
-// server whatever its speed; SITA sends each class uniformly to its group):
-// server k's load is rho sum(mu) share_k / mu_k (see Policy's WorkShares),
-// unless overload is allowed.
-func (c *Config) checkServerLoads() error {
-	if c.AllowOverload || c.Trace != nil {
-		return nil
-	}
-	if _, ramp := c.arrivals().(Ramp); ramp {
-		return nil
-	}
-	shares := workShares(c.Policy, *c)
-	if shares == nil {
-		return nil
-	}
-	work := c.Load * c.Capacity() // work per time unit
-	load := func(k int) float64 { return work * shares[k] / c.speed(k) }
-	for k := range c.Servers {
-		rho := load(k)
-		if rho < 1 {
-			continue
-		}
-		// The servers k..last with the same load and speed, named by the
-		// class sent to exactly them, if any.
-		last := k
-		for last+1 < c.Servers && load(last+1) == rho && c.speed(last+1) == c.speed(k) {
-			last++
-		}
-		who := fmt.Sprintf("server %d (speed %v) has", k+1, c.speed(k))
-		if last > k {
-			who = fmt.Sprintf("servers %d..%d (speed %v) have", k+1, last+1, c.speed(k))
-		}
-		for _, cl := range c.classes() {
-			switch {
-			case cl.From != k || cl.To != last+1 || cl.To-cl.From == c.Servers:
-			case last == k:
-				who = fmt.Sprintf("server %d (%s jobs) has", k+1, cl.Name)
-			default:
-				who = fmt.Sprintf("servers %d..%d (%s jobs) have", k+1, last+1, cl.Name)
-			}
-		}
-		advice := ""
-		if a, ok := c.Policy.(interface{ loadAdvice(*Config) string }); ok {
-			advice = a.loadAdvice(c)
-		}
-		return fmt.Errorf("%s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, weigh the split by speed (rnd:weights=speed, rr:weights=speed), or use a policy that reads the servers (sed, jsq, lwl)",
-			who, loadText(rho), c.Policy, advice, loadText(c.Load/rho))
-	}
-	return nil
+// serverLoad is a run of alike servers, from..to-1, in the model.
+type serverLoad struct {
+	from, to int
+	share    float64 // p_k, the fraction of all jobs each receives
+	m1, m2   float64 // E[X | k], E[X^2 | k] of the sizes it receives
+	speed    float64 // mu_k
+	rho      float64 // its load rho_k
 }
 
-// sampler is a policy that sends each job to one of d servers sampled
-// uniformly (LL-d, JSQ-d without memory; see policy_sample.go).
-type sampler interface {
-	sampling(k int) (d int, replace, ok bool)
+// scv is the SCV of the sizes the server receives.
+func (q serverLoad) scv() float64 { return q.m2/(q.m1*q.m1) - 1 }
+
+// offeredLoad is rho: a trace's own, a ramp's final one, else the configured one.
+func (c *Config) offeredLoad() float64 {
+	if c.Trace != nil {
+		return c.Trace.Load(c.Capacity())
+	}
+	if r, ramp := c.arrivals().(Ramp); ramp {
+		return r.To
+	}
+	return c.Load
+}
+
+// serverLoads is the model at the offered load, nil without one.
+func (c *Config) serverLoads() []serverLoad { return c.loadsAt(c.offeredLoad()) }
+
+// loadsAt is the model at offered load rho.
+func (c *Config) loadsAt(rho float64) []serverLoad {
+	if c.Policy == nil || c.sizes() == nil {
+		return nil
+	}
+	split := jobSplit(c)
+	if split == nil {
+		return nil
+	}
+	lambda := rho * c.Capacity() / c.sizes().Mean()
+	var out []serverLoad
+	for k := range c.Servers {
+		q := serverLoad{from: k, to: k + 1, speed: c.speed(k)}
+		for _, cl := range split {
+			if p := cl.Prob * cl.share(k); p > 0 {
+				q.share, q.m1, q.m2 = q.share+p, q.m1+p*cl.M1, q.m2+p*cl.M2
+			}
+		}
+		q.rho = lambda * q.m1 / q.speed // p_k E[X | k] = sum of p E[X | class]
+		if q.share > 0 {
+			q.m1, q.m2 = q.m1/q.share, q.m2/q.share
+		}
+		if last := len(out) - 1; last >= 0 && out[last].share == q.share && out[last].m1 == q.m1 &&
+			out[last].m2 == q.m2 && out[last].speed == q.speed {
+			out[last].to++
+			continue
+		}
+		out = append(out, q)
+	}
+	return out
+}
+
+// serversText names the servers of q, and the class sent to exactly them
+// if there is one: "server 3 (speed 1)", "servers 1..5 (short jobs)".
+func (c *Config) serversText(q serverLoad) string {
+	what := fmt.Sprintf("speed %v", q.speed)
+	for _, cl := range c.classes() {
+		if cl.From == q.from && cl.To == q.to && cl.To-cl.From < c.Servers {
+			what = cl.Name + " jobs"
+		}
+	}
+	if q.to-q.from == 1 {
+		return fmt.Sprintf("server %d (%s)", q.from+1, what)
+	}
+	return fmt.Sprintf("servers %d..%d (%s)", q.from+1, q.to, what)
+}
+
+// checkServerLoads rejects a server of the model at load >= 1 (RND and RR
+// send 1/K of the jobs to every server whatever its speed; SITA sends each
+// class uniformly to its group), unless overload is allowed; a trace is
+// warned about instead (RuleUnstable), and a ramp overloads on purpose.
+func (c *Config) checkServerLoads() error {
+	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil {
+		return nil
+	}
+	for _, q := range c.serverLoads() {
+		if q.rho < 1 {
+			continue
+		}
+		have := "has"
+		if q.to-q.from > 1 {
+			have = "have"
+		}
+		return fmt.Errorf("%s %s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, weigh the split by speed (rnd:weights=speed, rr:weights=speed), or use a policy that reads the servers (sed, jsq, lwl)",
+			c.serversText(q), have, loadText(q.rho), c.Policy, loadAdvice(c), loadText(c.Load/q.rho))
+	}
+	return nil
 }
 
 // checkSampling is the d-sampling bound: under a policy that samples d of
@@ -83,36 +132,27 @@ type sampler interface {
 // speeds q_m <= m/K and load < 1 suffices; with unequal speeds the highest
 // stable load is min over m of cap_m / (q_m sum(mu)).
 func (c *Config) checkSampling() error {
-	s, ok := c.Policy.(sampler)
-	if c.AllowOverload || c.Trace != nil || !ok {
+	d, replace, ok := sampling(c.Policy, c.Servers)
+	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil || !ok {
 		return nil
 	}
-	d, replace, ok := s.sampling(c.Servers)
-	if !ok {
-		return nil
-	}
-	if _, ramp := c.arrivals().(Ramp); ramp {
-		return nil
-	}
-	b := c.samplingBound(d, replace)
+	b, k := c.samplingBound(d, replace), c.Servers
 	if b.worst == 0 || c.Load < b.maxLoad {
 		return nil // no m binds (equal speeds: load < 1), or below the bound
 	}
-	speeds, order, k, total := b.speeds, b.order, len(b.speeds), c.Capacity()
-	maxLoad, worst, worstQ, capWorst := b.maxLoad, b.worst, b.q, b.capacity
 	var names []string
-	for _, i := range order[:min(worst, 6)] {
-		names = append(names, fmt.Sprintf("%d (speed %v)", i+1, speeds[i]))
+	for _, i := range b.order[:min(b.worst, 6)] {
+		names = append(names, fmt.Sprintf("%d (speed %v)", i+1, c.speed(i)))
 	}
-	if worst > 6 {
+	if b.worst > 6 {
 		names = append(names, "...")
 	}
-	how := fmt.Sprintf("C(%d,%d)/C(%d,%d)", worst, d, k, d)
+	how := fmt.Sprintf("C(%d,%d)/C(%d,%d)", b.worst, d, k, d)
 	if replace {
-		how = fmt.Sprintf("(%d/%d)^%d", worst, k, d)
+		how = fmt.Sprintf("(%d/%d)^%d", b.worst, k, d)
 	}
 	return fmt.Errorf("load %v is unstable under %s with these speeds: it samples %d of the %d servers uniformly, so the %d slowest (servers %s) receive at least %s = %.4g of the jobs (all %d samples among them), work %.4g per time unit against their capacity %.4g; need load < %.4g (the d-sampling bound); lower the load, sample more servers, or use a policy that reads all servers (sed, jsq, lwl) or weighs by speed (rnd:weights=speed)",
-		c.Load, c.Policy, d, k, worst, strings.Join(names, ", "), how, worstQ, d, c.Load*total*worstQ, capWorst, maxLoad)
+		c.Load, c.Policy, d, k, b.worst, strings.Join(names, ", "), how, b.q, d, c.Load*c.Capacity()*b.q, b.capacity, b.maxLoad)
 }
 
 // samplingLimit is the d-sampling bound of checkSampling: the highest
@@ -121,7 +161,6 @@ func (c *Config) checkSampling() error {
 type samplingLimit struct {
 	maxLoad, q, capacity float64
 	worst                int
-	speeds               []float64
 	order                []int // servers, slowest first
 }
 
@@ -132,7 +171,7 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 		order[i] = i
 	}
 	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(speeds[a], speeds[b]) })
-	b := samplingLimit{maxLoad: 1, speeds: speeds, order: order}
+	b := samplingLimit{maxLoad: 1, order: order}
 	if speeds[order[0]] == speeds[order[len(order)-1]] {
 		return b // equal speeds: the bound is load < 1
 	}
@@ -163,8 +202,7 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 // AllowOverload):
 //
 //   - a policy that splits jobs without reading the servers (RND, RR,
-//     SITA, their weighted variants): server k, of speed mu_k, gets the
-//     share s_k of the work, so the limit is min_k mu_k / (s_k sum(mu)),
+//     SITA, their weighted variants): min_k rho / rho_k of the model above,
 //     1 for weights=speed;
 //   - uniform sampling of d servers (LL-d, JSQ-d, SED-d): the d-sampling
 //     bound, min over m of the m slowest servers' capacity over the work
@@ -173,34 +211,20 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 //     (LWL, JSQ, SED) the true limit, for others (a policy of one's own,
 //     memory, JIQ) only the most any policy can carry.
 func (c Config) StabilityLimit() float64 {
-	if shares := workShares(c.Policy, c); shares != nil {
-		limit, total := math.Inf(1), c.Capacity()
-		for k, s := range shares {
-			if s > 0 {
-				limit = min(limit, c.speed(k)/(s*total))
+	if loads := c.loadsAt(1); loads != nil {
+		limit := math.Inf(1)
+		for _, q := range loads {
+			if q.rho > 0 {
+				limit = min(limit, 1/q.rho)
 			}
 		}
 		return limit
 	}
-	if s, ok := c.Policy.(sampler); ok {
-		if d, replace, ok := s.sampling(c.Servers); ok {
-			return c.samplingBound(d, replace).maxLoad
-		}
+	if d, replace, ok := sampling(c.Policy, c.Servers); ok {
+		return c.samplingBound(d, replace).maxLoad
 	}
 	return 1
 }
-
-// symmetric is a built-in policy that treats the servers alike (LL-d,
-// JSQ-d, LWL, JSQ, JIQ): with equal speeds every server carries the load rho.
-type symmetric interface{ symmetric() }
-
-func isSymmetric(p Policy) bool {
-	_, ok := p.(symmetric)
-	return ok
-}
-
-// equalSpeeds reports whether every server has the same speed.
-func (c *Config) equalSpeeds() bool { return allEqual(c.Speeds) }
 
 // allEqual reports whether the values are all equal (none or one: true).
 func allEqual(xs []float64) bool {

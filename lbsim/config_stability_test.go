@@ -1,7 +1,9 @@
 package lbsim
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,6 +104,91 @@ func TestStabilityLimitUnequalSpeeds(t *testing.T) {
 		}
 		if u := slowest(0.9 * c.limit); u >= 0.99 {
 			t.Errorf("%s at 0.9 x its limit %v: slow servers' utilisation %.4f, want < 1 (stable)", c.policy, c.limit, u)
+		}
+	}
+}
+
+// The model of the servers' loads against loads by hand: lambda = rho
+// sum(mu) / E[X], rho_k = lambda p_k E[X | k] / mu_k.
+func TestServerLoads(t *testing.T) {
+	exp := Exponential{M: 1}
+	h2, _ := NewH2Balanced(1, 10)
+	e := math.E
+	// SITA cut=1, c=1 on K=4, exp(1) sizes, rho 0.5 (lambda = 2): the short
+	// jobs, P(X <= 1) = 1 - 1/e, have E[X; X <= 1] = 1 - 2/e and
+	// E[X^2; X <= 1] = 2 - 5/e; the long ones are 1 + Exp(1) (memoryless):
+	// E[X | X > 1] = 2, E[X^2 | X > 1] = 5, a third of them to each of
+	// servers 2..4.
+	pShort := 1 - 1/e
+	type run struct {
+		from, to           int
+		share, m1, m2, rho float64
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+		want []run
+	}{
+		{"rnd:weights=2/1/1, equal speeds, rho 0.6 (lambda 1.8)",
+			Config{Servers: 3, Load: 0.6, Sizes: exp, Policy: WeightedRandom{Weights: Weights{Values: []float64{2, 1, 1}}}},
+			[]run{{0, 1, 0.5, 1, 2, 0.9}, {1, 3, 0.25, 1, 2, 0.45}}},
+		{"sita:cut=1,c=1, exp sizes, rho 0.5",
+			Config{Servers: 4, Load: 0.5, Sizes: exp, Policy: SITA{C: 1, Cut: 1}},
+			[]run{{0, 1, pShort, (1 - 2/e) / pShort, (2 - 5/e) / pShort, 2 * (1 - 2/e)},
+				{1, 4, 1 / (3 * e), 2, 5, 2 * 2 / (3 * e)}}},
+		{"rnd:weights=speed, speeds 3,1, h2 scv 10, rho 0.9: every server at rho",
+			Config{Servers: 2, Speeds: []float64{3, 1}, Load: 0.9, Sizes: h2, Policy: WeightedRandom{Weights: Weights{Speed: true}}},
+			[]run{{0, 1, 0.75, 1, 11, 0.9}, {1, 2, 0.25, 1, 11, 0.9}}},
+		{"rr:weights=speed, speeds 5@2,5@1, rho 0.5",
+			Config{Servers: 10, Speeds: []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, Load: 0.5, Sizes: exp, Policy: WeightedRoundRobin{Weights: Weights{Speed: true}}},
+			[]run{{0, 5, 2.0 / 15, 1, 2, 0.5}, {5, 10, 1.0 / 15, 1, 2, 0.5}}},
+		{"rr on speeds 2,1 (the slow server at 0.6 rho 3/2)",
+			Config{Servers: 2, Speeds: []float64{2, 1}, Load: 0.6, Sizes: exp, Policy: RoundRobin{}},
+			[]run{{0, 1, 0.5, 1, 2, 0.45}, {1, 2, 0.5, 1, 2, 0.9}}},
+		{"jsq reads the servers: no model", Config{Servers: 4, Load: 0.5, Sizes: exp, Policy: JSQ{D: 2}}, nil},
+	} {
+		got := c.cfg.serverLoads()
+		if len(got) != len(c.want) {
+			t.Errorf("%s: %d runs of servers %+v, want %d", c.name, len(got), got, len(c.want))
+			continue
+		}
+		for i, w := range c.want {
+			g := got[i]
+			close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Max(1, math.Abs(b)) }
+			if g.from != w.from || g.to != w.to || !close(g.share, w.share) || !close(g.m1, w.m1) || !close(g.m2, w.m2) || !close(g.rho, w.rho) {
+				t.Errorf("%s: servers %d..%d share %v, E[X|k] %v, E[X^2|k] %v, load %v; want servers %d..%d %v, %v, %v, %v",
+					c.name, g.from+1, g.to, g.share, g.m1, g.m2, g.rho, w.from+1, w.to, w.share, w.m1, w.m2, w.rho)
+			}
+		}
+		if row := NewRow(Result{Config: c.cfg}); c.want != nil && row.MaxServerLoad != slices.MaxFunc(got, func(a, b serverLoad) int { return cmp.Compare(a.rho, b.rho) }).rho ||
+			c.want == nil && !math.IsNaN(row.MaxServerLoad) {
+			t.Errorf("%s: max_server_load %v", c.name, row.MaxServerLoad)
+		}
+	}
+}
+
+// The gaps between a server's jobs under round robin, by hand from its
+// turns n (SCV (E[n] c0 + Var n) / E[n]^2, Poisson arrivals: c0 = 1):
+// weights 3,1 give A A B A, A's n 1, 2, 1 (E[n] = 4/3, Var n = 2/9: SCV
+// 7/8) and B's 4 (1/4); weights 2,2,2,2,2,1,1,1,1,1 give a fast server n =
+// 5 and 10 in turn (E[n] = 7.5, Var n = 6.25) and a slow one 15 (1/15);
+// plain RR on K = 4 gives 1/4 (Erlang-4 gaps); a random split p + 1 - p = 1.
+func TestGapSCV(t *testing.T) {
+	wrr := func(w ...float64) Policy { return WeightedRoundRobin{Weights: Weights{Values: w}} }
+	for _, c := range []struct {
+		p    Policy
+		want []float64
+	}{
+		{wrr(3, 1), []float64{7.0 / 8, 1.0 / 4}},
+		{wrr(2, 2, 2, 2, 2, 1, 1, 1, 1, 1), []float64{(7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, (7.5 + 6.25) / 56.25, 1.0 / 15, 1.0 / 15, 1.0 / 15, 1.0 / 15, 1.0 / 15}},
+		{RoundRobin{}, []float64{0.25, 0.25, 0.25, 0.25}},
+		{Random{}, []float64{1, 1, 1, 1}},
+	} {
+		cfg := Config{Servers: len(c.want), Load: 0.5, Sizes: Exponential{M: 1}, Policy: c.p}
+		for _, q := range cfg.serverLoads() {
+			if got := gapSCV(&cfg, 1, q); math.Abs(got-c.want[q.from]) > 1e-3 {
+				t.Errorf("%s, servers %d..%d: gap SCV %v, want %v", c.p, q.from+1, q.to, got, c.want[q.from])
+			}
 		}
 	}
 }

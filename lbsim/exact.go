@@ -50,12 +50,6 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 	return ClassReference{}, false
 }
 
-// theorist is a policy that knows the theory of some configurations (see
-// Policy: the optional Theory method).
-type theorist interface {
-	Theory(c Config) (Reference, bool)
-}
-
 // Theory returns what theory knows of cfg, the one lookup shared by the
 // command line, the warnings, the figures and the notebooks: an exact value,
 // a K -> infinity limit or a lower bound (Reference.Kind says which; Exact
@@ -77,30 +71,10 @@ func Theory(cfg Config) (Reference, bool) {
 	if cfg.Servers > 1 && cfg.dispatchers() > 1 && ownHistory(cfg.Policy, cfg.Servers) {
 		return Reference{}, false // M pointers or memories: not one dispatcher's system
 	}
-	switch cfg.arrivals().(type) {
-	case Poisson:
-		if cfg.Servers == 1 {
-			return perServerMG1(cfg)
-		}
-		if t, ok := cfg.Policy.(theorist); ok {
-			return checked(t.Theory(cfg))
-		}
-	case DeterministicArrivals:
-		if cfg.Servers == 1 {
-			return checked(Random{}.gapTheory(cfg))
-		}
-		if t, ok := cfg.Policy.(gapTheorist); ok {
-			return checked(t.gapTheory(cfg))
-		}
+	if cfg.Servers == 1 {
+		cfg.Policy = Random{} // whatever the policy: RND's one M/G/1 (D/M/1) queue
 	}
-	return Reference{}, false
-}
-
-// gapTheorist is a built-in policy whose theory also covers deterministic
-// arrivals (a user's Theory is only asked under Poisson arrivals, which its
-// formulas may assume without saying).
-type gapTheorist interface {
-	gapTheory(c Config) (Reference, bool)
+	return checked(policyTheory(cfg.Policy, cfg))
 }
 
 // checked drops a reference with a NaN delay.
@@ -146,11 +120,8 @@ type system struct {
 
 func systemOf(c Config) system {
 	speeds := c.speeds()
-	s := system{lambda: c.ArrivalRate(), k: c.Servers, speeds: speeds, mu: speeds[0], equal: true,
+	s := system{lambda: c.ArrivalRate(), k: c.Servers, speeds: speeds, mu: speeds[0], equal: allEqual(speeds),
 		ps: c.Discipline == PS, sizes: c.Sizes}
-	for _, mu := range speeds {
-		s.equal = s.equal && mu == speeds[0]
-	}
 	s.unit = s.equal && s.mu == 1
 	_, s.exp = c.Sizes.(Exponential)
 	return s
@@ -169,22 +140,54 @@ func scale(d theory.Delay, m float64) theory.Delay {
 	return theory.Delay{Wait: d.Wait * m, Response: d.Response * m}
 }
 
-// perServerMG1 is the theory of RND (and of one server): every server gets
-// 1/K of the Poisson arrivals, so server k is an M/G/1 queue of rate lambda/K
-// and speed mu_k: Pollaczek-Khinchine under FCFS, M/G/1-PS under PS (where
-// E[R_k] = (E[X]/mu_k)/(1 - rho_k), insensitive to the law beyond its mean).
-func perServerMG1(c Config) (Reference, bool) {
-	s := systemOf(c)
-	if s.ps {
-		return perServer(s, "M/G/1-PS per server (insensitive)", func(mu float64) (theory.Delay, error) {
-			return theory.MG1{Lambda: s.lambda / float64(s.k), Size: theory.Law{M1: s.sizes.Mean(), M2: math.Inf(1)}, Mu: mu}.PS()
-		})
+// splitTheory is the theory of a random split of Poisson arrivals (RND,
+// its weights, SITA's groups; one server): by Poisson thinning server k is
+// an M/G/1 queue of rate lambda p_k at its own speed, fed by the sizes of
+// the model of the servers' loads (serverLoads): Pollaczek-Khinchine under
+// FCFS, E[W_k] = lambda p_k E[X^2 | k] / mu_k^2 / (2 (1 - rho_k)) (no
+// finite wait when E[X^2 | k] = inf), M/G/1-PS under PS, E[R | x] = x /
+// mu_k / (1 - rho_k) (insensitive). A class of jobs waits as the servers
+// it is sent to do, weighed by its shares of them; the means weigh the
+// classes by their probabilities, and name them when there are several
+// (SITA's short and long jobs).
+func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
+	split, loads, lambda := jobSplit(&c), c.serverLoads(), c.ArrivalRate()
+	ref := Reference{Method: fcfs, Kind: ExactValue}
+	if c.Discipline == PS {
+		ref.Method = ps
 	}
-	if math.IsInf(s.sizes.SecondMoment(), 1) {
-		return Reference{Wait: math.Inf(1), Response: math.Inf(1), Method: "M/G/1 with E[X^2] = inf: no finite mean wait", Kind: ExactValue}, true
+	for i, cl := range split {
+		if cl.Prob == 0 {
+			continue // no job of this class: its servers stay idle
+		}
+		out := ClassReference{Name: [2]string{"short", "long"}[min(i, 1)]}
+		for _, q := range loads {
+			s := 0.0 // the class's share of the run's jobs
+			for k := q.from; k < q.to; k++ {
+				s += cl.Prob * cl.share(k)
+			}
+			if s == 0 {
+				continue
+			} else if q.rho >= 1 {
+				return Reference{}, false
+			}
+			service := cl.M1 / q.speed
+			wait := lambda * q.share * q.m2 / (q.speed * q.speed) / (2 * (1 - q.rho))
+			if c.Discipline == PS {
+				wait = service/(1-q.rho) - service
+			}
+			out.Wait, out.Response = out.Wait+s*wait, out.Response+s*(wait+service)
+		}
+		ref.Wait, ref.Response = ref.Wait+out.Wait, ref.Response+out.Response
+		out.Wait, out.Response = out.Wait/cl.Prob, out.Response/cl.Prob
+		if len(split) > 1 {
+			ref.Classes = append(ref.Classes, out)
+		}
 	}
-	r, err := theory.RandomDispatch(s.lambda, s.sizes, s.speeds)
-	return reference(r.Delay, err, "M/G/1 per server (Pollaczek-Khinchine)", ExactValue)
+	if len(split) == 1 && math.IsInf(ref.Wait, 1) && c.Discipline == FCFS {
+		ref.Method = "M/G/1 with E[X^2] = inf: no finite mean wait"
+	}
+	return ref, split != nil
 }
 
 // perServer is the Reference of a policy that sends 1/K of the jobs to

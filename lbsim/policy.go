@@ -2,6 +2,8 @@ package lbsim
 
 import (
 	"fmt"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // Policy is a dispatching policy: for each arriving job it picks the server
@@ -11,32 +13,22 @@ import (
 // several dispatchers (Config.Dispatchers) the value is shared and each
 // dispatcher has its own View, stream, board and Start's value.
 //
-// Optional methods tell lbsim more about it; each built-in policy keeps all
-// of its knowledge in its own file this way:
+// Optional methods tell lbsim more about it (each built-in policy keeps all
+// of its knowledge in its own file this way):
 //
-//	Reads() State                         server state Pick looks at (default Workload|Count)
-//	Validate(k int, sizes SizeLaw) error  checks it against K servers and the size law
-//	Label() string                        its name in tables and figures (default String())
-//	Start(v *View) Policy                 a fresh value per replication and dispatcher,
-//	                                      for a policy that keeps state from one job
-//	                                      to the next
-//	Theory(c Config) (Reference, bool)    what queueing theory knows of c's mean delays:
-//	                                      Exact, the exact-outside-ci warning and
-//	                                      plots.TheoryCurve use it (see Exact for what
-//	                                      c is checked for first)
-//	RowParams(k int) (d, c int)           the d and c columns of its Row (servers
-//	                                      sampled per job; servers of SITA's short jobs)
-//	Probes(k int) int                     the servers it asks for their live state per
-//	                                      job, two messages each (default: RowParams'
-//	                                      d; see Result.MessagesPerJob)
-//	WorkShares(c Config) []float64        for a policy that splits jobs without reading
-//	                                      the servers: the fraction of the work each
-//	                                      server gets, so Validate refuses an overloaded
-//	                                      server (nil: not known for c)
+//	Reads() State                        the server state Pick reads (default Workload|Count)
+//	Validate(k int, sizes SizeLaw) error its checks against K servers and the size law
+//	Label() string                       its name in tables and figures (default String())
+//	Start(v *View) Policy                a fresh value per replication and dispatcher, for a
+//	                                     policy that keeps state from one job to the next
+//	Theory(c Config) (Reference, bool)   what queueing theory knows of c's mean delays (Exact)
+//	RowParams(k int) (d, c int)          its Row's d and c: servers sampled per job, SITA's c
+//	Probes(k int) int                    servers asked per job (default d; MessagesPerJob)
+//	WorkShares(c Config) []float64       each server's share of the work, for a policy that
+//	                                     splits jobs without reading the servers (nil: unknown)
 //	Classes(k int, sizes SizeLaw) []SizeClass
-//	                                      the size classes results are reported for, and
-//	                                      the servers each class is sent to (default: the
-//	                                      size law's Classifier, on all servers)
+//	                                     the size classes results are reported for, with
+//	                                     their servers (default: the size law's Classifier)
 //
 // Pick must not change the policy value itself unless Start gives each
 // replication its own (replications run in parallel).
@@ -48,31 +40,265 @@ type Policy interface {
 	Pick(v *View, x float64) int
 }
 
-// rowParams are p's d and c columns (see Policy), 0 when it has none.
+// Each optional method is a named interface, asked only by the function
+// after it (and by the simulation loop, sim*.go, and a policy's own file):
+// those of Policy's comment first, then the hooks of the built-in policies.
+
+// has reports whether p has the methods of T (a marker hook: symmetric,
+// idleReporter, splitter, starter).
+func has[T any](p Policy) bool {
+	_, ok := p.(T)
+	return ok
+}
+
+// reader: the state the run keeps (job counts), a board copies and Validate
+// asks of a board (none read: no board).
+type reader interface{ Reads() State }
+
+// Reads returns the server state p looks at: p.Reads() if it says,
+// else both (a policy of your own that reads neither can say Reads() State { return 0 }).
+func Reads(p Policy) State {
+	if r, ok := p.(reader); ok {
+		return r.Reads()
+	}
+	return Workload | Count
+}
+
+// validator: checks against K and the size law, asked by Config.Validate.
+type validator interface {
+	Validate(k int, sizes SizeLaw) error
+}
+
+func validatePolicy(p Policy, k int, sizes SizeLaw) error {
+	if v, ok := p.(validator); ok {
+		return v.Validate(k, sizes)
+	}
+	return nil
+}
+
+// labeler: the name in tables, figures and Find.
+type labeler interface{ Label() string }
+
+// Label is p's human name (RND, LL-2, SITA-20): p.Label() if it has one,
+// else its spec.
+func Label(p Policy) string {
+	if l, ok := p.(labeler); ok {
+		return l.Label()
+	}
+	if p == nil {
+		return "no policy"
+	}
+	return p.String()
+}
+
+// starter: a value per replication and dispatcher (newDispatcher, ownHistory).
+type starter interface{ Start(v *View) Policy }
+
+// fastPolicy: a built-in policy's own dispatcher, for each replication.
+type fastPolicy interface{ newDispatcher(s *sim) dispatcher }
+
+// newDispatcher is p's dispatcher for one replication: its own, or its
+// Pick through a View, on Start's value if it has one.
+func newDispatcher(p Policy, s *sim) dispatcher {
+	if f, ok := p.(fastPolicy); ok {
+		return f.newDispatcher(s)
+	}
+	d := &viewDispatcher{p: p, v: View{s: s}}
+	if st, ok := p.(starter); ok {
+		d.p = st.Start(&d.v)
+	}
+	return d
+}
+
+// historian: whether a built-in policy's choices depend on its own earlier
+// ones at K servers (RR's pointer, a memory, LSQ's estimates).
+type historian interface{ ownHistory(k int) bool }
+
+// ownHistory reports whether p's choices depend on its own: with several
+// dispatchers each has its own history, and the theory of one dispatcher
+// no longer describes the system (Theory). A policy of your own that keeps
+// state (Start) is taken to.
+func ownHistory(p Policy, k int) bool {
+	if h, ok := p.(historian); ok {
+		return h.ownHistory(k)
+	}
+	return has[starter](p)
+}
+
+// theorist: the theory of Poisson arrivals; gapTheorist: a built-in
+// policy's of deterministic ones (a user's Theory may assume Poisson
+// arrivals without saying). Asked by Theory after its checks, for Exact,
+// Limit, the exact-outside-ci warning and plots.TheoryCurve.
+type theorist interface {
+	Theory(c Config) (Reference, bool)
+}
+type gapTheorist interface {
+	gapTheory(c Config) (Reference, bool)
+}
+
+func policyTheory(p Policy, c Config) (Reference, bool) {
+	switch c.arrivals().(type) {
+	case Poisson:
+		if t, ok := p.(theorist); ok {
+			return t.Theory(c)
+		}
+	case DeterministicArrivals:
+		if t, ok := p.(gapTheorist); ok {
+			return t.gapTheory(c)
+		}
+	}
+	return Reference{}, false
+}
+
+// rowParamser: the d and c columns of a Row (NewRow); d is the default of Probes.
+type rowParamser interface{ RowParams(k int) (d, c int) }
+
+// rowParams are p's d and c columns, 0 when it has none.
 func rowParams(p Policy, k int) (d, c int) {
-	if r, ok := p.(interface{ RowParams(k int) (d, c int) }); ok {
+	if r, ok := p.(rowParamser); ok {
 		return r.RowParams(k)
 	}
 	return 0, 0
 }
 
-// workShares is p's split of the work among the servers when it splits jobs
-// without reading them (see Policy), else nil.
-func workShares(p Policy, c Config) []float64 {
-	if w, ok := p.(interface{ WorkShares(c Config) []float64 }); ok {
-		return w.WorkShares(c)
+// prober: the servers asked per job, for Result.MessagesPerJob.
+type prober interface{ Probes(k int) int }
+
+// probes is the number of servers p asks for their state per job when it
+// reads live state: its Probes, else RowParams' d (0 if it reads nothing).
+func probes(p Policy, k int) int {
+	if pr, ok := p.(prober); ok {
+		return pr.Probes(k)
+	}
+	if Reads(p) == 0 {
+		return 0
+	}
+	d, _ := rowParams(p, k)
+	return d
+}
+
+// classer: the run's and Result's size classes (Config.classes).
+type classer interface {
+	Classes(k int, sizes SizeLaw) []SizeClass
+}
+
+func policyClasses(p Policy, k int, sizes SizeLaw) []SizeClass {
+	if cl, ok := p.(classer); ok {
+		return cl.Classes(k, sizes)
 	}
 	return nil
 }
 
-// evenShares is the split of a policy that sends 1/K of the jobs to every server.
-func evenShares(k int) []float64 {
-	out := make([]float64, k)
-	for i := range out {
-		out[i] = 1 / float64(k)
-	}
-	return out
+// workSharer: a policy of one's own that splits jobs without reading the
+// servers; the model of the servers' loads (Validate, the warnings, the
+// row) takes its shares of the work as shares of all jobs (jobSplit).
+type workSharer interface{ WorkShares(c Config) []float64 }
+
+// splitter: a built-in policy that splits the jobs without reading the
+// servers (RND, RR, SITA, their weighted variants, LSQ without messages):
+// the classes of jobs it tells apart and their servers, nil when c does not
+// determine them, for the model of the servers' loads (serverLoads).
+type splitter interface{ split(c *Config) []classSplit }
+
+// classSplit is a class of jobs, its share of all jobs and its conditional
+// moments (Prob, M1 = E[X | class], M2 = E[X^2 | class]), sent to servers
+// from..to-1 with the given shares (nil: evenly).
+type classSplit struct {
+	theory.ClassMoments
+	from, to int
+	shares   []float64 // per server of from..to-1, summing to 1
 }
+
+// share is server k's share of the class's jobs.
+func (cl classSplit) share(k int) float64 {
+	switch {
+	case k < cl.from || k >= cl.to:
+		return 0
+	case cl.shares != nil:
+		return cl.shares[k-cl.from]
+	}
+	return 1 / float64(cl.to-cl.from)
+}
+
+// allJobs is the split of a policy that tells no class apart: every job to
+// the K servers with the given shares (nil: evenly).
+func allJobs(c *Config, shares []float64) []classSplit {
+	sizes := c.sizes()
+	return []classSplit{{ClassMoments: theory.ClassMoments{Prob: 1, M1: sizes.Mean(), M2: sizes.SecondMoment()}, to: c.Servers, shares: shares}}
+}
+
+// jobSplit is c's policy's split, or its WorkShares as the shares of all jobs.
+func jobSplit(c *Config) []classSplit {
+	switch p := c.Policy.(type) {
+	case splitter:
+		return p.split(c)
+	case workSharer:
+		if shares := p.WorkShares(*c); shares != nil {
+			return allJobs(c, shares)
+		}
+	}
+	return nil
+}
+
+// loadAdviser: advice for an overloaded server (SITA: the c that balances
+// its groups), for Validate's error.
+type loadAdviser interface{ loadAdvice(c *Config) string }
+
+func loadAdvice(c *Config) string {
+	if a, ok := c.Policy.(loadAdviser); ok {
+		return a.loadAdvice(c)
+	}
+	return ""
+}
+
+// gapSCVer: the SCV of the gaps between the jobs server k gets, for
+// arrival gaps of SCV c0, where they are not a random split's (round
+// robin's turns), for the run-length analysis.
+type gapSCVer interface {
+	gapSCV(c *Config, c0 float64, k int) float64
+}
+
+// gapSCV is that of the servers of q. A server that gets every n-th job
+// has gaps of SCV (E[n] c0 + Var n) / E[n]^2; a random split makes n
+// geometric, E[n] = 1/p, Var n = (1 - p)/p^2 for the share p: p c0 + 1 - p.
+func gapSCV(c *Config, c0 float64, q serverLoad) float64 {
+	if g, ok := c.Policy.(gapSCVer); ok {
+		return g.gapSCV(c, c0, q.from)
+	}
+	return q.share*c0 + 1 - q.share
+}
+
+// sampler: a built-in policy that sends each job to one of d servers
+// sampled uniformly (policy_sample.go), for the d-sampling bound.
+type sampler interface {
+	sampling(k int) (d int, replace, ok bool)
+}
+
+func sampling(p Policy, k int) (d int, replace, ok bool) {
+	if s, is := p.(sampler); is {
+		return s.sampling(k)
+	}
+	return 0, false, false
+}
+
+// symmetric: a built-in policy that treats the servers alike, so that
+// with equal speeds every server carries the load rho (instability).
+type symmetric interface{ symmetric() }
+
+// configChecker: a built-in policy's checks of the whole configuration
+// (JIQ's I-queue options, LSQ's refusal of a board), run by Validate.
+type configChecker interface{ checkConfig(c *Config) error }
+
+func checkPolicyConfig(c *Config) error {
+	if p, ok := c.Policy.(configChecker); ok {
+		return p.checkConfig(c)
+	}
+	return nil
+}
+
+// idleReporter: a built-in policy that learns of idle servers from their
+// messages (JIQ), which the run counts (Result.MessagesPerJob).
+type idleReporter interface{ reportsIdle() }
 
 // State is the server state a policy reads: a set of flags.
 type State uint8
@@ -84,47 +310,13 @@ const (
 	Count
 )
 
-// Reads returns the server state p looks at: p.Reads() if it says,
-// else both (a policy of your own that reads neither can say Reads() State { return 0 }).
-func Reads(p Policy) State {
-	if r, ok := p.(interface{ Reads() State }); ok {
-		return r.Reads()
-	}
-	return Workload | Count
-}
-
-// Label is p's human name (RND, LL-2, SITA-20): p.Label() if it has one,
-// else its spec.
-func Label(p Policy) string {
-	if l, ok := p.(interface{ Label() string }); ok {
-		return l.Label()
-	}
-	if p == nil {
-		return "no policy"
-	}
-	return p.String()
-}
-
-// validatePolicy runs p's own checks, if it has any.
-func validatePolicy(p Policy, k int, sizes SizeLaw) error {
-	if v, ok := p.(interface {
-		Validate(k int, sizes SizeLaw) error
-	}); ok {
-		return v.Validate(k, sizes)
-	}
-	return nil
-}
-
 // dispatcher is one replication's instance of a policy: built-in policies
 // have fast ones (heaps, buckets, lazy state); others pick through a View.
+// The simulation loop asks what else it does: observer and refresher
+// below, leaner (sim_lean.go), holder (sim_backlog.go).
 type dispatcher interface {
 	// pick chooses the server for a job of size x arriving at time t.
 	pick(t, x float64) int
-}
-
-// fastPolicy is a built-in policy with its own dispatcher.
-type fastPolicy interface {
-	newDispatcher(s *sim) dispatcher
 }
 
 // observer is a dispatcher that keeps its own index of the servers: it is
@@ -137,18 +329,6 @@ type observer interface {
 // refreshed at time r0.
 type refresher interface {
 	refreshed(r0 float64)
-}
-
-// newDispatcher is p's dispatcher for one replication.
-func newDispatcher(p Policy, s *sim) dispatcher {
-	if f, ok := p.(fastPolicy); ok {
-		return f.newDispatcher(s)
-	}
-	d := &viewDispatcher{p: p, v: View{s: s}}
-	if st, ok := p.(interface{ Start(v *View) Policy }); ok {
-		d.p = st.Start(&d.v)
-	}
-	return d
 }
 
 // viewDispatcher runs a policy through its Pick method.

@@ -106,9 +106,12 @@ func (p LSQ) check() error {
 	return nil
 }
 
-// boardError: LSQ's knowledge is its estimates of live state.
-func (p LSQ) boardError(refresh float64) error {
-	return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", refresh, p)
+// checkConfig: LSQ's knowledge is its estimates of live state, not a board.
+func (p LSQ) checkConfig(c *Config) error {
+	if c.Refresh == 0 {
+		return nil
+	}
+	return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", c.Refresh, p)
 }
 
 func (LSQ) symmetric() {}
@@ -125,11 +128,11 @@ func (p LSQ) fresh(k int) bool { return p.D == k }
 // probes): the estimates are the dispatcher's sends alone.
 func (p LSQ) silent() bool { return p.P == 0 && p.D == 0 }
 
-// WorkShares: without messages every server gets 1/K of the jobs (each
+// split: without messages every server gets 1/K of the jobs (each
 // dispatcher deals rounds of K); otherwise not known in advance.
-func (p LSQ) WorkShares(c Config) []float64 {
+func (p LSQ) split(c *Config) []classSplit {
 	if p.silent() {
-		return evenShares(c.Servers)
+		return allJobs(c, nil)
 	}
 	return nil
 }

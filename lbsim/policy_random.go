@@ -34,11 +34,13 @@ func (d *randomDispatcher) pick(float64, float64) int { return d.r.IntN(d.k) }
 func (*randomDispatcher) lean(*sim) leanPolicy        { return leanRandom }
 
 // Theory: every server is an M/G/1 queue of rate lambda/K at its own speed,
-// any sizes, FCFS or PS (see perServerMG1).
-func (Random) Theory(c Config) (Reference, bool) { return perServerMG1(c) }
+// any sizes, FCFS or PS (see splitTheory).
+func (Random) Theory(c Config) (Reference, bool) {
+	return splitTheory(c, "M/G/1 per server (Pollaczek-Khinchine)", "M/G/1-PS per server (insensitive)")
+}
 
-// WorkShares: 1/K of the jobs, so of the work, to every server.
-func (Random) WorkShares(c Config) []float64 { return evenShares(c.Servers) }
+// split: 1/K of the jobs to every server.
+func (Random) split(c *Config) []classSplit { return allJobs(c, nil) }
 
 // gapTheory: under deterministic arrivals (gap a = 1/lambda) a server gets
 // each job with probability 1/K, so its gaps are a geometric number of a's:

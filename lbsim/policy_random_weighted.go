@@ -1,10 +1,6 @@
 package lbsim
 
-import (
-	"fmt"
-
-	"github.com/perfeval/lbsim/lbsim/theory"
-)
+import "fmt"
 
 // WeightedRandom sends each job to server k with probability w_k / sum(w),
 // the weights being the speeds (rnd:weights=speed, so every server carries
@@ -43,27 +39,13 @@ type weightedRandomDispatcher struct {
 
 func (d *weightedRandomDispatcher) pick(float64, float64) int { return d.t.draw(d.r) }
 
-// WorkShares: the job shares, so the work shares, w_k / sum(w).
-func (p WeightedRandom) WorkShares(c Config) []float64 { return p.Weights.shares(c.speeds()) }
+// split: the share w_k / sum(w) of the jobs to server k.
+func (p WeightedRandom) split(c *Config) []classSplit {
+	return allJobs(c, p.Weights.shares(c.speeds()))
+}
 
 // Theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) at its own
-// speed: Pollaczek-Khinchine under FCFS, M/G/1-PS under PS; the means are
-// weighted by the job shares.
+// speed (see splitTheory).
 func (p WeightedRandom) Theory(c Config) (Reference, bool) {
-	s := systemOf(c)
-	shares := p.Weights.shares(s.speeds)
-	if s.ps {
-		out := Reference{Method: "M/G/1-PS per server, weighted split (insensitive)", Kind: ExactValue}
-		for k, mu := range s.speeds {
-			d, err := theory.MG1{Lambda: s.lambda * shares[k], Size: theory.Law{M1: s.sizes.Mean(), M2: s.sizes.Mean() * s.sizes.Mean()}, Mu: mu}.PS()
-			if err != nil {
-				return Reference{}, false
-			}
-			out.Wait += shares[k] * d.Wait
-			out.Response += shares[k] * d.Response
-		}
-		return out, true
-	}
-	r, err := theory.WeightedRandomDispatch(s.lambda, s.sizes, s.speeds, shares)
-	return reference(r.Delay, err, fmt.Sprintf("M/G/1 per server, weights %s (Pollaczek-Khinchine)", p.Weights), ExactValue)
+	return splitTheory(c, fmt.Sprintf("M/G/1 per server, weights %s (Pollaczek-Khinchine)", p.Weights), "M/G/1-PS per server, weighted split (insensitive)")
 }

@@ -84,9 +84,9 @@ func (RoundRobin) gapTheory(c Config) (Reference, bool) {
 	})
 }
 
-// gapSCV: a server's gaps are sums of K consecutive gaps, SCV c0/K
-// (Erlang-K for Poisson arrivals, none for deterministic ones).
-func (RoundRobin) gapSCV(c0 float64, k int) float64 { return c0 / float64(k) }
+// gapSCV: a server gets every K-th job, c0/K (see gapSCV; Erlang-K gaps
+// for Poisson arrivals, none for deterministic ones).
+func (RoundRobin) gapSCV(c *Config, c0 float64, _ int) float64 { return c0 / float64(c.Servers) }
 
-// WorkShares: job n to server n mod K, so 1/K of the work to every server.
-func (RoundRobin) WorkShares(c Config) []float64 { return evenShares(c.Servers) }
+// split: job n to server n mod K, so 1/K of the jobs to every server.
+func (RoundRobin) split(c *Config) []classSplit { return allJobs(c, nil) }

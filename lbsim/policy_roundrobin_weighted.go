@@ -88,15 +88,42 @@ func (d *smoothRR) pick(float64, float64) int { return d.next() }
 func (d *smoothRR) String() string          { return d.spec.String() }
 func (d *smoothRR) Pick(*View, float64) int { return d.next() }
 
-// WorkShares: w_k of every sum(w) jobs, so of the work, to server k.
-func (p WeightedRoundRobin) WorkShares(c Config) []float64 { return p.Weights.shares(c.speeds()) }
+// gapSCV: server k gets every n-th job, n not always the same: weights 3,1
+// give A A B A (A's n: 1, 2, 1), and servers of one weight take their
+// turns in a burst (weights 2,2,2,2,2,1,1,1,1,1: the fast servers' n are
+// 5 and 10). So E[n] and Var n (see gapSCV) are measured on 2^16 of its
+// picks, with up to 16 weights (G picks cost O(G)); beyond, or with fewer
+// than two turns of k in them, n is taken as 1/p_k (Var n = 0).
+func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, k int) float64 {
+	d, n := newSmoothRR(p, c.speeds()), 0.0
+	var sum, sum2 float64 // of the gaps between k's turns
+	for j, last := 0, -1; j < 1<<16 && len(d.groups) <= 16; j++ {
+		if d.next() == k {
+			if last >= 0 {
+				g := float64(j - last)
+				n, sum, sum2 = n+1, sum+g, sum2+g*g
+			}
+			last = j
+		}
+	}
+	if n < 2 {
+		return c0 * p.Weights.shares(c.speeds())[k]
+	}
+	mean := sum / n
+	return (mean*c0 + sum2/n - mean*mean) / (mean * mean)
+}
+
+// split: w_k of every sum(w) jobs to server k.
+func (p WeightedRoundRobin) split(c *Config) []classSplit {
+	return allJobs(c, p.Weights.shares(c.speeds()))
+}
 
 // Theory: with equal weights the picks are RR's (job n to server n mod K),
 // and so is the theory (E_K/M/1 per server); with unequal weights a
 // server's gaps are sums of varying numbers of arrival gaps, in a fixed
 // cycle, which is not a renewal process: no exact value.
 func (p WeightedRoundRobin) Theory(c Config) (Reference, bool) {
-	if !p.Weights.equal(c.speeds()) {
+	if !allEqual(p.Weights.of(c.speeds())) {
 		return Reference{}, false
 	}
 	return RoundRobin{}.Theory(c)

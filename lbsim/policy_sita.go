@@ -124,47 +124,29 @@ func (p SITA) Classes(k int, sizes SizeLaw) []SizeClass {
 	return cls
 }
 
-// groups are SITA's two classes of jobs with the servers each is sent to:
-// without a cut the two-point law's sizes, with a cut the law's moments
-// below and above it (Truncated); ok is false for a law without them.
-func (p SITA) groups(c Config) (short, long theory.ClassMoments, ok bool) {
+// split: SITA's two classes of jobs, short ones evenly to servers 1..C
+// and long ones to C+1..K: without a cut the two-point law's sizes, with a
+// cut the law's moments below and above it (Truncated); nil for a law
+// without them.
+func (p SITA) split(c *Config) []classSplit {
 	sizes := c.sizes()
+	var short, long theory.ClassMoments
 	if tp, isTP := sizes.(TwoPoint); isTP && p.Cut == 0 {
-		return theory.ClassMoments{Prob: 1 - tp.P, M1: tp.Xm, M2: tp.Xm * tp.Xm},
-			theory.ClassMoments{Prob: tp.P, M1: tp.XM, M2: tp.XM * tp.XM}, true
-	}
-	tr, isTr := sizes.(Truncated)
-	if !isTr || p.Cut == 0 {
-		return short, long, false
-	}
-	pb, m1, m2 := tr.BelowCut(p.Cut)
-	cond := func(prob, e1, e2 float64) theory.ClassMoments {
-		if prob <= 0 {
-			return theory.ClassMoments{}
+		short = theory.ClassMoments{Prob: 1 - tp.P, M1: tp.Xm, M2: tp.Xm * tp.Xm}
+		long = theory.ClassMoments{Prob: tp.P, M1: tp.XM, M2: tp.XM * tp.XM}
+	} else if tr, isTr := sizes.(Truncated); isTr && p.Cut > 0 {
+		pb, m1, m2 := tr.BelowCut(p.Cut)
+		cond := func(prob, e1, e2 float64) theory.ClassMoments {
+			if prob <= 0 {
+				return theory.ClassMoments{}
+			}
+			return theory.ClassMoments{Prob: prob, M1: e1 / prob, M2: e2 / prob}
 		}
-		return theory.ClassMoments{Prob: prob, M1: e1 / prob, M2: e2 / prob}
-	}
-	return cond(pb, m1, m2), cond(1-pb, sizes.Mean()-m1, sizes.SecondMoment()-m2), true
-}
-
-// WorkShares: the short jobs bring the fraction p_s E[X | short] / E[X] of
-// the work (from the two-point law, or the law's moments below the cut),
-// spread evenly over servers 1..C, and the long jobs the rest over C+1..K.
-func (p SITA) WorkShares(c Config) []float64 {
-	short, _, ok := p.groups(c)
-	if !ok {
+		short, long = cond(pb, m1, m2), cond(1-pb, sizes.Mean()-m1, sizes.SecondMoment()-m2)
+	} else {
 		return nil
 	}
-	w := short.Prob * short.M1 / c.sizes().Mean()
-	out := make([]float64, c.Servers)
-	for k := range out {
-		if k < p.C {
-			out[k] = w / float64(p.C)
-		} else {
-			out[k] = (1 - w) / float64(c.Servers-p.C)
-		}
-	}
-	return out
+	return []classSplit{{ClassMoments: short, to: p.C}, {ClassMoments: long, from: p.C, to: c.Servers}}
 }
 
 // loadAdvice is added to the error for an unstable group: the cut that
@@ -180,56 +162,13 @@ func (p SITA) loadAdvice(c *Config) string {
 
 // Theory: by Poisson thinning each server of a group is an M/G/1 queue of
 // rate lambda p_g / n_g (n_g its servers) at its own speed, fed by its
-// class's conditional moments E[X | g], E[X^2 | g] (see groups): two-point
-// sizes without a cut (M/D/1 per group), or any law with a cut.
-// Pollaczek-Khinchine under FCFS (infinite if a class has E[X^2] = inf),
-// M/G/1-PS under PS; the overall mean weighs the classes by p_g, and each
-// class's mean is the average over its servers.
+// class's conditional moments (see split and splitTheory): two-point sizes
+// without a cut (M/D/1 per group), or any law with a cut; each class's mean
+// is the average over its servers.
 func (p SITA) Theory(c Config) (Reference, bool) {
-	s := systemOf(c)
-	short, long, ok := p.groups(c)
-	if !ok {
-		return Reference{}, false
+	fcfs := "M/G/1 per group (conditional moments)"
+	if _, tp := c.Sizes.(TwoPoint); tp && p.Cut == 0 {
+		fcfs = "M/D/1 per group"
 	}
-	ref := Reference{Method: "M/G/1 per group (conditional moments)", Kind: ExactValue}
-	if _, tp := s.sizes.(TwoPoint); tp && p.Cut == 0 {
-		ref.Method = "M/D/1 per group"
-	}
-	if s.ps {
-		ref.Method = "M/G/1-PS per group (insensitive)"
-	}
-	for _, g := range []struct {
-		name     string
-		m        theory.ClassMoments
-		from, to int
-	}{{"short", short, 0, p.C}, {"long", long, p.C, s.k}} {
-		if g.m.Prob == 0 {
-			continue // no job of this class: its servers stay idle
-		}
-		n := float64(g.to - g.from)
-		law := theory.Law{M1: g.m.M1, M2: g.m.M2}
-		var cl ClassReference
-		for _, mu := range s.speeds[g.from:g.to] {
-			q := theory.MG1{Lambda: s.lambda * g.m.Prob / n, Size: law, Mu: mu}
-			d, err := q.PS()
-			if !s.ps {
-				if math.IsInf(law.M2, 1) {
-					_, err = q.Load()
-					d = theory.Delay{Wait: math.Inf(1), Response: math.Inf(1)}
-				} else {
-					d, err = q.FCFS()
-				}
-			}
-			if err != nil {
-				return Reference{}, false
-			}
-			cl.Wait += d.Wait / n
-			cl.Response += d.Response / n
-		}
-		cl.Name = g.name
-		ref.Classes = append(ref.Classes, cl)
-		ref.Wait += g.m.Prob * cl.Wait
-		ref.Response += g.m.Prob * cl.Response
-	}
-	return ref, true
+	return splitTheory(c, fcfs, "M/G/1-PS per group (insensitive)")
 }

@@ -90,18 +90,6 @@ func (w Weights) shares(speeds []float64) []float64 {
 	return out
 }
 
-// equal reports whether every server has the same weight: the weighted
-// policy is then its plain version.
-func (w Weights) equal(speeds []float64) bool {
-	ws := w.of(speeds)
-	for _, x := range ws {
-		if x != ws[0] {
-			return false
-		}
-	}
-	return true
-}
-
 // viewSpeeds are the K speeds a View sees.
 func viewSpeeds(v *View) []float64 {
 	out := make([]float64, v.K())

@@ -13,12 +13,12 @@ import (
 // under PS.
 const (
 	// RuleUnstable: a server ran at measured utilisation >= 1 (the work
-	// sent to it per unit time, in its own time units), load >= 1 was
-	// allowed (-overload), or a ramp reached load 1 in the run: the queues
-	// grow without bound and every mean depends on the run length. Validate
-	// refuses what it can prove unstable (config_stability.go); this rule
-	// catches the rest, whatever the policy (a user's included). A stable
-	// server at load 0.99 measures >= 1 only in a run far too short for it.
+	// sent to it per unit time, in its own time units), a trace or -overload
+	// put the load or a server's configured load at >= 1, or a ramp passed
+	// the stability limit in the run: the queues grow without bound and
+	// every mean depends on the run length. Validate refuses what it can
+	// prove unstable (config_stability.go); this rule catches the rest,
+	// whatever the policy (a user's included; see instability).
 	// With this warning the others give no warm-up advice: no warm-up helps.
 	RuleUnstable = "unstable"
 	// RuleInfiniteVariance: E[X^2] = inf (Pareto alpha <= 2). Under FCFS,
@@ -154,41 +154,69 @@ func asResponse(ps bool, response float64) string {
 	return fmt.Sprintf("; mean response %.6g", response)
 }
 
-// instability says why the run is unstable (RuleUnstable), "" when it is not.
+// instability says why the run is unstable (RuleUnstable), "" when it is
+// not: a ramp passed its policy's StabilityLimit; the offered load, or a
+// server's in the model of the servers' loads, is >= 1 (a trace, or
+// -overload: Validate refuses the rest); or a server's measured
+// utilisation reached 1. The last is not asked where theory alone keeps
+// every server below 1, so that a measured 1 is the sampling error of a
+// run too short for the server (the run-length rules say so): a built-in
+// split of generated arrivals, whose model is exact, or a symmetric policy
+// on equal speeds. A trace's load is an average and a policy's own
+// WorkShares a claim: under them it is asked whatever the model says.
 func instability(cfg *Config, reps []replication, r *Result) string {
-	if cfg.Trace == nil && cfg.AllowOverload && cfg.arrivals().overloads(cfg.Load) {
-		return fmt.Sprintf("load %v reaches 1", cfg.Load)
-	}
-	if ramp, ok := cfg.arrivals().(Ramp); ok && cfg.Trace == nil && ramp.To >= 1 {
-		// The load reaches 1 at From + (To-From) t/Over = 1.
-		at := ramp.Over * (1 - ramp.From) / (ramp.To - ramp.From)
-		if ramp.From >= 1 {
-			at = 0
-		}
-		for _, rep := range reps {
-			if rep.tEnd > at {
-				return fmt.Sprintf("the ramp reaches load 1 at t=%.4g, before the run ends (t=%.4g)", at, rep.tEnd)
-			}
-		}
-	}
-	if workShares(cfg.Policy, *cfg) != nil || (cfg.equalSpeeds() && isSymmetric(cfg.Policy)) {
-		// Validate checked the loads theory gives each server (a heavy
-		// tail can push a stable server's measured utilisation past 1).
-		return ""
+	loads, rho, what := cfg.serverLoads(), cfg.offeredLoad(), "load"
+	if cfg.Trace != nil {
+		what = "the trace's offered load"
 	}
 	var over []string
+	ramp, isRamp := cfg.arrivals().(Ramp)
+	switch {
+	case isRamp && cfg.Trace == nil:
+		limit := cfg.StabilityLimit()
+		if limit > 1-1e-12 {
+			limit = 1 // the capacity, up to rounding
+		}
+		// The load reaches the limit at From + (To-From) t/Over = limit.
+		at := max(0, ramp.Over*(limit-ramp.From)/(ramp.To-ramp.From))
+		for _, rep := range reps {
+			if ramp.To >= limit && rep.tEnd > at {
+				return fmt.Sprintf("the ramp reaches load %s at t=%.4g, before the run ends (t=%.4g)", loadText(limit), at, rep.tEnd)
+			}
+		}
+	case rho >= 1:
+		return fmt.Sprintf("%s %s reaches 1", what, loadText(rho))
+	default:
+		for _, q := range loads {
+			if q.rho >= 1 {
+				over = append(over, fmt.Sprintf("%s at %s", cfg.serversText(q), loadText(q.rho)))
+			}
+		}
+		if len(over) > 0 {
+			return fmt.Sprintf("under %s, which splits jobs without reading the servers, %s: configured load >= 1 (the work sent to them at %s %s, over their speed); lower the load, or weigh the split by speed (rnd:weights=speed, rr:weights=speed)",
+				policyName(*cfg), strings.Join(clip(over), ", "), what, loadText(rho))
+		}
+	}
+	if loads != nil && cfg.Trace == nil && has[splitter](cfg.Policy) || loads == nil && allEqual(cfg.Speeds) && has[symmetric](cfg.Policy) {
+		return ""
+	}
 	for k, u := range r.ServerUtilization {
 		if u >= 1 {
 			over = append(over, fmt.Sprintf("server %d (speed %v) at %.4g", k+1, cfg.speed(k), u))
 		}
 	}
-	switch n := len(over); {
-	case n == 0:
+	if len(over) == 0 {
 		return ""
-	case n > 3:
-		over = append(over[:3], fmt.Sprintf("and %d more", n-3))
 	}
-	return fmt.Sprintf("under %s, %s reached measured utilisation 1 (work sent per unit time over the speed): overloaded, or too close to 1 for this run to tell; lower the load, or send them less work", policyName(*cfg), strings.Join(over, ", "))
+	return fmt.Sprintf("under %s, %s reached measured utilisation 1 (work sent per unit time over the speed): overloaded, or too close to 1 for this run to tell; lower the load, or send them less work", policyName(*cfg), strings.Join(clip(over), ", "))
+}
+
+// clip keeps the first 3 of a list of servers, and says how many more.
+func clip(over []string) []string {
+	if n := len(over); n > 3 {
+		return append(over[:3:3], fmt.Sprintf("and %d more", n-3))
+	}
+	return over
 }
 
 // timeScales applies RuleFewRefreshes and RuleRampShort: a run too short for the

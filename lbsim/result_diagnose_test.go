@@ -2,6 +2,8 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
+	"math/rand/v2"
 	"strings"
 	"testing"
 )
@@ -52,6 +54,21 @@ func TestWarnings(t *testing.T) {
 		{"own policy overloads server 1", base(4, 0.5, exp, favourite{0.6}, 100000, 4), RuleUnstable, true},
 		{"own policy, server 1 at 0.8", base(4, 0.5, exp, favourite{0.2}, 100000, 4), RuleUnstable, false},
 		{"JIQ unequal speeds at 0.1", speeds7(base(7, 0.1, exp, JIQ{}, 100000, 4)), RuleUnstable, false},
+		// The same policy claiming an even split: the measured load speaks.
+		{"own policy, claimed even split, overloads server 1", base(4, 0.5, exp, evenClaim{favourite{0.6}}, 100000, 4), RuleUnstable, true},
+		{"own policy, claimed even split, server 1 at 0.8", base(4, 0.5, exp, evenClaim{favourite{0.2}}, 100000, 4), RuleUnstable, false},
+		// RND on speeds 3,1 puts the slow server at load 2 rho: a ramp
+		// passes its limit 0.5 long before it reaches 0.9.
+		{"ramp past RND's limit on speeds 3,1", func() Config {
+			c := base(2, 1, exp, Random{}, 20000, 2)
+			c.Speeds, c.Arrivals = []float64{3, 1}, Ramp{From: 0.2, To: 0.9, Over: 100}
+			return c
+		}(), RuleUnstable, true},
+		{"ramp below RND's limit on speeds 3,1", func() Config {
+			c := base(2, 1, exp, Random{}, 20000, 2)
+			c.Speeds, c.Arrivals = []float64{3, 1}, Ramp{From: 0.2, To: 0.45, Over: 100}
+			return c
+		}(), RuleUnstable, false},
 		{"ramp to 1.2 reached", func() Config {
 			c := base(10, 1, exp, Random{}, 20000, 2)
 			c.Arrivals = Ramp{From: 0.5, To: 1.2, Over: 100}
@@ -110,6 +127,14 @@ func (f favourite) Pick(v *View, _ float64) int {
 		return 0
 	}
 	return v.Rand().IntN(v.K())
+}
+
+// evenClaim is a policy that claims an even split (WorkShares) whatever it does.
+type evenClaim struct{ favourite }
+
+func (evenClaim) Reads() State { return 0 }
+func (evenClaim) WorkShares(c Config) []float64 {
+	return []float64{0.25, 0.25, 0.25, 0.25}
 }
 
 // speeds7 gives c the seven speeds 0.1 to 10 of the stability tests.
@@ -198,4 +223,114 @@ func TestExactOutsideNamesBoth(t *testing.T) {
 			t.Errorf("%s warning %q lacks %q", RuleExactOutside, msg, want)
 		}
 	}
+}
+
+// A weighted split is judged by each server's own load. On speeds 3,1
+// rnd:weights=speed puts both servers at rho = 0.9, with H2 sizes (mean 1,
+// SCV 10: E[X^2] = 11), lambda = 0.9 * 4 = 3.6: by Pollaczek-Khinchine
+// per server, W_1 = 2.7 (11/9) / (2 * 0.1) = 16.5 and W_2 = 0.9 * 11 /
+// (2 * 0.1) = 49.5, so E[W] = 0.75 W_1 + 0.25 W_2 = 24.75. The run-length
+// analysis, which once saw the slow server at 1.8 and said nothing on 11
+// of 20 seeds, warns every seed (as it does the equal-speed control), and
+// names a queue at 0.9. Weighted round robin on 5@2,5@1 at 0.5 is never
+// said to have "a queue at load 0.75", the slow servers' load under an
+// even split.
+func TestWeightedSplitRunLength(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 10)
+	lambda, m2 := 0.9*4.0, 11.0
+	pk := func(lambdaK, mu float64) float64 {
+		rho := lambdaK / mu
+		return lambdaK * m2 / (mu * mu) / (2 * (1 - rho))
+	}
+	want := 0.75*pk(0.75*lambda, 3) + 0.25*pk(0.25*lambda, 1)
+	cfg := Config{Servers: 2, Speeds: []float64{3, 1}, Load: 0.9, Sizes: h2, Policy: WeightedRandom{Weights: Weights{Speed: true}}, Jobs: 20000}
+	// What the model's loads imply: sum p_k W_k, W_k = rho_k E[S_k^2] / (2 E[S_k] (1 - rho_k)), S_k = X / mu_k.
+	implied := 0.0
+	for _, q := range cfg.serverLoads() {
+		implied += float64(q.to-q.from) * q.share * q.rho * q.m2 / q.speed / (2 * q.m1 * (1 - q.rho))
+		if math.Abs(q.rho-0.9) > 1e-12 {
+			t.Errorf("servers %d..%d at load %v, want 0.9", q.from+1, q.to, q.rho)
+		}
+	}
+	ref, ok := Exact(cfg)
+	if math.Abs(want-24.75) > 1e-12 || math.Abs(implied-want) > 1e-9 || !ok || math.Abs(ref.Wait-want) > 1e-9 {
+		t.Errorf("mean wait by hand %v, from the model's loads %v, Exact %v (%v): want 24.75 for all", want, implied, ref.Wait, ok)
+	}
+	transient := 0
+	for seed := range uint64(20) {
+		cfg.Seed = seed + 1
+		r := run(t, cfg)
+		if !r.Warnings.Has(RuleInitialTransient) && !r.Warnings.Has(RuleCorrelatedBatches) {
+			t.Errorf("seed %d: %s, exact %v: no run-length warning (%v)", cfg.Seed, r.Wait, want, r.Warnings)
+		}
+		for _, w := range r.Warnings {
+			if w.Rule == RuleInitialTransient {
+				transient++
+				if !strings.Contains(w.Message, "a queue at load 0.9 ") {
+					t.Errorf("seed %d: %v; want a queue at load 0.9", cfg.Seed, w)
+				}
+			}
+		}
+	}
+	if transient < 3 {
+		t.Errorf("initial-transient fired on %d of 20 seeds, want at least 3", transient)
+	}
+	rr := Config{Servers: 10, Speeds: []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, Load: 0.5, Sizes: h2,
+		Policy: WeightedRoundRobin{Weights: Weights{Speed: true}}, Jobs: 2000, Reps: 5}
+	for seed := range uint64(5) {
+		rr.Seed = seed + 1
+		for _, w := range run(t, rr).Warnings {
+			if strings.Contains(w.Message, "load 0.75") {
+				t.Errorf("rr:weights=speed at 0.5, seed %d: %v; every server is at 0.5", rr.Seed, w)
+			}
+		}
+	}
+}
+
+// A trace is never refused, but warned about when a server cannot keep
+// up: at offered load 2 under RND, and under RR on 20@1,20@1.6 at 0.85,
+// whose 20 slow servers get 1/40 of the jobs, a load of 0.85 * 52/40 =
+// 1.105 (measured 1.06 to 1.19). At 0.5 no server is overloaded.
+func TestTraceOverloadUnstable(t *testing.T) {
+	speeds := make([]float64, 40)
+	for k := range speeds {
+		speeds[k] = 1 + 0.6*float64(k/20)
+	}
+	for _, c := range []struct {
+		name   string
+		cfg    Config
+		load   float64 // the trace's offered load
+		unstab bool
+	}{
+		{"rnd at 2", Config{Servers: 4, Policy: Random{}}, 2, true},
+		{"rr on 20@1,20@1.6 at 0.85", Config{Servers: 40, Speeds: speeds, Policy: RoundRobin{}}, 0.85, true},
+		{"rnd at 0.5", Config{Servers: 4, Policy: Random{}}, 0.5, false},
+		{"rr on 20@1,20@1.6 at 0.5", Config{Servers: 40, Speeds: speeds, Policy: RoundRobin{}}, 0.5, false},
+	} {
+		cfg := c.cfg
+		cfg.Trace = poissonTrace(40000, c.load*cfg.Capacity(), 5)
+		cfg.Reps, cfg.Seed = 2, 1
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%s: a trace refused: %v", c.name, err)
+			continue
+		}
+		r := run(t, cfg)
+		if r.Warnings.Has(RuleUnstable) != c.unstab {
+			t.Errorf("%s (offered load %.4g, server utilisations %.4g): unstable %v, want %v; warnings %v",
+				c.name, r.Config.offeredLoad(), r.ServerUtilization, !c.unstab, c.unstab, r.Warnings)
+		}
+	}
+}
+
+// poissonTrace is n jobs of a Poisson process of rate lambda with Exp(1)
+// sizes, from a seeded generator.
+func poissonTrace(n int, lambda float64, seed uint64) *Trace {
+	r := rand.New(rand.NewPCG(seed, 0))
+	tr := &Trace{Times: make([]float64, n), Sizes: make([]float64, n)}
+	t := 0.0
+	for i := range n {
+		t += r.ExpFloat64() / lambda
+		tr.Times[i], tr.Sizes[i] = t, r.ExpFloat64()
+	}
+	return tr
 }

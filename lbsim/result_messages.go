@@ -29,27 +29,6 @@ package lbsim
 //     that is K M / (lambda T) a job; the dispatch itself reads the board;
 //   - RND, RR, SITA and the weighted splits: 0 (they read no state).
 
-// probes is the number of servers p asks for their state per job when it
-// reads live state: its Probes method, else RowParams' d (0 for a policy
-// that reads no state).
-func probes(p Policy, k int) int {
-	if pr, ok := p.(interface{ Probes(k int) int }); ok {
-		return pr.Probes(k)
-	}
-	if Reads(p) == 0 {
-		return 0
-	}
-	d, _ := rowParams(p, k)
-	return d
-}
-
-// reportsIdle reports whether p learns of idle servers from their own
-// messages rather than by probing (JIQ).
-func reportsIdle(p Policy) bool {
-	_, ok := p.(interface{ reportsIdle() })
-	return ok
-}
-
 // messages is the number of messages the run has counted so far: K per
 // board snapshot, and the servers' own reports (s.reports: idle tokens,
 // LSQ's updates). (Probes are not counted: 2d a job.)

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/csv"
 	"encoding/gob"
 	"encoding/json"
@@ -84,7 +85,11 @@ type Row struct {
 	// MaxServerUtilization is the busiest server's utilisation: with unequal
 	// speeds or an unbalanced policy it can near 1 while the mean is low.
 	MaxServerUtilization float64 `json:"max_server_utilization"`
-	CIMethod             string  `json:"ci_method"` // how the intervals were made: replications, or batch means, and the control variates used
+	// MaxServerLoad is the highest configured server load, rho_k = lambda
+	// p_k E[X | k] / mu_k under a policy that splits jobs without reading
+	// the servers (at a ramp's final load, a trace's own), else NaN.
+	MaxServerLoad float64 `json:"max_server_load"`
+	CIMethod      string  `json:"ci_method"` // how the intervals were made: replications, or batch means, and the control variates used
 	// MessagesPerJob is the messages the dispatchers' knowledge costs per
 	// job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64 `json:"messages_per_job"`
@@ -133,7 +138,7 @@ func NewRow(r Result) Row {
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
 		Utilization: r.Utilization, LoadOnCapacity: r.LoadOnCapacity, SizeMean: math.NaN(), SCV: math.NaN(),
 		WarmupTruncated: meanWarmup(r), PrecisionMet: r.PrecisionMet,
-		MaxServerUtilization: math.NaN(), CIMethod: r.CIMethod,
+		MaxServerUtilization: math.NaN(), MaxServerLoad: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
 		RepWait: r.RepWait, RepResponse: r.RepResponse,
@@ -142,6 +147,9 @@ func NewRow(r Result) Row {
 	row.D, row.C = rowParams(c.Policy, c.Servers)
 	if len(r.ServerUtilization) > 0 {
 		row.MaxServerUtilization = slices.Max(r.ServerUtilization)
+	}
+	if qs := c.serverLoads(); qs != nil {
+		row.MaxServerLoad = slices.MaxFunc(qs, func(a, b serverLoad) int { return cmp.Compare(a.rho, b.rho) }).rho
 	}
 	if sizes := c.sizes(); sizes != nil {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)

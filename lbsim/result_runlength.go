@@ -39,12 +39,14 @@ import (
 // covered 0.888 with it; at 6 it is warned, while PS with Pareto 2.5 sizes
 // at 0.9 (index 6.9, coverage 0.92) is not.
 //
-// Which queue: a policy that splits jobs without reading the servers
-// (WorkShares) makes every server its own M/G/1-like queue, with the jobs
-// and sizes its classes send it; a policy that reads the servers is judged
-// by the pooled system (one queue of all K servers), the shortest
-// relaxation time it can have. The servers are weighed by their share of
-// the metric (Kingman's approximation of each server's mean wait).
+// Which queue: the servers of the model of the servers' loads
+// (serverLoads), each with its jobs, sizes and load, weighed by its share
+// of the metric (Kingman's approximation of its mean wait); without a
+// model, the pooled system (one queue of all K servers), the shortest
+// relaxation time a policy that reads the servers can have. Not for a
+// trace: its load is an average over its span (traces hold cycles and
+// bursts), and its replications share its jobs, so that their half-width
+// measures only the dispatcher's draws (none under RR).
 
 const (
 	// noIntervalBias is the bias that is warned about when no interval
@@ -58,98 +60,19 @@ const (
 	minBatchRelaxations = 6
 )
 
-// queueLoad is one queue of the relaxation analysis: a server, or the
-// pooled system.
-type queueLoad struct {
-	servers  float64 // alike servers it stands for (1 for the pooled system)
-	share    float64 // fraction of all jobs each receives
-	rho      float64 // its load
-	ca2, cs2 float64 // SCV of its interarrival and service times
-	service  float64 // mean service time E[S]
-}
-
-// relaxation is tau in jobs.
-func (q queueLoad) relaxation() float64 {
-	return q.rho * q.rho * (q.ca2 + q.cs2) / (2 * (1 - q.rho) * (1 - q.rho))
+// relaxation is tau in jobs of a queue whose gaps have SCV ca2.
+func (q serverLoad) relaxation(ca2 float64) float64 {
+	return q.rho * q.rho * (ca2 + q.scv()) / (2 * (1 - q.rho) * (1 - q.rho))
 }
 
 // metric is Kingman's approximation of its mean wait (FCFS), or the
 // M/G/1-PS mean response (PS): the weight of this queue in the result.
-func (q queueLoad) metric(ps bool) float64 {
+func (q serverLoad) metric(ca2 float64, ps bool) float64 {
+	service := q.m1 / q.speed
 	if ps {
-		return q.service / (1 - q.rho)
+		return service / (1 - q.rho)
 	}
-	return (q.ca2 + q.cs2) / 2 * q.rho / (1 - q.rho) * q.service
-}
-
-// gapSCVer is a policy whose servers see other gaps than a random split of
-// the arrivals would give (round robin: the sum of K gaps).
-type gapSCVer interface {
-	gapSCV(c0 float64, k int) float64
-}
-
-// queueLoads are the queues of cfg's relaxation analysis (see above); nil
-// when the law lacks what it needs (a class's moments).
-func queueLoads(cfg *Config) []queueLoad {
-	sizes := cfg.sizes()
-	c0 := 1.0 // Poisson gaps; deterministic arrivals have none
-	if _, det := cfg.arrivals().(DeterministicArrivals); det && cfg.Trace == nil {
-		c0 = 0
-	}
-	shares := workShares(cfg.Policy, *cfg)
-	if shares == nil {
-		return []queueLoad{{servers: 1, share: 1, rho: cfg.Load, ca2: c0, cs2: SCV(sizes), service: sizes.Mean() / cfg.Capacity()}}
-	}
-	// Each server's jobs: the classes sent to it (all of the law when the
-	// policy and the law have none), uniformly over each class's servers.
-	k := cfg.Servers
-	share, m1, m2 := make([]float64, k), make([]float64, k), make([]float64, k)
-	cls := cfg.classes()
-	if len(cls) == 0 {
-		cls = []SizeClass{{Name: "all", Upper: math.Inf(1), From: 0, To: k}}
-	}
-	lower := [3]float64{}
-	for _, cl := range cls {
-		var p, e1, e2 float64
-		switch tr, ok := sizes.(Truncated); {
-		case len(cls) == 1:
-			p, e1, e2 = 1, sizes.Mean(), sizes.SecondMoment()
-		case ok:
-			p, e1, e2 = tr.BelowCut(cl.Upper)
-			p, e1, e2 = p-lower[0], e1-lower[1], e2-lower[2]
-			lower = [3]float64{lower[0] + p, lower[1] + e1, lower[2] + e2}
-		default:
-			return nil
-		}
-		n := float64(cl.To - cl.From)
-		for s := cl.From; s < cl.To; s++ {
-			share[s] += p / n
-			m1[s] += e1 / n
-			m2[s] += e2 / n
-		}
-	}
-	lambda := cfg.ArrivalRate()
-	var out []queueLoad // runs of alike servers, one entry each
-	for s := range k {
-		if share[s] == 0 {
-			continue
-		}
-		mean, second := m1[s]/share[s], m2[s]/share[s]
-		q := queueLoad{share: share[s], cs2: second/(mean*mean) - 1, service: mean / cfg.speed(s)}
-		q.rho = lambda * share[s] * q.service
-		q.ca2 = share[s]*c0 + 1 - share[s] // a random split thins the arrivals
-		if g, ok := cfg.Policy.(gapSCVer); ok {
-			q.ca2 = g.gapSCV(c0, k)
-		}
-		if last := len(out) - 1; last >= 0 && out[last].share == q.share && out[last].rho == q.rho &&
-			out[last].ca2 == q.ca2 && out[last].cs2 == q.cs2 && out[last].service == q.service {
-			out[last].servers++
-			continue
-		}
-		q.servers = 1
-		out = append(out, q)
-	}
-	return out
+	return (ca2 + q.scv()) / 2 * q.rho / (1 - q.rho) * service
 }
 
 // runLength applies RuleInitialTransient and the batch-length half of
@@ -158,9 +81,14 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil {
 		return false // no steady load to relax to (ramp-not-reached and unstable speak)
 	}
-	qs := queueLoads(cfg)
-	if len(qs) == 0 {
-		return false
+	c0 := 1.0 // Poisson gaps; deterministic arrivals have none
+	if _, det := cfg.arrivals().(DeterministicArrivals); det {
+		c0 = 0
+	}
+	qs := cfg.serverLoads()
+	if qs == nil { // the pooled system: one server of speed sum(mu)
+		sizes := cfg.sizes()
+		qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
 	}
 	ps := cfg.Discipline == PS
 	n := float64(cfg.jobs())
@@ -169,18 +97,22 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 		warm += float64(rep.warmup) / float64(len(reps))
 	}
 	b := float64(cfg.ciBatches())
-	var weight, bias, perBatch, tau, rho float64
+	var weight, bias, perBatch, tau, rho, share float64
 	for _, q := range qs {
-		if q.rho >= 1 || math.IsInf(q.cs2, 0) || math.IsNaN(q.cs2) {
+		if q.share == 0 {
+			continue // no job comes
+		}
+		if q.rho >= 1 || math.IsInf(q.scv(), 0) || math.IsNaN(q.scv()) {
 			return false // the unstable and infinite-moment rules speak
 		}
-		w := q.servers * q.share * q.metric(ps)
-		t := q.relaxation()
+		ca2 := gapSCV(cfg, c0, q)
+		w := float64(q.to-q.from) * q.share * q.metric(ca2, ps)
+		t := q.relaxation(ca2)
 		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)
 		perBatch += w * t / (n * q.share / b)
 		weight += w
 		if t > tau {
-			tau, rho = t, q.rho
+			tau, rho, share = t, q.rho, q.share
 		}
 	}
 	if !(weight > 0) {
@@ -193,7 +125,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 		// none waited): nothing shows the bias, so it is stated alone, with
 		// the jobs that bring it below noIntervalBias (bias ~ 1/n).
 		add(RuleInitialTransient, "started empty, a queue at load %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
-			rho, tau, 100*bias, math.Ceil(3*tau/qs[0].share), math.Ceil(n*bias/noIntervalBias))
+			rho, tau, 100*bias, math.Ceil(3*tau/share), math.Ceil(n*bias/noIntervalBias))
 		return false
 	}
 	if metric.CI95 > 0 && bias > transientShare*rel {
@@ -201,7 +133,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 		// shrinking as 1/sqrt(n): n' = n (bias / (transientShare rel))^2.
 		need := n * (bias / (transientShare * rel)) * (bias / (transientShare * rel))
 		add(RuleInitialTransient, "started empty, a queue at load %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
-			rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/qs[0].share), need)
+			rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/share), need)
 	}
 	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < 3
 		add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",

@@ -293,7 +293,7 @@ func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 	}
 	var items []json.RawMessage
 	if string(raw) == "null" || json.Unmarshal(raw, &items) != nil || items == nil {
-		return fmt.Errorf(`need a list, e.g. [0.5, 0.9] or ["rnd", "rr"], got %s`, clip(raw))
+		return fmt.Errorf(`need a list, e.g. [0.5, 0.9] or ["rnd", "rr"], got %s`, clipJSON(raw))
 	}
 	item := f.kind
 	if item == kindList {
@@ -324,16 +324,16 @@ func jsonText(k kind, raw json.RawMessage) (string, error) {
 		return "", errors.New("null is not a value; give one or leave the key out")
 	case k == kindBool:
 		if text != "true" && text != "false" {
-			return "", fmt.Errorf("need true or false, got %s", clip(raw))
+			return "", fmt.Errorf("need true or false, got %s", clipJSON(raw))
 		}
 	case k == kindText:
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
-			return "", fmt.Errorf(`need a string, e.g. "poisson", got %s`, clip(raw))
+			return "", fmt.Errorf(`need a string, e.g. "poisson", got %s`, clipJSON(raw))
 		}
 		return s, nil
 	case text == "" || strings.IndexByte("-0123456789", text[0]) < 0:
-		return "", fmt.Errorf("need a number, got %s", clip(raw))
+		return "", fmt.Errorf("need a number, got %s", clipJSON(raw))
 	}
 	return text, nil
 }
@@ -350,8 +350,8 @@ func jsonError(err error) error {
 	return err
 }
 
-// clip shortens a JSON value for a message.
-func clip(raw json.RawMessage) string {
+// clipJSON shortens a JSON value for a message.
+func clipJSON(raw json.RawMessage) string {
 	if len(raw) > 40 {
 		return string(raw[:40]) + "..."
 	}

@@ -77,7 +77,7 @@ func newSim(cfg *Config, rep int) *sim {
 	if cfg.ControlVariates && cfg.Trace == nil {
 		s.ctl = newControlSums(s.m, cfg.Warmup)
 	}
-	s.countTokens = cfg.Refresh == 0 && reportsIdle(cfg.Policy)
+	s.countTokens = cfg.Refresh == 0 && has[idleReporter](cfg.Policy)
 	if cfg.dispatchers() > 1 {
 		s.many = newDispatcherSet(s, rep, kind) // not lean: the general loop routes each job
 		return s

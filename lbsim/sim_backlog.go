@@ -80,11 +80,15 @@ func (s *sim) heldJobs() int64 {
 		ps += int64(len(s.srv.ps[i].jobs))
 	}
 	n := max(fifos, ps)
-	if h, ok := s.disp.(interface{ held() int }); ok {
+	if h, ok := s.disp.(holder); ok {
 		n = max(n, int64(h.held()))
 	}
 	return n
 }
+
+// holder is a dispatcher with per-job state of its own (the live indexes
+// of JSQ, LWL and LSQ): held is the number of jobs in it.
+type holder interface{ held() int }
 
 // Bytes a job in the system holds, by structure.
 const (

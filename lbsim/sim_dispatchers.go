@@ -178,17 +178,3 @@ func sharedState[T observer](s *sim, build func(*sim) T) T {
 	}
 	return s.shared.(T)
 }
-
-// ownHistory reports whether p's choices depend on its own earlier ones
-// (a round-robin pointer, a memory of servers): with several dispatchers
-// each has its own history, and the theory of one dispatcher no longer
-// describes the system. A policy says so with an ownHistory method (of K:
-// LSQ probing all K servers has none); one of your own that keeps state
-// (Start) is taken to.
-func ownHistory(p Policy, k int) bool {
-	if h, ok := p.(interface{ ownHistory(k int) bool }); ok {
-		return h.ownHistory(k)
-	}
-	_, starts := p.(interface{ Start(v *View) Policy })
-	return starts
-}

@@ -239,6 +239,7 @@
 //	load_on_capacity  the measured load: the work sent per unit time over sum(mu_k), what the load setting sets (see Result.LoadOnCapacity)
 //	utilization  plain mean of the servers' utilisations, work over each one's speed
 //	max_server_utilization  the busiest server's utilisation: with unequal speeds or an unbalanced policy it can near 1 while the mean is low
+//	max_server_load  the highest configured server load, rho_k = lambda p_k E[X | k] / mu_k under a policy that splits jobs without reading the servers (at a ramp's final load, a trace's own), else NaN
 //	ci_method  how the intervals were made: replications, or batch means, and the control variates used
 //	messages_per_job  the messages the dispatchers' knowledge costs per job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes
 //	warmup_truncated  the jobs discarded per replication: the warm-up, or with auto warm-up the mean MSER truncation

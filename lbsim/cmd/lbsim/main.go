@@ -25,9 +25,6 @@ func main() {
 	os.Exit(mainWithArgs(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// usageError marks errors in what the user typed (exit status 2).
-type usageError struct{ error }
-
 func mainWithArgs(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
 		fmt.Fprintln(stderr, "usage: lbsim <command> [flags]; commands: run, compare, sweep, merge, slurm (see lbsim <command> -h)")
