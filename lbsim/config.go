@@ -128,102 +128,25 @@ func (c *Config) jobs() int64 {
 }
 
 // Validate checks every parameter and returns the first problem, naming the
-// value, the allowed range and a fix.
+// value, the allowed range and a fix: each setting's own check (the field
+// table's, in its order), then the limits of memory and arithmetic
+// (checkBounds), then what the policy and the servers' loads need.
 func (c *Config) Validate() error {
-	if c.Servers < 1 {
-		return fmt.Errorf("servers K=%d is invalid: need K >= 1; e.g. -servers 50", c.Servers)
+	for i := range fields {
+		if check := fields[i].check; check != nil {
+			if err := check(c); err != nil {
+				return err
+			}
+		}
 	}
 	if err := c.checkBounds(); err != nil {
 		return err
-	}
-	if n := len(c.Speeds); n > 1 && n != c.Servers {
-		return fmt.Errorf("speeds: %d values given for K=%d servers: give one value for all servers or exactly K values", n, c.Servers)
-	}
-	for i, mu := range c.Speeds {
-		if err := positive(fmt.Sprintf("speed mu_%d", i+1), mu, "speeds are service rates, e.g. 1"); err != nil {
-			return err
-		}
-	}
-	if c.Policy == nil {
-		return fmt.Errorf("policy is missing: choose one of %s", strings.Join(PolicyExamples(), ", "))
-	}
-	if c.Trace == nil {
-		if c.Sizes == nil {
-			return errors.New("sizes are missing: give a size law, e.g. twopoint:xm=1,xM=1000,beta=0.8")
-		}
-		if err := c.Sizes.Validate(); err != nil {
-			return err
-		}
-		if m2 := c.Sizes.SecondMoment(); math.IsNaN(m2) {
-			return fmt.Errorf("sizes %s have an undefined second moment; check the parameters", c.Sizes)
-		}
-		arr := c.arrivals()
-		if err := arr.Validate(); err != nil {
-			return err
-		}
-		if _, ramp := arr.(Ramp); !ramp {
-			if math.IsNaN(c.Load) || c.Load <= 0 || math.IsInf(c.Load, 0) {
-				return fmt.Errorf("load rho=%v is invalid: need 0 < rho < 1; e.g. -load 0.5", c.Load)
-			}
-			if arr.overloads(c.Load) && !c.AllowOverload {
-				return fmt.Errorf("load rho=%v is unstable: need rho < 1 (arrivals at least as fast as the servers can work make queues grow without bound); lower the load, or allow it explicitly with -overload", c.Load)
-			}
-		}
-		if c.Jobs < 1 {
-			return fmt.Errorf("jobs N=%d is invalid: need N >= 1; e.g. -jobs 2000000", c.Jobs)
-		}
-	} else {
-		if c.Trace.Len() == 0 {
-			return errors.New("trace has no jobs: load a trace with rows arrival_time,size")
-		}
-		if c.Jobs < 0 || c.Jobs+c.Warmup > int64(c.Trace.Len()) {
-			return fmt.Errorf("jobs N=%d with warm-up %d is invalid for a trace of %d jobs: need 0 <= N+warmup <= %d (N=0 replays all)", c.Jobs, c.Warmup, c.Trace.Len(), c.Trace.Len())
-		}
-		if c.jobs() < 1 {
-			return fmt.Errorf("warm-up %d leaves no job of the trace's %d to measure; lower the warm-up", c.Warmup, c.Trace.Len())
-		}
-	}
-	if c.Warmup < 0 {
-		return fmt.Errorf("warm-up %d is invalid: need >= 0", c.Warmup)
-	}
-	if c.Reps < 0 {
-		return fmt.Errorf("reps R=%d is invalid: need R >= 1", c.Reps)
-	}
-	if math.IsNaN(c.Refresh) || c.Refresh < 0 || math.IsInf(c.Refresh, 0) {
-		return fmt.Errorf("refresh T=%v is invalid: need T >= 0 (0 = live state); e.g. -refresh 10", c.Refresh)
 	}
 	if err := checkPolicyConfig(c); err != nil {
 		return err // JIQ's I-queue options, LSQ's own knowledge
 	}
 	if c.Refresh > 0 && Reads(c.Policy) == 0 {
 		return fmt.Errorf("refresh T=%v has no effect on policy %s, which reads no server state; use -refresh 0 or a policy such as jsq:d=2", c.Refresh, c.Policy)
-	}
-	if c.Tally && c.Refresh == 0 {
-		return errors.New("tally needs a board: set a refresh period T > 0 (live state already includes every send)")
-	}
-	if err := c.checkDispatchers(); err != nil {
-		return err
-	}
-	if c.Discipline != FCFS && c.Discipline != PS {
-		return fmt.Errorf("discipline %d is invalid: use FCFS or PS", int(c.Discipline))
-	}
-	if math.IsNaN(c.SampleEvery) || c.SampleEvery < 0 {
-		return fmt.Errorf("sample period %v is invalid: need >= 0 (0 = no time series)", c.SampleEvery)
-	}
-	if c.Batches < 0 || c.Batches == 1 {
-		return fmt.Errorf("batches=%d is invalid: need 0 (default 20) or >= 2", c.Batches)
-	}
-	if math.IsNaN(c.Precision) || c.Precision < 0 || c.Precision >= 1 {
-		return fmt.Errorf("precision=%v is invalid: need 0 <= precision < 1 (the relative 95%% half-width, e.g. 0.05 for ±5%%; 0 = fixed run length)", c.Precision)
-	}
-	if err := c.checkBudget(); err != nil {
-		return err
-	}
-	if err := c.checkControls(); err != nil {
-		return err
-	}
-	if c.WarmupAuto && c.Warmup > 0 {
-		return fmt.Errorf("warm-up %d and auto warm-up both given: use one (auto chooses the warm-up by MSER)", c.Warmup)
 	}
 	if err := validatePolicy(c.Policy, c.Servers, c.sizes()); err != nil {
 		return err
@@ -235,6 +158,173 @@ func (c *Config) Validate() error {
 		return err
 	}
 	return c.checkSampling()
+}
+
+// The settings' own checks (the field table's check), each of one value in
+// the context of the others.
+
+func (c *Config) checkPolicy() error {
+	if c.Policy == nil {
+		return fmt.Errorf("policy is missing: choose one of %s", strings.Join(PolicyExamples(), ", "))
+	}
+	return nil
+}
+
+func (c *Config) checkServers() error {
+	if c.Servers < 1 {
+		return fmt.Errorf("servers K=%d is invalid: need K >= 1; e.g. -servers 50", c.Servers)
+	}
+	if c.Servers > MaxServers {
+		return fmt.Errorf("servers K=%d is too large: need 1 <= K <= %d; simulate a smaller system (the mean-field limits in lbsim/theory give K -> infinity)", c.Servers, MaxServers)
+	}
+	return nil
+}
+
+func (c *Config) checkSpeeds() error {
+	if n := len(c.Speeds); n > 1 && n != c.Servers {
+		return fmt.Errorf("speeds: %d values given for K=%d servers: give one value for all servers or exactly K values", n, c.Servers)
+	}
+	for i, mu := range c.Speeds {
+		if err := positive(fmt.Sprintf("speed mu_%d", i+1), mu, "speeds are service rates, e.g. 1"); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// checkLoad: a trace brings its own load and a ramp sets it.
+func (c *Config) checkLoad() error {
+	arr := c.arrivals()
+	if _, ramp := arr.(Ramp); ramp || c.Trace != nil {
+		return nil
+	}
+	if math.IsNaN(c.Load) || c.Load <= 0 || math.IsInf(c.Load, 0) {
+		return fmt.Errorf("load rho=%v is invalid: need 0 < rho < 1; e.g. -load 0.5", c.Load)
+	}
+	if arr.overloads(c.Load) && !c.AllowOverload {
+		return fmt.Errorf("load rho=%v is unstable: need rho < 1 (arrivals at least as fast as the servers can work make queues grow without bound); lower the load, or allow it explicitly with -overload", c.Load)
+	}
+	return nil
+}
+
+func (c *Config) checkSizes() error {
+	if c.Trace != nil {
+		return nil
+	}
+	if c.Sizes == nil {
+		return errors.New("sizes are missing: give a size law, e.g. twopoint:xm=1,xM=1000,beta=0.8")
+	}
+	if err := c.Sizes.Validate(); err != nil {
+		return err
+	}
+	if m2 := c.Sizes.SecondMoment(); math.IsNaN(m2) {
+		return fmt.Errorf("sizes %s have an undefined second moment; check the parameters", c.Sizes)
+	}
+	return nil
+}
+
+func (c *Config) checkArrivals() error {
+	if c.Trace != nil {
+		return nil
+	}
+	return c.arrivals().Validate()
+}
+
+func (c *Config) checkTrace() error {
+	if c.Trace != nil && c.Trace.Len() == 0 {
+		return errors.New("trace has no jobs: load a trace with rows arrival_time,size")
+	}
+	return nil
+}
+
+func (c *Config) checkDiscipline() error {
+	if c.Discipline != FCFS && c.Discipline != PS {
+		return fmt.Errorf("discipline %d is invalid: use FCFS or PS", int(c.Discipline))
+	}
+	return nil
+}
+
+func (c *Config) checkRefresh() error {
+	if math.IsNaN(c.Refresh) || c.Refresh < 0 || math.IsInf(c.Refresh, 0) {
+		return fmt.Errorf("refresh T=%v is invalid: need T >= 0 (0 = live state); e.g. -refresh 10", c.Refresh)
+	}
+	return nil
+}
+
+func (c *Config) checkTally() error {
+	if c.Tally && c.Refresh == 0 {
+		return errors.New("tally needs a board: set a refresh period T > 0 (live state already includes every send)")
+	}
+	return nil
+}
+
+// checkJobs: a trace is replayed whole (0) or in part.
+func (c *Config) checkJobs() error {
+	if c.Trace == nil {
+		if c.Jobs < 1 {
+			return fmt.Errorf("jobs N=%d is invalid: need N >= 1; e.g. -jobs 2000000", c.Jobs)
+		}
+		return nil
+	}
+	if c.Jobs < 0 || c.Jobs+c.Warmup > int64(c.Trace.Len()) {
+		return fmt.Errorf("jobs N=%d with warm-up %d is invalid for a trace of %d jobs: need 0 <= N+warmup <= %d (N=0 replays all)", c.Jobs, c.Warmup, c.Trace.Len(), c.Trace.Len())
+	}
+	if c.jobs() < 1 {
+		return fmt.Errorf("warm-up %d leaves no job of the trace's %d to measure; lower the warm-up", c.Warmup, c.Trace.Len())
+	}
+	return nil
+}
+
+func (c *Config) checkWarmup() error {
+	if c.Warmup < 0 {
+		return fmt.Errorf("warm-up %d is invalid: need >= 0", c.Warmup)
+	}
+	return nil
+}
+
+func (c *Config) checkWarmupAuto() error {
+	if c.WarmupAuto && c.Warmup > 0 {
+		return fmt.Errorf("warm-up %d and auto warm-up both given: use one (auto chooses the warm-up by MSER)", c.Warmup)
+	}
+	return nil
+}
+
+func (c *Config) checkReps() error {
+	if c.Reps < 0 {
+		return fmt.Errorf("reps R=%d is invalid: need R >= 1", c.Reps)
+	}
+	return nil
+}
+
+func (c *Config) checkBatches() error {
+	if c.Batches < 0 || c.Batches == 1 {
+		return fmt.Errorf("batches=%d is invalid: need 0 (default 20) or >= 2", c.Batches)
+	}
+	if c.Batches > MaxBatches {
+		return fmt.Errorf("batches=%d is too large: need 2 <= batches <= %d; 20 to 100 batch means are plenty for a confidence interval", c.Batches, MaxBatches)
+	}
+	return nil
+}
+
+func (c *Config) checkPrecision() error {
+	if math.IsNaN(c.Precision) || c.Precision < 0 || c.Precision >= 1 {
+		return fmt.Errorf("precision=%v is invalid: need 0 <= precision < 1 (the relative 95%% half-width, e.g. 0.05 for ±5%%; 0 = fixed run length)", c.Precision)
+	}
+	return nil
+}
+
+func (c *Config) checkSampleEvery() error {
+	if math.IsNaN(c.SampleEvery) || c.SampleEvery < 0 {
+		return fmt.Errorf("sample period %v is invalid: need >= 0 (0 = no time series)", c.SampleEvery)
+	}
+	return nil
+}
+
+func (c *Config) checkWorkers() error {
+	if c.Workers < 0 {
+		return fmt.Errorf("workers %d is invalid: need >= 0 (0 = all cores); e.g. -workers 2", c.Workers)
+	}
+	return nil
 }
 
 // checkBudget checks a precision run's budget: it needs a precision

@@ -13,17 +13,17 @@ const MaxDispatchers = 10_000
 // dispatchers is M, the number of dispatchers: Dispatchers, or 1 for 0.
 func (c *Config) dispatchers() int { return max(c.Dispatchers, 1) }
 
-// checkDispatcherCount bounds M before anything of size M K is estimated.
-func (c *Config) checkDispatcherCount() error {
+// checkDispatchers bounds M (before anything of size M K is estimated).
+func (c *Config) checkDispatchers() error {
 	if c.Dispatchers < 0 || c.Dispatchers > MaxDispatchers {
 		return fmt.Errorf("dispatchers M=%d is invalid: need 1 <= M <= %d (0 = 1); e.g. -dispatchers 10", c.Dispatchers, MaxDispatchers)
 	}
 	return nil
 }
 
-// checkDispatchers checks the dispatchers' weights and staggered boards
-// (their count is checked with the other bounds, checkBounds).
-func (c *Config) checkDispatchers() error {
+// checkDispatcherWeights checks that there is one weight a dispatcher,
+// each positive.
+func (c *Config) checkDispatcherWeights() error {
 	m := c.dispatchers()
 	if n := len(c.DispatcherWeights); n > 0 && n != m {
 		return fmt.Errorf("dispatcher weights: %d values given for M=%d dispatchers: give exactly M weights, e.g. -dispatchers %d, or none (arrivals split evenly)", n, m, n)
@@ -33,7 +33,12 @@ func (c *Config) checkDispatchers() error {
 			return err
 		}
 	}
-	if c.Stagger && (m < 2 || c.Refresh == 0) {
+	return nil
+}
+
+// checkStagger: staggered boards need boards, and several.
+func (c *Config) checkStagger() error {
+	if c.Stagger && (c.dispatchers() < 2 || c.Refresh == 0) {
 		return errors.New("stagger needs a board and several dispatchers: set a refresh period T > 0 and -dispatchers M >= 2 (one board has nothing to stagger against)")
 	}
 	return nil

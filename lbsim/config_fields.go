@@ -36,6 +36,7 @@ type Field struct {
 	kind  kind
 	scope scope
 	ops   fieldOps
+	check func(c *Config) error // its own check, in Validate (config.go)
 }
 
 // kind is a field's value type in sweep files and result columns.
@@ -129,148 +130,153 @@ func value[T any](p func(c *Config) *T, list func(g *Grid) *[]T, parse func(stri
 	return o
 }
 
-// fields is the table. Its order is the order of the flags in help texts
-// and of the setting columns of a Row.
-var fields = []Field{
-	{Name: "policy", Label: "policy", Go: "Policy", Default: "rnd", Axis: true,
-		Doc: "dispatching policy",
-		ops: with(value(func(c *Config) *Policy { return &c.Policy }, func(g *Grid) *[]Policy { return &g.Policies },
-			ParsePolicy, func(p Policy) string { return specText(p) }),
-			func(o *fieldOps) {
-				o.key = func(c *Config) string { return policyKey(*c) }
-				o.choices = func() []Choice { return choices(PolicyTypes()) }
-			})},
-	{Name: "servers", Label: "servers K", Go: "Servers", Default: "50", Axis: true, kind: kindInt,
-		Doc: "number of servers K",
-		ops: value(func(c *Config) *int { return &c.Servers }, func(g *Grid) *[]int { return &g.Servers },
-			parseInt, strconv.Itoa)},
-	{Name: "speeds", Label: "speeds", Go: "Speeds", Default: "1", kind: kindList,
-		Doc: "server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)",
-		ops: with(value(func(c *Config) *[]float64 { return &c.Speeds }, nil, ParseSpeeds, speedsSpec),
-			func(o *fieldOps) {
-				o.key = (*Config).speedsKey
-				o.column = func(c *Config) any { return SpeedsText(c.Speeds, c.Servers) }
-			})},
-	{Name: "load", Label: "load rho", Go: "Load", Default: "0.5", Axis: true, kind: kindFloat,
-		Doc: "load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own",
-		ops: with(value(func(c *Config) *float64 { return &c.Load }, func(g *Grid) *[]float64 { return &g.Loads },
-			ParseFloat, fmtNum),
-			func(o *fieldOps) { o.column = func(c *Config) any { return c.offeredLoad() } })},
-	{Name: "sizes", Label: "job sizes", Go: "Sizes", Default: "twopoint:xm=1,xM=1000,beta=0.8", Axis: true,
-		Doc: "job size law",
-		ops: with(value(func(c *Config) *SizeLaw { return &c.Sizes }, func(g *Grid) *[]SizeLaw { return &g.Sizes },
-			ParseSizes, func(s SizeLaw) string { return specText(s) }),
-			func(o *fieldOps) {
-				o.key = func(c *Config) string { return nameOr(c.Sizes, sizesName) }
-				o.column = func(c *Config) any { return traceOr(c, nameOr(c.Sizes, sizesName)) }
-				o.choices = func() []Choice { return choices(SizeTypes()) }
-			})},
-	{Name: "arrivals", Label: "arrivals", Go: "Arrivals", Default: "poisson",
-		Doc: "arrival process",
-		ops: with(value(func(c *Config) *ArrivalProcess { return &c.Arrivals }, nil,
-			ParseArrivals, func(a ArrivalProcess) string { return specText(a) }),
-			func(o *fieldOps) {
-				o.key = func(c *Config) string { return c.arrivals().String() }
-				o.column = func(c *Config) any { return traceOr(c, c.arrivals().String()) }
-				o.choices = func() []Choice { return choices(ArrivalTypes()) }
-			})},
-	{Name: "trace", Label: "trace", Go: "Trace",
-		Doc: "replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)",
-		ops: with(value(func(c *Config) **Trace { return &c.Trace }, nil, readTraceFile, traceSource),
-			func(o *fieldOps) { o.key, o.column = traceKey, func(c *Config) any { return traceName(c.Trace) } })},
-	{Name: "discipline", Label: "discipline", Go: "Discipline", Default: "fcfs", Axis: true,
-		Doc: "service discipline: fcfs or ps",
-		ops: with(value(func(c *Config) *Discipline { return &c.Discipline }, func(g *Grid) *[]Discipline { return &g.Disciplines },
-			ParseDiscipline, Discipline.String),
-			func(o *fieldOps) {
-				o.choices = func() []Choice {
-					return []Choice{{"fcfs", "first come, first served"}, {"ps", "processor sharing"}}
-				}
-			})},
-	{Name: "refresh", Label: "refresh T", Go: "Refresh", Default: "0", Axis: true, kind: kindFloat,
-		Doc: "board refresh period T (0 = live state)",
-		ops: value(func(c *Config) *float64 { return &c.Refresh }, func(g *Grid) *[]float64 { return &g.Refresh },
-			ParseFloat, fmtNum)},
-	{Name: "tally", Label: "tally", Go: "Tally", Default: "false", kind: kindBool,
-		Doc: "each dispatcher adds its own sends since the last refresh to its board",
-		ops: flagValue(func(c *Config) *bool { return &c.Tally })},
-	{Name: "dispatchers", Label: "dispatchers M", Go: "Dispatchers", Default: "1", kind: kindInt,
-		Doc: "dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally",
-		ops: with(value(func(c *Config) *int { return &c.Dispatchers }, nil, parseInt, strconv.Itoa),
-			func(o *fieldOps) {
-				o.get = func(g *Grid) string { return strconv.Itoa(g.Base.dispatchers()) }
-				o.key = func(c *Config) string { return strconv.Itoa(c.dispatchers()) }
-				o.column = func(c *Config) any { return c.dispatchers() }
-			})},
-	{Name: "dispatcher-weights", Label: "dispatcher weights", Go: "DispatcherWeights", kind: kindList,
-		Doc: "the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)",
-		ops: value(func(c *Config) *[]float64 { return &c.DispatcherWeights }, nil, parseFloats, joinFloats)},
-	{Name: "stagger", Label: "stagger", Go: "Stagger", Default: "false", kind: kindBool,
-		Doc: "refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T",
-		ops: flagValue(func(c *Config) *bool { return &c.Stagger })},
-	{Name: "jobs", Label: "jobs N", Go: "Jobs", Default: "2000000", kind: kindInt,
-		Doc: "measured jobs N per replication (a trace: 0 = all its jobs)",
-		ops: with(value(func(c *Config) *int64 { return &c.Jobs }, nil, ParseInt, itoa64),
-			func(o *fieldOps) { o.column = func(c *Config) any { return c.jobs() } })},
-	{Name: "warmup", Label: "warm-up", Go: "Warmup", Default: "0", kind: kindInt,
-		Doc: "jobs simulated before measuring, or auto (MSER truncation per replication)",
-		ops: with(value(func(c *Config) *int64 { return &c.Warmup }, nil, ParseInt, itoa64),
-			func(o *fieldOps) {
-				int64Set := o.set
-				o.set = func(g *Grid, text string) error {
-					if strings.EqualFold(strings.TrimSpace(text), "auto") {
-						g.Base.Warmup, g.Base.WarmupAuto = 0, true
+// fields is the table. Its order is the order of the flags in help texts,
+// of the setting columns of a Row and of the checks of Validate. (It is
+// filled by init: Validate, which a field's key may call, reads it.)
+var fields []Field
+
+func init() {
+	fields = []Field{
+		{Name: "policy", check: (*Config).checkPolicy, Label: "policy", Go: "Policy", Default: "rnd", Axis: true,
+			Doc: "dispatching policy",
+			ops: with(value(func(c *Config) *Policy { return &c.Policy }, func(g *Grid) *[]Policy { return &g.Policies },
+				ParsePolicy, func(p Policy) string { return specText(p) }),
+				func(o *fieldOps) {
+					o.key = func(c *Config) string { return policyKey(*c) }
+					o.choices = func() []Choice { return choices(PolicyTypes()) }
+				})},
+		{Name: "servers", check: (*Config).checkServers, Label: "servers K", Go: "Servers", Default: "50", Axis: true, kind: kindInt,
+			Doc: "number of servers K",
+			ops: value(func(c *Config) *int { return &c.Servers }, func(g *Grid) *[]int { return &g.Servers },
+				parseInt, strconv.Itoa)},
+		{Name: "speeds", check: (*Config).checkSpeeds, Label: "speeds", Go: "Speeds", Default: "1", kind: kindList,
+			Doc: "server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)",
+			ops: with(value(func(c *Config) *[]float64 { return &c.Speeds }, nil, ParseSpeeds, speedsSpec),
+				func(o *fieldOps) {
+					o.key = (*Config).speedsKey
+					o.column = func(c *Config) any { return SpeedsText(c.Speeds, c.Servers) }
+				})},
+		{Name: "load", check: (*Config).checkLoad, Label: "load rho", Go: "Load", Default: "0.5", Axis: true, kind: kindFloat,
+			Doc: "load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own",
+			ops: with(value(func(c *Config) *float64 { return &c.Load }, func(g *Grid) *[]float64 { return &g.Loads },
+				ParseFloat, fmtNum),
+				func(o *fieldOps) { o.column = func(c *Config) any { return c.offeredLoad() } })},
+		{Name: "sizes", check: (*Config).checkSizes, Label: "job sizes", Go: "Sizes", Default: "twopoint:xm=1,xM=1000,beta=0.8", Axis: true,
+			Doc: "job size law",
+			ops: with(value(func(c *Config) *SizeLaw { return &c.Sizes }, func(g *Grid) *[]SizeLaw { return &g.Sizes },
+				ParseSizes, func(s SizeLaw) string { return specText(s) }),
+				func(o *fieldOps) {
+					o.key = func(c *Config) string { return nameOr(c.Sizes, sizesName) }
+					o.column = func(c *Config) any { return traceOr(c, nameOr(c.Sizes, sizesName)) }
+					o.choices = func() []Choice { return choices(SizeTypes()) }
+				})},
+		{Name: "arrivals", check: (*Config).checkArrivals, Label: "arrivals", Go: "Arrivals", Default: "poisson",
+			Doc: "arrival process",
+			ops: with(value(func(c *Config) *ArrivalProcess { return &c.Arrivals }, nil,
+				ParseArrivals, func(a ArrivalProcess) string { return specText(a) }),
+				func(o *fieldOps) {
+					o.key = func(c *Config) string { return c.arrivals().String() }
+					o.column = func(c *Config) any { return traceOr(c, c.arrivals().String()) }
+					o.choices = func() []Choice { return choices(ArrivalTypes()) }
+				})},
+		{Name: "trace", check: (*Config).checkTrace, Label: "trace", Go: "Trace",
+			Doc: "replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)",
+			ops: with(value(func(c *Config) **Trace { return &c.Trace }, nil, readTraceFile, traceSource),
+				func(o *fieldOps) { o.key, o.column = traceKey, func(c *Config) any { return traceName(c.Trace) } })},
+		{Name: "discipline", check: (*Config).checkDiscipline, Label: "discipline", Go: "Discipline", Default: "fcfs", Axis: true,
+			Doc: "service discipline: fcfs or ps",
+			ops: with(value(func(c *Config) *Discipline { return &c.Discipline }, func(g *Grid) *[]Discipline { return &g.Disciplines },
+				ParseDiscipline, Discipline.String),
+				func(o *fieldOps) {
+					o.choices = func() []Choice {
+						return []Choice{{"fcfs", "first come, first served"}, {"ps", "processor sharing"}}
+					}
+				})},
+		{Name: "refresh", check: (*Config).checkRefresh, Label: "refresh T", Go: "Refresh", Default: "0", Axis: true, kind: kindFloat,
+			Doc: "board refresh period T (0 = live state)",
+			ops: value(func(c *Config) *float64 { return &c.Refresh }, func(g *Grid) *[]float64 { return &g.Refresh },
+				ParseFloat, fmtNum)},
+		{Name: "tally", check: (*Config).checkTally, Label: "tally", Go: "Tally", Default: "false", kind: kindBool,
+			Doc: "each dispatcher adds its own sends since the last refresh to its board",
+			ops: flagValue(func(c *Config) *bool { return &c.Tally })},
+		{Name: "dispatchers", check: (*Config).checkDispatchers, Label: "dispatchers M", Go: "Dispatchers", Default: "1", kind: kindInt,
+			Doc: "dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally",
+			ops: with(value(func(c *Config) *int { return &c.Dispatchers }, nil, parseInt, strconv.Itoa),
+				func(o *fieldOps) {
+					o.get = func(g *Grid) string { return strconv.Itoa(g.Base.dispatchers()) }
+					o.key = func(c *Config) string { return strconv.Itoa(c.dispatchers()) }
+					o.column = func(c *Config) any { return c.dispatchers() }
+				})},
+		{Name: "dispatcher-weights", check: (*Config).checkDispatcherWeights, Label: "dispatcher weights", Go: "DispatcherWeights", kind: kindList,
+			Doc: "the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)",
+			ops: value(func(c *Config) *[]float64 { return &c.DispatcherWeights }, nil, parseFloats, joinFloats)},
+		{Name: "stagger", check: (*Config).checkStagger, Label: "stagger", Go: "Stagger", Default: "false", kind: kindBool,
+			Doc: "refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T",
+			ops: flagValue(func(c *Config) *bool { return &c.Stagger })},
+		{Name: "jobs", check: (*Config).checkJobs, Label: "jobs N", Go: "Jobs", Default: "2000000", kind: kindInt,
+			Doc: "measured jobs N per replication (a trace: 0 = all its jobs)",
+			ops: with(value(func(c *Config) *int64 { return &c.Jobs }, nil, ParseInt, itoa64),
+				func(o *fieldOps) { o.column = func(c *Config) any { return c.jobs() } })},
+		{Name: "warmup", check: (*Config).checkWarmup, Label: "warm-up", Go: "Warmup", Default: "0", kind: kindInt,
+			Doc: "jobs simulated before measuring, or auto (MSER truncation per replication)",
+			ops: with(value(func(c *Config) *int64 { return &c.Warmup }, nil, ParseInt, itoa64),
+				func(o *fieldOps) {
+					int64Set := o.set
+					o.set = func(g *Grid, text string) error {
+						if strings.EqualFold(strings.TrimSpace(text), "auto") {
+							g.Base.Warmup, g.Base.WarmupAuto = 0, true
+							return nil
+						}
+						if err := int64Set(g, text); err != nil {
+							return fmt.Errorf("%v; give a number of jobs (e.g. 100000) or auto", err)
+						}
 						return nil
 					}
-					if err := int64Set(g, text); err != nil {
-						return fmt.Errorf("%v; give a number of jobs (e.g. 100000) or auto", err)
-					}
-					return nil
-				}
-			})},
-	{Name: "warmup-auto", Label: "auto warm-up", Go: "WarmupAuto", Default: "false", kind: kindBool, Alias: "warmup auto",
-		Doc: "choose each replication's warm-up by MSER (the same as -warmup auto)",
-		ops: flagValue(func(c *Config) *bool { return &c.WarmupAuto })},
-	{Name: "reps", Label: "replications R", Go: "Reps", Default: "1", kind: kindInt,
-		Doc: "independent replications R (CIs over replications; R=1 uses batch means)",
-		ops: with(value(func(c *Config) *int { return &c.Reps }, nil, parseInt, strconv.Itoa),
-			func(o *fieldOps) {
-				o.key = func(c *Config) string { return strconv.Itoa(c.reps()) }
-				o.column = func(c *Config) any { return c.reps() }
-			})},
-	{Name: "seed", Label: "seed", Go: "Seed", Default: "1", kind: kindInt,
-		Doc: "base seed: replication r draws from streams derived from (seed, r)",
-		ops: value(func(c *Config) *uint64 { return &c.Seed }, nil, ParseUint, func(s uint64) string { return strconv.FormatUint(s, 10) })},
-	{Name: "batches", Label: "batches", Go: "Batches", Default: "0", kind: kindInt,
-		Doc: "batch means for the CI when R=1 (0 = 20)",
-		ops: value(func(c *Config) *int { return &c.Batches }, nil, parseInt, strconv.Itoa)},
-	{Name: "precision", Label: "precision", Go: "Precision", Default: "0", kind: kindFloat,
-		Doc: "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)",
-		ops: value(func(c *Config) *float64 { return &c.Precision }, nil, ParseFloat, fmtNum)},
-	{Name: "max-jobs", Label: "max jobs", Go: "MaxJobs", Default: "0", kind: kindInt,
-		Doc: "with -precision: at most this many jobs in all (0 = 1e10)",
-		ops: value(func(c *Config) *int64 { return &c.MaxJobs }, nil, ParseInt, itoa64)},
-	{Name: "max-seconds", Label: "max seconds", Go: "MaxSeconds", Default: "0", kind: kindFloat,
-		Doc: "with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)",
-		ops: value(func(c *Config) *float64 { return &c.MaxSeconds }, nil, ParseFloat, fmtNum)},
-	{Name: "control-variates", Label: "control variates", Go: "ControlVariates", Default: "false", kind: kindBool,
-		Doc: "narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)",
-		ops: flagValue(func(c *Config) *bool { return &c.ControlVariates })},
-	{Name: "overload", Label: "allow overload", Go: "AllowOverload", Default: "false", kind: kindBool,
-		Doc: "allow load >= 1 (unstable: results depend on N)",
-		ops: flagValue(func(c *Config) *bool { return &c.AllowOverload })},
-	{Name: "sample-every", Label: "sample period", Go: "SampleEvery", Default: "0", kind: kindFloat,
-		Doc: "record the jobs at every server every this many time units in replication 0 (0 = no time series)",
-		ops: value(func(c *Config) *float64 { return &c.SampleEvery }, nil, ParseFloat, fmtNum)},
-	{Name: "workers", Label: "workers", Go: "Workers", Default: "0", kind: kindInt, scope: scopeRun,
-		Doc: "parallel workers (0 = all cores); the results do not depend on it",
-		ops: value(func(c *Config) *int { return &c.Workers }, nil, parseInt, strconv.Itoa)},
-	{Name: "skip-invalid", Label: "skip invalid", Go: "SkipInvalid", Default: "false", kind: kindBool, scope: scopeSweep,
-		Doc: "skip the grid's invalid configurations (listed with their reasons) instead of stopping at the first",
-		ops: fieldOps{
-			get: func(g *Grid) string { return strconv.FormatBool(g.SkipInvalid) },
-			set: func(g *Grid, text string) (err error) { g.SkipInvalid, err = parseBool(text); return err },
-		}},
+				})},
+		{Name: "warmup-auto", check: (*Config).checkWarmupAuto, Label: "auto warm-up", Go: "WarmupAuto", Default: "false", kind: kindBool, Alias: "warmup auto",
+			Doc: "choose each replication's warm-up by MSER (the same as -warmup auto)",
+			ops: flagValue(func(c *Config) *bool { return &c.WarmupAuto })},
+		{Name: "reps", check: (*Config).checkReps, Label: "replications R", Go: "Reps", Default: "1", kind: kindInt,
+			Doc: "independent replications R (CIs over replications; R=1 uses batch means)",
+			ops: with(value(func(c *Config) *int { return &c.Reps }, nil, parseInt, strconv.Itoa),
+				func(o *fieldOps) {
+					o.key = func(c *Config) string { return strconv.Itoa(c.reps()) }
+					o.column = func(c *Config) any { return c.reps() }
+				})},
+		{Name: "seed", Label: "seed", Go: "Seed", Default: "1", kind: kindInt,
+			Doc: "base seed: replication r draws from streams derived from (seed, r)",
+			ops: value(func(c *Config) *uint64 { return &c.Seed }, nil, ParseUint, func(s uint64) string { return strconv.FormatUint(s, 10) })},
+		{Name: "batches", check: (*Config).checkBatches, Label: "batches", Go: "Batches", Default: "0", kind: kindInt,
+			Doc: "batch means for the CI when R=1 (0 = 20)",
+			ops: value(func(c *Config) *int { return &c.Batches }, nil, parseInt, strconv.Itoa)},
+		{Name: "precision", check: (*Config).checkPrecision, Label: "precision", Go: "Precision", Default: "0", kind: kindFloat,
+			Doc: "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)",
+			ops: value(func(c *Config) *float64 { return &c.Precision }, nil, ParseFloat, fmtNum)},
+		{Name: "max-jobs", check: (*Config).checkBudget, Label: "max jobs", Go: "MaxJobs", Default: "0", kind: kindInt,
+			Doc: "with -precision: at most this many jobs in all (0 = 1e10)",
+			ops: value(func(c *Config) *int64 { return &c.MaxJobs }, nil, ParseInt, itoa64)},
+		{Name: "max-seconds", Label: "max seconds", Go: "MaxSeconds", Default: "0", kind: kindFloat,
+			Doc: "with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)",
+			ops: value(func(c *Config) *float64 { return &c.MaxSeconds }, nil, ParseFloat, fmtNum)},
+		{Name: "control-variates", check: (*Config).checkControls, Label: "control variates", Go: "ControlVariates", Default: "false", kind: kindBool,
+			Doc: "narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)",
+			ops: flagValue(func(c *Config) *bool { return &c.ControlVariates })},
+		{Name: "overload", Label: "allow overload", Go: "AllowOverload", Default: "false", kind: kindBool,
+			Doc: "allow load >= 1 (unstable: results depend on N)",
+			ops: flagValue(func(c *Config) *bool { return &c.AllowOverload })},
+		{Name: "sample-every", check: (*Config).checkSampleEvery, Label: "sample period", Go: "SampleEvery", Default: "0", kind: kindFloat,
+			Doc: "record the jobs at every server every this many time units in replication 0 (0 = no time series)",
+			ops: value(func(c *Config) *float64 { return &c.SampleEvery }, nil, ParseFloat, fmtNum)},
+		{Name: "workers", check: (*Config).checkWorkers, Label: "workers", Go: "Workers", Default: "0", kind: kindInt, scope: scopeRun,
+			Doc: "parallel workers (0 = all cores); the results do not depend on it",
+			ops: value(func(c *Config) *int { return &c.Workers }, nil, parseInt, strconv.Itoa)},
+		{Name: "skip-invalid", Label: "skip invalid", Go: "SkipInvalid", Default: "false", kind: kindBool, scope: scopeSweep,
+			Doc: "skip the grid's invalid configurations (listed with their reasons) instead of stopping at the first",
+			ops: fieldOps{
+				get: func(g *Grid) string { return strconv.FormatBool(g.SkipInvalid) },
+				set: func(g *Grid, text string) (err error) { g.SkipInvalid, err = parseBool(text); return err },
+			}},
+	}
 }
 
 // with applies edit to o: a field's operations that differ from value's.

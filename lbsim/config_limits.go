@@ -41,17 +41,8 @@ var memoryLimit int64 = MaxMemory
 // checkBounds rejects counts whose memory or arithmetic cannot be honoured.
 // It runs before anything of size K is allocated.
 func (c *Config) checkBounds() error {
-	if c.Servers > MaxServers {
-		return fmt.Errorf("servers K=%d is too large: need 1 <= K <= %d; simulate a smaller system (the mean-field limits in lbsim/theory give K -> infinity)", c.Servers, MaxServers)
-	}
 	if c.Reps > MaxReps {
 		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, MaxReps)
-	}
-	if err := c.checkDispatcherCount(); err != nil {
-		return err
-	}
-	if c.Batches > MaxBatches {
-		return fmt.Errorf("batches=%d is too large: need 2 <= batches <= %d; 20 to 100 batch means are plenty for a confidence interval", c.Batches, MaxBatches)
 	}
 	if c.Jobs > MaxJobs || c.Warmup > MaxJobs || c.Jobs+c.Warmup > MaxJobs {
 		return fmt.Errorf("jobs N=%d with warm-up %d is too large: need N + warm-up <= 2^53 = %d (job counts are exact in float64 only up to 2^53); use fewer jobs and more replications", c.Jobs, c.Warmup, int64(MaxJobs))
