@@ -1,74 +1,96 @@
 // Package lbsim simulates the dispatching of jobs among K parallel servers.
 //
-// Jobs arrive (Poisson, deterministic, a linear ramp of the rate, or a replayed
-// trace), each is sent at once by a dispatching policy (RND, RR, LL-d, LWL,
-// JSQ-d, JSQ, JIQ, SITA, or one of your own) to one of K servers with speeds
-// mu_k, and waits in that server's own infinite queue, served FCFS or by
-// processor sharing (PS). Policies that read server state read it live or
-// from a board refreshed every T time units (stale information).
+// Jobs arrive (Poisson, deterministic, a linear ramp of the rate, or a
+// replayed [Trace]), each is sent at once by a dispatching [Policy] to one of
+// K servers of speeds mu_k, and waits in that server's own infinite queue,
+// served FCFS or by processor sharing (PS). The built-in policies are
+// registered by their spec word: rnd and rr (with weights), ll (LL-d, and
+// LWL as lwl), jsq (JSQ-d and JSQ), sed (shortest expected delay), jiq
+// (join the idle queue), lsq (local shortest queue) and sita; or a policy
+// of your own. Policies that read server state read it live or from a
+// board refreshed every T time units (stale information), with one or
+// several dispatchers.
 //
 // # The pipeline
 //
-// A Config is one system and how to measure it; Run (run.go) validates it
-// (config.go, config_limits.go) and runs its replications in parallel:
+// A [Config] is one system and how to measure it; its settings are the rows
+// of one table ([Fields]: the flags, sweep-file keys, [Config.Key] and
+// [Row]'s columns come from it). [Run] validates a Config
+// ([Config.Validate]: each setting's own check, then the limits of memory
+// and arithmetic, then what the policy and the servers' loads need) and
+// runs its replications in parallel ([RunEach]); each replication, in the
+// files a reader of Run meets in this order:
 //
-//   - a replication (sim.go) draws arrivals, sizes and dispatch decisions
-//     from three streams of its own (rng.go), lets the policy pick a server
-//     for each job (its dispatcher, or its Pick through a View,
-//     policy_view.go) and joins that server (sim_servers.go; sim_board.go
-//     for stale boards). Under FCFS a server is described by the time its
-//     work runs out, so a job's wait is known when it is dispatched
-//     (Lindley's recursion, without the O(K) update of the course's R code);
-//     the common case runs in lean blocks (sim_lean.go), the rest in the
-//     general loop, with the same numbers to the last bit;
+//   - sim.go builds it (newSim) and runs it: arrivals, sizes and dispatch
+//     decisions come from separate random streams (rng.go: arrivals, sizes,
+//     the dispatch stream of dispatcher 0 and one more per further
+//     dispatcher, the route of an arrival to its dispatcher, and the
+//     dispatchers' shared state), the policy picks a server (its own
+//     dispatcher, policy_*.go with the indexes index_*.go, or its Pick
+//     through a [View], policy_view.go) and the job joins that server
+//     (sim_servers.go). Under FCFS a server is the time its work runs out,
+//     so a job's wait is known when it is dispatched (Lindley's recursion,
+//     without the O(K) update of the course's R code); the common case runs
+//     in lean blocks (sim_lean.go) with the same numbers to the last bit.
+//     Stale boards are sim_board.go, several dispatchers sim_dispatchers.go
+//     (JIQ's I-queues sim_iqueues.go), the bound on a growing backlog
+//     sim_backlog.go, the control variates' sums sim_control.go;
 //   - each job is recorded in fixed memory (stat_metrics.go: batch sums, a
-//     waiting-time histogram, stat_histogram.go);
-//   - the replications are aggregated into a Result (result.go: means with
-//     95% intervals, stat_estimate.go), with what theory knows of the system
-//     (Exact, exact.go) and the warnings that apply (result_diagnose.go);
-//   - a Row (result_row.go) flattens a Result for tables, CSV and dataframes.
+//     waiting-time histogram, stat_histogram.go); with WarmupAuto the
+//     transient is cut by MSER (stat_mser.go);
+//   - the replications are combined into a [Result] (result.go: means with
+//     95% intervals, stat_estimate.go; control variates, result_control.go
+//     and stat_control.go), with what theory knows ([Exact], exact.go), the
+//     messages the dispatchers' knowledge costs (result_messages.go) and
+//     the warnings that apply ([Warnings], result_diagnose.go; the run
+//     length, result_runlength.go, from the servers' loads,
+//     config_stability.go);
+//   - [NewRow] (result_row.go) flattens a Result for tables, CSV, JSON and
+//     dataframes.
 //
-// Grids of configurations (run_sweep.go), precision targets
-// (run_precision.go) and the automatic warm-up (stat_mser.go) are built on
-// Run. Policies cost O(1) (RND, RR, SITA), O(d) (LL-d, JSQ-d) or O(log K)
-// (LWL, JSQ, JIQ: index_*.go) per job, and memory does not grow with the
-// number of jobs.
+// A [Grid] (run_sweep.go) is a sweep, and its text forms (run_sweep_spec.go)
+// are the command line's and sweep files'; precision targets are
+// run_precision.go. Policies cost O(1) (RND, RR, SITA), O(d) (LL-d, JSQ-d,
+// SED-d) or O(log K) (LWL, JSQ, SED, JIQ, LSQ) per job, and memory does not
+// grow with the number of jobs.
 //
 // # Policies, size laws, arrival processes
 //
 // A policy is one file (policy_*.go): its type, its registration (the spec
 // word, parameters, example and summary that parsing, help texts and the
-// explorer's menus come from, registry.go), its Pick, and optional methods
-// that tell the rest of lbsim what it knows: its Theory (exact values,
-// limits or bounds), its RowParams, its WorkShares when it splits jobs
-// without reading the servers, its size Classes, and for built-ins an
-// unexported dispatcher and lean fast path. A policy of your own is a type
-// with String and Pick (see ExamplePolicy and the Policy interface); with
-// a Theory method it gets the exact columns, the exact-outside-ci warning
-// and the theory curve of plots.TheoryCurve like a built-in one.
+// explorer's menus come from, registry.go), its Pick, and the optional
+// methods that tell the rest of lbsim what it knows, each a named interface
+// in policy.go (its theory, its row's d and c, how it splits the jobs, its
+// size classes), and for built-ins an unexported dispatcher and lean fast
+// path. A policy of your own is a type with String and Pick (see
+// ExamplePolicy and [Policy]); with a Theory method it gets the exact
+// columns, the exact-outside-ci warning and the theory curve of
+// plots.TheoryCurve like a built-in one.
 //
 // A size law is one file too (size_*.go: the law's formulas, its
-// registration, and a String that ParseSizes reads back as the same law),
+// registration, and a String that [ParseSizes] reads back as the same law),
 // and so is an arrival process (arrival_*.go).
 //
 // # Reproducibility
 //
-// The three random streams are derived from (seed, replication) only, so
-// two policies run with the same seed see the same jobs (common random
-// numbers), and a replication gives the same numbers on any machine and
-// with any number of workers. CodeVersion names the code that computed a
-// result (this package and lbsim/theory), for caches and sweep files.
+// Every stream of a replication is derived from (seed, replication, stream)
+// only, so two policies run with the same seed see the same jobs (common
+// random numbers), and a replication gives the same numbers on any machine
+// and with any number of workers. [CodeVersion] names the code that
+// computed a result (this package, lbsim/theory and how a row's numbers are
+// written), for caches and sweep files.
 //
 // # Around the core
 //
 // The package imports no notebook, dataframe or plotting library; those
 // live in the sub-packages: theory (closed forms, mean-field limits and
-// exactly solved chains), frame (gota tables), plots (gonum/plot figures),
-// nb (GoNB notebook helpers, the cache and the explorer), shard (sweeps
-// split into files), study/course, study/staleness, study/finite and
-// study/loadmoments (the studies behind the notebooks), cmd/lbsim (the
-// command line), cmd/nbreports (notebooks to reports) and cmd/tracegen (the
-// load-moment traces).
+// exactly solved chains, and which of them the tests check), compare
+// (paired comparisons of two policies), frame (gota tables), plots
+// (gonum/plot figures), nb (GoNB notebook helpers, the cache and the
+// explorer), shard (sweeps split into files), study/course,
+// study/staleness, study/finite and study/loadmoments (the studies behind
+// the notebooks), cmd/lbsim (the command line), cmd/nbreports (notebooks to
+// reports) and cmd/tracegen (the load-moment traces).
 //
 // # Built-in policies
 //
@@ -218,12 +240,18 @@
 // numbers of the run, what to do. "The metric" is the mean wait under FCFS
 // and the mean response under PS. The rules:
 //
-//   - unstable ([RuleUnstable]): load >= 1 was allowed, a ramp reached load 1
-//     during the run, or, under a policy whose per-server loads theory does
-//     not give (one of your own at any speeds; JIQ, JSQ, LL-d or LSQ on
-//     unequal speeds), a server's measured utilisation (work sent per unit
-//     time over its speed) reached 1. The queues grow without bound: the means depend on N and
-//     no warm-up helps, so the other warnings then give no warm-up advice.
+//   - unstable ([RuleUnstable]): the load, or a server's load as the
+//     configuration fixes it (the model of the servers' loads: the split of
+//     RND, RR, SITA and their weighted variants, with speeds), reached 1:
+//     allowed by AllowOverload, a trace's own offered load, or a ramp past
+//     the stability limit during the run; or, where the configuration does
+//     not fix the servers' loads (a trace, a policy of your own, JIQ, JSQ,
+//     LL-d or LSQ on unequal speeds), a server's measured utilisation (work
+//     sent per unit time over its speed) reached 1. (Under a built-in split
+//     of generated arrivals the model is exact and Validate refuses an
+//     overloaded server; a measured 1 there is the noise of a short run.)
+//     The queues grow without bound: the means depend on N and no warm-up
+//     helps, so the other warnings then give no warm-up advice.
 //   - infinite-second-moment ([RuleInfiniteVariance]): E[X^2] = inf (Pareto
 //     alpha <= 2). FCFS: the mean wait is infinite (Pollaczek-Khinchine), a
 //     simulated mean only grows with N; the percentiles still mean
@@ -309,103 +337,6 @@
 //	  mean waiting time   7063.88 ± 418
 //	  WARNING initial-transient: started empty, a queue at load 0.95 relaxes in about 2.9e+04 jobs (tau): the mean is biased low by about 4.5% (tau/n, first order), over a quarter of the ±5.9% half-width; use a warm-up (-warmup auto, or about 4.4e+06 jobs) or about 3e+08 jobs per replication
 //	  WARNING precision-not-met: the 95% half-width is 5.92% of the mean, above the target 5%, after 248000000 jobs (4 replications of 32000000): the next round needs 256000000 more jobs, over the budget of 300000000 (-max-jobs)
-//
-// # Exact values and limits
-//
-// Exact values: one server (M/G/1, D/M/1); RND (M/G/1 per server at any
-// sizes and speeds, FCFS and PS; GI/M/1 with geometric gaps under
-// deterministic arrivals); RR (E_K/M/1 per server at any speeds, E_K/H2/1
-// with H2 sizes, D/M/1 under deterministic arrivals); weighted RND (M/G/1
-// per server at rate lambda w_k/sum(w)); weighted RR with equal weights (it
-// is RR); SITA (M/G/1 and M/G/1-PS per group from the law's moments below the
-// cut, any speeds; M/D/1 per group for the two-point law); LWL (Erlang C,
-// M/D/K); JSQ-d, JSQ, SED-d, SED and JIQ at K <= 8 with exponential sizes
-// (the exact Markov chain, any speeds, within a state budget).
-//
-// Package theory holds them and the limits; each function documents its
-// formula and conditions and returns an error (not NaN) outside them:
-//
-//   - M/G/1 FCFS (Pollaczek-Khinchine), M/G/1-PS, M/D/1, M/M/1:
-//     [theory.MG1] (FCFS, PS), [theory.MD1], [theory.MM1]; RND, PS servers.
-//   - RND with speeds, each server M/G/1 at rate lambda/K (or lambda p_k):
-//     [theory.RandomDispatch], [theory.WeightedRandomDispatch].
-//   - SITA with random splitting, per class; equal-load c; optimal c; the
-//     handout's c*: [theory.SITAClasses], [theory.SITATwoPoint],
-//     [theory.SITAEqualLoadC], [theory.SITAOptimalC], [theory.HandoutCStar].
-//   - E_K/M/1 via the GI/M/1 root (exact) and Kingman (approximation), for
-//     RR: [theory.RoundRobinExp], [theory.RoundRobinKingmanApprox].
-//   - GI/M/1 for any gaps (deterministic, thinned deterministic, Erlang), for
-//     deterministic arrivals: [theory.GIM1], [theory.GIM1Root],
-//     [theory.DetGaps], [theory.ThinnedDetGaps], [theory.ErlangGaps].
-//   - GI/H2/1 (two roots; Cohen II.5.10), E_K/H2/1, for RR with H2 sizes:
-//     [theory.GIH2], [theory.RoundRobinH2].
-//   - central M/M/K (Erlang C), M/D/c (Franx's roots, Crommelin's series),
-//     for LWL under FCFS: [theory.ErlangC], [theory.MMK], [theory.MDc].
-//   - exact small-K chains of JSQ-d, JSQ, SED-d, SED and JIQ at any speeds
-//     (memoised, within a state budget), K <= 8: [theory.DispatchExact].
-//   - mean-field limits, K -> infinity: [theory.JSQdMeanField]
-//     (Mitzenmacher), [theory.LLdMeanField] (Hellemans and Van Houdt).
-//   - JIQ with I-queues and withdrawals, K, M -> infinity at r = K/M (Van
-//     Houdt 2024): [theory.JIQWithdrawals] (Delay, DelayPS).
-//   - exact finite-K JSQ-d Markov chain (symmetric states, adaptive
-//     truncation): [theory.JSQdExact].
-//   - JSQ(d,1) mean-field fixed point: [theory.JSQdMemoryMeanField].
-//   - generic truncated CTMC stationary solver (Gauss-Seidel with level
-//     aggregation), for JIQ and JSQ(d,1) at small K: [theory.Chain].
-//   - H2 with balanced means: [theory.HyperExpBalanced].
-//
-// The tests (theory_test.go, handout_test.go) compare long simulations with
-// these values, with a tolerance taken from the run's own interval: RND
-// against Pollaczek-Khinchine (exponential, H2, deterministic and the
-// handout's sizes, unequal speeds), SITA per class against M/D/1 and, with a
-// size cut-off, against M/G/1 with conditional moments, RR against E_K/M/1
-// (also at unequal speeds) and E_K/H2/1, deterministic arrivals against D/M/1
-// and GI/M/1, LWL against Erlang C and M/D/K, small-K JSQ-d, JSQ and JIQ
-// against their chains, PS against E[X]/(1-rho), JSQ and JSQ-d against the
-// exact chain, JSQ-2 and LL-2 at K = 1000 against their limits, JIQ (K = 2)
-// and JSQ(1,1), JSQ(2,1) (K = 3) against exactly solved chains, JSQ(d,1) at
-// K = 1000 against its fixed point and JIQ at K = 1000 against E[X], a frozen
-// stale board against RND, waiting-time quantiles against M/M/1, the
-// handout's quantity against its M/M/1 closed form, and the handout's
-// printed table.
-//
-// # Paired comparisons
-//
-// Runs on the same seed see the same arrivals and the same job sizes: they
-// are drawn from their own streams, apart from the policy's choices (common
-// random numbers). Two policies run on the same seed are then paired:
-// replication i of A and of B (or, with one replication, batch b of each) met
-// the same jobs, so their means move together, and the difference of the
-// pairs varies far less than either mean. Package compare (compare.Results
-// on results, compare.Rows on rows, which keep each replication's mean in
-// RepWait, out of the CSV), nb.Compare and lbsim compare give A - B and A / B of the
-// metric with the paired 95% interval (Student t on the per-replication
-// differences; the ratio's by the delta method on the paired means) beside
-// the unpaired one that treats the runs as independent (sqrt(h_A^2 + h_B^2),
-// and [Ratio]). Runs that are not paired (another seed, length, number of
-// replications, warm-up, servers, speeds, load, sizes, arrivals or trace:
-// any setting but the policy, the board, the dispatchers and the discipline;
-// or one replication with WarmupAuto) are refused with the reason;
-// Precision is refused, since it stops each run at its own length.
-//
-// Pairing helps most when the two policies react alike to the same bursts,
-// and least when one policy's own randomness dominates. K = 50, load 0.9,
-// exponential sizes unless noted, 10 replications of 2e5 jobs after a warm-up
-// of 2e4, seed 1 (paired and unpaired 95% half-widths of the mean-wait
-// difference):
-//
-//	comparison                      A - B   paired    unpaired   unpaired / paired
-//	RND - RR (exact 4.725)          4.627   ± 0.213   ± 0.300    1.4
-//	JSQ-2 - LL-2                    0.557   ± 0.0069  ± 0.0304   4.4
-//	JSQ-2 - LL-2, H2 sizes SCV 10   2.710   ± 0.091   ± 0.263    2.9
-//
-// With one replication of 2e6 jobs (20 paired batch means) the gains are
-// alike: 1.5 for RND - RR, 4.1 for JSQ-2 - LL-2. A ratio of 4.4 in half-width
-// is 4.4^2 = 19 times fewer jobs for the same precision. RND and RR gain
-// least: RND's random choices, not the shared arrivals, set most of its
-// servers' queues. TestOwn_CompareCLIExact checks that the paired interval of
-// RND - RR covers the exact difference (Pollaczek-Khinchine minus E_K/M/1)
-// and is narrower than the unpaired one.
 //
 // # Control variates
 //
