@@ -68,7 +68,6 @@ type fieldOps struct {
 	column  func(c *Config) any              // its column value: int, int64, uint64, float64, bool or string
 	axis    *axisOps                         // the grid's values, for an axis
 	choices func() []Choice                  // the values to choose from, for a menu
-	split   func(text string) []string       // an axis's comma-separated values
 }
 
 // axisOps are an axis's values in a Grid: none means the base value.
