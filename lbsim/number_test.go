@@ -125,7 +125,8 @@ func TestHarden2_TraceMessages(t *testing.T) {
 
 // SITA on one server: the message must not offer the empty range 1..0.
 func TestHarden2_SITAOneServer(t *testing.T) {
-	err := lbsim.SITA{C: 1}.Validate(1, lbsim.TwoPoint{Xm: 1, XM: 1000, P: 0.004})
+	cfg := lbsim.Config{Servers: 1, Load: 0.5, Sizes: lbsim.TwoPoint{Xm: 1, XM: 1000, P: 0.004}, Policy: lbsim.SITA{C: 1}, Jobs: 1000}
+	err := cfg.Validate()
 	if err == nil || strings.Contains(err.Error(), "1..0") || !strings.Contains(err.Error(), "at least 2 servers") {
 		t.Errorf("SITA with K=1: %v; want a message asking for at least 2 servers", err)
 	}

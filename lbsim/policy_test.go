@@ -17,12 +17,7 @@ func (w viaView) Reads() State                        { return Reads(w.p) }
 func (w viaView) Validate(k int, sizes SizeLaw) error { return validatePolicy(w.p, k, sizes) }
 
 // Start forwards to the policy's own Start (policies with memory).
-func (w viaView) Start(v *View) Policy {
-	if st, ok := w.p.(interface{ Start(v *View) Policy }); ok {
-		return viaView{st.Start(v)}
-	}
-	return w
-}
+func (w viaView) Start(v *View) Policy { return viaView{Start(w.p, v)} }
 
 // runBothWays runs cfg with its policy's fast path, then through the View.
 func runBothWays(t *testing.T, cfg Config) (fast, slow Result) {
@@ -196,7 +191,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%q: error %v, want one saying %q", c.spec, err, c.want)
 		}
 	}
-	if err := (JSQ{D: 2, Mem: 11}).Validate(10, nil); err == nil || !strings.Contains(err.Error(), "need 0 <= mem <= K = 10") {
+	if err := validatePolicy(JSQ{D: 2, Mem: 11}, 10, nil); err == nil || !strings.Contains(err.Error(), "need 0 <= mem <= K = 10") {
 		t.Errorf("mem=11 on 10 servers: %v", err)
 	}
 }
