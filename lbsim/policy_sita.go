@@ -126,7 +126,7 @@ func (p SITA) classes(k int, sizes SizeLaw) []SizeClass {
 
 // split: SITA's two classes of jobs, short ones evenly to servers 1..C
 // and long ones to C+1..K: without a cut the two-point law's sizes, with a
-// cut the law's moments below and above it (Truncated); nil for a law
+// cut the law's moments below and above it (BelowCut); nil for a law
 // without them.
 func (p SITA) split(c *Config) []classSplit {
 	sizes := c.sizes()
@@ -134,8 +134,7 @@ func (p SITA) split(c *Config) []classSplit {
 	if tp, isTP := sizes.(TwoPoint); isTP && p.Cut == 0 {
 		short = theory.ClassMoments{Prob: 1 - tp.P, M1: tp.Xm, M2: tp.Xm * tp.Xm}
 		long = theory.ClassMoments{Prob: tp.P, M1: tp.XM, M2: tp.XM * tp.XM}
-	} else if tr, isTr := sizes.(Truncated); isTr && p.Cut > 0 {
-		pb, m1, m2 := tr.BelowCut(p.Cut)
+	} else if pb, m1, m2, ok := BelowCut(sizes, p.Cut); ok && p.Cut > 0 {
 		cond := func(prob, e1, e2 float64) theory.ClassMoments {
 			if prob <= 0 {
 				return theory.ClassMoments{}

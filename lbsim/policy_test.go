@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -142,6 +143,45 @@ type countless struct{}
 func (countless) String() string              { return "countless" }
 func (countless) Reads() State                { return Workload }
 func (countless) Pick(v *View, _ float64) int { return v.Count(0) * 0 }
+
+// mirror is a policy of one's own whose optional methods, all exported,
+// answer what lbsim's functions say of the built-in policy p.
+type mirror struct{ p Policy }
+
+func (m mirror) String() string                       { return m.p.String() }
+func (m mirror) Pick(v *View, x float64) int          { return m.p.Pick(v, x) }
+func (m mirror) Reads() State                         { return Reads(m.p) }
+func (m mirror) Validate(k int, s SizeLaw) error      { return validatePolicy(m.p, k, s) }
+func (m mirror) Label() string                        { return Label(m.p) }
+func (m mirror) Start(v *View) Policy                 { return Start(m.p, v) }
+func (m mirror) Theory(c Config) (Reference, bool)    { c.Policy = m.p; return policyTheory(m.p, c) }
+func (m mirror) RowParams(k int) (d, c int)           { return rowParams(m.p, k) }
+func (m mirror) Probes(k int) int                     { return probes(m.p, k) }
+func (m mirror) Classes(k int, s SizeLaw) []SizeClass { return policyClasses(m.p, k, s) }
+
+// The functions that ask a policy's optional methods read a built-in
+// policy's unexported ones and a user's exported ones alike: a policy of
+// one's own that forwards them to a built-in one gets the same answers.
+func TestHooksOfOwnPolicies(t *testing.T) {
+	sizes := Exponential{M: 1}
+	for _, p := range []Policy{SITA{C: 2, Cut: 3}, JSQ{D: 2, Mem: 1}, LSQ{D: 2, P: 0.1}, WeightedRandom{Weights: Weights{Values: []float64{2, 1, 1}}}} {
+		m := mirror{p}
+		cfg := Config{Servers: 3, Load: 0.5, Sizes: sizes, Policy: p, Jobs: 1000}
+		ref, ok := policyTheory(p, cfg)
+		cfg.Policy = m
+		mref, mok := policyTheory(m, cfg)
+		md, mc := rowParams(m, 3)
+		d, c := rowParams(p, 3)
+		if Reads(m) != Reads(p) || Label(m) != Label(p) || md != d || mc != c || probes(m, 3) != probes(p, 3) ||
+			!reflect.DeepEqual(mref, ref) || mok != ok || !reflect.DeepEqual(policyClasses(m, 3, sizes), policyClasses(p, 3, sizes)) ||
+			fmt.Sprint(validatePolicy(m, 1, sizes)) != fmt.Sprint(validatePolicy(p, 1, sizes)) {
+			t.Errorf("%s: a policy of one's own forwarding its hooks answers differently", p)
+		}
+		if reflect.TypeOf(Start(m, nil)) != reflect.TypeOf(Start(p, nil)) {
+			t.Errorf("%s: Start gives a %T, forwarded a %T", p, Start(p, nil), Start(m, nil))
+		}
+	}
+}
 
 // The registry is the one place specs come from: every registered example
 // parses, prints back to itself, and has a label.

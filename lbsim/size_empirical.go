@@ -45,8 +45,8 @@ func (s Empirical) SecondMoment() float64 {
 	return sum / float64(len(s.Values))
 }
 
-// ThirdMoment is E[X^3] = sum of x^3 over Values / n.
-func (s Empirical) ThirdMoment() float64 {
+// thirdMoment is E[X^3] = sum of x^3 over Values / n.
+func (s Empirical) thirdMoment() float64 {
 	sum := 0.0
 	for _, v := range s.Values {
 		sum += v * v * v
@@ -54,9 +54,9 @@ func (s Empirical) ThirdMoment() float64 {
 	return sum / float64(len(s.Values))
 }
 
-// BelowCut is (the number of, the sum of x and of x^2 over) the values
+// belowCut is (the number of, the sum of x and of x^2 over) the values
 // x <= cut, each over n = len(Values); repeated values count each time.
-func (s Empirical) BelowCut(cut float64) (p, m1, m2 float64) {
+func (s Empirical) belowCut(cut float64) (p, m1, m2 float64) {
 	for _, v := range s.Values {
 		if v <= cut {
 			p, m1, m2 = p+1, m1+v, m2+v*v
