@@ -143,7 +143,7 @@ func init() {
 				ParsePolicy, func(p Policy) string { return specText(p) }),
 				func(o *fieldOps) {
 					o.key = func(c *Config) string { return policyKey(*c) }
-					o.choices = func() []Choice { return choices(PolicyTypes()) }
+					o.choices = func() []Choice { return choices(policyRegistry.families()) }
 				})},
 		{Name: "servers", check: (*Config).checkServers, Label: "servers K", Go: "Servers", Default: "50", Axis: true, kind: kindInt,
 			Doc: "number of servers K",
@@ -168,16 +168,16 @@ func init() {
 				func(o *fieldOps) {
 					o.key = func(c *Config) string { return nameOr(c.Sizes, sizesName) }
 					o.column = func(c *Config) any { return traceOr(c, nameOr(c.Sizes, sizesName)) }
-					o.choices = func() []Choice { return choices(SizeTypes()) }
+					o.choices = func() []Choice { return choices(sizeRegistry.families()) }
 				})},
 		{Name: "arrivals", check: (*Config).checkArrivals, Label: "arrivals", Go: "Arrivals", Default: "poisson",
 			Doc: "arrival process",
 			ops: with(value(func(c *Config) *ArrivalProcess { return &c.Arrivals }, nil,
-				ParseArrivals, func(a ArrivalProcess) string { return specText(a) }),
+				arrivalRegistry.parse, func(a ArrivalProcess) string { return specText(a) }),
 				func(o *fieldOps) {
 					o.key = func(c *Config) string { return c.arrivals().String() }
 					o.column = func(c *Config) any { return traceOr(c, c.arrivals().String()) }
-					o.choices = func() []Choice { return choices(ArrivalTypes()) }
+					o.choices = func() []Choice { return choices(arrivalRegistry.families()) }
 				})},
 		{Name: "trace", check: (*Config).checkTrace, Label: "trace", Go: "Trace",
 			Doc: "replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)",
@@ -186,7 +186,7 @@ func init() {
 		{Name: "discipline", check: (*Config).checkDiscipline, Label: "discipline", Go: "Discipline", Default: "fcfs", Axis: true,
 			Doc: "service discipline: fcfs or ps",
 			ops: with(value(func(c *Config) *Discipline { return &c.Discipline }, func(g *Grid) *[]Discipline { return &g.Disciplines },
-				ParseDiscipline, Discipline.String),
+				parseDiscipline, Discipline.String),
 				func(o *fieldOps) {
 					o.choices = func() []Choice {
 						return []Choice{{"fcfs", "first come, first served"}, {"ps", "processor sharing"}}

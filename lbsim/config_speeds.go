@@ -36,8 +36,8 @@ func ParseSpeeds(s string) ([]float64, error) {
 			continue
 		}
 		n, err := ParseInt(count)
-		if err == nil && (n < 1 || n > MaxServers) {
-			err = fmt.Errorf("count %d is out of range 1..%d", n, MaxServers)
+		if err == nil && (n < 1 || n > maxServers) {
+			err = fmt.Errorf("count %d is out of range 1..%d", n, maxServers)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("speeds: run %q: %v; write COUNT@SPEED with COUNT a whole number >= 1, e.g. 5@2", part, err)
@@ -46,8 +46,8 @@ func ParseSpeeds(s string) ([]float64, error) {
 		if err != nil {
 			return nil, fmt.Errorf("speeds: run %q: speed %v; write COUNT@SPEED, e.g. 5@2", part, err)
 		}
-		if len(out)+int(n) > MaxServers {
-			return nil, fmt.Errorf("speeds: %q gives more than %d servers: need at most K <= %d; lower the counts", s, MaxServers, MaxServers)
+		if len(out)+int(n) > maxServers {
+			return nil, fmt.Errorf("speeds: %q gives more than %d servers: need at most K <= %d; lower the counts", s, maxServers, maxServers)
 		}
 		for range n {
 			out = append(out, x)

@@ -186,7 +186,7 @@ func TestHooksOfOwnPolicies(t *testing.T) {
 // The registry is the one place specs come from: every registered example
 // parses, prints back to itself, and has a label.
 func TestRegistry(t *testing.T) {
-	for _, typ := range PolicyTypes() {
+	for _, typ := range policyRegistry.families() {
 		p, err := ParsePolicy(typ.Example)
 		if err != nil {
 			t.Fatalf("%s: example %q: %v", typ.Name, typ.Example, err)

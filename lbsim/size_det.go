@@ -4,7 +4,7 @@ package lbsim
 type Deterministic struct{ X0 float64 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "det", Params: []string{"x"}, Need: []string{"x"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "det", Params: []string{"x"}, Need: []string{"x"},
 		Example: "det:x=1", Summary: "every job of size x (SCV 0)",
 		New: func(p Params) (SizeLaw, error) { return Deterministic{X0: p["x"]}, nil }})
 }

@@ -13,7 +13,7 @@ type Empirical struct {
 }
 
 func init() {
-	for _, f := range []SizeType{
+	for _, f := range []Family[SizeLaw]{
 		{Name: "modal", Example: "modal:100,500,1000", Summary: "a uniform choice among the listed sizes (the course's modal mix)",
 			NewList: func(xs []float64) (SizeLaw, error) { return NewModal(xs...), nil }},
 		{Name: "empirical", Example: "empirical:1,2,2,7", Summary: "observed sizes resampled uniformly (repeats weigh more)",

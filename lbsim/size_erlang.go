@@ -21,7 +21,7 @@ type Erlang struct {
 const maxErlangPhases = 1000
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "erlang", Params: []string{"k", "mean"}, Need: []string{"k", "mean"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "erlang", Params: []string{"k", "mean"}, Need: []string{"k", "mean"},
 		Example: "erlang:k=4,mean=1", Summary: "Erlang: k exponential phases, mean M (SCV 1/k)",
 		New: func(p Params) (SizeLaw, error) {
 			k, err := p.Int("k", 0)

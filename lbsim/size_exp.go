@@ -4,7 +4,7 @@ package lbsim
 type Exponential struct{ M float64 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "exp", Params: []string{"mean"}, Need: []string{"mean"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "exp", Params: []string{"mean"}, Need: []string{"mean"},
 		Example: "exp:mean=1", Summary: "exponential of the given mean (SCV 1)",
 		New: func(p Params) (SizeLaw, error) { return Exponential{M: p["mean"]}, nil }})
 }

@@ -15,7 +15,7 @@ type H2 struct {
 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "h2", Params: []string{"mean", "scv", "p1", "rate1", "rate2"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "h2", Params: []string{"mean", "scv", "p1", "rate1", "rate2"},
 		Example: "h2:mean=1,scv=10", Summary: "hyperexponential with balanced means, given mean and SCV >= 1 (or h2:p1=P,rate1=A,rate2=B)",
 		New: func(p Params) (SizeLaw, error) {
 			balanced, phases := p.Has("mean") || p.Has("scv"), p.Has("p1") || p.Has("rate1") || p.Has("rate2")

@@ -252,7 +252,7 @@ func third(t *testing.T, s SizeLaw) float64 {
 // the tests above.
 func sizeLawsForMoments(t *testing.T) []SizeLaw {
 	var laws []SizeLaw
-	for _, f := range SizeTypes() {
+	for _, f := range sizeRegistry.families() {
 		s, err := ParseSizes(f.Example)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Example, err)
@@ -311,7 +311,7 @@ func TestSizeBelowCutBounds(t *testing.T) {
 
 // Any valid law from a spec keeps the bounds of checkBelowCut at any cut.
 func FuzzSizeBelowCut(f *testing.F) {
-	for _, t := range SizeTypes() {
+	for _, t := range sizeRegistry.families() {
 		for _, cut := range []float64{0.3, 1, 999} {
 			f.Add(t.Example, cut)
 		}

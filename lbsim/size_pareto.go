@@ -15,7 +15,7 @@ type Pareto struct {
 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "pareto", Params: []string{"alpha", "mean", "min", "max"}, Need: []string{"alpha"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "pareto", Params: []string{"alpha", "mean", "min", "max"}, Need: []string{"alpha"},
 		Example: "pareto:alpha=2.2,mean=1", Summary: "Pareto of tail index alpha, given its mean (or its lower end min), bounded at max if given",
 		New: func(p Params) (SizeLaw, error) {
 			mx, bounded := p["max"], p.Has("max")

@@ -17,7 +17,7 @@ type TwoPoint struct {
 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "twopoint", Params: []string{"xm", "xM", "beta", "p"}, Need: []string{"xm", "xM"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "twopoint", Params: []string{"xm", "xM", "beta", "p"}, Need: []string{"xm", "xM"},
 		Example: "twopoint:xm=1,xM=1000,beta=0.8", Summary: "x_M with probability p (or x_M^-beta, the handout's law), else x_m",
 		New: func(p Params) (SizeLaw, error) {
 			switch {

@@ -158,8 +158,8 @@ func (p Params) Bool(key string) (bool, error) {
 	return true, nil
 }
 
-// ParseDiscipline reads "fcfs" or "ps".
-func ParseDiscipline(s string) (Discipline, error) {
+// parseDiscipline reads "fcfs" or "ps".
+func parseDiscipline(s string) (Discipline, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "fcfs", "fifo":
 		return FCFS, nil
