@@ -9,16 +9,21 @@ import (
 )
 
 // viaView runs a built-in policy through its Pick method and the View (the
-// path of a user's policy) instead of its fast dispatcher.
+// path of a user's policy) instead of its fast dispatcher. It is a policy
+// of one's own whose optional methods, all exported, answer what lbsim's
+// functions say of the built-in policy p; Start wraps p's started value.
 type viaView struct{ p Policy }
 
-func (w viaView) String() string                      { return w.p.String() }
-func (w viaView) Pick(v *View, x float64) int         { return w.p.Pick(v, x) }
-func (w viaView) Reads() State                        { return Reads(w.p) }
-func (w viaView) Validate(k int, sizes SizeLaw) error { return validatePolicy(w.p, k, sizes) }
-
-// Start forwards to the policy's own Start (policies with memory).
-func (w viaView) Start(v *View) Policy { return viaView{Start(w.p, v)} }
+func (w viaView) String() string                       { return w.p.String() }
+func (w viaView) Pick(v *View, x float64) int          { return w.p.Pick(v, x) }
+func (w viaView) Reads() State                         { return Reads(w.p) }
+func (w viaView) Validate(k int, s SizeLaw) error      { return validatePolicy(w.p, k, s) }
+func (w viaView) Label() string                        { return Label(w.p) }
+func (w viaView) Start(v *View) Policy                 { return viaView{Start(w.p, v)} }
+func (w viaView) Theory(c Config) (Reference, bool)    { c.Policy = w.p; return policyTheory(w.p, c) }
+func (w viaView) RowParams(k int) (d, c int)           { return rowParams(w.p, k) }
+func (w viaView) Probes(k int) int                     { return probes(w.p, k) }
+func (w viaView) Classes(k int, s SizeLaw) []SizeClass { return policyClasses(w.p, k, s) }
 
 // runBothWays runs cfg with its policy's fast path, then through the View.
 func runBothWays(t *testing.T, cfg Config) (fast, slow Result) {
@@ -144,28 +149,13 @@ func (countless) String() string              { return "countless" }
 func (countless) Reads() State                { return Workload }
 func (countless) Pick(v *View, _ float64) int { return v.Count(0) * 0 }
 
-// mirror is a policy of one's own whose optional methods, all exported,
-// answer what lbsim's functions say of the built-in policy p.
-type mirror struct{ p Policy }
-
-func (m mirror) String() string                       { return m.p.String() }
-func (m mirror) Pick(v *View, x float64) int          { return m.p.Pick(v, x) }
-func (m mirror) Reads() State                         { return Reads(m.p) }
-func (m mirror) Validate(k int, s SizeLaw) error      { return validatePolicy(m.p, k, s) }
-func (m mirror) Label() string                        { return Label(m.p) }
-func (m mirror) Start(v *View) Policy                 { return Start(m.p, v) }
-func (m mirror) Theory(c Config) (Reference, bool)    { c.Policy = m.p; return policyTheory(m.p, c) }
-func (m mirror) RowParams(k int) (d, c int)           { return rowParams(m.p, k) }
-func (m mirror) Probes(k int) int                     { return probes(m.p, k) }
-func (m mirror) Classes(k int, s SizeLaw) []SizeClass { return policyClasses(m.p, k, s) }
-
 // The functions that ask a policy's optional methods read a built-in
 // policy's unexported ones and a user's exported ones alike: a policy of
 // one's own that forwards them to a built-in one gets the same answers.
 func TestHooksOfOwnPolicies(t *testing.T) {
 	sizes := Exponential{M: 1}
 	for _, p := range []Policy{SITA{C: 2, Cut: 3}, JSQ{D: 2, Mem: 1}, LSQ{D: 2, P: 0.1}, WeightedRandom{Weights: Weights{Values: []float64{2, 1, 1}}}} {
-		m := mirror{p}
+		m := viaView{p}
 		cfg := Config{Servers: 3, Load: 0.5, Sizes: sizes, Policy: p, Jobs: 1000}
 		ref, ok := policyTheory(p, cfg)
 		cfg.Policy = m
@@ -177,8 +167,8 @@ func TestHooksOfOwnPolicies(t *testing.T) {
 			fmt.Sprint(validatePolicy(m, 1, sizes)) != fmt.Sprint(validatePolicy(p, 1, sizes)) {
 			t.Errorf("%s: a policy of one's own forwarding its hooks answers differently", p)
 		}
-		if reflect.TypeOf(Start(m, nil)) != reflect.TypeOf(Start(p, nil)) {
-			t.Errorf("%s: Start gives a %T, forwarded a %T", p, Start(p, nil), Start(m, nil))
+		if started := Start(m, nil).(viaView).p; reflect.TypeOf(started) != reflect.TypeOf(Start(p, nil)) {
+			t.Errorf("%s: Start gives a %T, forwarded a %T", p, Start(p, nil), started)
 		}
 	}
 }

@@ -107,15 +107,6 @@ type builtinClassifier interface {
 	classes() (names []string, cuts []float64)
 }
 
-// SizeClass is a class of jobs that results are reported for (Result.Classes):
-// the jobs with sizes in (the previous class's Upper, Upper], sent to
-// servers From..To-1.
-type SizeClass struct {
-	Name     string
-	Upper    float64
-	From, To int
-}
-
 // lawClasses are the classes of the size law's Classifier, if it has one,
 // each sent to all k servers.
 func lawClasses(sizes SizeLaw, k int) []SizeClass {
@@ -137,6 +128,15 @@ func lawClasses(sizes SizeLaw, k int) []SizeClass {
 		}
 	}
 	return out
+}
+
+// SizeClass is a class of jobs that results are reported for (Result.Classes):
+// the jobs with sizes in (the previous class's Upper, Upper], sent to
+// servers From..To-1.
+type SizeClass struct {
+	Name     string
+	Upper    float64
+	From, To int
 }
 
 // filler is a size law that draws a block of sizes in one call (the common

@@ -39,7 +39,7 @@ const MaxTraceJobs = 50_000_000
 var traceJobLimit = MaxTraceJobs
 
 // ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
-// row, numbers in the plain decimal syntax of ParseFloat. A first row whose
+// row, numbers plain decimals (no hex, '_', '+' or Inf). A first row whose
 // fields are all ASCII names (a letter first, e.g. "arrival,size") is a
 // header; any other first row is data and must parse, so a mistyped first
 // row is an error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
