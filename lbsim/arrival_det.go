@@ -4,7 +4,7 @@ package lbsim
 type DeterministicArrivals struct{}
 
 func init() {
-	mustRegister(arrivalRegistry, ArrivalType{Name: "det", Example: "det",
+	mustRegister(arrivalRegistry, Family[ArrivalProcess]{Name: "det", Example: "det",
 		Summary: "one arrival every 1/lambda, at the configured load",
 		New:     func(Params) (ArrivalProcess, error) { return DeterministicArrivals{}, nil }})
 }

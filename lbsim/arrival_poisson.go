@@ -5,7 +5,7 @@ package lbsim
 type Poisson struct{}
 
 func init() {
-	mustRegister(arrivalRegistry, ArrivalType{Name: "poisson", Example: "poisson",
+	mustRegister(arrivalRegistry, Family[ArrivalProcess]{Name: "poisson", Example: "poisson",
 		Summary: "Poisson arrivals at the configured load (exponential gaps)",
 		New:     func(Params) (ArrivalProcess, error) { return Poisson{}, nil }})
 }

@@ -13,7 +13,7 @@ import (
 type Ramp struct{ From, To, Over float64 }
 
 func init() {
-	mustRegister(arrivalRegistry, ArrivalType{Name: "ramp", Params: []string{"from", "to", "over"}, Need: []string{"from", "to", "over"},
+	mustRegister(arrivalRegistry, Family[ArrivalProcess]{Name: "ramp", Params: []string{"from", "to", "over"}, Need: []string{"from", "to", "over"},
 		Example: "ramp:from=0.5,to=1.2,over=1000", Summary: "Poisson, its load rising linearly from 'from' to 'to' over the first 'over' time units (the configured load is ignored)",
 		New: func(p Params) (ArrivalProcess, error) {
 			return Ramp{From: p["from"], To: p["to"], Over: p["over"]}, nil

@@ -165,7 +165,7 @@ func (c *Config) Validate() error {
 
 func (c *Config) checkPolicy() error {
 	if c.Policy == nil {
-		return fmt.Errorf("policy is missing: choose one of %s", strings.Join(PolicyExamples(), ", "))
+		return fmt.Errorf("policy is missing: choose one of %s", strings.Join(policyRegistry.examples(), ", "))
 	}
 	return nil
 }
@@ -174,8 +174,8 @@ func (c *Config) checkServers() error {
 	if c.Servers < 1 {
 		return fmt.Errorf("servers K=%d is invalid: need K >= 1; e.g. -servers 50", c.Servers)
 	}
-	if c.Servers > MaxServers {
-		return fmt.Errorf("servers K=%d is too large: need 1 <= K <= %d; simulate a smaller system (the mean-field limits in lbsim/theory give K -> infinity)", c.Servers, MaxServers)
+	if c.Servers > maxServers {
+		return fmt.Errorf("servers K=%d is too large: need 1 <= K <= %d; simulate a smaller system (the mean-field limits in lbsim/theory give K -> infinity)", c.Servers, maxServers)
 	}
 	return nil
 }
@@ -300,8 +300,8 @@ func (c *Config) checkBatches() error {
 	if c.Batches < 0 || c.Batches == 1 {
 		return fmt.Errorf("batches=%d is invalid: need 0 (default 20) or >= 2", c.Batches)
 	}
-	if c.Batches > MaxBatches {
-		return fmt.Errorf("batches=%d is too large: need 2 <= batches <= %d; 20 to 100 batch means are plenty for a confidence interval", c.Batches, MaxBatches)
+	if c.Batches > maxBatches {
+		return fmt.Errorf("batches=%d is too large: need 2 <= batches <= %d; 20 to 100 batch means are plenty for a confidence interval", c.Batches, maxBatches)
 	}
 	return nil
 }

@@ -5,18 +5,18 @@ import (
 	"fmt"
 )
 
-// MaxDispatchers bounds M, Config.Dispatchers: each dispatcher keeps its
+// maxDispatchers bounds M, Config.Dispatchers: each dispatcher keeps its
 // own copy of the board and of its policy's index (K entries each), and
 // its own random stream, whose identifier must stay distinct (rng.go).
-const MaxDispatchers = 10_000
+const maxDispatchers = 10_000
 
 // dispatchers is M, the number of dispatchers: Dispatchers, or 1 for 0.
 func (c *Config) dispatchers() int { return max(c.Dispatchers, 1) }
 
 // checkDispatchers bounds M (before anything of size M K is estimated).
 func (c *Config) checkDispatchers() error {
-	if c.Dispatchers < 0 || c.Dispatchers > MaxDispatchers {
-		return fmt.Errorf("dispatchers M=%d is invalid: need 1 <= M <= %d (0 = 1); e.g. -dispatchers 10", c.Dispatchers, MaxDispatchers)
+	if c.Dispatchers < 0 || c.Dispatchers > maxDispatchers {
+		return fmt.Errorf("dispatchers M=%d is invalid: need 1 <= M <= %d (0 = 1); e.g. -dispatchers 10", c.Dispatchers, maxDispatchers)
 	}
 	return nil
 }

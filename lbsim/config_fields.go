@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Settings. Every setting of a configuration is one row of the table
@@ -142,7 +144,7 @@ func init() {
 				ParsePolicy, func(p Policy) string { return specText(p) }),
 				func(o *fieldOps) {
 					o.key = func(c *Config) string { return policyKey(*c) }
-					o.choices = func() []Choice { return choices(PolicyTypes()) }
+					o.choices = func() []Choice { return choices(policyRegistry.families()) }
 				})},
 		{Name: "servers", check: (*Config).checkServers, Label: "servers K", Go: "Servers", Default: "50", Axis: true, kind: kindInt,
 			Doc: "number of servers K",
@@ -158,7 +160,7 @@ func init() {
 		{Name: "load", check: (*Config).checkLoad, Label: "load rho", Go: "Load", Default: "0.5", Axis: true, kind: kindFloat,
 			Doc: "load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own",
 			ops: with(value(func(c *Config) *float64 { return &c.Load }, func(g *Grid) *[]float64 { return &g.Loads },
-				ParseFloat, fmtNum),
+				number.Float, fmtNum),
 				func(o *fieldOps) { o.column = func(c *Config) any { return c.offeredLoad() } })},
 		{Name: "sizes", check: (*Config).checkSizes, Label: "job sizes", Go: "Sizes", Default: "twopoint:xm=1,xM=1000,beta=0.8", Axis: true,
 			Doc: "job size law",
@@ -167,16 +169,16 @@ func init() {
 				func(o *fieldOps) {
 					o.key = func(c *Config) string { return nameOr(c.Sizes, sizesName) }
 					o.column = func(c *Config) any { return traceOr(c, nameOr(c.Sizes, sizesName)) }
-					o.choices = func() []Choice { return choices(SizeTypes()) }
+					o.choices = func() []Choice { return choices(sizeRegistry.families()) }
 				})},
 		{Name: "arrivals", check: (*Config).checkArrivals, Label: "arrivals", Go: "Arrivals", Default: "poisson",
 			Doc: "arrival process",
 			ops: with(value(func(c *Config) *ArrivalProcess { return &c.Arrivals }, nil,
-				ParseArrivals, func(a ArrivalProcess) string { return specText(a) }),
+				arrivalRegistry.parse, func(a ArrivalProcess) string { return specText(a) }),
 				func(o *fieldOps) {
 					o.key = func(c *Config) string { return c.arrivals().String() }
 					o.column = func(c *Config) any { return traceOr(c, c.arrivals().String()) }
-					o.choices = func() []Choice { return choices(ArrivalTypes()) }
+					o.choices = func() []Choice { return choices(arrivalRegistry.families()) }
 				})},
 		{Name: "trace", check: (*Config).checkTrace, Label: "trace", Go: "Trace",
 			Doc: "replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)",
@@ -185,7 +187,7 @@ func init() {
 		{Name: "discipline", check: (*Config).checkDiscipline, Label: "discipline", Go: "Discipline", Default: "fcfs", Axis: true,
 			Doc: "service discipline: fcfs or ps",
 			ops: with(value(func(c *Config) *Discipline { return &c.Discipline }, func(g *Grid) *[]Discipline { return &g.Disciplines },
-				ParseDiscipline, Discipline.String),
+				parseDiscipline, Discipline.String),
 				func(o *fieldOps) {
 					o.choices = func() []Choice {
 						return []Choice{{"fcfs", "first come, first served"}, {"ps", "processor sharing"}}
@@ -194,7 +196,7 @@ func init() {
 		{Name: "refresh", check: (*Config).checkRefresh, Label: "refresh T", Go: "Refresh", Default: "0", Axis: true, kind: kindFloat,
 			Doc: "board refresh period T (0 = live state)",
 			ops: value(func(c *Config) *float64 { return &c.Refresh }, func(g *Grid) *[]float64 { return &g.Refresh },
-				ParseFloat, fmtNum)},
+				number.Float, fmtNum)},
 		{Name: "tally", check: (*Config).checkTally, Label: "tally", Go: "Tally", Default: "false", kind: kindBool,
 			Doc: "each dispatcher adds its own sends since the last refresh to its board",
 			ops: flagValue(func(c *Config) *bool { return &c.Tally })},
@@ -214,11 +216,11 @@ func init() {
 			ops: flagValue(func(c *Config) *bool { return &c.Stagger })},
 		{Name: "jobs", check: (*Config).checkJobs, Label: "jobs N", Go: "Jobs", Default: "2000000", kind: kindInt,
 			Doc: "measured jobs N per replication (a trace: 0 = all its jobs)",
-			ops: with(value(func(c *Config) *int64 { return &c.Jobs }, nil, ParseInt, itoa64),
+			ops: with(value(func(c *Config) *int64 { return &c.Jobs }, nil, number.Int, itoa64),
 				func(o *fieldOps) { o.column = func(c *Config) any { return c.jobs() } })},
 		{Name: "warmup", check: (*Config).checkWarmup, Label: "warm-up", Go: "Warmup", Default: "0", kind: kindInt,
 			Doc: "jobs simulated before measuring, or auto (MSER truncation per replication)",
-			ops: with(value(func(c *Config) *int64 { return &c.Warmup }, nil, ParseInt, itoa64),
+			ops: with(value(func(c *Config) *int64 { return &c.Warmup }, nil, number.Int, itoa64),
 				func(o *fieldOps) {
 					int64Set := o.set
 					o.set = func(g *Grid, text string) error {
@@ -244,19 +246,19 @@ func init() {
 				})},
 		{Name: "seed", Label: "seed", Go: "Seed", Default: "1", kind: kindInt,
 			Doc: "base seed: replication r draws from streams derived from (seed, r)",
-			ops: value(func(c *Config) *uint64 { return &c.Seed }, nil, ParseUint, func(s uint64) string { return strconv.FormatUint(s, 10) })},
+			ops: value(func(c *Config) *uint64 { return &c.Seed }, nil, number.Uint, func(s uint64) string { return strconv.FormatUint(s, 10) })},
 		{Name: "batches", check: (*Config).checkBatches, Label: "batches", Go: "Batches", Default: "0", kind: kindInt,
 			Doc: "batch means for the CI when R=1 (0 = 20)",
 			ops: value(func(c *Config) *int { return &c.Batches }, nil, parseInt, strconv.Itoa)},
 		{Name: "precision", check: (*Config).checkPrecision, Label: "precision", Go: "Precision", Default: "0", kind: kindFloat,
 			Doc: "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)",
-			ops: value(func(c *Config) *float64 { return &c.Precision }, nil, ParseFloat, fmtNum)},
+			ops: value(func(c *Config) *float64 { return &c.Precision }, nil, number.Float, fmtNum)},
 		{Name: "max-jobs", check: (*Config).checkBudget, Label: "max jobs", Go: "MaxJobs", Default: "0", kind: kindInt,
 			Doc: "with -precision: at most this many jobs in all (0 = 1e10)",
-			ops: value(func(c *Config) *int64 { return &c.MaxJobs }, nil, ParseInt, itoa64)},
+			ops: value(func(c *Config) *int64 { return &c.MaxJobs }, nil, number.Int, itoa64)},
 		{Name: "max-seconds", Label: "max seconds", Go: "MaxSeconds", Default: "0", kind: kindFloat,
 			Doc: "with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)",
-			ops: value(func(c *Config) *float64 { return &c.MaxSeconds }, nil, ParseFloat, fmtNum)},
+			ops: value(func(c *Config) *float64 { return &c.MaxSeconds }, nil, number.Float, fmtNum)},
 		{Name: "control-variates", check: (*Config).checkControls, Label: "control variates", Go: "ControlVariates", Default: "false", kind: kindBool,
 			Doc: "narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)",
 			ops: flagValue(func(c *Config) *bool { return &c.ControlVariates })},
@@ -265,7 +267,7 @@ func init() {
 			ops: flagValue(func(c *Config) *bool { return &c.AllowOverload })},
 		{Name: "sample-every", check: (*Config).checkSampleEvery, Label: "sample period", Go: "SampleEvery", Default: "0", kind: kindFloat,
 			Doc: "record the jobs at every server every this many time units in replication 0 (0 = no time series)",
-			ops: value(func(c *Config) *float64 { return &c.SampleEvery }, nil, ParseFloat, fmtNum)},
+			ops: value(func(c *Config) *float64 { return &c.SampleEvery }, nil, number.Float, fmtNum)},
 		{Name: "workers", check: (*Config).checkWorkers, Label: "workers", Go: "Workers", Default: "0", kind: kindInt, scope: scopeRun,
 			Doc: "parallel workers (0 = all cores); the results do not depend on it",
 			ops: value(func(c *Config) *int { return &c.Workers }, nil, parseInt, strconv.Itoa)},
@@ -375,7 +377,7 @@ func (c Config) Key() string {
 // The text forms of values that are not plain numbers.
 
 func parseInt(s string) (int, error) {
-	n, err := ParseInt(s)
+	n, err := number.Int(s)
 	if err == nil && int64(int(n)) != n {
 		return 0, fmt.Errorf("%q is out of range", s)
 	}
@@ -399,7 +401,7 @@ func parseFloats(s string) ([]float64, error) {
 	}
 	var out []float64
 	for i, p := range strings.Split(s, ",") {
-		x, err := ParseFloat(p)
+		x, err := number.Float(p)
 		if err != nil {
 			return nil, fmt.Errorf("value #%d %v", i+1, err)
 		}

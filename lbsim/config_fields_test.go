@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // A setting added to the table is, with nothing else written, a flag (with
@@ -19,7 +21,7 @@ func TestFieldAddedEverywhere(t *testing.T) {
 	defer func(saved []Field) { fields = saved }(fields)
 	fields = append(slices.Clone(fields), Field{Name: "test-setting", Label: "test", Go: "Seed",
 		Doc: "a setting a test added", Default: "7", kind: kindInt,
-		ops: value(func(c *Config) *uint64 { return &c.Seed }, nil, ParseUint, func(s uint64) string { return strconv.FormatUint(s, 10) })})
+		ops: value(func(c *Config) *uint64 { return &c.Seed }, nil, number.Uint, func(s uint64) string { return strconv.FormatUint(s, 10) })})
 
 	g := DefaultGrid()
 	fs := flag.NewFlagSet("test", flag.ContinueOnError)

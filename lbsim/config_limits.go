@@ -16,22 +16,23 @@ const (
 	// of those, stays a finite, normal float64.
 	MinMagnitude = 1e-100
 	MaxMagnitude = 1e100
-	// MaxHorizon bounds the expected simulated time (Warmup+Jobs)/lambda, so
+	// maxHorizon bounds the expected simulated time (Warmup+Jobs)/lambda, so
 	// that arrival times, with room for the tail of the last interarrival
 	// times, stay finite.
-	MaxHorizon = 1e250
-	// MaxJobs bounds Jobs+Warmup: counts are kept in float64 and are exact
+	maxHorizon = 1e250
+	// maxJobs bounds Jobs+Warmup: counts are kept in float64 and are exact
 	// only up to 2^53.
-	MaxJobs = 1 << 53
-	// MaxServers bounds K (job counts are int32 and indices int32).
-	MaxServers = 10_000_000
-	// MaxReps bounds the replications of one configuration: each keeps its
+	maxJobs = 1 << 53
+	// maxServers bounds K (job counts are int32 and indices int32).
+	maxServers = 10_000_000
+	// maxReps bounds the replications of one configuration: each keeps its
 	// histogram until the configuration is aggregated.
-	MaxReps = 10_000
-	// MaxBatches bounds the batch means of a single replication.
-	MaxBatches = 100_000
-	// MaxMemory is the largest memory estimate (bytes) a configuration may
-	// need; see Config.MemoryEstimate.
+	maxReps = 10_000
+	// maxBatches bounds the batch means of a single replication.
+	maxBatches = 100_000
+	// MaxMemory is the most memory (bytes) a configuration may need, by the
+	// upper estimate Validate makes before anything is allocated
+	// (memoryEstimate).
 	MaxMemory = 2 << 30
 )
 
@@ -41,16 +42,16 @@ var memoryLimit int64 = MaxMemory
 // checkBounds rejects counts whose memory or arithmetic cannot be honoured.
 // It runs before anything of size K is allocated.
 func (c *Config) checkBounds() error {
-	if c.Reps > MaxReps {
-		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, MaxReps)
+	if c.Reps > maxReps {
+		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, maxReps)
 	}
-	if c.Jobs > MaxJobs || c.Warmup > MaxJobs || c.Jobs+c.Warmup > MaxJobs {
-		return fmt.Errorf("jobs N=%d with warm-up %d is too large: need N + warm-up <= 2^53 = %d (job counts are exact in float64 only up to 2^53); use fewer jobs and more replications", c.Jobs, c.Warmup, int64(MaxJobs))
+	if c.Jobs > maxJobs || c.Warmup > maxJobs || c.Jobs+c.Warmup > maxJobs {
+		return fmt.Errorf("jobs N=%d with warm-up %d is too large: need N + warm-up <= 2^53 = %d (job counts are exact in float64 only up to 2^53); use fewer jobs and more replications", c.Jobs, c.Warmup, int64(maxJobs))
 	}
 	if n := c.jobs(); n >= 1 && c.Batches > 0 && c.reps() == 1 && int64(c.Batches) > n {
 		return fmt.Errorf("batches=%d exceeds the %d measured jobs: every batch needs at least one job; use -batches %d or fewer, or more jobs", c.Batches, n, max(n, 2))
 	}
-	if need := c.MemoryEstimate(); need > memoryLimit {
+	if need := c.memoryEstimate(); need > memoryLimit {
 		many, lower := "", ""
 		if m := c.dispatchers(); m > 1 {
 			many, lower = fmt.Sprintf(", M=%d dispatchers with a copy of the servers' state each", m), " M,"
@@ -83,15 +84,15 @@ func allocBytes(n int64) int64 {
 	return n + n/8
 }
 
-// MemoryEstimate is an upper estimate, in bytes, of the memory a run of the
+// memoryEstimate is an upper estimate, in bytes, of the memory a run of the
 // configuration holds at once: the state of the replications running in
 // parallel with room for their backlog (backlogReserve), and the results
 // of every replication until they are combined. It does not allocate.
-func (c *Config) MemoryEstimate() int64 {
+func (c *Config) memoryEstimate() int64 {
 	return c.fixedMemory() + 2*int64(c.parallel())*c.backlogReserve()
 }
 
-// fixedMemory is MemoryEstimate without the backlog: the trace, the
+// fixedMemory is memoryEstimate without the backlog: the trace, the
 // replications running, their results, and combining them.
 func (c *Config) fixedMemory() int64 {
 	reps, workers, k := int64(c.reps()), int64(c.parallel()), int64(c.Servers)
@@ -162,8 +163,8 @@ func (c *Config) checkMagnitudes() error {
 	if r, ramp := c.arrivals().(Ramp); ramp {
 		horizon += r.Over
 	}
-	if !(horizon <= MaxHorizon) {
-		return fmt.Errorf("the run would span about %.3g time units ((warm-up + N)/lambda with lambda = rho sum(mu_k)/E[X] = %.3g): need at most %g so that arrival times stay finite; raise the load, or rescale sizes and speeds", horizon, lambda, MaxHorizon)
+	if !(horizon <= maxHorizon) {
+		return fmt.Errorf("the run would span about %.3g time units ((warm-up + N)/lambda with lambda = rho sum(mu_k)/E[X] = %.3g): need at most %g so that arrival times stay finite; raise the load, or rescale sizes and speeds", horizon, lambda, maxHorizon)
 	}
 	return c.checkPeriods(horizon)
 }
@@ -176,8 +177,8 @@ func (c *Config) checkPeriods(horizon float64) error {
 		if err := inRange("refresh T", c.Refresh, "e.g. -refresh 10"); err != nil {
 			return err
 		}
-		if !(horizon/c.Refresh <= MaxHorizon) {
-			return fmt.Errorf("refresh T=%v is too small for a run of about %.3g time units: need T >= %.3g; raise T", c.Refresh, horizon, horizon/MaxHorizon)
+		if !(horizon/c.Refresh <= maxHorizon) {
+			return fmt.Errorf("refresh T=%v is too small for a run of about %.3g time units: need T >= %.3g; raise T", c.Refresh, horizon, horizon/maxHorizon)
 		}
 	}
 	if c.SampleEvery > 0 {

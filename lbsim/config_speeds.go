@@ -5,6 +5,8 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Server speeds have one notation, read and written alike: a list of
@@ -25,7 +27,7 @@ func ParseSpeeds(s string) ([]float64, error) {
 	for i, part := range parts {
 		count, speed, isRun := strings.Cut(strings.TrimSpace(part), "@")
 		if !isRun {
-			x, err := ParseFloat(part)
+			x, err := number.Float(part)
 			if err != nil {
 				if len(parts) > 1 {
 					err = fmt.Errorf("item %d %w", i+1, err)
@@ -35,19 +37,19 @@ func ParseSpeeds(s string) ([]float64, error) {
 			out = append(out, x)
 			continue
 		}
-		n, err := ParseInt(count)
-		if err == nil && (n < 1 || n > MaxServers) {
-			err = fmt.Errorf("count %d is out of range 1..%d", n, MaxServers)
+		n, err := number.Int(count)
+		if err == nil && (n < 1 || n > maxServers) {
+			err = fmt.Errorf("count %d is out of range 1..%d", n, maxServers)
 		}
 		if err != nil {
 			return nil, fmt.Errorf("speeds: run %q: %v; write COUNT@SPEED with COUNT a whole number >= 1, e.g. 5@2", part, err)
 		}
-		x, err := ParseFloat(speed)
+		x, err := number.Float(speed)
 		if err != nil {
 			return nil, fmt.Errorf("speeds: run %q: speed %v; write COUNT@SPEED, e.g. 5@2", part, err)
 		}
-		if len(out)+int(n) > MaxServers {
-			return nil, fmt.Errorf("speeds: %q gives more than %d servers: need at most K <= %d; lower the counts", s, MaxServers, MaxServers)
+		if len(out)+int(n) > maxServers {
+			return nil, fmt.Errorf("speeds: %q gives more than %d servers: need at most K <= %d; lower the counts", s, maxServers, maxServers)
 		}
 		for range n {
 			out = append(out, x)

@@ -223,7 +223,7 @@ func TestDispatchersErrors(t *testing.T) {
 		want string
 	}{
 		{func(c *Config) { c.Dispatchers = -1 }, "dispatchers M=-1 is invalid"},
-		{func(c *Config) { c.Dispatchers = MaxDispatchers + 1 }, "dispatchers M=10001 is invalid"},
+		{func(c *Config) { c.Dispatchers = maxDispatchers + 1 }, "dispatchers M=10001 is invalid"},
 		{func(c *Config) { c.Dispatchers, c.DispatcherWeights = 3, []float64{1, 2} }, "2 values given for M=3"},
 		{func(c *Config) { c.DispatcherWeights = []float64{1, 2} }, "2 values given for M=1"},
 		{func(c *Config) { c.Dispatchers, c.DispatcherWeights = 2, []float64{1, math.NaN()} }, "dispatcher weight w_2=NaN is invalid"},

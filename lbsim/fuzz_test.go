@@ -149,14 +149,14 @@ func FuzzParseArrivals(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
-		a, err := ParseArrivals(spec)
+		a, err := arrivalRegistry.parse(spec)
 		if err != nil {
 			return
 		}
 		if err := a.Validate(); err != nil {
 			t.Fatalf("%q parsed but is invalid: %v", spec, err)
 		}
-		if back, err := ParseArrivals(a.String()); err != nil || back != a {
+		if back, err := arrivalRegistry.parse(a.String()); err != nil || back != a {
 			t.Fatalf("%q -> %q -> %v, %v", spec, a.String(), back, err)
 		}
 	})

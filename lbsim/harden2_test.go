@@ -174,7 +174,7 @@ func TestHarden2_MemoryEstimateBoundsHeap(t *testing.T) {
 			if cfg.Trace == nil {
 				cfg.Load, cfg.Sizes = 0.9, exp1
 			}
-			est := cfg.MemoryEstimate()
+			est := cfg.memoryEstimate()
 			base := liveHeap()
 			var peak int64
 			replicated = func() { peak = max(peak, liveHeap()-base) }

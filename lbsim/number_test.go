@@ -1,64 +1,11 @@
 package lbsim_test
 
 import (
-	"math"
 	"strings"
 	"testing"
 
 	"github.com/perfeval/lbsim/lbsim"
 )
-
-// The one number parser: plain decimal only, with a message for each way a
-// text is not one (issue 25, item 18).
-func TestHarden2_NumberParser(t *testing.T) {
-	for _, tc := range []struct {
-		in   string
-		want float64
-	}{
-		{"0.5", 0.5}, {" 2 ", 2}, {"-3", -3}, {"1e-3", 1e-3}, {"1E+300", 1e300}, {".5", 0.5}, {"5.", 5},
-		{"-0", math.Copysign(0, -1)}, {"0e-400", 0}, {"5e-324", 5e-324}, {"1e-320", 1e-320},
-	} {
-		got, err := lbsim.ParseFloat(tc.in)
-		if err != nil || got != tc.want || math.Signbit(got) != math.Signbit(tc.want) {
-			t.Errorf("ParseFloat(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-		}
-	}
-	for _, tc := range []struct{ in, mention string }{
-		{"0x1p-1", "plain decimal"}, {"1_0", "plain decimal"}, {"+5", "plain decimal"}, {"0b1", "plain decimal"},
-		{"1e", "plain decimal"}, {"-", "plain decimal"}, {".", "plain decimal"}, {"1.2.3", "plain decimal"},
-		{"5 x", "plain decimal"}, {"１２", "plain decimal"}, {"٣", "plain decimal"}, {"", "empty"},
-		{"Inf", "not a finite number"}, {"-infinity", "not a finite number"}, {"NaN", "not a finite number"},
-		{"1e400", "out of range"}, {"-1e400", "up to 1.8e308"},
-		{"-1e-400", "below float64's smallest magnitude 5e-324"}, {"2e-324", "smallest magnitude"},
-	} {
-		got, err := lbsim.ParseFloat(tc.in)
-		if err == nil || !strings.Contains(err.Error(), tc.mention) {
-			t.Errorf("ParseFloat(%q) = %v, %v; want an error saying %q", tc.in, got, err, tc.mention)
-		}
-	}
-	for _, tc := range []struct {
-		in   string
-		want int64
-	}{{"0", 0}, {" 42 ", 42}, {"-7", -7}, {"9223372036854775807", math.MaxInt64}} {
-		if got, err := lbsim.ParseInt(tc.in); err != nil || got != tc.want {
-			t.Errorf("ParseInt(%q) = %v, %v; want %v", tc.in, got, err, tc.want)
-		}
-	}
-	for _, tc := range []struct{ in, mention string }{
-		{"+5", "whole number"}, {"0x10", "whole number"}, {"1_000", "whole number"}, {"1e2", "whole number"},
-		{"1.0", "whole number"}, {"１", "whole number"}, {"", "empty"}, {"9223372036854775808", "out of range"},
-	} {
-		if got, err := lbsim.ParseInt(tc.in); err == nil || !strings.Contains(err.Error(), tc.mention) {
-			t.Errorf("ParseInt(%q) = %v, %v; want an error saying %q", tc.in, got, err, tc.mention)
-		}
-	}
-	if got, err := lbsim.ParseUint("18446744073709551615"); err != nil || got != math.MaxUint64 {
-		t.Errorf("ParseUint(max) = %v, %v", got, err)
-	}
-	if _, err := lbsim.ParseUint("-1"); err == nil || !strings.Contains(err.Error(), "negative") {
-		t.Errorf("ParseUint(-1): %v, want a negative error", err)
-	}
-}
 
 // Spec strings go through the one parser: Go literal syntax is refused with
 // a pointer to plain decimals, an underflow is not silently 0.
@@ -125,7 +72,8 @@ func TestHarden2_TraceMessages(t *testing.T) {
 
 // SITA on one server: the message must not offer the empty range 1..0.
 func TestHarden2_SITAOneServer(t *testing.T) {
-	err := lbsim.SITA{C: 1}.Validate(1, lbsim.TwoPoint{Xm: 1, XM: 1000, P: 0.004})
+	cfg := lbsim.Config{Servers: 1, Load: 0.5, Sizes: lbsim.TwoPoint{Xm: 1, XM: 1000, P: 0.004}, Policy: lbsim.SITA{C: 1}, Jobs: 1000}
+	err := cfg.Validate()
 	if err == nil || strings.Contains(err.Error(), "1..0") || !strings.Contains(err.Error(), "at least 2 servers") {
 		t.Errorf("SITA with K=1: %v; want a message asking for at least 2 servers", err)
 	}

@@ -30,6 +30,10 @@ import (
 //	                                     the size classes results are reported for, with
 //	                                     their servers (default: the size law's Classifier)
 //
+// The built-in policies have the same methods unexported (reads, validate,
+// label, ...): ask any policy through the functions Label, Reads, Start and
+// Theory, which read either.
+//
 // Pick must not change the policy value itself unless Start gives each
 // replication its own (replications run in parallel).
 type Policy interface {
@@ -40,12 +44,14 @@ type Policy interface {
 	Pick(v *View, x float64) int
 }
 
-// Each optional method is a named interface, asked only by the function
-// after it (and by the simulation loop, sim*.go, and a policy's own file):
-// those of Policy's comment first, then the hooks of the built-in policies.
+// Each optional method is a pair of named interfaces, asked only by the
+// function after them (and by the simulation loop, sim*.go, and a policy's
+// own file): a policy of one's own has the exported method of Policy's
+// comment, a built-in policy the unexported one, which the function asks
+// first. Then come the hooks only built-in policies have.
 
 // has reports whether p has the methods of T (a marker hook: symmetric,
-// idleReporter, splitter, starter).
+// idleReporter, splitter).
 func has[T any](p Policy) bool {
 	_, ok := p.(T)
 	return ok
@@ -53,60 +59,94 @@ func has[T any](p Policy) bool {
 
 // reader: the state the run keeps (job counts), a board copies and Validate
 // asks of a board (none read: no board).
-type reader interface{ Reads() State }
+type (
+	reader        interface{ Reads() State }
+	builtinReader interface{ reads() State }
+)
 
-// Reads returns the server state p looks at: p.Reads() if it says,
-// else both (a policy of your own that reads neither can say Reads() State { return 0 }).
+// Reads returns the server state p looks at: its Reads if it says, else
+// both (a policy of your own that reads neither can say Reads() State { return 0 }).
 func Reads(p Policy) State {
-	if r, ok := p.(reader); ok {
+	switch r := p.(type) {
+	case builtinReader:
+		return r.reads()
+	case reader:
 		return r.Reads()
 	}
 	return Workload | Count
 }
 
 // validator: checks against K and the size law, asked by Config.Validate.
-type validator interface {
-	Validate(k int, sizes SizeLaw) error
-}
+type (
+	validator interface {
+		Validate(k int, sizes SizeLaw) error
+	}
+	builtinValidator interface {
+		validate(k int, sizes SizeLaw) error
+	}
+)
 
 func validatePolicy(p Policy, k int, sizes SizeLaw) error {
-	if v, ok := p.(validator); ok {
+	switch v := p.(type) {
+	case builtinValidator:
+		return v.validate(k, sizes)
+	case validator:
 		return v.Validate(k, sizes)
 	}
 	return nil
 }
 
 // labeler: the name in tables, figures and Find.
-type labeler interface{ Label() string }
+type (
+	labeler        interface{ Label() string }
+	builtinLabeler interface{ label() string }
+)
 
-// Label is p's human name (RND, LL-2, SITA-20): p.Label() if it has one,
+// Label is p's human name (RND, LL-2, SITA-20): its Label if it has one,
 // else its spec.
 func Label(p Policy) string {
-	if l, ok := p.(labeler); ok {
+	switch l := p.(type) {
+	case builtinLabeler:
+		return l.label()
+	case labeler:
 		return l.Label()
-	}
-	if p == nil {
+	case nil:
 		return "no policy"
 	}
 	return p.String()
 }
 
 // starter: a value per replication and dispatcher (newDispatcher, ownHistory).
-type starter interface{ Start(v *View) Policy }
+type (
+	starter        interface{ Start(v *View) Policy }
+	builtinStarter interface{ start(v *View) Policy }
+)
+
+// Start is p's value for one replication and dispatcher, whose Pick it
+// calls: its Start's, or p itself if it keeps no state. A policy of your
+// own that wraps another must forward it: Start(v) returning the wrapper
+// of lbsim.Start(inner, v).
+func Start(p Policy, v *View) Policy {
+	switch s := p.(type) {
+	case builtinStarter:
+		return s.start(v)
+	case starter:
+		return s.Start(v)
+	}
+	return p
+}
 
 // fastPolicy: a built-in policy's own dispatcher, for each replication.
 type fastPolicy interface{ newDispatcher(s *sim) dispatcher }
 
 // newDispatcher is p's dispatcher for one replication: its own, or its
-// Pick through a View, on Start's value if it has one.
+// Pick through a View, on Start's value.
 func newDispatcher(p Policy, s *sim) dispatcher {
 	if f, ok := p.(fastPolicy); ok {
 		return f.newDispatcher(s)
 	}
-	d := &viewDispatcher{p: p, v: View{s: s}}
-	if st, ok := p.(starter); ok {
-		d.p = st.Start(&d.v)
-	}
+	d := &viewDispatcher{v: View{s: s}}
+	d.p = Start(p, &d.v)
 	return d
 }
 
@@ -116,30 +156,38 @@ type historian interface{ ownHistory(k int) bool }
 
 // ownHistory reports whether p's choices depend on its own: with several
 // dispatchers each has its own history, and the theory of one dispatcher
-// no longer describes the system (Theory). A policy of your own that keeps
-// state (Start) is taken to.
+// no longer describes the system (Theory). A policy that keeps state
+// (Start) is taken to.
 func ownHistory(p Policy, k int) bool {
 	if h, ok := p.(historian); ok {
 		return h.ownHistory(k)
 	}
-	return has[starter](p)
+	return has[builtinStarter](p) || has[starter](p)
 }
 
 // theorist: the theory of Poisson arrivals; gapTheorist: a built-in
 // policy's of deterministic ones (a user's Theory may assume Poisson
 // arrivals without saying). Asked by Theory after its checks, for Exact,
 // Limit, the exact-outside-ci warning and plots.TheoryCurve.
-type theorist interface {
-	Theory(c Config) (Reference, bool)
-}
-type gapTheorist interface {
-	gapTheory(c Config) (Reference, bool)
-}
+type (
+	theorist interface {
+		Theory(c Config) (Reference, bool)
+	}
+	builtinTheorist interface {
+		theory(c Config) (Reference, bool)
+	}
+	gapTheorist interface {
+		gapTheory(c Config) (Reference, bool)
+	}
+)
 
 func policyTheory(p Policy, c Config) (Reference, bool) {
 	switch c.arrivals().(type) {
 	case Poisson:
-		if t, ok := p.(theorist); ok {
+		switch t := p.(type) {
+		case builtinTheorist:
+			return t.theory(c)
+		case theorist:
 			return t.Theory(c)
 		}
 	case DeterministicArrivals:
@@ -151,23 +199,35 @@ func policyTheory(p Policy, c Config) (Reference, bool) {
 }
 
 // rowParamser: the d and c columns of a Row (NewRow); d is the default of Probes.
-type rowParamser interface{ RowParams(k int) (d, c int) }
+type (
+	rowParamser        interface{ RowParams(k int) (d, c int) }
+	builtinRowParamser interface{ rowParams(k int) (d, c int) }
+)
 
 // rowParams are p's d and c columns, 0 when it has none.
 func rowParams(p Policy, k int) (d, c int) {
-	if r, ok := p.(rowParamser); ok {
+	switch r := p.(type) {
+	case builtinRowParamser:
+		return r.rowParams(k)
+	case rowParamser:
 		return r.RowParams(k)
 	}
 	return 0, 0
 }
 
 // prober: the servers asked per job, for Result.MessagesPerJob.
-type prober interface{ Probes(k int) int }
+type (
+	prober        interface{ Probes(k int) int }
+	builtinProber interface{ probes(k int) int }
+)
 
 // probes is the number of servers p asks for their state per job when it
-// reads live state: its Probes, else RowParams' d (0 if it reads nothing).
+// reads live state: its Probes, else its row's d (0 if it reads nothing).
 func probes(p Policy, k int) int {
-	if pr, ok := p.(prober); ok {
+	switch pr := p.(type) {
+	case builtinProber:
+		return pr.probes(k)
+	case prober:
 		return pr.Probes(k)
 	}
 	if Reads(p) == 0 {
@@ -178,12 +238,20 @@ func probes(p Policy, k int) int {
 }
 
 // classer: the run's and Result's size classes (Config.classes).
-type classer interface {
-	Classes(k int, sizes SizeLaw) []SizeClass
-}
+type (
+	classer interface {
+		Classes(k int, sizes SizeLaw) []SizeClass
+	}
+	builtinClasser interface {
+		classes(k int, sizes SizeLaw) []SizeClass
+	}
+)
 
 func policyClasses(p Policy, k int, sizes SizeLaw) []SizeClass {
-	if cl, ok := p.(classer); ok {
+	switch cl := p.(type) {
+	case builtinClasser:
+		return cl.classes(k, sizes)
+	case classer:
 		return cl.Classes(k, sizes)
 	}
 	return nil

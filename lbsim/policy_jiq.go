@@ -51,7 +51,7 @@ func (p JIQ) String() string {
 	return spec
 }
 
-func (p JIQ) Label() string {
+func (p JIQ) label() string {
 	l := "JIQ"
 	if p.D > 1 {
 		l += fmt.Sprintf("-SQ(%d)", p.D)
@@ -62,7 +62,7 @@ func (p JIQ) Label() string {
 	return l
 }
 
-func (JIQ) Reads() State { return Workload }
+func (JIQ) reads() State { return Workload }
 
 // iqueued reports whether c runs JIQ with I-queues: several dispatchers
 // and live state.
@@ -82,14 +82,14 @@ func (JIQ) symmetric() {}
 // message each, not by probing (Result.MessagesPerJob).
 func (JIQ) reportsIdle() {}
 
-// Theory: with exponential sizes at small K (up to
+// theory: with exponential sizes at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
 // chain (theory.DispatchExact); otherwise, with equal speeds, the limit
 // K -> infinity, where every job finds an idle server and does not wait.
 // With I-queues (several dispatchers), with withdrawals, equal speeds
 // (FCFS or PS) and an even split, the mean-field limit K, M -> infinity at r = K/M
 // (theory.JIQWithdrawals); without withdrawals none is coded.
-func (p JIQ) Theory(c Config) (Reference, bool) {
+func (p JIQ) theory(c Config) (Reference, bool) {
 	if p.iqueued(&c) {
 		return p.iqueueTheory(c)
 	}

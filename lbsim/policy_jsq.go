@@ -38,20 +38,20 @@ func (p JSQ) String() string {
 	}
 	return withMemory(sampledSpec("jsq", p.D, p.Replace), p.Mem)
 }
-func (p JSQ) Label() string {
+func (p JSQ) label() string {
 	if p.D == 0 {
 		return "JSQ"
 	}
 	return memoryLabel("JSQ", p.D, p.Replace, p.Mem)
 }
-func (p JSQ) Reads() State                    { return Count }
-func (p JSQ) Validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
+func (p JSQ) reads() State                    { return Count }
+func (p JSQ) validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
 
 func (JSQ) symmetric()                         {}
 func (p JSQ) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, p.Mem, k, p.Replace) }
 
-// RowParams: d, the servers sampled per job (K for JSQ).
-func (p JSQ) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+// rowParams: d, the servers sampled per job (K for JSQ).
+func (p JSQ) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 
 // Theory, for exponential sizes and distinct samples: at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
@@ -59,7 +59,7 @@ func (p JSQ) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 // (theory.DispatchExact); otherwise, at speed 1 under FCFS, JSQ-d, d >= 2,
 // has Mitzenmacher's mean-field limit (sum_{i>=1} rho^((d^i-d)/(d-1))), and
 // JSQ(d,1) the fixed point of its memory (theory.JSQdMemoryMeanField).
-func (p JSQ) Theory(c Config) (Reference, bool) {
+func (p JSQ) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if s.exp && !p.Replace && p.Mem == 0 {
 		d := p.D

@@ -49,14 +49,14 @@ func (p LeastLoaded) String() string {
 	}
 	return withMemory(sampledSpec("ll", p.D, p.Replace), p.Mem)
 }
-func (p LeastLoaded) Label() string {
+func (p LeastLoaded) label() string {
 	if p.D == 0 {
 		return "LWL"
 	}
 	return memoryLabel("LL", p.D, p.Replace, p.Mem)
 }
-func (p LeastLoaded) Reads() State { return Workload }
-func (p LeastLoaded) Validate(k int, _ SizeLaw) error {
+func (p LeastLoaded) reads() State { return Workload }
+func (p LeastLoaded) validate(k int, _ SizeLaw) error {
 	return checkSampled("ll", p.D, p.Mem, k, p.Replace)
 }
 
@@ -65,15 +65,15 @@ func (p LeastLoaded) sampling(k int) (int, bool, bool) {
 	return uniformSampling(p.D, p.Mem, k, p.Replace)
 }
 
-// RowParams: d, the servers sampled per job (K for LWL).
-func (p LeastLoaded) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+// rowParams: d, the servers sampled per job (K for LWL).
+func (p LeastLoaded) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 
 // Theory, under FCFS: LWL (or d = K) with equal speeds is the central
 // M/G/K queue, exactly: Erlang C for exponential sizes, M/D/K
 // (theory.MDc) for deterministic ones; LL-d, d >= 2 distinct
 // samples, speed 1, has the mean-field limit K -> infinity of Hellemans and
 // Van Houdt (sum_{n>=0} rho^(dn)/(1+n(d-1)); d = 2: -ln(1-rho^2)/rho^2).
-func (p LeastLoaded) Theory(c Config) (Reference, bool) {
+func (p LeastLoaded) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if _, det := s.sizes.(Deterministic); det && !s.ps && s.equal && allServers(p.D, s.k, p.Replace) {
 		d, err := theory.MDc(s.lambda, s.k, s.sizes.Mean()/s.mu)

@@ -68,8 +68,8 @@ func (p LSQ) String() string {
 	return "lsq:d=" + strconv.Itoa(p.D) + ",p=" + prob
 }
 
-// Label: "LSQ p=0.1", "LSQ d=1", "LSQ d=2 p=0.1".
-func (p LSQ) Label() string {
+// label: "LSQ p=0.1", "LSQ d=1", "LSQ d=2 p=0.1".
+func (p LSQ) label() string {
 	prob := "p=" + strconv.FormatFloat(p.P, 'g', -1, 64)
 	switch {
 	case p.D == 0:
@@ -80,19 +80,19 @@ func (p LSQ) Label() string {
 	return "LSQ d=" + strconv.Itoa(p.D) + " " + prob
 }
 
-// Reads: job counts, the state its estimates, its servers' reports and
+// reads: job counts, the state its estimates, its servers' reports and
 // its probes' replies are of; it reads them from no board.
-func (LSQ) Reads() State { return Count }
+func (LSQ) reads() State { return Count }
 
-// Probes: the D servers asked a job; the servers' reports are counted as
+// probes: the D servers asked a job; the servers' reports are counted as
 // they are sent (Result.MessagesPerJob).
-func (p LSQ) Probes(int) int { return p.D }
+func (p LSQ) probes(int) int { return p.D }
 
-// RowParams: d = D, the servers probed a job, as for JSQ-d (0 for none:
+// rowParams: d = D, the servers probed a job, as for JSQ-d (0 for none:
 // the estimates alone).
-func (p LSQ) RowParams(int) (d, c int) { return p.D, 0 }
+func (p LSQ) rowParams(int) (d, c int) { return p.D, 0 }
 
-func (p LSQ) Validate(k int, _ SizeLaw) error {
+func (p LSQ) validate(k int, _ SizeLaw) error {
 	if p.D < 0 || p.D > k {
 		return fmt.Errorf("lsq d=%d is invalid: need 1 <= d <= K = %d (distinct servers probed per job), or 0 for none; lower d or add servers", p.D, k)
 	}
@@ -137,15 +137,15 @@ func (p LSQ) split(c *Config) []classSplit {
 	return nil
 }
 
-// Theory: where the estimates are the true counts at every pick, LSQ is
-// JSQ (JSQ.Theory: the exact Markov chain at small K with exponential
+// theory: where the estimates are the true counts at every pick, LSQ is
+// JSQ (JSQ.theory: the exact Markov chain at small K with exponential
 // sizes): D = K at any M and P, or one dispatcher hearing every departure
 // (P = 1). Otherwise none is known here.
-func (p LSQ) Theory(c Config) (Reference, bool) {
+func (p LSQ) theory(c Config) (Reference, bool) {
 	if !p.fresh(c.Servers) && (p.P != 1 || c.dispatchers() != 1) {
 		return Reference{}, false
 	}
-	return JSQ{}.Theory(c)
+	return JSQ{}.theory(c)
 }
 
 // Pick cannot run through a View: the estimates live in the run.

@@ -110,16 +110,16 @@ type remembering struct {
 	mem    *memory
 }
 
-func (r remembering) Label() string               { return Label(r.Policy) }
+func (r remembering) label() string               { return Label(r.Policy) }
 func (r remembering) Pick(v *View, x float64) int { return r.mem.pick(v, x) }
 
-// Start gives each replication of LL(d,m) its own memory.
-func (p LeastLoaded) Start(*View) Policy { return start(p, p.D, p.Mem, p.Replace, Workload) }
+// start gives each replication of LL(d,m) its own memory.
+func (p LeastLoaded) start(*View) Policy { return startMemory(p, p.D, p.Mem, p.Replace, Workload) }
 
-// Start gives each replication of JSQ(d,m) its own memory.
-func (p JSQ) Start(*View) Policy { return start(p, p.D, p.Mem, p.Replace, Count) }
+// start gives each replication of JSQ(d,m) its own memory.
+func (p JSQ) start(*View) Policy { return startMemory(p, p.D, p.Mem, p.Replace, Count) }
 
-func start(p Policy, d, m int, replace bool, kind State) Policy {
+func startMemory(p Policy, d, m int, replace bool, kind State) Policy {
 	if m == 0 {
 		return p
 	}
@@ -130,13 +130,13 @@ func newMemoryDispatcher(s *sim, d, m int, replace bool, kind State) dispatcher 
 	return &memoryDispatcher{v: View{s: s}, mem: newMemory(d, m, replace, kind)}
 }
 
-// Probes: the d sampled and m remembered servers are asked for their
+// probes: the d sampled and m remembered servers are asked for their
 // state (Result.MessagesPerJob).
-func (p LeastLoaded) Probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
+func (p LeastLoaded) probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
 
-// Probes: the d sampled and m remembered servers are asked for their
+// probes: the d sampled and m remembered servers are asked for their
 // state (Result.MessagesPerJob).
-func (p JSQ) Probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
+func (p JSQ) probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
 
 // ownHistory: with memory, a dispatcher's choice depends on its own last job.
 func (p LeastLoaded) ownHistory(int) bool { return p.Mem > 0 }
@@ -189,5 +189,5 @@ func memoryLabel(name string, d int, replace bool, m int) string {
 // unstarted reports a policy with memory picked without its Start: its
 // memory would be shared by parallel replications.
 func unstarted(p Policy) int {
-	panic(policyError{fmt.Errorf("policy %s keeps memory between jobs and was picked without Start; call Start(v) once per replication (a wrapper policy must forward Start)", p)})
+	panic(policyError{fmt.Errorf("policy %s keeps memory between jobs and was picked without Start: start it once per replication and dispatcher with lbsim.Start(p, v) (a wrapper policy must forward Start)", p)})
 }

@@ -20,8 +20,8 @@ func init() {
 }
 
 func (Random) String() string                  { return "rnd" }
-func (Random) Label() string                   { return "RND" }
-func (Random) Reads() State                    { return 0 }
+func (Random) label() string                   { return "RND" }
+func (Random) reads() State                    { return 0 }
 func (Random) Pick(v *View, _ float64) int     { return v.Rand().IntN(v.K()) }
 func (Random) newDispatcher(s *sim) dispatcher { return &randomDispatcher{k: s.k, r: s.rDispatch} }
 
@@ -33,9 +33,9 @@ type randomDispatcher struct {
 func (d *randomDispatcher) pick(float64, float64) int { return d.r.IntN(d.k) }
 func (*randomDispatcher) lean(*sim) leanPolicy        { return leanRandom }
 
-// Theory: every server is an M/G/1 queue of rate lambda/K at its own speed,
+// theory: every server is an M/G/1 queue of rate lambda/K at its own speed,
 // any sizes, FCFS or PS (see splitTheory).
-func (Random) Theory(c Config) (Reference, bool) {
+func (Random) theory(c Config) (Reference, bool) {
 	return splitTheory(c, "M/G/1 per server (Pollaczek-Khinchine)", "M/G/1-PS per server (insensitive)")
 }
 

@@ -9,9 +9,9 @@ import "fmt"
 type WeightedRandom struct{ Weights Weights }
 
 func (p WeightedRandom) String() string { return "rnd:weights=" + p.Weights.String() }
-func (p WeightedRandom) Label() string  { return "RND-" + p.Weights.label() }
-func (WeightedRandom) Reads() State     { return 0 }
-func (p WeightedRandom) Validate(k int, _ SizeLaw) error {
+func (p WeightedRandom) label() string  { return "RND-" + p.Weights.label() }
+func (WeightedRandom) reads() State     { return 0 }
+func (p WeightedRandom) validate(k int, _ SizeLaw) error {
 	return p.Weights.validate("rnd", k)
 }
 
@@ -44,8 +44,8 @@ func (p WeightedRandom) split(c *Config) []classSplit {
 	return allJobs(c, p.Weights.shares(c.speeds()))
 }
 
-// Theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) at its own
+// theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) at its own
 // speed (see splitTheory).
-func (p WeightedRandom) Theory(c Config) (Reference, bool) {
+func (p WeightedRandom) theory(c Config) (Reference, bool) {
 	return splitTheory(c, fmt.Sprintf("M/G/1 per server, weights %s (Pollaczek-Khinchine)", p.Weights), "M/G/1-PS per server, weighted split (insensitive)")
 }

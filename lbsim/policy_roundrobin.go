@@ -23,8 +23,8 @@ func init() {
 }
 
 func (RoundRobin) String() string                  { return "rr" }
-func (RoundRobin) Label() string                   { return "RR" }
-func (RoundRobin) Reads() State                    { return 0 }
+func (RoundRobin) label() string                   { return "RR" }
+func (RoundRobin) reads() State                    { return 0 }
 func (RoundRobin) Pick(v *View, _ float64) int     { return int(v.Job() % int64(v.K())) }
 func (RoundRobin) newDispatcher(s *sim) dispatcher { return &rrDispatcher{k: s.k} }
 
@@ -43,7 +43,7 @@ func (d *rrDispatcher) pick(float64, float64) int {
 
 func (*rrDispatcher) lean(*sim) leanPolicy { return leanRoundRobin }
 
-// Theory: with exponential sizes every server is an E_K/M/1 queue at its
+// theory: with exponential sizes every server is an E_K/M/1 queue at its
 // own speed (Erlang-K gaps: K Poisson gaps between a server's jobs), solved
 // by the GI/M/1 root; each server gets 1/K of the jobs, so the means are
 // the average over servers. Under PS the same means (exponential sizes
@@ -52,7 +52,7 @@ func (*rrDispatcher) lean(*sim) leanPolicy { return leanRoundRobin }
 //
 // With H2 sizes under FCFS every server is an E_K/H2/1 queue
 // (theory.RoundRobinH2: the two roots of the GI/H2/1 equation).
-func (RoundRobin) Theory(c Config) (Reference, bool) {
+func (RoundRobin) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if h, ok := s.sizes.(H2); ok && !s.ps {
 		return perServer(s, fmt.Sprintf("E_%d/H2/1 per server (GI/H2/1 roots)", s.k), func(mu float64) (theory.Delay, error) {

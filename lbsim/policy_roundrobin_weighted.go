@@ -10,14 +10,14 @@ package lbsim
 type WeightedRoundRobin struct{ Weights Weights }
 
 func (p WeightedRoundRobin) String() string { return "rr:weights=" + p.Weights.String() }
-func (p WeightedRoundRobin) Label() string  { return "RR-" + p.Weights.label() }
-func (WeightedRoundRobin) Reads() State     { return 0 }
-func (p WeightedRoundRobin) Validate(k int, _ SizeLaw) error {
+func (p WeightedRoundRobin) label() string  { return "RR-" + p.Weights.label() }
+func (WeightedRoundRobin) reads() State     { return 0 }
+func (p WeightedRoundRobin) validate(k int, _ SizeLaw) error {
 	return p.Weights.validate("rr", k)
 }
 
-// Start gives each replication its own turns.
-func (p WeightedRoundRobin) Start(v *View) Policy { return newSmoothRR(p, viewSpeeds(v)) }
+// start gives each replication its own turns.
+func (p WeightedRoundRobin) start(v *View) Policy { return newSmoothRR(p, viewSpeeds(v)) }
 
 // Pick is only valid on the value Start returns.
 func (p WeightedRoundRobin) Pick(v *View, _ float64) int { return unstarted(p) }
@@ -118,13 +118,13 @@ func (p WeightedRoundRobin) split(c *Config) []classSplit {
 	return allJobs(c, p.Weights.shares(c.speeds()))
 }
 
-// Theory: with equal weights the picks are RR's (job n to server n mod K),
+// theory: with equal weights the picks are RR's (job n to server n mod K),
 // and so is the theory (E_K/M/1 per server); with unequal weights a
 // server's gaps are sums of varying numbers of arrival gaps, in a fixed
 // cycle, which is not a renewal process: no exact value.
-func (p WeightedRoundRobin) Theory(c Config) (Reference, bool) {
+func (p WeightedRoundRobin) theory(c Config) (Reference, bool) {
 	if !allEqual(p.Weights.of(c.speeds())) {
 		return Reference{}, false
 	}
-	return RoundRobin{}.Theory(c)
+	return RoundRobin{}.theory(c)
 }

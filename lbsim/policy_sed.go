@@ -28,14 +28,14 @@ func (p SED) String() string {
 	}
 	return sampledSpec("sed", p.D, false)
 }
-func (p SED) Label() string {
+func (p SED) label() string {
 	if p.D == 0 {
 		return "SED"
 	}
 	return sampledLabel("SED", p.D, false)
 }
-func (SED) Reads() State { return Count }
-func (p SED) Validate(k int, _ SizeLaw) error {
+func (SED) reads() State { return Count }
+func (p SED) validate(k int, _ SizeLaw) error {
 	if p.D < 0 || p.D > k {
 		return fmt.Errorf("sed d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, or use sed for all servers", p.D, k)
 	}
@@ -46,8 +46,8 @@ func (p SED) Validate(k int, _ SizeLaw) error {
 // (config_stability.go); over all servers it is stable below capacity.
 func (p SED) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, 0, k, false) }
 
-// RowParams: d, the servers sampled per job (K for SED).
-func (p SED) RowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+// rowParams: d, the servers sampled per job (K for SED).
+func (p SED) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 
 // Pick samples D servers (all K for D = 0) and takes the least expected delay.
 func (p SED) Pick(v *View, _ float64) int {
@@ -100,7 +100,7 @@ func (p SED) newDispatcher(s *sim) dispatcher {
 // Theory, for exponential sizes at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
 // the same process): the exact Markov chain of SED-d (theory.DispatchExact).
-func (p SED) Theory(c Config) (Reference, bool) {
+func (p SED) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	d := p.D
 	if allServers(d, s.k, false) {

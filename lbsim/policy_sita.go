@@ -43,19 +43,19 @@ func (p SITA) String() string {
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
 
-// Label is SITA-c; a size cut changes the numbers, so it is named too
+// label is SITA-c; a size cut changes the numbers, so it is named too
 // (SITA-5 (cut 2)). Without one the label stays SITA-c, which notebooks parse.
-func (p SITA) Label() string {
+func (p SITA) label() string {
 	if p.Cut > 0 {
 		return fmt.Sprintf("SITA-%d (cut %s)", p.C, fmtNum(p.Cut))
 	}
 	return fmt.Sprintf("SITA-%d", p.C)
 }
 
-// RowParams: SITA's c, the servers of the short jobs.
-func (p SITA) RowParams(int) (d, c int) { return 0, p.C }
-func (p SITA) Reads() State             { return 0 }
-func (p SITA) Validate(k int, sizes SizeLaw) error {
+// rowParams: SITA's c, the servers of the short jobs.
+func (p SITA) rowParams(int) (d, c int) { return 0, p.C }
+func (p SITA) reads() State             { return 0 }
+func (p SITA) validate(k int, sizes SizeLaw) error {
 	if k < 2 {
 		return fmt.Errorf("sita needs at least 2 servers (short jobs on c of them, long jobs on the rest), got K=%d; use -servers 2 or more", k)
 	}
@@ -110,9 +110,9 @@ func (d *sitaDispatcher) group(x float64) (lo, n int) {
 	return 0, d.c
 }
 
-// Classes: short jobs (sizes up to the cut, or the two-point law's short
+// classes: short jobs (sizes up to the cut, or the two-point law's short
 // class) on servers 1..C, long jobs on C+1..K.
-func (p SITA) Classes(k int, sizes SizeLaw) []SizeClass {
+func (p SITA) classes(k int, sizes SizeLaw) []SizeClass {
 	cls := []SizeClass{{Name: "short", Upper: p.Cut}, {Name: "long", Upper: math.Inf(1)}}
 	if p.Cut == 0 {
 		if cls = lawClasses(sizes, k); len(cls) != 2 {
@@ -126,7 +126,7 @@ func (p SITA) Classes(k int, sizes SizeLaw) []SizeClass {
 
 // split: SITA's two classes of jobs, short ones evenly to servers 1..C
 // and long ones to C+1..K: without a cut the two-point law's sizes, with a
-// cut the law's moments below and above it (Truncated); nil for a law
+// cut the law's moments below and above it (BelowCut); nil for a law
 // without them.
 func (p SITA) split(c *Config) []classSplit {
 	sizes := c.sizes()
@@ -134,8 +134,7 @@ func (p SITA) split(c *Config) []classSplit {
 	if tp, isTP := sizes.(TwoPoint); isTP && p.Cut == 0 {
 		short = theory.ClassMoments{Prob: 1 - tp.P, M1: tp.Xm, M2: tp.Xm * tp.Xm}
 		long = theory.ClassMoments{Prob: tp.P, M1: tp.XM, M2: tp.XM * tp.XM}
-	} else if tr, isTr := sizes.(Truncated); isTr && p.Cut > 0 {
-		pb, m1, m2 := tr.BelowCut(p.Cut)
+	} else if pb, m1, m2, ok := BelowCut(sizes, p.Cut); ok && p.Cut > 0 {
 		cond := func(prob, e1, e2 float64) theory.ClassMoments {
 			if prob <= 0 {
 				return theory.ClassMoments{}
@@ -160,12 +159,12 @@ func (p SITA) loadAdvice(c *Config) string {
 	return fmt.Sprintf("choose c near the equal-load c=%d (K (1-p) x_m / E[X]), ", int(math.Round(cE)))
 }
 
-// Theory: by Poisson thinning each server of a group is an M/G/1 queue of
+// theory: by Poisson thinning each server of a group is an M/G/1 queue of
 // rate lambda p_g / n_g (n_g its servers) at its own speed, fed by its
 // class's conditional moments (see split and splitTheory): two-point sizes
 // without a cut (M/D/1 per group), or any law with a cut; each class's mean
 // is the average over its servers.
-func (p SITA) Theory(c Config) (Reference, bool) {
+func (p SITA) theory(c Config) (Reference, bool) {
 	fcfs := "M/G/1 per group (conditional moments)"
 	if _, tp := c.Sizes.(TwoPoint); tp && p.Cut == 0 {
 		fcfs = "M/D/1 per group"

@@ -3,26 +3,27 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
 
 // viaView runs a built-in policy through its Pick method and the View (the
-// path of a user's policy) instead of its fast dispatcher.
+// path of a user's policy) instead of its fast dispatcher. It is a policy
+// of one's own whose optional methods, all exported, answer what lbsim's
+// functions say of the built-in policy p; Start wraps p's started value.
 type viaView struct{ p Policy }
 
-func (w viaView) String() string                      { return w.p.String() }
-func (w viaView) Pick(v *View, x float64) int         { return w.p.Pick(v, x) }
-func (w viaView) Reads() State                        { return Reads(w.p) }
-func (w viaView) Validate(k int, sizes SizeLaw) error { return validatePolicy(w.p, k, sizes) }
-
-// Start forwards to the policy's own Start (policies with memory).
-func (w viaView) Start(v *View) Policy {
-	if st, ok := w.p.(interface{ Start(v *View) Policy }); ok {
-		return viaView{st.Start(v)}
-	}
-	return w
-}
+func (w viaView) String() string                       { return w.p.String() }
+func (w viaView) Pick(v *View, x float64) int          { return w.p.Pick(v, x) }
+func (w viaView) Reads() State                         { return Reads(w.p) }
+func (w viaView) Validate(k int, s SizeLaw) error      { return validatePolicy(w.p, k, s) }
+func (w viaView) Label() string                        { return Label(w.p) }
+func (w viaView) Start(v *View) Policy                 { return viaView{Start(w.p, v)} }
+func (w viaView) Theory(c Config) (Reference, bool)    { c.Policy = w.p; return policyTheory(w.p, c) }
+func (w viaView) RowParams(k int) (d, c int)           { return rowParams(w.p, k) }
+func (w viaView) Probes(k int) int                     { return probes(w.p, k) }
+func (w viaView) Classes(k int, s SizeLaw) []SizeClass { return policyClasses(w.p, k, s) }
 
 // runBothWays runs cfg with its policy's fast path, then through the View.
 func runBothWays(t *testing.T, cfg Config) (fast, slow Result) {
@@ -148,10 +149,34 @@ func (countless) String() string              { return "countless" }
 func (countless) Reads() State                { return Workload }
 func (countless) Pick(v *View, _ float64) int { return v.Count(0) * 0 }
 
+// The functions that ask a policy's optional methods read a built-in
+// policy's unexported ones and a user's exported ones alike: a policy of
+// one's own that forwards them to a built-in one gets the same answers.
+func TestHooksOfOwnPolicies(t *testing.T) {
+	sizes := Exponential{M: 1}
+	for _, p := range []Policy{SITA{C: 2, Cut: 3}, JSQ{D: 2, Mem: 1}, LSQ{D: 2, P: 0.1}, WeightedRandom{Weights: Weights{Values: []float64{2, 1, 1}}}} {
+		m := viaView{p}
+		cfg := Config{Servers: 3, Load: 0.5, Sizes: sizes, Policy: p, Jobs: 1000}
+		ref, ok := policyTheory(p, cfg)
+		cfg.Policy = m
+		mref, mok := policyTheory(m, cfg)
+		md, mc := rowParams(m, 3)
+		d, c := rowParams(p, 3)
+		if Reads(m) != Reads(p) || Label(m) != Label(p) || md != d || mc != c || probes(m, 3) != probes(p, 3) ||
+			!reflect.DeepEqual(mref, ref) || mok != ok || !reflect.DeepEqual(policyClasses(m, 3, sizes), policyClasses(p, 3, sizes)) ||
+			fmt.Sprint(validatePolicy(m, 1, sizes)) != fmt.Sprint(validatePolicy(p, 1, sizes)) {
+			t.Errorf("%s: a policy of one's own forwarding its hooks answers differently", p)
+		}
+		if started := Start(m, nil).(viaView).p; reflect.TypeOf(started) != reflect.TypeOf(Start(p, nil)) {
+			t.Errorf("%s: Start gives a %T, forwarded a %T", p, Start(p, nil), started)
+		}
+	}
+}
+
 // The registry is the one place specs come from: every registered example
 // parses, prints back to itself, and has a label.
 func TestRegistry(t *testing.T) {
-	for _, typ := range PolicyTypes() {
+	for _, typ := range policyRegistry.families() {
 		p, err := ParsePolicy(typ.Example)
 		if err != nil {
 			t.Fatalf("%s: example %q: %v", typ.Name, typ.Example, err)
@@ -196,7 +221,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%q: error %v, want one saying %q", c.spec, err, c.want)
 		}
 	}
-	if err := (JSQ{D: 2, Mem: 11}).Validate(10, nil); err == nil || !strings.Contains(err.Error(), "need 0 <= mem <= K = 10") {
+	if err := validatePolicy(JSQ{D: 2, Mem: 11}, 10, nil); err == nil || !strings.Contains(err.Error(), "need 0 <= mem <= K = 10") {
 		t.Errorf("mem=11 on 10 servers: %v", err)
 	}
 }

@@ -35,12 +35,6 @@ type Family[T any] struct {
 // PolicyType is a family of dispatching policies (see RegisterPolicy).
 type PolicyType = Family[Policy]
 
-// SizeType is a family of size laws (see RegisterSizes).
-type SizeType = Family[SizeLaw]
-
-// ArrivalType is a family of arrival processes (see RegisterArrivals).
-type ArrivalType = Family[ArrivalProcess]
-
 // registry holds the families of one kind, by lower-case name and alias.
 type registry[T any] struct {
 	what string // "policy", "sizes", "arrivals": the spec's role in messages
@@ -60,37 +54,14 @@ var (
 // case-insensitive and must be new.
 func RegisterPolicy(t PolicyType) error { return policyRegistry.register(t) }
 
-// RegisterSizes adds a size-law family, as RegisterPolicy does a policy's
-// (ParseSizes, -sizes, sweep files, the explorer's size menu).
-func RegisterSizes(t SizeType) error { return sizeRegistry.register(t) }
-
-// RegisterArrivals adds an arrival-process family (ParseArrivals, -arrivals).
-func RegisterArrivals(t ArrivalType) error { return arrivalRegistry.register(t) }
-
-// PolicyTypes lists the registered policy families, sorted by name.
-func PolicyTypes() []PolicyType { return policyRegistry.families() }
-
-// SizeTypes lists the registered size-law families, sorted by name.
-func SizeTypes() []SizeType { return sizeRegistry.families() }
-
-// ArrivalTypes lists the registered arrival-process families, sorted by name.
-func ArrivalTypes() []ArrivalType { return arrivalRegistry.families() }
-
-// PolicyExamples are the registered policies' example specs, for help texts
-// and error messages.
-func PolicyExamples() []string { return policyRegistry.examples() }
-
 // ParsePolicy reads a policy spec "name" or "name:key=value,...". Whether
 // parameters fit K is checked by Config.Validate, which knows K.
 func ParsePolicy(spec string) (Policy, error) { return policyRegistry.parse(spec) }
 
 // ParseSizes reads a size-law spec, "exp:mean=1" or "modal:100,500,1000"
-// (see SizeTypes); every law's String is a spec that ParseSizes reads back
-// as the same law.
+// (the sizes Field's Choices list the families); every law's String is a
+// spec that ParseSizes reads back as the same law.
 func ParseSizes(spec string) (SizeLaw, error) { return sizeRegistry.parse(spec) }
-
-// ParseArrivals reads an arrival-process spec (see ArrivalTypes).
-func ParseArrivals(spec string) (ArrivalProcess, error) { return arrivalRegistry.parse(spec) }
 
 func (r *registry[T]) register(f Family[T]) error {
 	if f.Name == "" || (f.New == nil) == (f.NewList == nil) {

@@ -94,7 +94,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	}
 	timeScales(cfg, reps, add)
 	sizes := cfg.sizes()
-	alpha := tailIndex(sizes)
+	alpha := TailIndex(sizes)
 	switch {
 	case ps && math.IsInf(sizes.SecondMoment(), 1):
 		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)

@@ -20,7 +20,7 @@ const (
 	streamDispatchers = 1 << 16
 )
 
-// dispatcherStream is the identifier of dispatcher i's stream (i < MaxDispatchers).
+// dispatcherStream is the identifier of dispatcher i's stream (i < maxDispatchers).
 func dispatcherStream(i int) uint64 {
 	if i == 0 {
 		return streamDispatch

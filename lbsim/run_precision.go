@@ -141,7 +141,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		if progress != nil && !math.IsNaN(rel) {
 			need := float64(used) * (rel / cfg.Precision) * (rel / cfg.Precision)
 			progress(PrecisionProgress{Precision: cfg.Precision, Round: round, Reps: c.Reps, Jobs: used, HalfWidth: rel,
-				Projected: int64(min(max(need, float64(used)), MaxJobs)), Budget: budget, DefaultBudget: defaultBudget})
+				Projected: int64(min(max(need, float64(used)), maxJobs)), Budget: budget, DefaultBudget: defaultBudget})
 		}
 		tooShort := hasAny(r.Warnings, lengthRules)
 		for _, rule := range invalidRules {

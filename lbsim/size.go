@@ -23,6 +23,11 @@ type SizeLaw interface {
 	String() string
 }
 
+// A size law's optional methods, as for a policy's (policy.go): a law of
+// one's own has the exported interface, a built-in law the same method
+// unexported; the function after each pair asks either, the built-in's
+// first.
+
 // Truncated is a size law that knows its moments below a cut-off, for
 // SITA with a size cut (each group's load and exact delays):
 //
@@ -34,10 +39,61 @@ type Truncated interface {
 	BelowCut(cut float64) (p, m1, m2 float64)
 }
 
+type builtinTruncated interface {
+	belowCut(cut float64) (p, m1, m2 float64)
+}
+
+// BelowCut is s's moments below cut (see Truncated); ok is false when s
+// does not know them.
+func BelowCut(s SizeLaw, cut float64) (p, m1, m2 float64, ok bool) {
+	switch t := s.(type) {
+	case builtinTruncated:
+		p, m1, m2 = t.belowCut(cut)
+	case Truncated:
+		p, m1, m2 = t.BelowCut(cut)
+	default:
+		return 0, 0, 0, false
+	}
+	return p, m1, m2, true
+}
+
 // ThirdMomenter is a size law that knows E[X^3] (+Inf when it does not
-// exist), for the run-length index of the warnings. Every built-in law has it.
+// exist). Every built-in law has it.
 type ThirdMomenter interface {
 	ThirdMoment() float64
+}
+
+type builtinThirdMomenter interface{ thirdMoment() float64 }
+
+// ThirdMoment is s's E[X^3] (see ThirdMomenter); ok is false when s does
+// not know it.
+func ThirdMoment(s SizeLaw) (m3 float64, ok bool) {
+	switch t := s.(type) {
+	case builtinThirdMomenter:
+		return t.thirdMoment(), true
+	case ThirdMomenter:
+		return t.ThirdMoment(), true
+	}
+	return 0, false
+}
+
+// tailIndexer: a law with a heavy tail, E[X^j] finite only for j below
+// its tail index (Pareto; a law of one's own such as a Lomax), for the
+// warnings and the choice of control variates.
+type (
+	tailIndexer        interface{ TailIndex() float64 }
+	builtinTailIndexer interface{ tailIndex() float64 }
+)
+
+// TailIndex is s's tail index: its TailIndex method's, else +Inf.
+func TailIndex(s SizeLaw) float64 {
+	switch t := s.(type) {
+	case builtinTailIndexer:
+		return t.tailIndex()
+	case tailIndexer:
+		return t.TailIndex()
+	}
+	return math.Inf(1)
 }
 
 // Classifier is implemented by size laws whose jobs fall in named classes
@@ -47,23 +103,23 @@ type Classifier interface {
 	Classes() (names []string, cuts []float64)
 }
 
-// SizeClass is a class of jobs that results are reported for (Result.Classes):
-// the jobs with sizes in (the previous class's Upper, Upper], sent to
-// servers From..To-1.
-type SizeClass struct {
-	Name     string
-	Upper    float64
-	From, To int
+type builtinClassifier interface {
+	classes() (names []string, cuts []float64)
 }
 
 // lawClasses are the classes of the size law's Classifier, if it has one,
 // each sent to all k servers.
 func lawClasses(sizes SizeLaw, k int) []SizeClass {
-	cl, ok := sizes.(Classifier)
-	if !ok {
+	var names []string
+	var cuts []float64
+	switch cl := sizes.(type) {
+	case builtinClassifier:
+		names, cuts = cl.classes()
+	case Classifier:
+		names, cuts = cl.Classes()
+	default:
 		return nil
 	}
-	names, cuts := cl.Classes()
 	out := make([]SizeClass, len(names))
 	for i, name := range names {
 		out[i] = SizeClass{Name: name, Upper: math.Inf(1), To: k}
@@ -72,6 +128,15 @@ func lawClasses(sizes SizeLaw, k int) []SizeClass {
 		}
 	}
 	return out
+}
+
+// SizeClass is a class of jobs that results are reported for (Result.Classes):
+// the jobs with sizes in (the previous class's Upper, Upper], sent to
+// servers From..To-1.
+type SizeClass struct {
+	Name     string
+	Upper    float64
+	From, To int
 }
 
 // filler is a size law that draws a block of sizes in one call (the common
@@ -125,12 +190,3 @@ func loadText(rho float64) string {
 // positive checks a scale parameter: finite, > 0 and within
 // [MinMagnitude, MaxMagnitude] (see config_limits.go).
 func positive(name string, v float64, fix string) error { return inRange(name, v, fix) }
-
-// tailIndex is a law's tail index: +Inf unless it says otherwise
-// (a TailIndex method: Pareto, Lomax).
-func tailIndex(s SizeLaw) float64 {
-	if t, ok := s.(interface{ TailIndex() float64 }); ok {
-		return t.TailIndex()
-	}
-	return math.Inf(1)
-}

@@ -4,7 +4,7 @@ package lbsim
 type Deterministic struct{ X0 float64 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "det", Params: []string{"x"}, Need: []string{"x"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "det", Params: []string{"x"}, Need: []string{"x"},
 		Example: "det:x=1", Summary: "every job of size x (SCV 0)",
 		New: func(p Params) (SizeLaw, error) { return Deterministic{X0: p["x"]}, nil }})
 }
@@ -15,13 +15,13 @@ func (s Deterministic) SecondMoment() float64 { return s.X0 * s.X0 }
 func (s Deterministic) Validate() error       { return positive("det x", s.X0, "e.g. det:x=1") }
 func (s Deterministic) String() string        { return "det:x=" + fmtNum(s.X0) }
 
-// BelowCut is (1, X0, X0^2) when X0 <= cut, else (0, 0, 0).
-func (s Deterministic) BelowCut(cut float64) (p, m1, m2 float64) {
+// belowCut is (1, X0, X0^2) when X0 <= cut, else (0, 0, 0).
+func (s Deterministic) belowCut(cut float64) (p, m1, m2 float64) {
 	if s.X0 <= cut {
 		return 1, s.X0, s.X0 * s.X0
 	}
 	return 0, 0, 0
 }
 
-// ThirdMoment is E[X^3] = X0^3.
-func (s Deterministic) ThirdMoment() float64 { return s.X0 * s.X0 * s.X0 }
+// thirdMoment is E[X^3] = X0^3.
+func (s Deterministic) thirdMoment() float64 { return s.X0 * s.X0 * s.X0 }

@@ -13,7 +13,7 @@ type Empirical struct {
 }
 
 func init() {
-	for _, f := range []SizeType{
+	for _, f := range []Family[SizeLaw]{
 		{Name: "modal", Example: "modal:100,500,1000", Summary: "a uniform choice among the listed sizes (the course's modal mix)",
 			NewList: func(xs []float64) (SizeLaw, error) { return NewModal(xs...), nil }},
 		{Name: "empirical", Example: "empirical:1,2,2,7", Summary: "observed sizes resampled uniformly (repeats weigh more)",
@@ -45,8 +45,8 @@ func (s Empirical) SecondMoment() float64 {
 	return sum / float64(len(s.Values))
 }
 
-// ThirdMoment is E[X^3] = sum of x^3 over Values / n.
-func (s Empirical) ThirdMoment() float64 {
+// thirdMoment is E[X^3] = sum of x^3 over Values / n.
+func (s Empirical) thirdMoment() float64 {
 	sum := 0.0
 	for _, v := range s.Values {
 		sum += v * v * v
@@ -54,9 +54,9 @@ func (s Empirical) ThirdMoment() float64 {
 	return sum / float64(len(s.Values))
 }
 
-// BelowCut is (the number of, the sum of x and of x^2 over) the values
+// belowCut is (the number of, the sum of x and of x^2 over) the values
 // x <= cut, each over n = len(Values); repeated values count each time.
-func (s Empirical) BelowCut(cut float64) (p, m1, m2 float64) {
+func (s Empirical) belowCut(cut float64) (p, m1, m2 float64) {
 	for _, v := range s.Values {
 		if v <= cut {
 			p, m1, m2 = p+1, m1+v, m2+v*v

@@ -21,7 +21,7 @@ type Erlang struct {
 const maxErlangPhases = 1000
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "erlang", Params: []string{"k", "mean"}, Need: []string{"k", "mean"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "erlang", Params: []string{"k", "mean"}, Need: []string{"k", "mean"},
 		Example: "erlang:k=4,mean=1", Summary: "Erlang: k exponential phases, mean M (SCV 1/k)",
 		New: func(p Params) (SizeLaw, error) {
 			k, err := p.Int("k", 0)
@@ -44,16 +44,16 @@ func (s Erlang) Mean() float64              { return s.M }
 func (s Erlang) SecondMoment() float64      { return s.M * s.M * (1 + 1/float64(s.K)) }
 func (s Erlang) closedSCV() (float64, bool) { return 1 / float64(s.K), true }
 
-// ThirdMoment is E[X^3] = M^3 (1 + 1/K) (1 + 2/K).
-func (s Erlang) ThirdMoment() float64 {
+// thirdMoment is E[X^3] = M^3 (1 + 1/K) (1 + 2/K).
+func (s Erlang) thirdMoment() float64 {
 	k := float64(s.K)
 	return s.M * s.M * s.M * (1 + 1/k) * (1 + 2/k)
 }
 
-// BelowCut is (P(K, u), M P(K+1, u), M^2 (1 + 1/K) P(K+2, u)) with u = cut K/M,
+// belowCut is (P(K, u), M P(K+1, u), M^2 (1 + 1/K) P(K+2, u)) with u = cut K/M,
 // P the regularized lower incomplete gamma function: E[X^j; X <= cut] =
 // E[X^j] P(K+j, u).
-func (s Erlang) BelowCut(cut float64) (p, m1, m2 float64) {
+func (s Erlang) belowCut(cut float64) (p, m1, m2 float64) {
 	f0, f1, f2 := gammaBelow(float64(s.K), cut*float64(s.K)/s.M)
 	return f0, s.Mean() * f1, s.SecondMoment() * f2
 }

@@ -15,7 +15,7 @@ type H2 struct {
 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "h2", Params: []string{"mean", "scv", "p1", "rate1", "rate2"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "h2", Params: []string{"mean", "scv", "p1", "rate1", "rate2"},
 		Example: "h2:mean=1,scv=10", Summary: "hyperexponential with balanced means, given mean and SCV >= 1 (or h2:p1=P,rate1=A,rate2=B)",
 		New: func(p Params) (SizeLaw, error) {
 			balanced, phases := p.Has("mean") || p.Has("scv"), p.Has("p1") || p.Has("rate1") || p.Has("rate2")
@@ -66,10 +66,10 @@ func (s H2) SecondMoment() float64 {
 	return 2*s.P1/(s.Rate1*s.Rate1) + 2*(1-s.P1)/(s.Rate2*s.Rate2)
 }
 
-// BelowCut mixes its phases' (Exponential.BelowCut): with w the phase's
+// belowCut mixes its phases' (Exponential.belowCut): with w the phase's
 // probability and u = cut Rate, each adds w (1 - e^-u, P(2, u)/Rate,
 // 2 P(3, u)/Rate^2), P the regularized lower incomplete gamma function.
-func (s H2) BelowCut(cut float64) (p, m1, m2 float64) {
+func (s H2) belowCut(cut float64) (p, m1, m2 float64) {
 	phase := func(w, rate float64) (p, m1, m2 float64) {
 		f0, f1, f2 := gammaBelow(1, cut*rate)
 		return w * f0, w / rate * f1, 2 * w / (rate * rate) * f2
@@ -79,8 +79,8 @@ func (s H2) BelowCut(cut float64) (p, m1, m2 float64) {
 	return p + q, m1 + q1, m2 + q2
 }
 
-// ThirdMoment is E[X^3] = 6 P1/Rate1^3 + 6 (1-P1)/Rate2^3.
-func (s H2) ThirdMoment() float64 {
+// thirdMoment is E[X^3] = 6 P1/Rate1^3 + 6 (1-P1)/Rate2^3.
+func (s H2) thirdMoment() float64 {
 	return 6*s.P1/(s.Rate1*s.Rate1*s.Rate1) + 6*(1-s.P1)/(s.Rate2*s.Rate2*s.Rate2)
 }
 func (s H2) Validate() error {

@@ -140,7 +140,7 @@ func TestSizeBelowCutContinuous(t *testing.T) {
 			cuts = append(cuts, 2*c.far)
 		}
 		for _, cut := range cuts {
-			p, m1, m2 := c.law.(Truncated).BelowCut(cut)
+			p, m1, m2 := below(t, c.law, cut)
 			wp, w1, w2 := c.cdf(cut), c.partial(1, cut), c.partial(2, cut)
 			if cut <= c.lo {
 				wp = 0
@@ -159,27 +159,26 @@ func TestSizeBelowCutContinuous(t *testing.T) {
 // support, and +Inf for the unbounded Pareto law with Alpha <= 3.
 func TestSizeThirdMoment(t *testing.T) {
 	for _, c := range continuousLaws(t) {
-		law := c.law.(ThirdMomenter)
 		if p, ok := c.law.(Pareto); ok && math.IsInf(p.H, 1) && p.Alpha <= 3 {
-			if got := law.ThirdMoment(); !math.IsInf(got, 1) {
+			if got := third(t, c.law); !math.IsInf(got, 1) {
 				t.Errorf("%v: E[X^3] = %v, want +Inf", c.law, got)
 			}
 			continue
 		}
-		if got, want := law.ThirdMoment(), c.partial(3, c.hi); !near(got, want, 1e-9) {
+		if got, want := third(t, c.law), c.partial(3, c.hi); !near(got, want, 1e-9) {
 			t.Errorf("%v: E[X^3] = %v, integral %v", c.law, got, want)
 		}
 	}
 	for _, a := range []float64{1.5, 2.2, 3} {
-		if got := (Pareto{Alpha: a, L: 1, H: math.Inf(1)}).ThirdMoment(); !math.IsInf(got, 1) {
+		if got := third(t, Pareto{Alpha: a, L: 1, H: math.Inf(1)}); !math.IsInf(got, 1) {
 			t.Errorf("unbounded Pareto alpha=%v: E[X^3] = %v, want +Inf", a, got)
 		}
-		if got := (Pareto{Alpha: a, L: 1, H: 1e3}).ThirdMoment(); math.IsInf(got, 0) || !(got > 0) {
+		if got := third(t, Pareto{Alpha: a, L: 1, H: 1e3}); math.IsInf(got, 0) || !(got > 0) {
 			t.Errorf("bounded Pareto alpha=%v: E[X^3] = %v, want finite", a, got)
 		}
 	}
 	// Erlang: E[X^3] = M^3 (K+1)(K+2)/K^2, here 8 * 5 * 6 / 16 = 15.
-	if got := (Erlang{K: 4, M: 2}).ThirdMoment(); !near(got, 15, 1e-15) {
+	if got := third(t, Erlang{K: 4, M: 2}); !near(got, 15, 1e-15) {
 		t.Errorf("erlang:k=4,mean=2: E[X^3] = %v, want 15", got)
 	}
 }
@@ -205,12 +204,12 @@ func TestSizeBelowCutDiscrete(t *testing.T) {
 		{NewEmpirical([]float64{5, 5, 5, 5}), 125, []want{{4.99, 0, 0, 0}, {5, 1, 5, 25}}},
 	} {
 		for _, w := range c.want {
-			p, m1, m2 := c.law.(Truncated).BelowCut(w.cut)
+			p, m1, m2 := below(t, c.law, w.cut)
 			if !near(p, w.p, 1e-12) || !near(m1, w.m1, 1e-12) || !near(m2, w.m2, 1e-12) {
 				t.Errorf("%v: BelowCut(%v) = (%v, %v, %v), want (%v, %v, %v)", c.law, w.cut, p, m1, m2, w.p, w.m1, w.m2)
 			}
 		}
-		if got := c.law.(ThirdMomenter).ThirdMoment(); !near(got, c.third, 1e-12) {
+		if got := third(t, c.law); !near(got, c.third, 1e-12) {
 			t.Errorf("%v: E[X^3] = %v, want %v", c.law, got, c.third)
 		}
 	}
@@ -223,17 +222,37 @@ func TestSizeBelowCutDiscrete(t *testing.T) {
 				p, m1, m2 = p+a[1], m1+a[1]*a[0], m2+a[1]*a[0]*a[0]
 			}
 		}
-		if gp, g1, g2 := s.BelowCut(cut); !near(gp, p, 1e-14) || !near(g1, m1, 1e-14) || !near(g2, m2, 1e-14) {
+		if gp, g1, g2 := below(t, s, cut); !near(gp, p, 1e-14) || !near(g1, m1, 1e-14) || !near(g2, m2, 1e-14) {
 			t.Errorf("%v: BelowCut(%v) = (%v, %v, %v), want (%v, %v, %v)", s, cut, gp, g1, g2, p, m1, m2)
 		}
 	}
+}
+
+// below is BelowCut(s, cut) of a law that must know it (every built-in law).
+func below(t *testing.T, s SizeLaw, cut float64) (p, m1, m2 float64) {
+	t.Helper()
+	p, m1, m2, ok := BelowCut(s, cut)
+	if !ok {
+		t.Fatalf("%v (%T) does not know its moments below a cut", s, s)
+	}
+	return p, m1, m2
+}
+
+// third is ThirdMoment(s) of a law that must know it (every built-in law).
+func third(t *testing.T, s SizeLaw) float64 {
+	t.Helper()
+	m3, ok := ThirdMoment(s)
+	if !ok {
+		t.Fatalf("%v (%T) does not know E[X^3]", s, s)
+	}
+	return m3
 }
 
 // sizeLawsForMoments are the registered families' examples and the laws of
 // the tests above.
 func sizeLawsForMoments(t *testing.T) []SizeLaw {
 	var laws []SizeLaw
-	for _, f := range SizeTypes() {
+	for _, f := range sizeRegistry.families() {
 		s, err := ParseSizes(f.Example)
 		if err != nil {
 			t.Fatalf("%s: %v", f.Example, err)
@@ -253,22 +272,18 @@ func sizeLawsForMoments(t *testing.T) []SizeLaw {
 // all three nondecreasing and at most their totals.
 func checkBelowCut(t *testing.T, s SizeLaw, cuts []float64) {
 	t.Helper()
-	b, ok := s.(Truncated)
-	if _, ok3 := s.(ThirdMomenter); !ok || !ok3 {
-		t.Fatalf("%v (%T): Truncated %v, ThirdMomenter %v; want both", s, s, ok, ok3)
-	}
 	for _, cut := range []float64{math.Inf(-1), -1, 0} {
-		if p, m1, m2 := b.BelowCut(cut); p != 0 || m1 != 0 || m2 != 0 {
+		if p, m1, m2 := below(t, s, cut); p != 0 || m1 != 0 || m2 != 0 {
 			t.Errorf("%v: BelowCut(%v) = (%v, %v, %v), want 0s", s, cut, p, m1, m2)
 		}
 	}
-	if p, m1, m2 := b.BelowCut(math.Inf(1)); p != 1 || m1 != s.Mean() || m2 != s.SecondMoment() {
+	if p, m1, m2 := below(t, s, math.Inf(1)); p != 1 || m1 != s.Mean() || m2 != s.SecondMoment() {
 		t.Errorf("%v: BelowCut(+Inf) = (%v, %v, %v), want (1, %v, %v) exactly", s, p, m1, m2, s.Mean(), s.SecondMoment())
 	}
 	const slack = 1 + 1e-9
 	var lp, l1, l2 float64
 	for _, cut := range cuts {
-		p, m1, m2 := b.BelowCut(cut)
+		p, m1, m2 := below(t, s, cut)
 		bad := !(p >= 0 && p <= 1) || !(m1 >= 0 && m1 <= cut*p*slack) || !(m2 >= 0 && m2 <= cut*m1*slack) ||
 			p < lp/slack || m1 < l1/slack || m2 < l2/slack || m1 > s.Mean()*slack || m2 > s.SecondMoment()*slack
 		if bad {
@@ -277,7 +292,7 @@ func checkBelowCut(t *testing.T, s SizeLaw, cuts []float64) {
 		lp, l1, l2 = p, m1, m2
 	}
 	// Cauchy-Schwarz: E[X^2]^2 <= E[X] E[X^3].
-	if m3, m2 := s.(ThirdMomenter).ThirdMoment(), s.SecondMoment(); !(m2*m2 <= s.Mean()*m3*slack) {
+	if m3, m2 := third(t, s), s.SecondMoment(); !(m2*m2 <= s.Mean()*m3*slack) {
 		t.Errorf("%v: E[X^3] = %v below E[X^2]^2/E[X] = %v", s, m3, m2*m2/s.Mean())
 	}
 }
@@ -296,7 +311,7 @@ func TestSizeBelowCutBounds(t *testing.T) {
 
 // Any valid law from a spec keeps the bounds of checkBelowCut at any cut.
 func FuzzSizeBelowCut(f *testing.F) {
-	for _, t := range SizeTypes() {
+	for _, t := range sizeRegistry.families() {
 		for _, cut := range []float64{0.3, 1, 999} {
 			f.Add(t.Example, cut)
 		}
@@ -312,4 +327,39 @@ func FuzzSizeBelowCut(f *testing.F) {
 		}
 		checkBelowCut(t, s, []float64{math.Abs(cut) / 2, math.Abs(cut)})
 	})
+}
+
+// ownLaw is a size law of one's own with the optional methods exported,
+// answering from a built-in law's.
+type ownLaw struct{ SizeLaw }
+
+func (o ownLaw) BelowCut(cut float64) (p, m1, m2 float64) {
+	p, m1, m2, _ = BelowCut(o.SizeLaw, cut)
+	return p, m1, m2
+}
+func (o ownLaw) ThirdMoment() float64           { m3, _ := ThirdMoment(o.SizeLaw); return m3 }
+func (o ownLaw) TailIndex() float64             { return TailIndex(o.SizeLaw) }
+func (o ownLaw) Classes() ([]string, []float64) { return []string{"small", "big"}, []float64{2} }
+
+// The functions that ask a size law's optional methods read a built-in
+// law's unexported ones and a user's exported ones alike, and say when a
+// law has none.
+func TestSizeHooksOfOwnLaws(t *testing.T) {
+	s := Pareto{Alpha: 2.5, L: 1, H: math.Inf(1)}
+	p, m1, m2, ok := BelowCut(s, 3)
+	op, om1, om2, ook := BelowCut(ownLaw{s}, 3)
+	m3, ok3 := ThirdMoment(s)
+	om3, ook3 := ThirdMoment(ownLaw{s})
+	if !ok || !ook || op != p || om1 != m1 || om2 != m2 || !ok3 || !ook3 || om3 != m3 || TailIndex(ownLaw{s}) != 2.5 {
+		t.Errorf("a law of one's own forwarding to %v: BelowCut (%v %v %v %v), E[X^3] (%v %v), tail index %v", s, op, om1, om2, ook, om3, ook3, TailIndex(ownLaw{s}))
+	}
+	if cls := lawClasses(ownLaw{s}, 4); len(cls) != 2 || cls[0].Upper != 2 || cls[1].Name != "big" || cls[1].To != 4 {
+		t.Errorf("classes of a law of one's own: %+v", cls)
+	}
+	bare := struct{ SizeLaw }{s} // none of the optional methods
+	_, _, _, ok = BelowCut(bare, 3)
+	_, ok3 = ThirdMoment(bare)
+	if ok || ok3 || !math.IsInf(TailIndex(bare), 1) || lawClasses(bare, 4) != nil {
+		t.Errorf("a law without optional methods: BelowCut %v, ThirdMoment %v, tail index %v, classes %v", ok, ok3, TailIndex(bare), lawClasses(bare, 4))
+	}
 }

@@ -15,7 +15,7 @@ type Pareto struct {
 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "pareto", Params: []string{"alpha", "mean", "min", "max"}, Need: []string{"alpha"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "pareto", Params: []string{"alpha", "mean", "min", "max"}, Need: []string{"alpha"},
 		Example: "pareto:alpha=2.2,mean=1", Summary: "Pareto of tail index alpha, given its mean (or its lower end min), bounded at max if given",
 		New: func(p Params) (SizeLaw, error) {
 			mx, bounded := p["max"], p.Has("max")
@@ -116,12 +116,12 @@ func (s Pareto) closedSCV() (float64, bool) {
 	return 1 / (s.Alpha * (s.Alpha - 2)), math.IsInf(s.H, 1) && s.Alpha > 2
 }
 
-// ThirdMoment is E[X^3] = moment(3): +Inf for the unbounded law with Alpha <= 3.
-func (s Pareto) ThirdMoment() float64 { return s.moment(3) }
+// thirdMoment is E[X^3] = moment(3): +Inf for the unbounded law with Alpha <= 3.
+func (s Pareto) thirdMoment() float64 { return s.moment(3) }
 
-// BelowCut is (0, 0, 0) for cut <= L, the totals for cut >= H, and between
+// belowCut is (0, 0, 0) for cut <= L, the totals for cut >= H, and between
 // (below(0, cut), below(1, cut), below(2, cut)): finite for any finite cut.
-func (s Pareto) BelowCut(cut float64) (p, m1, m2 float64) {
+func (s Pareto) belowCut(cut float64) (p, m1, m2 float64) {
 	switch {
 	case !(cut > s.L):
 		return 0, 0, 0
@@ -169,9 +169,9 @@ func (s Pareto) WithSCV(scv float64) (SizeLaw, error) {
 // SCV: SCV = 1/(alpha (alpha - 2)) for alpha > 2, so alpha = 1 + sqrt(1 + 1/SCV).
 func ParetoAlpha(scv float64) float64 { return 1 + math.Sqrt(1+1/scv) }
 
-// TailIndex is alpha for the unbounded law (E[X^j] is finite only for j <
+// tailIndex is alpha for the unbounded law (E[X^j] is finite only for j <
 // alpha) and +Inf for a bounded one.
-func (s Pareto) TailIndex() float64 {
+func (s Pareto) tailIndex() float64 {
 	if math.IsInf(s.H, 1) {
 		return s.Alpha
 	}

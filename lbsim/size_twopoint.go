@@ -17,7 +17,7 @@ type TwoPoint struct {
 }
 
 func init() {
-	mustRegister(sizeRegistry, SizeType{Name: "twopoint", Params: []string{"xm", "xM", "beta", "p"}, Need: []string{"xm", "xM"},
+	mustRegister(sizeRegistry, Family[SizeLaw]{Name: "twopoint", Params: []string{"xm", "xM", "beta", "p"}, Need: []string{"xm", "xM"},
 		Example: "twopoint:xm=1,xM=1000,beta=0.8", Summary: "x_M with probability p (or x_M^-beta, the handout's law), else x_m",
 		New: func(p Params) (SizeLaw, error) {
 			switch {
@@ -57,9 +57,9 @@ func (s TwoPoint) SecondMoment() float64 {
 	return (1-s.P)*s.Xm*s.Xm + s.P*s.XM*s.XM
 }
 
-// BelowCut sums the atoms at most cut: (1-P) (1, Xm, Xm^2) if Xm <= cut,
+// belowCut sums the atoms at most cut: (1-P) (1, Xm, Xm^2) if Xm <= cut,
 // plus P (1, XM, XM^2) if XM <= cut.
-func (s TwoPoint) BelowCut(cut float64) (p, m1, m2 float64) {
+func (s TwoPoint) belowCut(cut float64) (p, m1, m2 float64) {
 	if s.Xm <= cut {
 		p, m1, m2 = 1-s.P, (1-s.P)*s.Xm, (1-s.P)*s.Xm*s.Xm
 	}
@@ -69,11 +69,11 @@ func (s TwoPoint) BelowCut(cut float64) (p, m1, m2 float64) {
 	return p, m1, m2
 }
 
-// ThirdMoment is E[X^3] = (1-P) Xm^3 + P XM^3.
-func (s TwoPoint) ThirdMoment() float64 {
+// thirdMoment is E[X^3] = (1-P) Xm^3 + P XM^3.
+func (s TwoPoint) thirdMoment() float64 {
 	return (1-s.P)*s.Xm*s.Xm*s.Xm + s.P*s.XM*s.XM*s.XM
 }
-func (s TwoPoint) Classes() ([]string, []float64) {
+func (s TwoPoint) classes() ([]string, []float64) {
 	return []string{"short", "long"}, []float64{(s.Xm + s.XM) / 2}
 }
 func (s TwoPoint) Validate() error {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Specs are the short strings of the command line, of sweep files and of
@@ -39,7 +41,7 @@ func keyValues(what, params string, lists []string, allowed ...string) (map[stri
 		if Params(out).Has(k) {
 			return nil, fmt.Errorf("%s: parameter %q given twice; give it once", what, k)
 		}
-		x, err := ParseFloat(v)
+		x, err := number.Float(v)
 		if err != nil && contains(lists, k) {
 			err = listValue(out, k, strings.TrimSpace(v))
 			if err != nil {
@@ -94,7 +96,7 @@ func numberList(what, params, example string) ([]float64, error) {
 		if strings.TrimSpace(f) == "" {
 			return nil, fmt.Errorf("%s: value #%d is empty: list numbers separated by single commas, e.g. %s", what, i+1, example)
 		}
-		x, err := ParseFloat(f)
+		x, err := number.Float(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s: value #%d %v", what, i+1, err)
 		}
@@ -158,8 +160,8 @@ func (p Params) Bool(key string) (bool, error) {
 	return true, nil
 }
 
-// ParseDiscipline reads "fcfs" or "ps".
-func ParseDiscipline(s string) (Discipline, error) {
+// parseDiscipline reads "fcfs" or "ps".
+func parseDiscipline(s string) (Discipline, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
 	case "fcfs", "fifo":
 		return FCFS, nil

@@ -8,7 +8,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Trace is a recorded sequence of jobs: arrival times (non-decreasing) and
@@ -36,7 +39,7 @@ const MaxTraceJobs = 50_000_000
 var traceJobLimit = MaxTraceJobs
 
 // ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
-// row, numbers in the plain decimal syntax of ParseFloat. A first row whose
+// row, numbers plain decimals (no hex, '_', '+' or Inf). A first row whose
 // fields are all ASCII names (a letter first, e.g. "arrival,size") is a
 // header; any other first row is data and must parse, so a mistyped first
 // row is an error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
@@ -70,8 +73,8 @@ func ReadTrace(r io.Reader) (Trace, error) {
 				continue
 			}
 		}
-		t, errT := ParseFloat(fields[0])
-		x, errX := ParseFloat(fields[1])
+		t, errT := number.Float(fields[0])
+		x, errX := number.Float(fields[1])
 		switch {
 		case errT != nil:
 			return Trace{}, fmt.Errorf("trace line %d: arrival time %v", line, errT)
@@ -107,11 +110,14 @@ func ReadTrace(r io.Reader) (Trace, error) {
 // name). Inf and NaN are numbers to strconv, so not names either.
 func isHeader(fields []string) bool {
 	for _, f := range fields {
-		if f == "" || !(isASCIILetter(f[0]) || f[0] == '_') || isNonFinite(f) {
+		if f == "" || !(isASCIILetter(f[0]) || f[0] == '_') {
+			return false
+		}
+		if _, err := strconv.ParseFloat(f, 64); err == nil { // inf, nan
 			return false
 		}
 		for i := 0; i < len(f); i++ {
-			if !(isASCIILetter(f[i]) || isDigit(f[i]) || strings.IndexByte("_ ()[]/-", f[i]) >= 0) {
+			if !(isASCIILetter(f[i]) || '0' <= f[i] && f[i] <= '9' || strings.IndexByte("_ ()[]/-", f[i]) >= 0) {
 				return false
 			}
 		}

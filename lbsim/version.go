@@ -15,18 +15,19 @@ import (
 
 // The source of the code that determines a result row, compiled into every
 // binary that imports lbsim: the core package and the packages of this
-// module it imports, theory (the exact values beside each mean) and
-// internal/floats (how a row's numbers are printed). The
-// notebook helpers, figures, tables, studies, shard files and the command
-// line present rows but do not compute them, so editing them (the report
-// style, a figure's legend) keeps every cached result. Embedding the source
+// module it imports, theory (the exact values beside each mean),
+// internal/floats (how a row's numbers are printed) and internal/number (how
+// the numbers of specs and traces are read). The notebook helpers, figures,
+// tables, studies, shard files and the command line present rows but do not
+// compute them, so editing them (the report style, a figure's legend) keeps
+// every cached result. Embedding the source
 // files themselves (not a generated hash of them) means the version cannot
 // go stale: the go command reads the same files for the embed as for the
 // compiler, and rebuilds lbsim whenever any of them changes. Test files are
 // embedded too but left out of the hash; TestCodeVersionCoversSources checks
 // that the patterns follow the core's imports.
 //
-//go:embed *.go theory/*.go internal/floats/*.go
+//go:embed *.go theory/*.go internal/floats/*.go internal/number/*.go
 var sourceFS embed.FS
 
 // buildTag is mixed into CodeVersion. It is empty unless set at link time,

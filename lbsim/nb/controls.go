@@ -125,8 +125,8 @@ func field(name string) (lbsim.Field, error) {
 	return lbsim.Field{Label: name}, fmt.Errorf("no setting is named %q; the settings are %s", name, strings.Join(names, ", "))
 }
 
-// PolicyMenu chooses among every registered policy (lbsim.PolicyTypes) by
-// its example spec, and the extra specs given, starting at def.
+// PolicyMenu chooses among every registered policy (the policy Field's
+// Choices) by its example spec, and the extra specs given, starting at def.
 func PolicyMenu(def string, extra ...string) Control { return FieldMenu("policy", def, extra...) }
 
 // ServersSlider sets the number of servers K.
@@ -148,11 +148,11 @@ func LoadSlider(def float64) Control {
 	return FieldSlider("load", loads, def)
 }
 
-// SizesMenu chooses the job-size law among every registered family
-// (lbsim.SizeTypes) by its example spec ("exp:mean=1", "h2:mean=1,scv=10",
-// the handout's "twopoint:xm=1,xM=1000,beta=0.8", ...), and the extra
-// specs given, starting at def. The SCV of the laws that have one to set
-// (H2, Pareto) comes from SCVSlider, which must follow this menu.
+// SizesMenu chooses the job-size law among every registered family (the
+// sizes Field's Choices) by its example spec ("exp:mean=1",
+// "h2:mean=1,scv=10", the handout's "twopoint:xm=1,xM=1000,beta=0.8", ...),
+// and the extra specs given, starting at def. The SCV of the laws that have
+// one to set (H2, Pareto) comes from SCVSlider, which must follow this menu.
 func SizesMenu(def string, extra ...string) Control { return FieldMenu("sizes", def, extra...) }
 
 // SCVSlider sets the squared coefficient of variation of the size laws that

@@ -14,6 +14,7 @@ import (
 
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/frame"
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Notebook parameters can be overridden from the environment: the parameter
@@ -21,7 +22,7 @@ import (
 // boundary ("xM" is LBSIM_X_M, "xm" is LBSIM_XM); two names that would
 // share a variable ("xM" and "x_m") are refused, and a LBSIM_ variable that
 // matches no parameter is reported (overrides.go). Overrides are strict:
-// numbers are plain decimals (lbsim.ParseFloat), and a value that does not
+// numbers are plain decimals (as everywhere in lbsim), and a value that does not
 // parse, is out of range, or gives a list where one number is wanted stops
 // the cell with the red box of every failure (Fail), naming the variable,
 // the value and the fix (no silent fallback, no panic trace).
@@ -131,10 +132,10 @@ func parseInt[T Integer](name, v string) (T, error) {
 	if t == "" {
 		return 0, fmt.Errorf("%s is set but empty: give a whole number >= 0, e.g. %s=1000, or unset it", env, env)
 	}
-	if n, err := lbsim.ParseInt(t); err == nil && n < 0 {
+	if n, err := number.Int(t); err == nil && n < 0 {
 		return 0, fmt.Errorf("%s=%d is negative: need a whole number >= 0", env, n)
 	}
-	n, err := lbsim.ParseUint(t)
+	n, err := number.Uint(t)
 	switch {
 	case errors.Is(err, strconv.ErrRange) || (err == nil && n > maxOf[T]()):
 		return 0, fmt.Errorf("%s=%q is out of range: need a whole number from 0 to %d", env, v, maxOf[T]())
@@ -152,7 +153,7 @@ func parseFloats(name, v string) ([]float64, error) {
 	}
 	var out []float64
 	for i, f := range strings.Split(v, ",") {
-		x, err := lbsim.ParseFloat(f)
+		x, err := number.Float(f)
 		if err != nil {
 			return nil, fmt.Errorf("%s=%q: item %d %v", env, v, i+1, err)
 		}

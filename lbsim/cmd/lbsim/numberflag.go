@@ -6,25 +6,25 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Numeric flags are read by lbsim's one number parser, like every list and
 // spec: the flag package's own Int64Var and Float64Var take Go literals
 // (0x10, 1_000, +5, Inf), which are never what a user meant.
 
-type number interface{ int | int64 | uint64 | float64 }
+type numeric interface{ int | int64 | uint64 | float64 }
 
 // numberVar defines a numeric flag with default def, as fs.IntVar and its
 // siblings do.
-func numberVar[T number](fs *flag.FlagSet, p *T, name string, def T, usage string) {
+func numberVar[T numeric](fs *flag.FlagSet, p *T, name string, def T, usage string) {
 	*p = def
 	fs.Var(numberValue[T]{p}, name, usage)
 }
 
 // numberValue is a flag.Value whose errors say all that is wrong:
 // parseStrict reports them as "-name: why" (see onceValue.Set).
-type numberValue[T number] struct{ p *T }
+type numberValue[T numeric] struct{ p *T }
 
 func (numberValue[T]) ownMessage() {}
 
@@ -50,18 +50,18 @@ func (v numberValue[T]) String() string {
 	}
 }
 
-// parseNumber reads s as a T with lbsim.ParseInt, ParseUint or ParseFloat.
-func parseNumber[T number](s string) (T, error) {
+// parseNumber reads s as a T with number.Int, number.Uint or number.Float.
+func parseNumber[T numeric](s string) (T, error) {
 	var zero T
 	switch any(zero).(type) {
 	case float64:
-		x, err := lbsim.ParseFloat(s)
+		x, err := number.Float(s)
 		return T(x), err
 	case uint64:
-		n, err := lbsim.ParseUint(s)
+		n, err := number.Uint(s)
 		return T(n), err
 	}
-	n, err := lbsim.ParseInt(s)
+	n, err := number.Int(s)
 	if _, isInt := any(zero).(int); isInt && err == nil && (n < math.MinInt || n > math.MaxInt) {
 		return 0, fmt.Errorf("%q is out of range (whole numbers from %d to %d)", s, math.MinInt, math.MaxInt)
 	}

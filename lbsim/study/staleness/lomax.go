@@ -49,14 +49,14 @@ func (l Lomax) ThirdMoment() float64 {
 }
 
 // BelowCut shifts the Pareto law: Y = X + S is lbsim.Pareto of index A on [S, inf), so
-// with (q0, q1, q2) its BelowCut(cut + S), the moments of X below cut are (q0, q1 - S q0,
+// with (q0, q1, q2) its lbsim.BelowCut(cut + S), the moments of X below cut are (q0, q1 - S q0,
 // q2 - 2 S q1 + S^2 q0); for cut << S the differences leave E[X^2; X <= cut] a relative
 // error near 1e-15 (S/cut)^2.
 func (l Lomax) BelowCut(cut float64) (p, m1, m2 float64) {
 	if math.IsInf(cut, 1) {
 		return 1, l.Mean(), l.SecondMoment()
 	}
-	q0, q1, q2 := lbsim.Pareto{Alpha: l.A, L: l.S, H: math.Inf(1)}.BelowCut(cut + l.S)
+	q0, q1, q2, _ := lbsim.BelowCut(lbsim.Pareto{Alpha: l.A, L: l.S, H: math.Inf(1)}, cut+l.S)
 	return q0, q1 - l.S*q0, q2 - l.S*(2*q1-l.S*q0)
 }
 

@@ -1,4 +1,11 @@
-package lbsim
+// Package number is the one number syntax of everything a user writes to
+// lbsim: flags, spec strings, sweep files, trace fields and notebook
+// overrides. Go's literals (0x1p-1, 1_000, +5, Inf) are never what a user
+// meant, so only plain decimals are numbers: an optional leading '-', ASCII
+// digits with an optional '.', and an optional exponent (e or E, an optional
+// sign, digits). Blanks around the text are trimmed; anything else, Unicode
+// digits included, is refused with a message saying how to write the number.
+package number
 
 import (
 	"errors"
@@ -7,34 +14,26 @@ import (
 	"strings"
 )
 
-// The one number syntax of everything a user writes: flags, spec strings,
-// sweep files, trace fields and notebook overrides. Go's literals (0x1p-1,
-// 1_000, +5, Inf) are never what a user meant, so only plain decimals are
-// numbers: an optional leading '-', ASCII digits with an optional '.', and an
-// optional exponent (e or E, an optional sign, digits). Blanks around the
-// text are trimmed; anything else, Unicode digits included, is refused with a
-// message saying how to write the number.
-
-// NumberError says why a text is not a number. It wraps strconv.ErrRange
+// Error says why a text is not a number. It wraps strconv.ErrRange
 // for a value out of range (overflow or underflow) and strconv.ErrSyntax
 // otherwise, so callers can word the range their own way.
-type NumberError struct {
+type Error struct {
 	Text string // the trimmed text
 	Err  error  // strconv.ErrRange or strconv.ErrSyntax
 	msg  string
 }
 
-func (e *NumberError) Error() string { return e.msg }
-func (e *NumberError) Unwrap() error { return e.Err }
+func (e *Error) Error() string { return e.msg }
+func (e *Error) Unwrap() error { return e.Err }
 
 func numberErr(text string, err error, format string, args ...any) error {
-	return &NumberError{Text: text, Err: err, msg: fmt.Sprintf(format, args...)}
+	return &Error{Text: text, Err: err, msg: fmt.Sprintf(format, args...)}
 }
 
-// ParseFloat reads a plain decimal number (see above). An overflow (1e400)
-// and an underflow of a non-zero literal to 0 (1e-400) are errors, not ±Inf
-// or a silent 0; subnormal values down to 5e-324 are kept.
-func ParseFloat(s string) (float64, error) {
+// Float reads a plain decimal number (see the package doc). An overflow
+// (1e400) and an underflow of a non-zero literal to 0 (1e-400) are errors,
+// not ±Inf or a silent 0; subnormal values down to 5e-324 are kept.
+func Float(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	mantissa, ok := scanDecimal(t)
 	switch {
@@ -55,9 +54,9 @@ func ParseFloat(s string) (float64, error) {
 	return x, nil
 }
 
-// ParseInt reads a whole number written in ASCII digits with an optional
+// Int reads a whole number written in ASCII digits with an optional
 // leading '-': no '.', exponent, '+', hex or '_'.
-func ParseInt(s string) (int64, error) {
+func Int(s string) (int64, error) {
 	t := strings.TrimSpace(s)
 	if err := scanWhole(t); err != nil {
 		return 0, err
@@ -69,8 +68,8 @@ func ParseInt(s string) (int64, error) {
 	return n, nil
 }
 
-// ParseUint is ParseInt for whole numbers >= 0 up to 2^64-1 (seeds).
-func ParseUint(s string) (uint64, error) {
+// Uint is Int for whole numbers >= 0 up to 2^64-1 (seeds).
+func Uint(s string) (uint64, error) {
 	t := strings.TrimSpace(s)
 	if err := scanWhole(t); err != nil {
 		return 0, err
