@@ -96,7 +96,7 @@
 //
 // Each is a spec that [ParsePolicy], the -policy flag, sweep files and the
 // explorer's menu read; lbsim run -h lists them from the registry
-// ([PolicyTypes]), with an example each.
+// ([Field.Choices] of the policy setting), with an example each.
 //
 //   - rnd: a server uniformly at random. rnd:weights=speed picks a server
 //     with probability proportional to its speed; rnd:weights=2/1/1 or
@@ -137,14 +137,14 @@
 //
 // # Size laws and arrivals
 //
-// Size specs ([ParseSizes], [SizeTypes]): exp:mean=M, det:x=X,
+// Size specs ([ParseSizes]): exp:mean=M, det:x=X,
 // erlang:k=K,mean=M, twopoint:xm=A,xM=B,beta=BETA (P(long) = x_M^-beta, the
 // course handout's law) or twopoint:xm=A,xM=B,p=P, h2:mean=M,scv=C (balanced
 // means) or h2:p1=P,rate1=A,rate2=B, pareto:alpha=A,mean=M[,max=X] or
 // pareto:alpha=A,min=L[,max=X], modal:V1,V2,... and empirical:V1,V2,...
 // (uniform choice among the values). Every law's String is a spec that reads
 // back as the same law, also for a law built by hand in Go
-// (FuzzSizeRoundTrip). Arrival specs ([ParseArrivals]): poisson, det (one
+// (FuzzSizeRoundTrip). Arrival specs (the arrivals setting): poisson, det (one
 // arrival every 1/lambda) and ramp:from=RHO0,to=RHO1,over=T (Poisson, the
 // load rising linearly from RHO0 to RHO1 over the first T time units); a
 // [Trace] replays recorded arrival times and sizes instead.
@@ -375,14 +375,14 @@
 // # Limits
 //
 // Each limit is stated in its error ([MinMagnitude] and the constants beside
-// it, [MaxGridConfigs], [MaxTraceJobs], [MaxDispatchers]): every scale
+// it, [MaxGridConfigs], [MaxTraceJobs]; M <= 10^4 dispatchers): every scale
 // parameter (sizes and the square root of E[X^2], speeds, loads, refresh and
 // sampling periods, ramp durations) lies in [1e-100, 1e100], so that products
 // and squares stay finite; the run's expected span (warm-up + N)/lambda is at
 // most 1e250 time units; N + warm-up <= 2^53; K <= 10^7; R <= 10^4; batches
 // <= 10^5 and <= N; h2 scv <= 1e12; a grid has at most 10^6 configurations
 // (counted before they are listed); and a memory estimate
-// ([Config.MemoryEstimate], made before allocating: the state of the
+// (made by Validate before allocating: the state of the
 // replications running at once plus every replication's histogram until they
 // are combined, the combination, the trace, and a reserve for max(10^5, K)
 // jobs of per-job state per running replication) of at most 2 GiB. The
@@ -395,7 +395,7 @@
 // MaxJobs and MaxSeconds budget.
 //
 // Every number a user writes (flags, lists, specs, -spec files, trace fields,
-// LBSIM_ overrides) is read by one parser, [ParseFloat] and [ParseInt]: plain
+// LBSIM_ overrides) is read by one parser (lbsim/internal/number): plain
 // decimals only (an optional leading -, digits, an optional . and exponent
 // such as 2e-3); Go's 0x1p-1, 1_000 and +5, Inf and NaN, Unicode digits, and
 // values beyond float64 (1e400, or 1e-400, which would be read as 0) are
@@ -463,8 +463,9 @@
 // # Code version
 //
 // [CodeVersion] is a hash of the source files that determine a result row:
-// this package, lbsim/theory (the exact values) and lbsim/internal/floats
-// (how a row's numbers are written), as compiled into the binary (the sources
+// this package, lbsim/theory (the exact values), lbsim/internal/floats
+// (how a row's numbers are written) and lbsim/internal/number (how a
+// number a user writes is read), as compiled into the binary (the sources
 // are embedded with //go:embed, so it cannot go stale: the go command embeds
 // the same files it compiles; a test follows the package's imports to check
 // the patterns), the Go toolchain, the gonum version, and an optional
@@ -484,7 +485,7 @@
 // (newDispatcher) and an inline case in sim_lean.go are optional speed. A
 // size law is one file and its test too (size_erlang.go and
 // size_erlang_test.go were added this way): mustRegister(sizeRegistry,
-// SizeType{...}), the law's Rand, Mean, SecondMoment, Validate and a String
+// Family[SizeLaw]{...}), the law's Rand, Mean, SecondMoment, Validate and a String
 // that [ParseSizes] reads back (add a case to FuzzSizeRoundTrip); WithSCV
 // puts it under the explorer's SCV slider and fill draws a block at a time.
 // RND's exact value (Pollaczek-Khinchine) then holds for it with no other

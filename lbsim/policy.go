@@ -47,8 +47,10 @@ type Policy interface {
 // Each optional method is a pair of named interfaces, asked only by the
 // function after them (and by the simulation loop, sim*.go, and a policy's
 // own file): a policy of one's own has the exported method of Policy's
-// comment, a built-in policy the unexported one, which the function asks
-// first. Then come the hooks only built-in policies have.
+// comment, a built-in policy the unexported one. The function asks the
+// exported one first, so that a type of one's own that embeds a built-in
+// and defines the method gets its own answer, not the built-in's. Then come
+// the hooks only built-in policies have.
 
 // has reports whether p has the methods of T (a marker hook: symmetric,
 // idleReporter, splitter).
@@ -68,10 +70,10 @@ type (
 // both (a policy of your own that reads neither can say Reads() State { return 0 }).
 func Reads(p Policy) State {
 	switch r := p.(type) {
-	case builtinReader:
-		return r.reads()
 	case reader:
 		return r.Reads()
+	case builtinReader:
+		return r.reads()
 	}
 	return Workload | Count
 }
@@ -88,10 +90,10 @@ type (
 
 func validatePolicy(p Policy, k int, sizes SizeLaw) error {
 	switch v := p.(type) {
-	case builtinValidator:
-		return v.validate(k, sizes)
 	case validator:
 		return v.Validate(k, sizes)
+	case builtinValidator:
+		return v.validate(k, sizes)
 	}
 	return nil
 }
@@ -106,10 +108,10 @@ type (
 // else its spec.
 func Label(p Policy) string {
 	switch l := p.(type) {
-	case builtinLabeler:
-		return l.label()
 	case labeler:
 		return l.Label()
+	case builtinLabeler:
+		return l.label()
 	case nil:
 		return "no policy"
 	}
@@ -128,10 +130,10 @@ type (
 // of lbsim.Start(inner, v).
 func Start(p Policy, v *View) Policy {
 	switch s := p.(type) {
-	case builtinStarter:
-		return s.start(v)
 	case starter:
 		return s.Start(v)
+	case builtinStarter:
+		return s.start(v)
 	}
 	return p
 }
@@ -185,10 +187,10 @@ func policyTheory(p Policy, c Config) (Reference, bool) {
 	switch c.arrivals().(type) {
 	case Poisson:
 		switch t := p.(type) {
-		case builtinTheorist:
-			return t.theory(c)
 		case theorist:
 			return t.Theory(c)
+		case builtinTheorist:
+			return t.theory(c)
 		}
 	case DeterministicArrivals:
 		if t, ok := p.(gapTheorist); ok {
@@ -207,10 +209,10 @@ type (
 // rowParams are p's d and c columns, 0 when it has none.
 func rowParams(p Policy, k int) (d, c int) {
 	switch r := p.(type) {
-	case builtinRowParamser:
-		return r.rowParams(k)
 	case rowParamser:
 		return r.RowParams(k)
+	case builtinRowParamser:
+		return r.rowParams(k)
 	}
 	return 0, 0
 }
@@ -225,10 +227,10 @@ type (
 // reads live state: its Probes, else its row's d (0 if it reads nothing).
 func probes(p Policy, k int) int {
 	switch pr := p.(type) {
-	case builtinProber:
-		return pr.probes(k)
 	case prober:
 		return pr.Probes(k)
+	case builtinProber:
+		return pr.probes(k)
 	}
 	if Reads(p) == 0 {
 		return 0
@@ -249,10 +251,10 @@ type (
 
 func policyClasses(p Policy, k int, sizes SizeLaw) []SizeClass {
 	switch cl := p.(type) {
-	case builtinClasser:
-		return cl.classes(k, sizes)
 	case classer:
 		return cl.Classes(k, sizes)
+	case builtinClasser:
+		return cl.classes(k, sizes)
 	}
 	return nil
 }
@@ -298,12 +300,12 @@ func allJobs(c *Config, shares []float64) []classSplit {
 // jobSplit is c's policy's split, or its WorkShares as the shares of all jobs.
 func jobSplit(c *Config) []classSplit {
 	switch p := c.Policy.(type) {
-	case splitter:
-		return p.split(c)
 	case workSharer:
 		if shares := p.WorkShares(*c); shares != nil {
 			return allJobs(c, shares)
 		}
+	case splitter:
+		return p.split(c)
 	}
 	return nil
 }

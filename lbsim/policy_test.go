@@ -244,3 +244,24 @@ func TestFastPathsOnTracesMatchView(t *testing.T) {
 		}
 	}
 }
+
+// A type of one's own that embeds a built-in policy and defines an
+// optional method gets its own answer: the exported hook is asked before
+// the built-in's promoted one.
+func TestEmbeddedBuiltinOwnHooks(t *testing.T) {
+	p := ownLabelRND{}
+	if got := Label(p); got != "mine" {
+		t.Errorf("Label of a type embedding RND with its own Label: %q, want mine", got)
+	}
+	if got := Label(Random{}); got != "RND" {
+		t.Errorf("Label(Random{}) = %q", got)
+	}
+	if got := Reads(p); got != Count {
+		t.Errorf("Reads = %v, want its own Count", got)
+	}
+}
+
+type ownLabelRND struct{ Random }
+
+func (ownLabelRND) Label() string { return "mine" }
+func (ownLabelRND) Reads() State  { return Count }

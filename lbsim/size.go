@@ -25,8 +25,8 @@ type SizeLaw interface {
 
 // A size law's optional methods, as for a policy's (policy.go): a law of
 // one's own has the exported interface, a built-in law the same method
-// unexported; the function after each pair asks either, the built-in's
-// first.
+// unexported; the function after each pair asks either, the exported one
+// first (a type of one's own that embeds a built-in law keeps its own).
 
 // Truncated is a size law that knows its moments below a cut-off, for
 // SITA with a size cut (each group's load and exact delays):
@@ -47,10 +47,10 @@ type builtinTruncated interface {
 // does not know them.
 func BelowCut(s SizeLaw, cut float64) (p, m1, m2 float64, ok bool) {
 	switch t := s.(type) {
-	case builtinTruncated:
-		p, m1, m2 = t.belowCut(cut)
 	case Truncated:
 		p, m1, m2 = t.BelowCut(cut)
+	case builtinTruncated:
+		p, m1, m2 = t.belowCut(cut)
 	default:
 		return 0, 0, 0, false
 	}
@@ -69,10 +69,10 @@ type builtinThirdMomenter interface{ thirdMoment() float64 }
 // not know it.
 func ThirdMoment(s SizeLaw) (m3 float64, ok bool) {
 	switch t := s.(type) {
-	case builtinThirdMomenter:
-		return t.thirdMoment(), true
 	case ThirdMomenter:
 		return t.ThirdMoment(), true
+	case builtinThirdMomenter:
+		return t.thirdMoment(), true
 	}
 	return 0, false
 }
@@ -88,10 +88,10 @@ type (
 // TailIndex is s's tail index: its TailIndex method's, else +Inf.
 func TailIndex(s SizeLaw) float64 {
 	switch t := s.(type) {
-	case builtinTailIndexer:
-		return t.tailIndex()
 	case tailIndexer:
 		return t.TailIndex()
+	case builtinTailIndexer:
+		return t.tailIndex()
 	}
 	return math.Inf(1)
 }
@@ -113,10 +113,10 @@ func lawClasses(sizes SizeLaw, k int) []SizeClass {
 	var names []string
 	var cuts []float64
 	switch cl := sizes.(type) {
-	case builtinClassifier:
-		names, cuts = cl.classes()
 	case Classifier:
 		names, cuts = cl.Classes()
+	case builtinClassifier:
+		names, cuts = cl.classes()
 	default:
 		return nil
 	}

@@ -163,7 +163,7 @@
 //     servers at the fast speed (1 to 10), the others at speed 1.
 //   - load rho ([LoadSlider]): 0.05 to 0.99 in steps of 0.01.
 //   - job sizes ([SizesMenu]): every registered size law by its example spec
-//     (lbsim.SizeTypes), such as the handout's twopoint:xm=1,xM=1000,beta=0.8.
+//     (the sizes setting's lbsim.Field.Choices), such as the handout's twopoint:xm=1,xM=1000,beta=0.8.
 //   - size SCV ([SCVSlider]): the squared coefficient of variation of the
 //     laws with a WithSCV method, h2 and pareto (the others keep theirs).
 //   - refresh T ([RefreshSlider]): the period of the board the policy reads

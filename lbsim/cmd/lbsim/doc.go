@@ -23,7 +23,7 @@
 // replaces: -load beside a ramp (the ramp's to is the reported load), -load,
 // -sizes or -arrivals beside -trace. A load >= 1 (allowed by -overload, or
 // reached by a ramp) prints a warning on stderr. Numbers are read by
-// lbsim.ParseFloat and lbsim.ParseInt, as everywhere in lbsim: plain decimals
+// lbsim's one number parser, as everywhere in lbsim: plain decimals
 // only, whole numbers in digits only (-jobs 1e6 is refused: write 1000000);
 // the limits on every value are in the lbsim package documentation (Limits).
 //
