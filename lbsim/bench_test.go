@@ -28,7 +28,7 @@ func BenchmarkPolicies(b *testing.B) {
 					if err := cfg.Validate(); err != nil {
 						b.Fatal(err)
 					}
-					newSim(&cfg, 0).run()
+					runSim(&cfg, 0)
 				}
 				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 				b.ReportMetric(b.Elapsed().Seconds()*1e9/float64(jobs*int64(b.N)), "ns/job")
@@ -46,7 +46,7 @@ func BenchmarkStaleBoard(b *testing.B) {
 			const jobs = 1 << 20
 			for b.Loop() {
 				cfg := Config{Servers: 100, Load: 0.9, Sizes: h2, Policy: p, Refresh: 10, Jobs: jobs, Seed: 1}
-				newSim(&cfg, 0).run()
+				runSim(&cfg, 0)
 			}
 			b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 		})
@@ -146,7 +146,7 @@ func BenchmarkScaling(b *testing.B) {
 				const jobs = 1 << 21
 				cfg := Config{Servers: k, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Jobs: jobs, Seed: 5, Workers: 1}
 				for b.Loop() {
-					newSim(&cfg, 0).run()
+					runSim(&cfg, 0)
 				}
 				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 			})
@@ -173,7 +173,7 @@ func BenchmarkUnequalServers(b *testing.B) {
 					b.Fatal(err)
 				}
 				for b.Loop() {
-					newSim(&cfg, 0).run()
+					runSim(&cfg, 0)
 				}
 				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 			})
@@ -199,7 +199,7 @@ func BenchmarkDispatchers(b *testing.B) {
 					if err := cfg.Validate(); err != nil {
 						b.Fatal(err)
 					}
-					newSim(&cfg, 0).run()
+					runSim(&cfg, 0)
 				}
 				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 			})
@@ -223,7 +223,7 @@ func BenchmarkLSQ(b *testing.B) {
 					if err := cfg.Validate(); err != nil {
 						b.Fatal(err)
 					}
-					newSim(&cfg, 0).run()
+					runSim(&cfg, 0)
 				}
 				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 			})

@@ -24,7 +24,7 @@ import (
 // plain, below 1 means the controls pay for themselves. S is LBSIM_CV_SEEDS
 // (unset: a 30-seed check of one family under -short too):
 //
-//	LBSIM_CV_SEEDS=100 go test -run TestOwn_ControlVariatesStudy -v ./lbsim
+//	LBSIM_CV_SEEDS=100 go test -run TestControlVariatesStudy -v ./lbsim
 
 type cvFamily struct {
 	name string
@@ -92,7 +92,7 @@ func summarizeCV(runs []cvRun) cvSummary {
 	return s
 }
 
-func TestOwn_ControlVariatesStudy(t *testing.T) {
+func TestControlVariatesStudy(t *testing.T) {
 	fams, seeds := cvFamilies(), 30
 	if v := os.Getenv("LBSIM_CV_SEEDS"); v != "" {
 		n, err := strconv.Atoi(v)

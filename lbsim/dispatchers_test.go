@@ -196,6 +196,7 @@ func TestBoardMessages(t *testing.T) {
 func TestDispatcherWeights(t *testing.T) {
 	c := Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Dispatchers: 3, DispatcherWeights: []float64{2, 1, 1}, Jobs: 1000, Seed: 1}
 	s := newSim(&c, 0)
+	defer s.srv.held.done()
 	const n = 400_000
 	got := make([]float64, 3)
 	for range n {

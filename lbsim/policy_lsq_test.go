@@ -37,6 +37,7 @@ func runProbed(t *testing.T, cfg Config, look func(s *sim, i int, est, at []int3
 		t.Fatal(err)
 	}
 	s := newSim(&cfg, 0)
+	defer s.srv.held.done()
 	probe := func(d dispatcher, i int) dispatcher {
 		return &lsqProbe{d: d.(*lsqDispatcher), i: i, look: func(i int, est, at []int32, t float64, k int) { look(s, i, est, at, t, k) }}
 	}

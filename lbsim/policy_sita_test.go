@@ -38,3 +38,12 @@ func TestSITARejectsAnUnstableGroup(t *testing.T) {
 		}
 	}
 }
+
+// SITA on one server: the message must not offer the empty range 1..0.
+func TestSITAOneServer(t *testing.T) {
+	cfg := Config{Servers: 1, Load: 0.5, Sizes: TwoPoint{Xm: 1, XM: 1000, P: 0.004}, Policy: SITA{C: 1}, Jobs: 1000}
+	err := cfg.Validate()
+	if err == nil || strings.Contains(err.Error(), "1..0") || !strings.Contains(err.Error(), "at least 2 servers") {
+		t.Errorf("SITA with K=1: %v; want a message asking for at least 2 servers", err)
+	}
+}

@@ -334,3 +334,34 @@ func poissonTrace(n int, lambda float64, seed uint64) *Trace {
 	}
 	return tr
 }
+
+// Item 24, the other side of "0 ± NaN": a mean shown without an interval,
+// or with one of width 0, is not shown without a word when the run is far
+// too short (1 or 2 jobs of a queue that relaxes in 80); it is when the
+// system truly has no waiting (deterministic arrivals and sizes under
+// round robin: every wait is 0, the interval's width 0 is right).
+func TestNoIntervalWarns(t *testing.T) {
+	for _, c := range []struct {
+		jobs  int64
+		rules []string
+	}{{1, []string{RuleInitialTransient}}, {2, []string{RuleInitialTransient, RuleExactOutside}}} {
+		cfg := Config{Servers: 4, Load: 0.5, Sizes: NewTwoPointBeta(1, 1000, 0.8), Policy: Random{}, Jobs: c.jobs, Seed: 1}
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, rule := range c.rules {
+			if !r.Warnings.Has(rule) {
+				t.Errorf("%d jobs: mean wait %v ± %v without %s (warnings %v)", c.jobs, r.Wait.Mean, r.Wait.CI95, rule, r.Warnings)
+			}
+		}
+	}
+	cfg := Config{Servers: 2, Load: 0.5, Sizes: Deterministic{X0: 1}, Arrivals: DeterministicArrivals{}, Policy: RoundRobin{}, Jobs: 1000, Seed: 1}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Wait.Mean != 0 || r.Wait.CI95 != 0 || r.Warnings.Has(RuleInitialTransient) || r.Warnings.Has(RuleExactOutside) {
+		t.Errorf("D/D round robin: wait %v ± %v, warnings %v; want 0 ± 0 without a warning", r.Wait.Mean, r.Wait.CI95, r.Warnings)
+	}
+}

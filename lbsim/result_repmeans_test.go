@@ -13,7 +13,7 @@ import (
 
 // The result keeps each replication's mean wait and response, and the row
 // carries them (out of the CSV, through gob).
-func TestOwn_RepMeans(t *testing.T) {
+func TestRepMeans(t *testing.T) {
 	a := lbsim.Config{Servers: 4, Load: 0.8, Sizes: exp1, Policy: lbsim.Random{}, Jobs: 20_000, Reps: 4, Seed: 21}
 	r := run(t, a)
 	if len(r.RepWait) != 4 || len(r.RepResponse) != 4 {

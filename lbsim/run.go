@@ -223,7 +223,7 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 
 // replicated, when a test sets it, is called at the end of every
 // replication, while its state is still held: the most one replication
-// holds at once (TestHarden2_MemoryEstimateBoundsHeap).
+// holds at once (TestMemoryEstimateBoundsHeap).
 var replicated func()
 
 func policyName(c Config) string {

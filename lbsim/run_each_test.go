@@ -9,7 +9,7 @@ import (
 // RunEach hands the results over in order as they finish, and an error from
 // emit stops the run: no configuration starts after it (issue 25, item 12:
 // a sweep held every result until it wrote).
-func TestHarden2_RunEachStreams(t *testing.T) {
+func TestRunEachStreams(t *testing.T) {
 	var cfgs []Config
 	for i := range 12 {
 		cfgs = append(cfgs, Config{Servers: 4, Load: 0.3 + 0.05*float64(i), Sizes: Exponential{M: 1}, Policy: Random{},
@@ -57,7 +57,7 @@ func (e *endless) Read(p []byte) (int, error) {
 
 // An endless trace (a pipe that never closes) stops at the job bound with
 // an error instead of growing without limit (issue 25, item 13).
-func TestHarden2_EndlessTrace(t *testing.T) {
+func TestEndlessTrace(t *testing.T) {
 	defer func(n int) { traceJobLimit = n }(traceJobLimit)
 	traceJobLimit = 100_000
 	_, err := ReadTrace(&endless{})

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -122,5 +123,56 @@ func TestPrecisionStopsWhenTheIntervalIsInvalid(t *testing.T) {
 		if !c.met && (r.TotalJobs != 4*50_000 || !r.Warnings.Has(RulePrecision) || !r.Warnings.Has(RuleInfiniteVariance)) {
 			t.Errorf("alpha %v: %d jobs, warnings %v; want a stop after the first round, saying why", c.alpha, r.TotalJobs, r.Warnings)
 		}
+	}
+}
+
+// Item 16: a budget is checked against the first round, -max-jobs and
+// -max-seconds need a precision target, and a zero mean says why no
+// relative precision exists.
+func TestPrecisionBudget(t *testing.T) {
+	base := Config{Servers: 50, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 10}
+	for _, c := range []struct {
+		f    func(*Config)
+		want string
+	}{
+		{func(c *Config) { c.Precision, c.MaxJobs = 0.01, 5 }, "max-jobs=5 is smaller than the first round"},
+		{func(c *Config) { c.MaxJobs = 5 }, "max-jobs=5 has no effect without a precision target"},
+		{func(c *Config) { c.MaxSeconds = 5 }, "max-seconds=5 has no effect without a precision target"},
+	} {
+		cfg := base
+		c.f(&cfg)
+		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+	cfg := Config{Servers: 100, Load: 0.001, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 10, Precision: 0.01}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msg := r.Warnings.String()
+	if !strings.Contains(msg, "the mean wait is 0") || strings.Contains(msg, "NaN") || strings.Contains(msg, "-max-jobs") {
+		t.Errorf("warnings %q, want the zero mean named", msg)
+	}
+}
+
+// The progress of a precision run: one report a round, with the projected
+// total and the budget.
+func TestPrecisionProgress(t *testing.T) {
+	cfg := Config{Servers: 10, Load: 0.8, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 1000, Precision: 0.001, MaxJobs: 200_000, Workers: 1}
+	var got []PrecisionProgress
+	r, err := RunWithProgress(cfg, func(p PrecisionProgress) { got = append(got, p) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 2 || got[0].Jobs != 4000 || got[len(got)-1].Jobs != r.TotalJobs {
+		t.Fatalf("progress %+v, total %d", got, r.TotalJobs)
+	}
+	p := got[0]
+	if !(p.Projected > p.Budget && p.Budget == 200_000 && p.HalfWidth > 0.001) {
+		t.Errorf("first report %+v: want a projection over the budget", p)
+	}
+	if s := p.String(); !strings.Contains(s, "precision 0.001: 4000 jobs so far") || !strings.Contains(s, "over -max-jobs 200000") {
+		t.Errorf("report %q", s)
 	}
 }

@@ -55,6 +55,7 @@ func TestLeanBlocks(t *testing.T) {
 					t.Fatalf("%s does not run in lean blocks", p)
 				}
 				a := lean.run()
+				lean.srv.held.done()
 				if _, sita := p.(SITA); sita {
 					cfg.SampleEvery = 50
 				} else {
@@ -65,6 +66,7 @@ func TestLeanBlocks(t *testing.T) {
 					t.Fatal("a policy through the View runs in lean blocks")
 				}
 				b := general.run()
+				general.srv.held.done()
 				if !reflect.DeepEqual(a.m, b.m) || !reflect.DeepEqual(a.busy, b.busy) ||
 					a.tStart != b.tStart || a.tEnd != b.tEnd || a.nX != b.nX || a.sumX2 != b.sumX2 {
 					t.Errorf("lean blocks: wait sums %v, handout %v, work %v\ngeneral loop: wait sums %v, handout %v, work %v",

@@ -6,14 +6,14 @@ import (
 	"testing"
 )
 
-// TestOwn_ControlAdjust checks the Lavenberg-Welch estimator against a
+// TestControlAdjust checks the Lavenberg-Welch estimator against a
 // hand computation: Y = 2 C + noise over 5 units, mu_C = 2.5.
 //
 //	Cbar = 3, Ybar = 7.02, S_CC = 10, s_CY = 19.9, beta = 1.99
 //	Y_cv = 7.02 - 1.99 (3 - 2.5) = 6.025
 //	residuals -0.04, 0.17, -0.22, 0.09, 0: SSE = 0.087, s_e^2 = 0.087/3
 //	half = t_{0.975,3} sqrt(0.029 (1/5 + 0.25/10)) = 3.182446 * 0.0807775
-func TestOwn_ControlAdjust(t *testing.T) {
+func TestControlAdjust(t *testing.T) {
 	y := []float64{3, 5.2, 6.8, 9.1, 11}
 	c := [][]float64{{1}, {2}, {3}, {4}, {5}}
 	adj, half := controlAdjust(y, c, []float64{2.5})
@@ -31,9 +31,9 @@ func TestOwn_ControlAdjust(t *testing.T) {
 	}
 }
 
-// TestOwn_PickControls: a constant control and one collinear with an
+// TestPickControls: a constant control and one collinear with an
 // earlier one are dropped, and too few units drop every control.
-func TestOwn_PickControls(t *testing.T) {
+func TestPickControls(t *testing.T) {
 	var c [][]float64
 	for i := range 20 {
 		x := float64(i*7%11) + 0.1*float64(i%3)
@@ -49,11 +49,11 @@ func TestOwn_PickControls(t *testing.T) {
 	}
 }
 
-// TestOwn_ControlVariatesRun: on E_K/M/1 per server (RR, K=4, exponential
+// TestControlVariatesRun: on E_K/M/1 per server (RR, K=4, exponential
 // sizes, load 0.9; fixed seed) the controlled interval
 // holds the exact mean wait and is narrower than the plain one, on the
 // same sample path (same percentiles).
-func TestOwn_ControlVariatesRun(t *testing.T) {
+func TestControlVariatesRun(t *testing.T) {
 	cfg := Config{Servers: 4, Load: 0.9, Sizes: Exponential{M: 1}, Policy: RoundRobin{}, Jobs: 1_000_000, Seed: 1}
 	plain, err := Run(cfg)
 	if err != nil {
@@ -88,12 +88,12 @@ func TestOwn_ControlVariatesRun(t *testing.T) {
 	}
 }
 
-// TestOwn_ControlSums: the per-batch sums see exactly the measured jobs,
+// TestControlSums: the per-batch sums see exactly the measured jobs,
 // in lean blocks and the general loop, with a warm-up, a last partial block
 // and more batches than jobs: the sizes sum to the work the servers got
 // (speed 1), and the gaps to the time from the last warm-up arrival to the
 // last measured one.
-func TestOwn_ControlSums(t *testing.T) {
+func TestControlSums(t *testing.T) {
 	for _, c := range []struct {
 		disc         Discipline
 		warmup, jobs int64

@@ -34,7 +34,7 @@
 // alike: 1.5 for RND - RR, 4.1 for JSQ-2 - LL-2. A ratio of 4.4 in half-width
 // is 4.4^2 = 19 times fewer jobs for the same precision. RND and RR gain
 // least: RND's random choices, not the shared arrivals, set most of its
-// servers' queues. TestOwn_CompareCLIExact checks that the paired interval of
+// servers' queues. TestCompareCLIExact checks that the paired interval of
 // RND - RR covers the exact difference (Pollaczek-Khinchine minus E_K/M/1)
 // and is narrower than the unpaired one.
 package compare

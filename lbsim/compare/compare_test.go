@@ -20,7 +20,7 @@ func rndVsRR(reps int) (lbsim.Config, lbsim.Config) {
 
 // RND - RR against the exact difference: the paired interval covers it and
 // is narrower than the unpaired one; the ratio covers the exact ratio.
-func TestOwn_CompareExact(t *testing.T) {
+func TestCompareExact(t *testing.T) {
 	for _, reps := range []int{10, 1} {
 		ca, cb := rndVsRR(reps)
 		if reps == 1 {
@@ -59,7 +59,7 @@ func TestOwn_CompareExact(t *testing.T) {
 
 // The paired formulas on hand-made rows: differences 1, 2, 3 give 2 ±
 // t_{0.975,2} s/sqrt(3) with s = 1; the ratio by the delta method.
-func TestOwn_CompareFormulas(t *testing.T) {
+func TestCompareFormulas(t *testing.T) {
 	a := lbsim.Row{Label: "A", Policy: "a", Discipline: "fcfs", Reps: 3, Jobs: 10, Seed: 1,
 		MeanWait: 4, MeanWaitCI95: 5, RepWait: []float64{2, 4, 6}, RepResponse: []float64{3, 5, 7}}
 	b := a
@@ -83,7 +83,7 @@ func TestOwn_CompareFormulas(t *testing.T) {
 
 // Runs that do not share their random numbers are refused, naming the
 // difference; runs that differ only in the policy or the board are paired.
-func TestOwn_CompareNotPaired(t *testing.T) {
+func TestCompareNotPaired(t *testing.T) {
 	base, _ := rndVsRR(2)
 	base.Jobs = 5_000
 	a := run(t, base)
@@ -135,7 +135,7 @@ func TestOwn_CompareNotPaired(t *testing.T) {
 }
 
 // CompareByLoad pairs the rows of two policies at each load of a sweep.
-func TestOwn_CompareByLoad(t *testing.T) {
+func TestCompareByLoad(t *testing.T) {
 	g := lbsim.Grid{Base: lbsim.Config{Servers: 4, Sizes: exp1, Jobs: 20_000, Reps: 3, Seed: 5},
 		Policies: []lbsim.Policy{lbsim.Random{}, lbsim.RoundRobin{}}, Loads: []float64{0.5, 0.8}}
 	rows, err := lbsim.Sweep(g, nil)

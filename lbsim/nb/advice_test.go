@@ -10,7 +10,7 @@ import (
 
 // FieldAdvice names the Config fields that command-line advice sets, and
 // every field it names exists.
-func TestOwn_FieldAdvice(t *testing.T) {
+func TestFieldAdvice(t *testing.T) {
 	for msg, want := range map[string]string{
 		"use a warm-up (-warmup auto) or longer runs":           "use a warm-up (WarmupAuto: true) or longer runs",
 		"lower the load, or allow it explicitly with -overload": "lower the load, or allow it explicitly with AllowOverload: true",

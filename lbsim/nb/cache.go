@@ -358,7 +358,7 @@ func CacheDir() (string, error) {
 }
 
 // writeTemp writes the temp file of an entry: a seam for the tests, which
-// make it fail as a full disk does (cache_harden2_test.go).
+// make it fail as a full disk does (cache_unix_test.go).
 var writeTemp = (*os.File).Write
 
 var warned sync.Map

@@ -5,8 +5,13 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/testpolicy"
 )
 
 type sweepKey struct {
@@ -153,5 +158,182 @@ func TestCacheDir(t *testing.T) {
 	t.Setenv("LBSIM_CACHE_DIR", "/elsewhere")
 	if d, _ := CacheDir(); d != "/elsewhere" {
 		t.Errorf("with LBSIM_CACHE_DIR: %s", d)
+	}
+}
+
+// A cache hit at K = 10^6 costs about what a small one does: the key is
+// compact (speeds as runs) and the hit does not re-encode megabytes.
+func TestKeyHitLargeK(t *testing.T) {
+	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
+	t.Setenv("LBSIM_NO_CACHE", "")
+	c := lbsim.Config{Servers: 1_000_000, Speeds: halfFast(1_000_000), Load: 0.5, Sizes: lbsim.Exponential{M: 1},
+		Policy: lbsim.Random{}, Jobs: 2000, Seed: 1}
+	if n := len(c.Key()); n > 1000 {
+		t.Errorf("Config.Key at K=10^6 is %d bytes, want at most 1000", n)
+	}
+	if _, err := RunAll("large K", []lbsim.Config{c}); err != nil {
+		t.Fatal(err)
+	}
+	start := time.Now()
+	rows, err := RunAll("large K", []lbsim.Config{c})
+	hit := time.Since(start)
+	if err != nil || len(rows) != 1 {
+		t.Fatal(rows, err)
+	}
+	t.Logf("K=10^6: key %d bytes, cache hit %v", len(c.Key()), hit)
+	if !strings.Contains(c.Key(), "speeds=500000@2,500000@1") {
+		t.Errorf("key %.200q does not give the speeds as runs", c.Key())
+	}
+}
+
+// An edited policy is recomputed, not served from the cache; Fresh
+// recomputes what the cache would serve, and stores the new rows.
+func TestEditedPolicyRecomputed(t *testing.T) {
+	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
+	t.Setenv("LBSIM_NO_CACHE", "")
+	c := lbsim.Config{Servers: 10, Speeds: halfFast(10), Load: 0.7, Sizes: lbsim.Exponential{M: 1},
+		Jobs: 20_000, Reps: 2, Seed: 5, AllowOverload: true}
+	mean := func(p lbsim.Policy, run func(string, []lbsim.Config) ([]lbsim.Row, error)) float64 {
+		c := c
+		c.Policy = p
+		rows, err := run("edit", []lbsim.Config{c})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows[0].MeanWait
+	}
+	direct := func(p lbsim.Policy) float64 {
+		c := c
+		c.Policy = p
+		r, err := lbsim.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Wait.Mean
+	}
+	mu, mu2 := mean(testpolicy.New(1), RunAll), mean(testpolicy.New(2), RunAll)
+	if want := direct(testpolicy.New(2)); mu2 != want || mu == mu2 {
+		t.Errorf("after editing Pick from mu to mu^2: %v (mu: %v), want the new code's %v", mu2, mu, want)
+	}
+	// Fresh computes even when the key is the same, and later calls read its rows.
+	calls := 0
+	key := "fresh test"
+	for _, f := range []func(any, func() (int, error)) (int, error){Cached[int], CachedFresh[int], Cached[int]} {
+		v, err := f(key, func() (int, error) { calls++; return calls, nil })
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := min(calls, 2); v != want {
+			t.Errorf("value %d after %d computations, want %d", v, calls, want)
+		}
+	}
+	if calls != 2 {
+		t.Errorf("Cached, CachedFresh, Cached computed %d times, want 2 (the fresh call, and the first)", calls)
+	}
+	if again := mean(testpolicy.New(2), Fresh.RunAll); again != mu2 {
+		t.Errorf("Fresh.RunAll gives %v, the cached run %v", again, mu2)
+	}
+}
+
+// halfFast is K servers, the first half of speed 2 and the rest of speed 1.
+func halfFast(k int) []float64 {
+	s := make([]float64, k)
+	for i := range s {
+		s[i] = 1
+		if i < k/2 {
+			s[i] = 2
+		}
+	}
+	return s
+}
+
+// Every single-bit flip of a cache file is caught by its checksum: the value
+// is recomputed (never a different value decoded), and the file is
+// replaced by an intact one.
+func TestCachedBitFlipsRecompute(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LBSIM_CACHE_DIR", dir)
+	t.Setenv("LBSIM_NO_CACHE", "")
+	want := sweepResult{Mean: 323.24, Half: 0.5, Rows: []float64{1, 2, 3}}
+	calls := 0
+	if _, err := Cached("flip", counting(&calls, want)); err != nil {
+		t.Fatal(err)
+	}
+	path := cacheFiles(t, dir)[0]
+	good, _ := os.ReadFile(path)
+	e := cacheEntry[sweepResult]{Key: `"flip"`, Type: typeShape(reflect.TypeFor[sweepResult]()), Code: lbsim.CodeVersion()}
+	if v, ok := decodeEntry(good, e); !ok || !reflect.DeepEqual(v, want) {
+		t.Fatalf("intact file: %+v, %v", v, ok)
+	}
+	for bit := range 8 * len(good) {
+		bad := append([]byte(nil), good...)
+		bad[bit/8] ^= 1 << (bit % 8)
+		if v, ok := decodeEntry(bad, e); ok {
+			t.Fatalf("bit %d flipped: decoded %+v", bit, v)
+		}
+		if bit%61 != 0 {
+			continue // the whole round trip for a sample of the flips
+		}
+		if err := os.WriteFile(path, bad, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		before := calls
+		got, err := Cached("flip", counting(&calls, want))
+		if err != nil || !reflect.DeepEqual(got, want) || calls != before+1 {
+			t.Fatalf("bit %d flipped: got %+v, %v, computed %d times; want a recomputation of %+v", bit, got, err, calls-before, want)
+		}
+	}
+	t.Logf("%d single-bit flips of a %d-byte cache file: every one detected", 8*len(good), len(good))
+	if b, _ := os.ReadFile(path); string(b) != string(good) {
+		t.Error("the damaged file was not replaced by an intact one")
+	}
+}
+
+// A struct that gains a field is a new cache entry (it used to decode an
+// old entry with the new field zero): the key holds the type's full shape.
+func TestCachedKeyHoldsTypeShape(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LBSIM_CACHE_DIR", dir)
+	t.Setenv("LBSIM_NO_CACHE", "")
+	old := func() any {
+		type point struct{ Mean float64 }
+		v, _ := Cached("shape", func() (point, error) { return point{Mean: 1}, nil })
+		return v
+	}()
+	type point struct{ Mean, P99 float64 } // same name, one more field
+	calls := 0
+	v, err := Cached("shape", func() (point, error) { calls++; return point{Mean: 1, P99: 7}, nil })
+	if err != nil || calls != 1 || v.P99 != 7 {
+		t.Errorf("new type read the old entry %+v: got %+v (computed %d times), want P99 = 7", old, v, calls)
+	}
+	if a, b := typeShape(reflect.TypeOf(old)), typeShape(reflect.TypeFor[point]()); a == b {
+		t.Errorf("two struct shapes describe the same: %s", a)
+	}
+	type node struct {
+		Next *node
+		Kids []node
+	}
+	if s := typeShape(reflect.TypeFor[node]()); !strings.Contains(s, "Next") || len(s) > 500 {
+		t.Errorf("recursive type shape %q", s)
+	}
+}
+
+// The cache key holds the code version of the running binary (not of the
+// sources on disk); the two-builds test in cmd/lbsim shows two builds do
+// not share entries. Here: the stored entry names it, and an entry of
+// another version is not read.
+func TestCachedEntryNamesCodeVersion(t *testing.T) {
+	e := cacheEntry[float64]{Key: "k", Type: "float64", Code: lbsim.CodeVersion(), Value: 2}
+	b, err := encodeEntry(e)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := decodeEntry(b, e); !ok || v != 2 {
+		t.Fatalf("intact entry: %v, %v", v, ok)
+	}
+	other := e
+	other.Code = "0000000000000000"
+	if _, ok := decodeEntry(b, other); ok {
+		t.Error("an entry of another code version was read")
 	}
 }

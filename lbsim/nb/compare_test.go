@@ -12,7 +12,7 @@ import (
 // nb.Compare pairs a sweep's two policies at each load, from a fresh run
 // and from the cache alike (the replication means survive gob), and shows a
 // table and a figure of the differences with the exact one.
-func TestOwn_NbCompare(t *testing.T) {
+func TestNbCompare(t *testing.T) {
 	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
 	t.Setenv("LBSIM_NO_CACHE", "")
 	r := fakeNotebook(t)

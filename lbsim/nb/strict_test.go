@@ -8,7 +8,7 @@ import (
 
 // Overrides read numbers with lbsim's one parser: Go literals are refused,
 // an underflow is not a silent -0 (issue 25, items 18 and 21).
-func TestHarden2_EnvNumbers(t *testing.T) {
+func TestEnvNumbers(t *testing.T) {
 	got := catchFail(t)
 	for _, tc := range []struct {
 		env, val string
@@ -43,7 +43,7 @@ func freshParams(t *testing.T) {
 
 // Two parameter names that map to one variable are refused: LBSIM_X_M would
 // set both xM and x_m (item 21).
-func TestHarden2_EnvNamesCollide(t *testing.T) {
+func TestEnvNamesCollide(t *testing.T) {
 	freshParams(t)
 	got := catchFail(t)
 	Float("xM", 1000, 1000)
@@ -60,7 +60,7 @@ func TestHarden2_EnvNamesCollide(t *testing.T) {
 
 // A misspelled override is not ignored without a word: the notebook's first
 // output warns, once, naming the closest parameter (item 21).
-func TestHarden2_EnvUnknownWarns(t *testing.T) {
+func TestEnvUnknownWarns(t *testing.T) {
 	freshParams(t)
 	warned.Clear() // warnOnce's record, for -count > 1
 	t.Setenv("LBSIM_JBOS", "10")

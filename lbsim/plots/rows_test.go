@@ -168,7 +168,7 @@ func TestUserPolicyTheory(t *testing.T) {
 
 // A grid over K has two LL-2 rows per load: ByLabel says which column to
 // filter by instead of joining them into one zigzag line (issue 25, item 6).
-func TestHarden2_ByLabelAmbiguous(t *testing.T) {
+func TestByLabelAmbiguous(t *testing.T) {
 	g := lbsim.Grid{
 		Base:    lbsim.Config{Servers: 4, Sizes: lbsim.Exponential{M: 1}, Jobs: 2_000, Seed: 5, Policy: lbsim.LeastLoaded{D: 2}},
 		Servers: []int{4, 8},

@@ -13,7 +13,7 @@ import (
 // each server M/M/1 (Pollaczek-Khinchine), RR makes it E_5/M/1; the paired
 // interval must cover the exact difference and be narrower than the
 // unpaired one, and the ratio's interval must cover the exact ratio.
-func TestOwn_CompareCLIExact(t *testing.T) {
+func TestCompareCLIExact(t *testing.T) {
 	flags := []string{"-servers", "5", "-load", "0.8", "-sizes", "exp:mean=1", "-jobs", "100000", "-reps", "10", "-seed", "7"}
 	out, errOut, code := cli(append([]string{"compare", "-json", "-policy", "rnd,rr"}, flags...)...)
 	if code != 0 {
@@ -64,7 +64,7 @@ func TestOwn_CompareCLIExact(t *testing.T) {
 }
 
 // compare takes two policies, and refuses what cannot be paired.
-func TestOwn_CompareCLIRefuses(t *testing.T) {
+func TestCompareCLIRefuses(t *testing.T) {
 	for _, tc := range []struct {
 		args []string
 		want string

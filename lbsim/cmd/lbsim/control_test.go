@@ -8,9 +8,9 @@ import (
 	"testing"
 )
 
-// TestOwn_ControlVariatesFlag: lbsim run -control-variates reports its
+// TestControlVariatesFlag: lbsim run -control-variates reports its
 // controls in ci_method, and refuses a ramp with a one-line reason.
-func TestOwn_ControlVariatesFlag(t *testing.T) {
+func TestControlVariatesFlag(t *testing.T) {
 	args := []string{"run", "-json", "-servers", "4", "-policy", "rr", "-sizes", "exp:mean=1", "-load", "0.9", "-jobs", "100000"}
 	out, e, code := cli(append(args, "-control-variates")...)
 	if code != 0 {
@@ -29,11 +29,11 @@ func TestOwn_ControlVariatesFlag(t *testing.T) {
 	}
 }
 
-// TestOwn_ControlVariatesSpec: "control_variates" in a sweep spec changes
+// TestControlVariatesSpec: "control_variates" in a sweep spec changes
 // the sweep id, reaches the batch script's command line (spec to flags to
 // spec gives the same id), and a spec without it keeps its old id (the key
 // is omitted from the canonical form).
-func TestOwn_ControlVariatesSpec(t *testing.T) {
+func TestControlVariatesSpec(t *testing.T) {
 	dir := t.TempDir()
 	id := func(spec string) string { return specSweepID(t, spec) }
 	plain, cv := id(`{"servers":[4],"jobs":2000}`), id(`{"servers":[4],"jobs":2000,"control_variates":true}`)

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"fmt"
+	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -157,5 +159,105 @@ func TestBadInput(t *testing.T) {
 	_, errOut, code := cli("run", "-load", "1.1", "-overload", "-jobs", "1000")
 	if code != 0 || !strings.Contains(errOut, "warning") {
 		t.Errorf("overload run: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// hostile are command lines from issue 11 (the reproductions and a sibling
+// of each) with what their one-line error must say. Each used to panic,
+// hang, run out of memory, or exit 0 with wrong numbers.
+var hostile = []struct {
+	args    []string
+	mention string
+}{
+	// Arithmetic that overflowed: arrival times to +Inf, then a panic or a loop.
+	{[]string{"run", "-jobs", "10000", "-load", "5e-324"}, "load rho=5e-324 is out of range"},
+	{[]string{"run", "-jobs", "10000", "-load", "1e-310", "-policy", "jsq"}, "load rho=1e-310"},
+	{[]string{"run", "-jobs", "10000", "-load", "1e-310", "-policy", "jsq:d=2"}, "load rho=1e-310"},
+	{[]string{"run", "-jobs", "10000", "-load", "1e-310", "-discipline", "ps"}, "load rho=1e-310"},
+	{[]string{"run", "-jobs", "10000", "-sizes", "exp:mean=1e307"}, "exp mean=1e+307 is out of range"},
+	{[]string{"run", "-jobs", "10000", "-sizes", "pareto:alpha=1.5,mean=1e99,max=1e300"}, "sqrt(E[X^2])"},
+	{[]string{"run", "-jobs", "1000", "-arrivals", "ramp:from=0.5,to=1e-310,over=10"}, "ramp to=1e-310"},
+	{[]string{"run", "-jobs", "1000", "-speeds", "1e-300"}, "speed mu_1=1e-300"},
+	{[]string{"run", "-jobs", "1000", "-refresh", "5e-324", "-policy", "ll:d=2"}, "refresh T=5e-324"},
+	{[]string{"run", "-jobs", "1000", "-refresh", "1e-320", "-policy", "jsq:d=2"}, "refresh T=1e-320"},
+	{[]string{"run", "-warmup", "1", "-jobs", "9223372036854775807"}, "2^53"},
+	{[]string{"run", "-warmup", "9007199254740992", "-jobs", "1"}, "2^53"},
+	// Sizes that need bounds.
+	{[]string{"run", "-servers", "100000000", "-policy", "ll:d=2", "-jobs", "10"}, "K=100000000 is too large"},
+	{[]string{"run", "-servers", "2000000000", "-jobs", "10"}, "is too large"},
+	{[]string{"run", "-servers", "9000000", "-reps", "2", "-workers", "2", "-jobs", "10"}, "GiB of memory"},
+	{[]string{"run", "-reps", "100000", "-jobs", "1000"}, "R=100000 is too large"},
+	{[]string{"run", "-batches", "1000000000"}, "batches=1000000000 is too large"},
+	{[]string{"run", "-batches", "5000", "-jobs", "1000"}, "exceeds the 1000 measured jobs"},
+	// Clear errors.
+	{[]string{"run", "-load", "1e999"}, `"1e999" is out of range`},
+	{[]string{"run", "-servers", "99999999999999999999"}, "is out of range"},
+	{[]string{"run", "-sizes", "exp:mean=1e999"}, `mean="1e999" is out of range (float64 holds magnitudes up to 1.8e308)`},
+	{[]string{"run", "-sizes", "h2:mean=1,scv=1e300"}, "scv=1e+300 is too large"},
+	{[]string{"run", "-sizes", "det:x=1e-320"}, "det x=1e-320 is out of range"},
+	{[]string{"run", "-bogus", "1"}, "not defined: -bogus (lbsim run -h lists the flags)"},
+	{[]string{"sweep", "-nope"}, "not defined: -nope"},
+	{[]string{"run", "-jobs", "10", "-jobs", "20"}, "-jobs: given twice"},
+	{[]string{"run", "-tally", "-tally", "-refresh", "1", "-policy", "ll:d=2"}, "flag tally: given twice"},
+	{[]string{"run", "-arrivals", "ramp:from=0.5,to=5,over=100", "-load", "7"}, "-load 7 has no effect"},
+	{[]string{"sweep", "-arrivals", "ramp:from=0.5,to=0.9,over=100", "-load", "0.3,0.6"}, "has no effect"},
+	// A grid listed in memory before it runs: 999 x 999 x 2 configurations.
+	{[]string{"sweep", "-load", gridAxis, "-refresh", gridAxis, "-policy", "ll:d=2,jsq:d=2", "-jobs", "10"}, "more than 1000000 configurations"},
+	// Batch scripts: a value must not end its line and start a command.
+	{[]string{"slurm", "-shards", "1", "-out", "dir\ntouch PWNED #", "-jobs", "100"}, "control character"},
+	{[]string{"slurm", "-shards", "1", "-out", "x", "-partition", "debug\necho X", "-jobs", "100"}, "-partition"},
+	{[]string{"slurm", "-shards", "1", "-out", "x", "-time", "1:00 --wrap=id", "-jobs", "100"}, "-time"},
+}
+
+// gridAxis is 999 values 0.001, 0.002, ..., 0.999.
+var gridAxis = func() string {
+	var b strings.Builder
+	for i := 1; i < 1000; i++ {
+		if i > 1 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, "%g", float64(i)/1000)
+	}
+	return b.String()
+}()
+
+func TestHostileCommandLines(t *testing.T) {
+	for _, tc := range hostile {
+		out, errOut, code := cli(tc.args...)
+		lines := strings.Split(strings.TrimSpace(errOut), "\n")
+		if code != 2 || out != "" || len(lines) != 1 || !strings.Contains(errOut, tc.mention) || strings.Contains(errOut, "panic") {
+			t.Errorf("%q: exit %d, stdout %q, stderr %q; want exit 2 and one line saying %q", tc.args, code, out, errOut, tc.mention)
+		}
+	}
+	if _, err := os.Stat("PWNED"); err == nil {
+		t.Error("a batch script ran the injected command")
+	}
+}
+
+// -h lists every flag with its default, once, and exits 0 (the flags are
+// wrapped to refuse duplicates; printing them must not trip on that).
+func TestHelpListsFlags(t *testing.T) {
+	_, errOut, code := cli("run", "-h")
+	if code != 0 || strings.Contains(errOut, "panic") || !strings.Contains(errOut, "-jobs") || !strings.Contains(errOut, "(default 2000000)") {
+		t.Errorf("run -h: exit %d, %q", code, errOut)
+	}
+}
+
+// Unstable loads warn: a ramp to load 5 and an overloaded sweep point.
+func TestUnstableLoadsWarn(t *testing.T) {
+	_, errOut, code := cli("run", "-arrivals", "ramp:from=0.5,to=5,over=100", "-jobs", "2000", "-json")
+	if code != 0 || !strings.Contains(errOut, "warning: load 5 >= 1") {
+		t.Errorf("ramp to 5: exit %d, stderr %q", code, errOut)
+	}
+	out, errOut, code := cli("sweep", "-load", "0.5,1.5", "-overload", "-jobs", "2000", "-quiet", "-servers", "5")
+	if code != 0 || !strings.Contains(errOut, "warning: load 1.5 >= 1") || strings.Contains(errOut, "load 0.5 ") {
+		t.Errorf("sweep with 1.5: exit %d, stderr %q", code, errOut)
+	}
+	if !strings.Contains(out, ",1.5,") {
+		t.Errorf("sweep rows lack load 1.5:\n%s", out)
+	}
+	out, _, _ = cli("run", "-arrivals", "ramp:from=0.2,to=0.7,over=100", "-jobs", "2000", "-json")
+	if !strings.Contains(out, `"load":0.7`) {
+		t.Errorf("a ramp to 0.7 reports another load: %s", out)
 	}
 }

@@ -13,7 +13,7 @@ var skipGrid = []string{"sweep", "-servers", "2,8", "-sizes", "exp:mean=1", "-po
 	"-load", "0.3,0.6", "-reps", "2", "-jobs", "5000", "-seed", "3", "-quiet"}
 
 // Without -skip-invalid, the error names the grid point and the way out.
-func TestOwn_SweepInvalidPointNamed(t *testing.T) {
+func TestSweepInvalidPointNamed(t *testing.T) {
 	msg := lbsimFails(t, skipGrid...)
 	for _, want := range []string{"configuration 3 (sita:cut=2,c=3, K=2, load 0.3, sizes exp:mean=1)", "skip such points with -skip-invalid"} {
 		if !strings.Contains(msg, want) {
@@ -27,7 +27,7 @@ func TestOwn_SweepInvalidPointNamed(t *testing.T) {
 
 // With -skip-invalid the valid points run, the skipped ones are listed with
 // their reasons, and a sharded sweep merges to the unsharded bytes.
-func TestOwn_SweepSkipInvalid(t *testing.T) {
+func TestSweepSkipInvalid(t *testing.T) {
 	args := append(append([]string{}, skipGrid...), "-skip-invalid")
 	out, errOut := lbsimOK(t, args...)
 	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
@@ -57,7 +57,7 @@ func TestOwn_SweepSkipInvalid(t *testing.T) {
 }
 
 // Every point invalid: one line saying so, even with -skip-invalid.
-func TestOwn_SweepAllInvalid(t *testing.T) {
+func TestSweepAllInvalid(t *testing.T) {
 	msg := lbsimFails(t, "sweep", "-servers", "2", "-policy", "sita:cut=2,c=3", "-load", "0.3,0.6", "-jobs", "1000", "-skip-invalid")
 	if !strings.Contains(msg, "every one of the 2 configurations is invalid") {
 		t.Errorf("error %q", msg)

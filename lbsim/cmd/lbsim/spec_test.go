@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -27,5 +28,22 @@ func TestSpecIdentifiesTraceByContents(t *testing.T) {
 	}
 	if e := lbsimFails(t, "sweep", "-trace", filepath.Join(dir, "absent.csv"), "-id"); !strings.Contains(e, "absent.csv") {
 		t.Errorf("a missing trace: %q", e)
+	}
+}
+
+// One grid, one id: "policy": ["rnd,rr"] and ["rnd","rr"] are the same sweep.
+func TestSpecListsCanonical(t *testing.T) {
+	ids := map[string]bool{}
+	for _, spec := range []string{
+		`{"policy": ["rnd,rr"], "load": [0.3], "servers": [4], "jobs": 1000, "sizes": ["exp:mean=1"]}`,
+		`{"policy": ["rnd", "rr"], "load": [0.3], "servers": [4], "jobs": 1000, "sizes": ["exp:mean=1"]}`,
+	} {
+		dir := t.TempDir()
+		lbsimOK(t, "sweep", "-spec", writeTemp(t, spec), "-shard", "0/1", "-out", dir, "-quiet")
+		b, _ := os.ReadFile(filepath.Join(dir, "shard-0-of-1.csv"))
+		ids[regexp.MustCompile(`sweep=[0-9a-f]+`).FindString(string(b))] = true
+	}
+	if len(ids) != 1 {
+		t.Errorf("two spellings of one grid have ids %v", ids)
 	}
 }

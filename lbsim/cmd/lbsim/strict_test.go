@@ -18,7 +18,7 @@ func refused(t *testing.T, mention string, args ...string) {
 
 // Go literal syntax is not a number on the command line, in any flag or
 // list (issue 25, item 18).
-func TestHarden2_FlagNumbers(t *testing.T) {
+func TestFlagNumbers(t *testing.T) {
 	dir := t.TempDir() // where a wrongly accepted shard would go
 	for _, tc := range []struct {
 		args    []string
@@ -58,12 +58,12 @@ func TestHarden2_FlagNumbers(t *testing.T) {
 }
 
 // The first duplicate parameter of a long spec fails, whatever follows it.
-func TestHarden2_DuplicateParameter(t *testing.T) {
+func TestDuplicateParameter(t *testing.T) {
 	refused(t, `parameter "d" given twice`, "run", "-policy", "ll:"+strings.Repeat("d=2,", 200_000)+"d=2")
 }
 
 // A spec file is read as strictly as flags (item 20).
-func TestHarden2_SpecStrict(t *testing.T) {
+func TestSpecStrict(t *testing.T) {
 	for _, tc := range []struct{ json, mention string }{
 		{`{"jobs": 10, "jobs": 20}`, `key "jobs" given twice`},
 		{`{"Jobs": 10}`, `unknown field "Jobs"`},
@@ -92,7 +92,7 @@ func TestHarden2_SpecStrict(t *testing.T) {
 }
 
 // Messages that name the fix (item 23).
-func TestHarden2_Messages(t *testing.T) {
+func TestMessages(t *testing.T) {
 	refused(t, "is a folder", "sweep", "-spec", t.TempDir())
 	refused(t, "is a folder", "run", "-trace", t.TempDir())
 	refused(t, "modal: value #2 is empty", "run", "-sizes", "modal:1,,2")

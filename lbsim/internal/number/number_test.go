@@ -10,7 +10,7 @@ import (
 
 // The one number parser: plain decimal only, with a message for each way a
 // text is not one (issue 25, item 18).
-func TestHarden2_NumberParser(t *testing.T) {
+func TestNumberParser(t *testing.T) {
 	for _, tc := range []struct {
 		in   string
 		want float64

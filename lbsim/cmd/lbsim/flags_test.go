@@ -11,7 +11,7 @@ import (
 
 // Every flag of the settings is a field of lbsim's table, with its doc and
 // default, and the command line names the flags in its advice.
-func TestOwn_AdviceFlagsAndFields(t *testing.T) {
+func TestAdviceFlagsAndFields(t *testing.T) {
 	fields := map[string]lbsim.Field{}
 	for _, f := range lbsim.Fields() {
 		fields[f.Name] = f

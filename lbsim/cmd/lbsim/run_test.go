@@ -8,7 +8,7 @@ import (
 // Issue 25, item 16: a long precision run reports its rounds and its
 // projected length on stderr, and says early when the budget is too small;
 // a budget without a precision target is refused.
-func TestHarden2_PrecisionProgressCLI(t *testing.T) {
+func TestPrecisionProgressCLI(t *testing.T) {
 	_, errOut, code := cli("run", "-servers", "10", "-load", "0.8", "-sizes", "exp:mean=1", "-jobs", "1000",
 		"-precision", "0.001", "-max-jobs", "200000", "-workers", "1")
 	if code != 0 || !strings.Contains(errOut, "lbsim run: precision 0.001: 4000 jobs so far (round 1, 4 replications)") ||
@@ -26,7 +26,7 @@ func TestHarden2_PrecisionProgressCLI(t *testing.T) {
 }
 
 // Item 24: the printed load is the load given, never rounded to 1.
-func TestHarden2_LoadPrintedCLI(t *testing.T) {
+func TestLoadPrintedCLI(t *testing.T) {
 	out, errOut, code := cli("run", "-jobs", "100", "-load", "0.9999999999999999")
 	if code != 0 || !strings.Contains(out, "load 0.9999999999999999,") {
 		t.Errorf("exit %d, stdout %q, stderr %q", code, out, errOut)

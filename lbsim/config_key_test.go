@@ -60,7 +60,7 @@ var keyIgnores = map[string]string{
 
 // Two configurations that differ in any field never share a key. A field
 // added to Config fails this test until keyPerturb or keyIgnores has it.
-func TestOwn_KeyDiffersInEveryField(t *testing.T) {
+func TestKeyDiffersInEveryField(t *testing.T) {
 	base := keyBase()
 	seen := map[string]string{base.Key(): "the base"}
 	for _, f := range reflect.VisibleFields(reflect.TypeFor[lbsim.Config]()) {
@@ -91,7 +91,7 @@ func TestOwn_KeyDiffersInEveryField(t *testing.T) {
 
 // An edited policy of one's own gets a new key: a changed Pick (same type,
 // same String()) and a changed field that String() does not print.
-func TestOwn_KeyEditedPolicy(t *testing.T) {
+func TestKeyEditedPolicy(t *testing.T) {
 	c := keyBase()
 	key := func(p lbsim.Policy) string { c.Policy = p; return c.Key() }
 	if a, b := key(testpolicy.New(1)), key(testpolicy.New(2)); a == b {
@@ -109,7 +109,7 @@ func TestOwn_KeyEditedPolicy(t *testing.T) {
 }
 
 // Speeds are runs of equal values, or a hash when there are many distinct ones.
-func TestOwn_KeySpeedsCompact(t *testing.T) {
+func TestKeySpeedsCompact(t *testing.T) {
 	c := keyBase()
 	c.Servers, c.Speeds = 10, []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}
 	if k := c.Key(); !strings.Contains(k, " speeds=5@2,5@1 ") {

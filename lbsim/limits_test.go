@@ -114,36 +114,6 @@ func BenchmarkValidateK100000(b *testing.B) {
 	}
 }
 
-// Traces: a first data row with a byte order mark, or a mistyped first row,
-// is not taken as a header; extra columns are refused; real headers still
-// are headers.
-func TestTraceStrict(t *testing.T) {
-	for _, tc := range []struct {
-		csv     string
-		jobs    int
-		mention string
-	}{
-		{"\uFEFF0.5,1\n1,2\n", 2, ""},
-		{"\uFEFFarrival,size\n0.5,1\n", 1, ""},
-		{"arrival_time,size (ms)\n0,1\n", 1, ""},
-		{"O.5,1\n1,2\n", 0, `arrival time "O.5" is not a number`},
-		{"0.5,l\n1,2\n", 0, `size "l" is not a number`},
-		{"0.5,1,7\n1,2,8\n", 0, "has 3 field(s)"},
-		{"arrival,size,server\n0,1,3\n", 0, "has 3 field(s)"},
-		{"NaN,size\n0,1\n", 0, `arrival time "NaN" is not a finite number`},
-		{"NaN,1\n0,1\n", 0, `arrival time "NaN" is not a finite number`},
-		{"0,1e999\n", 0, "out of range"},
-	} {
-		tr, err := lbsim.ReadTrace(strings.NewReader(tc.csv))
-		switch {
-		case tc.mention == "" && (err != nil || tr.Len() != tc.jobs):
-			t.Errorf("%q: %d jobs, %v; want %d jobs", tc.csv, tr.Len(), err, tc.jobs)
-		case tc.mention != "" && (err == nil || !strings.Contains(err.Error(), tc.mention)):
-			t.Errorf("%q: %v, want an error saying %q", tc.csv, err, tc.mention)
-		}
-	}
-}
-
 // A precision run stops at lbsim's limits with a warning (it used to grow
 // the replications without bound: each keeps a histogram).
 func TestPrecisionStopsAtLimits(t *testing.T) {

@@ -10,7 +10,7 @@ import (
 // Issue 25 item 6: a label names every parameter that changes the numbers.
 // sita:c=5, sita:cut=2,c=5 and sita:cut=50,c=5 were all "SITA-5"; the
 // default SITA (no cut) keeps "SITA-5", which notebooks and checks parse.
-func TestHarden2_LabelsDistinct(t *testing.T) {
+func TestLabelsDistinct(t *testing.T) {
 	specs := []string{
 		"sita:c=5", "sita:cut=2,c=5", "sita:cut=50,c=5", "sita:c=6", "sita:cut=2,c=6",
 		"ll:d=2", "ll:d=2,replace=1", "ll:d=2,mem=1", "ll:d=2,replace=1,mem=1", "ll:d=3", "lwl",
@@ -37,7 +37,7 @@ func TestHarden2_LabelsDistinct(t *testing.T) {
 // Issue 25 item 6: on a grid over K (or T, or anything but policy and load)
 // Find returned the first of several matching rows; it must refuse and say
 // which column tells them apart and how to keep one.
-func TestHarden2_FindAmbiguous(t *testing.T) {
+func TestFindAmbiguous(t *testing.T) {
 	rows := []lbsim.Row{
 		{Policy: "ll:d=2", Label: "LL-2", Servers: 10, Load: 0.9, Sizes: "exp", MeanWait: 1},
 		{Policy: "ll:d=2", Label: "LL-2", Servers: 100, Load: 0.9, Sizes: "exp", MeanWait: 2},

@@ -9,7 +9,7 @@ import (
 
 // SweepValid notes the skipped configurations once per sweep, not on every
 // call (a later cell reading the cache repeats none of it).
-func TestOwn_SweepValidNotesOnce(t *testing.T) {
+func TestSweepValidNotesOnce(t *testing.T) {
 	r := fakeNotebook(t)
 	t.Setenv("LBSIM_NO_CACHE", "1")
 	t.Setenv("GONB_TMP_DIR", t.TempDir())
@@ -36,7 +36,7 @@ func TestOwn_SweepValidNotesOnce(t *testing.T) {
 }
 
 // A message shown in a notebook names Config fields, not command-line flags.
-func TestOwn_NotebookMessagesNameFields(t *testing.T) {
+func TestNotebookMessagesNameFields(t *testing.T) {
 	r := fakeNotebook(t)
 	bad := lbsim.Config{Servers: 4, Load: 1.2, Sizes: lbsim.Exponential{M: 1}, Policy: lbsim.Random{}, Jobs: 100}
 	err := bad.Validate()

@@ -12,7 +12,7 @@ import (
 // A sweep's rows give a frame of the same column types whether it is made
 // from the rows (FromStructs) or from their CSV (ReadCSV): refresh 0 and
 // size_mean 1 are floats, a column of NaN only (no exact value) too.
-func TestOwn_RowCSVTypesMatchFromStructs(t *testing.T) {
+func TestRowCSVTypesMatchFromStructs(t *testing.T) {
 	h2, err := lbsim.NewH2Balanced(1, 4)
 	if err != nil {
 		t.Fatal(err)

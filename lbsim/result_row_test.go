@@ -17,7 +17,7 @@ func rowField(t *testing.T, row Row, name string) string {
 	return row.Record()[i]
 }
 
-func TestOwn_SpeedsText(t *testing.T) {
+func TestSpeedsText(t *testing.T) {
 	for _, c := range []struct {
 		speeds []float64
 		k      int
@@ -34,7 +34,7 @@ func TestOwn_SpeedsText(t *testing.T) {
 
 // The columns a sweep with unequal speeds and automatic warm-up needs: its
 // speeds, the warm-up used, how the CI was made and the busiest server.
-func TestOwn_RowNewColumns(t *testing.T) {
+func TestRowNewColumns(t *testing.T) {
 	cfg := Config{Servers: 10, Speeds: []float64{2, 2, 2, 2, 2, 1, 1, 1, 1, 1}, Load: 0.7, Sizes: Exponential{M: 1},
 		Policy: JSQ{D: 2}, Jobs: 20_000, Reps: 3, Seed: 5, WarmupAuto: true}
 	r, err := Run(cfg)
@@ -69,7 +69,7 @@ func TestOwn_RowNewColumns(t *testing.T) {
 }
 
 // A trace's row carries the trace's offered load, not 0.
-func TestOwn_RowTraceLoad(t *testing.T) {
+func TestRowTraceLoad(t *testing.T) {
 	tr, err := ReadTrace(strings.NewReader("0,1\n0.5,2\n1.5,1\n2,1\n3,0.5\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -86,7 +86,7 @@ func TestOwn_RowTraceLoad(t *testing.T) {
 
 // Numbers are printed shortest-round-trip, and a law's SCV is the one it
 // was given (or its closed form), not its moments' rounding.
-func TestOwn_RowShortestNumbers(t *testing.T) {
+func TestRowShortestNumbers(t *testing.T) {
 	for _, c := range []struct {
 		spec      string
 		scv, mean string

@@ -26,7 +26,7 @@ func freshCache(t *testing.T) string {
 // lines for 8 goroutines), none saying what to do. The full disk is the
 // kernel's: writeTemp, the seam of the temp file's write, writes to
 // /dev/full, which fails every write with ENOSPC, and names the temp file.
-func TestHarden2_CacheFullDiskWarnsOnce(t *testing.T) {
+func TestCacheFullDiskWarnsOnce(t *testing.T) {
 	full, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
 	if err != nil {
 		t.Skipf("no /dev/full to simulate a full disk: %v", err)
@@ -130,15 +130,15 @@ func badEntry(t *testing.T, key string, mk func(path string) error, why string) 
 
 // Issue 25 item 13 (cache): entries were read whole with os.ReadFile: a FIFO
 // blocked forever, /dev/zero or a huge file ran out of memory.
-func TestHarden2_CacheEntryFIFO(t *testing.T) {
+func TestCacheEntryFIFO(t *testing.T) {
 	badEntry(t, "fifo", func(p string) error { return syscall.Mkfifo(p, 0o600) }, "not a regular file")
 }
 
-func TestHarden2_CacheEntryDevZero(t *testing.T) {
+func TestCacheEntryDevZero(t *testing.T) {
 	badEntry(t, "zero", func(p string) error { return os.Symlink("/dev/zero", p) }, "not a regular file")
 }
 
-func TestHarden2_CacheEntryOversized(t *testing.T) {
+func TestCacheEntryOversized(t *testing.T) {
 	badEntry(t, "huge", func(p string) error {
 		f, err := os.Create(p)
 		if err != nil {

@@ -1,0 +1,100 @@
+package lbsim
+
+import (
+	"runtime"
+	rtmetrics "runtime/metrics"
+	"strings"
+	"testing"
+)
+
+// Item 14: the memory estimate is an upper bound of the live heap a run
+// reaches, measured, for many replications, many servers, JSQ, PS and a
+// trace. The live heap is measured where a replication holds the most, at
+// its end with its state and output both held, and after the results are
+// combined, by a forced collection with no other goroutine allocating (one
+// worker): exactly what is reachable, whatever the machine's load. (A
+// collection that runs beside the simulation counts what it allocates
+// meanwhile as live, and a sample of the heap in use counts the garbage a
+// busy machine has not yet collected: both failed on a loaded machine.)
+func TestMemoryEstimateBoundsHeap(t *testing.T) {
+	exp1 := Exponential{M: 1}
+	n := 1_000_000
+	tr := &Trace{}
+	for i := range n {
+		tr.Times = append(tr.Times, float64(i)/20)
+		tr.Sizes = append(tr.Sizes, 1+float64(i%7))
+	}
+	for _, c := range []struct {
+		name string
+		cfg  Config
+	}{
+		{"reps", Config{Servers: 2000, Reps: 2000, Jobs: 10, Policy: Random{}}},
+		{"servers", Config{Servers: 1_000_000, Jobs: 10, Policy: LeastLoaded{D: 2}}},
+		{"jsq", Config{Servers: 200_000, Jobs: 200_000, Policy: JSQ{}, SampleEvery: 1}},
+		{"jsq-2-board", Config{Servers: 200_000, Jobs: 200_000, Policy: JSQ{D: 2}, Refresh: 1}},
+		{"ps", Config{Servers: 200_000, Jobs: 200_000, Policy: JSQ{}, Discipline: PS}},
+		{"lwl-reps", Config{Servers: 20_000, Jobs: 10_000, Policy: LeastLoaded{}, Reps: 100}},
+		{"trace", Config{Servers: 100, Trace: tr, Policy: JSQ{D: 2}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := c.cfg
+			cfg.Workers = 1
+			if cfg.Trace == nil {
+				cfg.Load, cfg.Sizes = 0.9, exp1
+			}
+			est := cfg.memoryEstimate()
+			base := liveHeap()
+			var peak int64
+			replicated = func() { peak = max(peak, liveHeap()-base) }
+			defer func() { replicated = nil }()
+			res, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			peak = max(peak, liveHeap()-base)
+			runtime.KeepAlive(res)
+			if cfg.Trace != nil {
+				peak += int64(16 * n) // the trace itself, allocated before
+			}
+			t.Logf("%s: peak live heap %s, estimate %s", c.name, bytesText(peak), bytesText(est))
+			if peak > est {
+				t.Errorf("peak live heap %d bytes is above the estimate %d", peak, est)
+			}
+		})
+	}
+}
+
+// liveHeap is the bytes a forced collection marks live.
+func liveHeap() int64 {
+	runtime.GC()
+	sample := []rtmetrics.Sample{{Name: "/gc/heap/live:bytes"}}
+	rtmetrics.Read(sample)
+	return int64(sample[0].Value.Uint64())
+}
+
+// Item 24: no negative mean wait under PS, a true label for the batch
+// means, no "± NaN" and a load < 1 never printed as 1.
+func TestImpossibleValues(t *testing.T) {
+	ps := Config{Servers: 1000, Load: 0.0001, Sizes: Deterministic{X0: 3}, Policy: Random{}, Discipline: PS, Jobs: 1000, Seed: 1}
+	r, err := Run(ps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Wait.Mean < 0 || r.Response.Mean < 3 {
+		t.Errorf("PS alone: wait %v, response %v: never below 0 and the size", r.Wait, r.Response)
+	}
+	few := Config{Servers: 50, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 19, Seed: 1}
+	if r, _ := Run(few); r.CIMethod != "19 batch means" {
+		t.Errorf("19 jobs: CI method %q, want 19 batch means", r.CIMethod)
+	}
+	few.Jobs = 1
+	r, _ = Run(few)
+	if s := r.String(); strings.Contains(s, "NaN") || !strings.Contains(s, "no 95% CI from 1 batch mean") {
+		t.Errorf("one job:\n%s", s)
+	}
+	near := Config{Servers: 50, Load: 0.9999999999999999, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 10}
+	r, _ = Run(near)
+	if s := r.String(); !strings.Contains(s, "load 0.9999999999999999,") {
+		t.Errorf("load printed as:\n%s", s)
+	}
+}
