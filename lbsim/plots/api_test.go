@@ -121,6 +121,17 @@ func TestCurveClippedToSeriesRange(t *testing.T) {
 	if pa.X.Min != 0.01 {
 		t.Errorf("curve-only figure starts at %v, want 0.01", pa.X.Min)
 	}
+	// So are they around one simulated point (the explorer's run): else the
+	// legend would name a curve that does not show.
+	one := Figure{LogX: true, Series: []Series{{Name: "RND", X: []float64{0.5}, Y: []float64{1.1}}},
+		Curves: []Curve{{Name: "exact", Of: "RND", X: x, Y: y}}}
+	po, err := one.Plot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if po.X.Min != 0.01 || po.X.Max < 0.98 {
+		t.Errorf("one point and a curve: x range [%v, %v], want the curve's [0.01, 0.98]", po.X.Min, po.X.Max)
+	}
 }
 
 func TestEmptySeriesRefused(t *testing.T) {

@@ -41,7 +41,9 @@ type Curve struct {
 //
 // Points with a non-finite coordinate are dropped (theory is often +Inf at
 // rho >= 1). Curves are drawn only over the x range of the series' points,
-// so a theory curve does not stretch the axes beyond the simulated data. On a log axis, points with a coordinate <= 0 are dropped too,
+// so a theory curve does not stretch the axes beyond the simulated data;
+// around a single simulated x (the explorer's one run) they are drawn in
+// full, else nothing of them would show. On a log axis, points with a coordinate <= 0 are dropped too,
 // and error bars that would reach below zero are cut at a positive floor:
 // a tenth of the smallest positive value drawn on that axis.
 type Figure struct {
@@ -125,7 +127,7 @@ func (f *Figure) build() (panel, error) {
 }
 
 // seriesXRange is the x range of the series' drawable points; (-Inf, +Inf)
-// when the figure has no series (curves alone are drawn in full).
+// when the figure has no series or they have one x (curves are drawn in full).
 func (f *Figure) seriesXRange() (lo, hi float64) {
 	lo, hi = math.Inf(1), math.Inf(-1)
 	for _, s := range f.Series {
@@ -135,7 +137,7 @@ func (f *Figure) seriesXRange() (lo, hi float64) {
 			}
 		}
 	}
-	if lo > hi {
+	if lo >= hi {
 		return math.Inf(-1), math.Inf(1)
 	}
 	return lo, hi
