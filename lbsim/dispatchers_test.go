@@ -268,3 +268,93 @@ func TestViewDispatcher(t *testing.T) {
 		t.Errorf("server 0 got %.4f of the work (utilisations %v), want dispatcher 0's share 0.75", share, u)
 	}
 }
+
+// rrFleetWait is the exact mean wait of round robin with M dispatchers on K
+// servers of speed 1, exponential sizes of mean 1, load rho: each
+// dispatcher gets Poisson arrivals of rate lambda/M and sends every K-th of
+// its jobs to a server, so a server's arrivals are M independent Erlang-K
+// streams (of uniform phase: the pointers start apart), and its queue is a
+// MAP/M/1 queue. The chain: n jobs at the server, and how many dispatchers
+// are c = 0..K-1 jobs away from their next job to it (a dispatcher at c = 0
+// sends its next job here and goes to K-1; at c > 0 it goes to c-1). Under
+// FCFS with exponential sizes a job waits the n jobs it finds (W = E[n at
+// an arrival]/1), and an arrival comes at rate m_0 lambda/M.
+func rrFleetWait(t *testing.T, k, m int, rho float64) float64 {
+	t.Helper()
+	type state struct {
+		n  int
+		at [8]uint8 // dispatchers c jobs away
+	}
+	if k > 8 {
+		t.Fatalf("rrFleetWait: K=%d > 8", k)
+	}
+	rate := rho * float64(k) / float64(m) // lambda/M
+	var start state
+	// Any start of the (irreducible) chain: all dispatchers at c = 0.
+	start.at[0] = uint8(m)
+	arrivals := func(s state) float64 { return float64(s.at[0]) * rate }
+	st, err := theory.Chain[state]{
+		Start: start,
+		Next: func(s state, emit func(state, float64)) {
+			if s.n > 0 {
+				to := s
+				to.n--
+				emit(to, 1)
+			}
+			for c := range k {
+				if s.at[c] == 0 {
+					continue
+				}
+				to := s
+				to.at[c]--
+				if c == 0 {
+					to.n++
+					to.at[k-1]++
+				} else {
+					to.at[c-1]++
+				}
+				emit(to, float64(s.at[c])*rate)
+			}
+		},
+		Keep:  func(s state) bool { return s.n <= 600 },
+		Level: func(s state) int { return s.n },
+		Tol:   1e-14,
+	}.Solve()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.BoundaryMass > 1e-12 {
+		t.Fatalf("rrFleetWait K=%d M=%d rho=%g: truncation mass %g", k, m, rho, st.BoundaryMass)
+	}
+	at := st.Mean(arrivals)
+	return st.Mean(func(s state) float64 { return float64(s.n) * arrivals(s) }) / at
+}
+
+// TestRoundRobinFleet: with M dispatchers each with its own pointer, a
+// server's queue is the MAP/M/1 queue of rrFleetWait, which the runs meet;
+// and the pointers start apart, so a short run of K = M = 100 is not the
+// burst of M dispatchers started in step (whose mean wait, 12.6 at 2e5
+// jobs, was above even M/M/1's: every server got its M jobs at once).
+func TestRoundRobinFleet(t *testing.T) {
+	for _, tc := range []struct {
+		k, m int
+		rho  float64
+	}{{3, 8, 0.9}, {2, 5, 0.8}, {4, 3, 0.9}} {
+		exact := rrFleetWait(t, tc.k, tc.m, tc.rho)
+		r := run(t, Config{Servers: tc.k, Dispatchers: tc.m, Load: tc.rho, Sizes: Exponential{M: 1}, Policy: RoundRobin{},
+			Jobs: 1_000_000, Warmup: 20_000, Reps: 8, Seed: 5})
+		t.Logf("RR K=%d M=%d rho=%g: wait %v, MAP/M/1 chain %.6g", tc.k, tc.m, tc.rho, r.Wait, exact)
+		if math.Abs(r.Wait.Mean-exact) > 1.5*r.Wait.CI95 {
+			t.Errorf("RR K=%d M=%d rho=%g: mean wait %v, exact (MAP/M/1 chain) %.6g", tc.k, tc.m, tc.rho, r.Wait, exact)
+		}
+	}
+	const rho = 0.9
+	mm1 := rho / (1 - rho)
+	for _, p := range []Policy{RoundRobin{}, WeightedRoundRobin{Weights: Weights{Speed: true}}} {
+		r := run(t, Config{Servers: 100, Dispatchers: 100, Load: rho, Sizes: Exponential{M: 1}, Policy: p, Jobs: 200_000, Reps: 2, Seed: 8})
+		t.Logf("%s K=M=100 short run: wait %v (M/M/1 %.4g)", p, r.Wait, mm1)
+		if r.Wait.Mean-r.Wait.CI95 > mm1 {
+			t.Errorf("%s K=M=100, 2e5 jobs: mean wait %v, above M/M/1's %.4g: the dispatchers started in step", p, r.Wait, mm1)
+		}
+	}
+}

@@ -22,14 +22,30 @@ func init() {
 		}})
 }
 
-func (RoundRobin) String() string                  { return "rr" }
-func (RoundRobin) label() string                   { return "RR" }
-func (RoundRobin) reads() State                    { return 0 }
-func (RoundRobin) Pick(v *View, _ float64) int     { return int(v.Job() % int64(v.K())) }
-func (RoundRobin) newDispatcher(s *sim) dispatcher { return &rrDispatcher{k: s.k} }
+func (RoundRobin) String() string              { return "rr" }
+func (RoundRobin) label() string               { return "RR" }
+func (RoundRobin) reads() State                { return 0 }
+func (RoundRobin) Pick(v *View, _ float64) int { return int(v.Job() % int64(v.K())) }
+func (RoundRobin) newDispatcher(s *sim) dispatcher {
+	return &rrDispatcher{k: s.k, next: startingTurn(s, s.k)}
+}
 
 // ownHistory: each dispatcher has its own pointer (see sim_dispatchers.go).
 func (RoundRobin) ownHistory(int) bool { return true }
+
+// startingTurn is where a dispatcher's round-robin pointer starts among n
+// turns: 0 with one dispatcher (the run of old, to the bit); with several,
+// a turn drawn from the dispatcher's own stream, as a fleet of proxies
+// started at different times is. Started in step, M dispatchers would send
+// their n-th jobs to the same server, M jobs at once, until their counts
+// drift apart: a burst that the steady state does not have (with K = M =
+// 100 at load 0.9 the mean wait was twice the steady state's).
+func startingTurn(s *sim, n int) int {
+	if s.cfg.dispatchers() == 1 {
+		return 0
+	}
+	return s.rDispatch.IntN(n)
+}
 
 type rrDispatcher struct{ k, next int }
 

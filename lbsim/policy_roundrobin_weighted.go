@@ -1,5 +1,7 @@
 package lbsim
 
+import "math"
+
 // WeightedRoundRobin is smooth weighted round robin (nginx's): for each job
 // every server's current value grows by its weight, the job goes to the
 // server with the largest value (the first of equal ones), and that value
@@ -23,7 +25,11 @@ func (p WeightedRoundRobin) start(v *View) Policy { return newSmoothRR(p, viewSp
 func (p WeightedRoundRobin) Pick(v *View, _ float64) int { return unstarted(p) }
 
 func (p WeightedRoundRobin) newDispatcher(s *sim) dispatcher {
-	return newSmoothRR(p, s.cfg.speeds())
+	d := newSmoothRR(p, s.cfg.speeds())
+	if s.cfg.dispatchers() > 1 {
+		d.advance(startingTurn(s, wrrPhases), func(n int) int { return startingTurn(s, n) })
+	}
+	return d
 }
 
 // smoothRR is one replication's smooth weighted round robin in O(G) a job,
@@ -63,6 +69,28 @@ func newSmoothRR(p WeightedRoundRobin, speeds []float64) *smoothRR {
 		d.total += w
 	}
 	return d
+}
+
+// wrrPhases is the range of a dispatcher's starting phase, in jobs: with
+// whole weights the picks repeat every sum(w) jobs, so a phase drawn
+// uniformly from many such cycles is close to uniform over one.
+const wrrPhases = 1 << 20
+
+// advance puts d where it would be after about n0 jobs in O(G), each
+// group's turns rotated by turn(size) (see startingTurn): group g has had
+// floor(n0 |g| w_g / W) of them, so every value n w_g - W rounds stays in
+// the range the algorithm keeps it in, and the long-run shares are those
+// of the weights.
+func (d *smoothRR) advance(n0 int, turn func(int) int) {
+	d.n = float64(n0)
+	for g := range d.groups {
+		grp := &d.groups[g]
+		size := len(grp.servers)
+		r := turn(size)
+		grp.servers = append(grp.servers[r:], grp.servers[:r]...)
+		jobs := int(math.Floor(d.n * float64(size) * grp.w / d.total))
+		grp.rounds, grp.next = float64(jobs/size), jobs%size
+	}
 }
 
 func (d *smoothRR) next() int {
