@@ -365,3 +365,50 @@ func TestNoIntervalWarns(t *testing.T) {
 		t.Errorf("D/D round robin: wait %v ± %v, warnings %v; want 0 ± 0 without a warning", r.Wait.Mean, r.Wait.CI95, r.Warnings)
 	}
 }
+
+// TestOverloadSeenWhateverTheShares: a measured utilisation far above 1 is
+// unstable under every policy, also one whose theory keeps every server
+// below 1 (RR's even split, a symmetric policy on equal speeds), where a
+// utilisation just above 1 in a short run is sampling error. The
+// utilisations are set by hand: the run that gave 251 (M = 500 round-robin
+// pointers started in step at K = 20,000, load 0.5, 20,000 jobs) no longer
+// happens.
+func TestOverloadSeenWhateverTheShares(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		cfg    Config
+		u      float64 // the first server's measured utilisation
+		unstab bool
+	}{
+		{"rr K=20000 M=500, 251", Config{Servers: 20000, Dispatchers: 500, Load: 0.5, Jobs: 20000, Policy: RoundRobin{}}, 251, true},
+		{"rr K=20000 M=500, 4.1", Config{Servers: 20000, Dispatchers: 500, Load: 0.5, Jobs: 20000, Policy: RoundRobin{}}, 4.1, false},
+		{"jsq-2 K=10, 3", Config{Servers: 10, Load: 0.9, Jobs: 100_000, Policy: JSQ{D: 2}}, 3, true},
+		{"jsq-2 K=10 1e3 jobs, 1.2", Config{Servers: 10, Load: 0.95, Jobs: 1000, Policy: JSQ{D: 2}}, 1.2, false},
+		{"rnd H2 scv 50, 1.5", Config{Servers: 10, Load: 0.95, Jobs: 10_000, Policy: Random{}, Sizes: mustH2(t, 50)}, 1.5, false},
+	} {
+		cfg := c.cfg
+		if cfg.Sizes == nil {
+			cfg.Sizes = Exponential{M: 1}
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		r := Result{ServerUtilization: make([]float64, cfg.Servers)}
+		for k := range r.ServerUtilization {
+			r.ServerUtilization[k] = cfg.Load
+		}
+		r.ServerUtilization[0] = c.u
+		why := instability(&cfg, make([]replication, 2), &r)
+		if (why != "") != c.unstab {
+			t.Errorf("%s: instability %q, want unstable %v", c.name, why, c.unstab)
+		}
+	}
+}
+
+func mustH2(t *testing.T, scv float64) H2 {
+	h, err := NewH2Balanced(1, scv)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
