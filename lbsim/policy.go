@@ -355,6 +355,17 @@ func sampling(p Policy, k int) (d int, replace, ok bool) {
 // with equal speeds every server carries the load rho (instability).
 type symmetric interface{ symmetric() }
 
+// balancer: a built-in policy that, on live state, sends every job to a
+// server least loaded of all K (LWL, JSQ, SED): no server's queue grows
+// while another's is shorter, so a server busy near 1 below the system's
+// load is not a queue near critical (nearCritical).
+type balancer interface{ balances(k int) bool }
+
+func balances(c *Config) bool {
+	b, ok := c.Policy.(balancer)
+	return ok && c.Refresh == 0 && b.balances(c.Servers)
+}
+
 // configChecker: a built-in policy's checks of the whole configuration
 // (JIQ's I-queue options, LSQ's refusal of a board), run by Validate.
 type configChecker interface{ checkConfig(c *Config) error }

@@ -190,3 +190,6 @@ func (d *leastCount) held() int {
 	}
 	return d.fcfs.n
 }
+
+// balances: d = all K servers.
+func (p JSQ) balances(k int) bool { return p.D == 0 || p.D >= k }

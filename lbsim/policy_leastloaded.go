@@ -230,3 +230,6 @@ func (d *leastWork) refreshed(r0 float64) {
 		d.place(k, key, r0)
 	}
 }
+
+// balances: d = all K servers.
+func (p LeastLoaded) balances(k int) bool { return p.D == 0 || p.D >= k }

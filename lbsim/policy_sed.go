@@ -108,3 +108,6 @@ func (p SED) theory(c Config) (Reference, bool) {
 	}
 	return smallChain(s, theory.DispatchRule{D: d, SED: true})
 }
+
+// balances: over all K servers.
+func (p SED) balances(k int) bool { return p.D == 0 || p.D >= k }

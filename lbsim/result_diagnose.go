@@ -112,7 +112,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 			add(RuleSampleMoment, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
 		}
 	}
-	shortBatches := unstable == "" && runLength(cfg, reps, metric, add)
+	shortBatches := unstable == "" && runLength(cfg, reps, metric, r.ServerUtilization, add)
 	if len(reps) == 1 && !shortBatches {
 		if b, r1 := batchLag1(cfg, reps[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
 			add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; use several replications (-reps 5) or longer runs", b, r1)

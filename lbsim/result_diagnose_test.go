@@ -412,3 +412,37 @@ func mustH2(t *testing.T, scv float64) H2 {
 	}
 	return h
 }
+
+// TestNearCriticalServer: JIQ on speeds 3,1 at load 0.74 (its stability
+// limit is 0.75) runs its slow server at a measured 0.99, whose queue
+// relaxes in about 8,000 jobs; the pooled system at 0.74 relaxes in a few.
+// One replication of 2e6 jobs has batches under 6 relaxation times of that
+// server, and 5 of 2e5 jobs a bias of about 12%: both are said, and name
+// the server's measured utilisation. JSQ-2 on equal speeds keeps every
+// server near the offered load and stays with the pooled system (silent).
+func TestNearCriticalServer(t *testing.T) {
+	base := Config{Servers: 2, Speeds: []float64{3, 1}, Load: 0.74, Sizes: Exponential{M: 1}, Policy: JIQ{}, Seed: 3}
+	for _, c := range []struct {
+		jobs int64
+		reps int
+		rule string
+	}{{2_000_000, 1, RuleCorrelatedBatches}, {200_000, 5, RuleInitialTransient}} {
+		cfg := base
+		cfg.Jobs, cfg.Reps = c.jobs, c.reps
+		r := run(t, cfg)
+		var w Warning
+		for _, x := range r.Warnings {
+			if x.Rule == c.rule {
+				w = x
+			}
+		}
+		t.Logf("jiq 3,1 at 0.74, %d jobs x %d: wait %v, utilisations %.4g, warnings %v", c.jobs, c.reps, r.Wait, r.ServerUtilization, r.Warnings)
+		if !strings.Contains(w.Message, "measured utilisation 0.9") {
+			t.Errorf("jiq 3,1 at 0.74, %d jobs x %d: no %s naming the slow server's measured utilisation: %v", c.jobs, c.reps, c.rule, r.Warnings)
+		}
+	}
+	r := run(t, Config{Servers: 10, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}, Jobs: 200_000, Reps: 5, Seed: 3})
+	if len(r.Warnings) > 0 {
+		t.Errorf("jsq-2 K=10 at 0.9: warned %v", r.Warnings)
+	}
+}

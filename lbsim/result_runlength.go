@@ -43,7 +43,10 @@ import (
 // (serverLoads), each with its jobs, sizes and load, weighed by its share
 // of the metric (Kingman's approximation of its mean wait); without a
 // model, the pooled system (one queue of all K servers), the shortest
-// relaxation time a policy that reads the servers can have. Not for a
+// relaxation time a policy that reads the servers can have, unless a
+// server was measured near 1 well above the load (nearCritical: JIQ on
+// unequal speeds near its limit), when each server is a queue at its
+// measured utilisation. Not for a
 // trace: its load is an average over its span (traces hold cycles and
 // bursts), and its replications share its jobs, so that their half-width
 // measures only the dispatcher's draws (none under RR).
@@ -77,7 +80,7 @@ func (q serverLoad) metric(ca2 float64, ps bool) float64 {
 
 // runLength applies RuleInitialTransient and the batch-length half of
 // RuleCorrelatedBatches; it returns whether the batches are too short.
-func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, format string, args ...any)) (shortBatches bool) {
+func runLength(cfg *Config, reps []replication, metric Estimate, util []float64, add func(rule, format string, args ...any)) (shortBatches bool) {
 	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil {
 		return false // no steady load to relax to (ramp-not-reached and unstable speak)
 	}
@@ -85,10 +88,14 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 	if _, det := cfg.arrivals().(DeterministicArrivals); det {
 		c0 = 0
 	}
-	qs := cfg.serverLoads()
-	if qs == nil { // the pooled system: one server of speed sum(mu)
-		sizes := cfg.sizes()
-		qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
+	qs, queue := cfg.serverLoads(), "a queue at load"
+	if qs == nil {
+		if qs = nearCritical(cfg, util); qs != nil {
+			queue = "a server at measured utilisation"
+		} else { // the pooled system: one server of speed sum(mu)
+			sizes := cfg.sizes()
+			qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
+		}
 	}
 	ps := cfg.Discipline == PS
 	n := float64(cfg.jobs())
@@ -124,21 +131,57 @@ func runLength(cfg *Config, reps []replication, metric Estimate, add func(rule, 
 		// No interval (one batch), or one of width 0 (every job alike, e.g.
 		// none waited): nothing shows the bias, so it is stated alone, with
 		// the jobs that bring it below noIntervalBias (bias ~ 1/n).
-		add(RuleInitialTransient, "started empty, a queue at load %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
-			rho, tau, 100*bias, math.Ceil(3*tau/share), math.Ceil(n*bias/noIntervalBias))
+		add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
+			queue, rho, tau, 100*bias, math.Ceil(3*tau/share), math.Ceil(n*bias/noIntervalBias))
 		return false
 	}
 	if metric.CI95 > 0 && bias > transientShare*rel {
 		// Jobs per replication for bias <= transientShare rel, with rel
 		// shrinking as 1/sqrt(n): n' = n (bias / (transientShare rel))^2.
 		need := n * (bias / (transientShare * rel)) * (bias / (transientShare * rel))
-		add(RuleInitialTransient, "started empty, a queue at load %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
-			rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/share), need)
+		add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
+			queue, rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/share), need)
 	}
 	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < 3
-		add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
-			min(int64(cfg.ciBatches()), cfg.jobs()), 1/(2*perBatch), minBatchRelaxations, 2*minBatchRelaxations*perBatch)
+		add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) of %s %.3g long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
+			min(int64(cfg.ciBatches()), cfg.jobs()), 1/(2*perBatch), queue, rho, minBatchRelaxations, 2*minBatchRelaxations*perBatch)
 		return true
 	}
 	return false
 }
+
+// nearCritical is the model of the servers' loads measured, for a policy
+// without one, when a server ran within nearCriticalGap of its stability
+// limit and well above the offered load rho (closer to 1 than rho by
+// half): the pooled system, which relaxes in a few jobs at rho, does not
+// describe a server at 0.99 (JIQ on speeds 3,1 at load 0.74 runs its slow
+// server at 0.989, whose queue relaxes in about 8,000 of its jobs). Server
+// k is then a queue at its measured utilisation u_k, receiving the share
+// u_k mu_k / (rho sum(mu)) of the jobs, with the law's sizes. Nil when no
+// server is near critical: a policy that spreads the jobs evenly keeps
+// every server near rho, and one that reads every server (balances) keeps a slow server's
+// queue short however busy it is (LWL on speeds 0.1 to 10 at 0.5 runs the
+// slowest at 0.97): the pooled system is their relaxation.
+func nearCritical(cfg *Config, util []float64) []serverLoad {
+	if balances(cfg) {
+		return nil
+	}
+	rho, near := cfg.Load, false
+	for _, u := range util {
+		near = near || u < 1 && u >= 1-nearCriticalGap && u-rho >= (1-rho)/2
+	}
+	if !near || !(rho > 0) {
+		return nil
+	}
+	sizes, capacity := cfg.sizes(), cfg.Capacity()
+	qs := make([]serverLoad, len(util))
+	for k, u := range util {
+		mu := cfg.speed(k)
+		qs[k] = serverLoad{from: k, to: k + 1, share: u * mu / (rho * capacity), m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: mu, rho: u}
+	}
+	return qs
+}
+
+// nearCriticalGap is how close to 1 a measured utilisation must be for
+// nearCritical: within 5%.
+const nearCriticalGap = 0.05
