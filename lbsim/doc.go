@@ -147,7 +147,12 @@
 // (FuzzSizeRoundTrip). Arrival specs (the arrivals setting): poisson, det (one
 // arrival every 1/lambda) and ramp:from=RHO0,to=RHO1,over=T (Poisson, the
 // load rising linearly from RHO0 to RHO1 over the first T time units); a
-// [Trace] replays recorded arrival times and sizes instead.
+// [Trace] replays recorded arrival times and sizes instead. The replications
+// of a trace replay its jobs, differing only in the dispatcher's draws: the
+// interval is from batch means over the trace, the replays summed batch by
+// batch (Result.CIMethod "20 batch means of the trace, its 4 replays
+// summed"), not from the replays' spread, which says nothing of the
+// workload's.
 //
 // # Several dispatchers
 //

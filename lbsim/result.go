@@ -178,6 +178,28 @@ func unitMeans(sums, counts []float64) []float64 {
 	return means
 }
 
+// ciReplications are the replications the interval is made from: reps,
+// or for the replays of one trace (Config.Trace, R > 1) their sum, one
+// replication whose batches are blocks of the trace. Replays share the
+// trace's arrivals and sizes and differ only in the dispatcher's draws,
+// so their spread says nothing of the workload's: 4 replays of a trace
+// under RR, which draws nothing, are identical (an interval of ± 0 where
+// the trace's batch means give ± 0.61). The batches of a trace are the
+// same jobs in every replay (a batch is a block of measured jobs in
+// arrival order), so a batch summed over the replays is a block of the
+// trace averaged over the dispatcher's draws: batch means over the trace
+// (Asmussen and Glynn, Stochastic Simulation, ch. IV.5).
+func ciReplications(cfg *Config, reps []replication) []replication {
+	if cfg.Trace == nil || len(reps) < 2 {
+		return reps
+	}
+	sum := replication{m: reps[0].m.clone()}
+	for _, rep := range reps[1:] {
+		sum.m.add(rep.m)
+	}
+	return []replication{sum}
+}
+
 // aggregate combines the replications of one configuration, in order.
 func aggregate(cfg *Config, reps []replication) Result {
 	r := Result{
@@ -189,15 +211,17 @@ func aggregate(cfg *Config, reps []replication) Result {
 	} else if ok {
 		r.Limit, r.HasLimit = ref, true
 	}
-	// A CI unit is a replication, or with one replication a batch of
-	// fineFactor consecutive fine batches. Column -1 sums all classes.
+	// A CI unit is a replication, or with one replication (or the replays
+	// of a trace, summed: ciReplications) a batch of fineFactor consecutive
+	// fine batches. Column -1 sums all classes.
+	units := ciReplications(cfg, reps)
 	group := cfg.fineBatches()
-	if len(reps) == 1 {
+	if len(units) == 1 {
 		group = fineFactor
 	}
 	unit := func(col int, from func(*metrics) []float64) []float64 {
 		var out []float64
-		for _, rep := range reps {
+		for _, rep := range units {
 			v := from(rep.m)
 			stride := len(v) / rep.m.batches // classes, or 1 (the handout's quantity)
 			for b0 := 0; b0 < rep.m.batches; b0 += group {
@@ -219,7 +243,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 	sumR := func(m *metrics) []float64 { return m.sumR }
 	all := -1
 	counts := unit(all, cnt)
-	if len(reps) == 1 { // the batch means that hold jobs: fewer jobs than batches leave some empty
+	if len(units) == 1 { // the batch means that hold jobs: fewer jobs than batches leave some empty
 		n := 0
 		for _, c := range counts {
 			if c > 0 {
@@ -229,6 +253,9 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.CIMethod = fmt.Sprintf("%d batch means", n)
 		if n == 1 {
 			r.CIMethod = "1 batch mean"
+		}
+		if len(reps) > 1 {
+			r.CIMethod += fmt.Sprintf(" of the trace, its %d replays summed", len(reps))
 		}
 	}
 	cv := newControlFit(cfg, reps, group)

@@ -113,12 +113,13 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 		}
 	}
 	shortBatches := unstable == "" && runLength(cfg, reps, metric, r.ServerUtilization, add)
-	if len(reps) == 1 && !shortBatches {
-		if b, r1 := batchLag1(cfg, reps[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
+	units := ciReplications(cfg, reps)
+	if len(units) == 1 && !shortBatches {
+		if b, r1 := batchLag1(cfg, units[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
 			add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; use several replications (-reps 5) or longer runs", b, r1)
 		}
 	}
-	if first, second, sig := drift(cfg, reps); sig && math.Abs(second-first) > metric.CI95 {
+	if first, second, sig := drift(cfg, units); sig && math.Abs(second-first) > metric.CI95 {
 		advice := "use a warm-up (-warmup auto) or longer runs"
 		if unstable != "" {
 			advice = "see unstable: a warm-up does not cure an overloaded server"

@@ -1,5 +1,7 @@
 package lbsim
 
+import "slices"
+
 // metrics accumulates one replication's measurements: per batch and size
 // class the job count and the sums of waiting and response times, the
 // handout's quantity, and a waiting-time histogram. Batches are contiguous
@@ -47,6 +49,25 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 		}
 	}
 	return m
+}
+
+// clone is a copy of m's sums, to add others to (ciReplications).
+func (m *metrics) clone() *metrics {
+	c := *m
+	c.cnt, c.sumW, c.sumR, c.handout = slices.Clone(m.cnt), slices.Clone(m.sumW), slices.Clone(m.sumR), slices.Clone(m.handout)
+	c.hist.counts = slices.Clone(m.hist.counts)
+	return &c
+}
+
+// add adds o's sums batch by batch (the same batches and classes).
+func (m *metrics) add(o *metrics) {
+	for i := range m.cnt {
+		m.cnt[i], m.sumW[i], m.sumR[i] = m.cnt[i]+o.cnt[i], m.sumW[i]+o.sumW[i], m.sumR[i]+o.sumR[i]
+	}
+	for b := range m.handout {
+		m.handout[b] += o.handout[b]
+	}
+	m.hist.merge(o.hist)
 }
 
 // batch locates job seq: a guess from the proportion, then corrected.
