@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"regexp"
 	"runtime"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -12,6 +14,8 @@ import (
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // The coverage study: does an interval that carries no warning keep its
@@ -30,7 +34,8 @@ import (
 //
 //	LBSIM_COVERAGE_SEEDS=200 go test -run 'TestCoverage$' -v ./lbsim
 //
-// LBSIM_COVERAGE_OUT=FILE also writes the table as tab-separated values.
+// LBSIM_COVERAGE_OUT=FILE also writes the table as tab-separated values;
+// LBSIM_COVERAGE_FAMILIES=REGEXP runs only the families whose names match.
 // The metric is the mean wait under FCFS, the mean response under PS.
 //
 // The table's columns, per family: S; the runs without any warning; the
@@ -67,21 +72,31 @@ type covFamily struct {
 	Name   string
 	Cfg    Config
 	Benign bool // a run every rule should leave silent
+	// Exact is the exact metric of a family theory has none for (RR with
+	// several dispatchers: rrFleetWait), 0 for theory's.
+	Exact float64
+	// Trace, if set, is seed s's trace: the family replays a new trace of
+	// a known process for each seed, Exact being the process's.
+	Trace func(seed uint64) *Trace
 }
 
 // coverageFamilies are the families of the study.
-func coverageFamilies() []covFamily {
+func coverageFamilies(t testing.TB) []covFamily {
 	exp := Exponential{M: 1}
 	var fams []covFamily
-	add := func(name string, benign bool, cfg Config, reps ...int) {
+	addFamily := func(f covFamily, reps ...int) {
 		for _, r := range reps {
-			c := cfg
-			c.Reps, c.Workers = r, 1
-			if c.Jobs == 0 {
-				c.Jobs = coverageJobs
+			g := f
+			g.Cfg.Reps, g.Cfg.Workers = r, 1
+			if g.Cfg.Jobs == 0 && g.Trace == nil {
+				g.Cfg.Jobs = coverageJobs
 			}
-			fams = append(fams, covFamily{Name: fmt.Sprintf("%s R=%d", name, r), Cfg: c, Benign: benign})
+			g.Name = fmt.Sprintf("%s R=%d", f.Name, r)
+			fams = append(fams, g)
 		}
+	}
+	add := func(name string, benign bool, cfg Config, reps ...int) {
+		addFamily(covFamily{Name: name, Cfg: cfg, Benign: benign}, reps...)
 	}
 	// Benign: RND, K=4, exponential sizes, load 0.7.
 	add("benign RND K=4 exp rho=0.7", true, Config{Servers: 4, Load: 0.7, Sizes: exp, Policy: Random{}}, 5, 1)
@@ -129,6 +144,42 @@ func coverageFamilies() []covFamily {
 	add("held out: SITA cut=1 c=1 K=4 exp rho=0.85", false, Config{Servers: 4, Load: 0.85, Sizes: exp, Policy: SITA{C: 1, Cut: 1}}, 5, 1)
 	add("held out: JSQ-2 K=3 exp rho=0.9", false, Config{Servers: 3, Load: 0.9, Sizes: exp, Policy: JSQ{D: 2}}, 5, 1)
 	add("held out: JIQ K=2 speeds 2,1 exp rho=0.6", false, Config{Servers: 2, Speeds: []float64{2, 1}, Load: 0.6, Sizes: exp, Policy: JIQ{}}, 5, 1)
+	// Issue 33's families, added after its fixes were measured on them.
+	// Weighted random on unequal speeds with heavy tails: M/G/1 per server.
+	byspeed := WeightedRandom{Weights: Weights{Speed: true}}
+	add("rnd:weights=speed speeds 2,1,1 H2 scv=20 rho=0.9", false, Config{Servers: 3, Speeds: []float64{2, 1, 1}, Load: 0.9, Sizes: h20, Policy: byspeed}, 5, 1)
+	par25, _ := NewPareto(2.5, 1, 0)
+	add("PS rnd:weights=speed speeds 2,1,1 pareto a=2.5 rho=0.8", false, Config{Servers: 3, Speeds: []float64{2, 1, 1}, Load: 0.8, Sizes: par25, Policy: byspeed, Discipline: PS}, 5, 1)
+	// Round robin with several dispatchers: the MAP/M/1 chain per server.
+	for _, f := range []struct {
+		k, m   int
+		rho    float64
+		benign bool
+	}{{3, 8, 0.9, false}, {4, 6, 0.9, false}, {3, 8, 0.7, true}} {
+		name := fmt.Sprintf("RR K=%d M=%d exp rho=%g", f.k, f.m, f.rho)
+		if f.benign {
+			name = "benign " + name
+		}
+		addFamily(covFamily{Name: name, Benign: f.benign, Exact: rrFleetWait(t, f.k, f.m, f.rho),
+			Cfg: Config{Servers: f.k, Dispatchers: f.m, Load: f.rho, Sizes: exp, Policy: RoundRobin{}}}, 5, 1)
+	}
+	// Replays of a trace: seed s replays its own Poisson trace of
+	// coverageJobs jobs with Exp(1) sizes, 5 times.
+	traces := func(lambda float64) func(uint64) *Trace {
+		return func(seed uint64) *Trace { return poissonTrace(coverageJobs, lambda, 1000+seed) }
+	}
+	rr2, err := theory.RoundRobinExp(2*0.8, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	addFamily(covFamily{Name: "trace replays: RR K=2 exp rho=0.8", Exact: rr2.Wait, Trace: traces(1.6),
+		Cfg: Config{Servers: 2, Policy: RoundRobin{}}}, 5)
+	addFamily(covFamily{Name: "trace replays: rnd:weights=speed speeds 2,1,1 exp rho=0.7", Exact: 0.7 / 0.3 * 3 / 4,
+		Trace: traces(0.7 * 4), Cfg: Config{Servers: 3, Speeds: []float64{2, 1, 1}, Policy: byspeed}}, 5)
+	if re := os.Getenv("LBSIM_COVERAGE_FAMILIES"); re != "" {
+		match := regexp.MustCompile(re)
+		fams = slices.DeleteFunc(fams, func(f covFamily) bool { return !match.MatchString(f.Name) })
+	}
 	return fams
 }
 
@@ -168,7 +219,7 @@ func (r covRun) blindWarned() bool {
 
 // runCoverageOne is what Run(cfg) computes (its replications in order,
 // aggregated), keeping the fine batches.
-func runCoverageOne(cfg Config) (covRun, error) {
+func runCoverageOne(cfg Config, exact float64) (covRun, error) {
 	if err := cfg.Validate(); err != nil {
 		return covRun{}, err
 	}
@@ -181,12 +232,15 @@ func runCoverageOne(cfg Config) (covRun, error) {
 		reps[i] = rep
 	}
 	res := aggregate(&cfg, reps)
-	if !res.HasExact || res.Exact.Kind != ExactValue {
+	if exact == 0 && (!res.HasExact || res.Exact.Kind != ExactValue) {
 		return covRun{}, fmt.Errorf("%s: no exact value (%v)", cfg.Key(), res.Exact)
 	}
 	out := covRun{Mean: res.Wait.Mean, CI: res.Wait.CI95, Exact: res.Exact.Wait, Util: res.Utilization}
 	if cfg.Discipline == PS {
 		out.Mean, out.CI, out.Exact = res.Response.Mean, res.Response.CI95, res.Exact.Response
+	}
+	if exact != 0 {
+		out.Exact = exact
 	}
 	for _, w := range res.Warnings {
 		out.Rules = append(out.Rules, w.Rule)
@@ -224,7 +278,10 @@ func runCoverage(t testing.TB, fams []covFamily, seeds int) [][]covRun {
 		f, s := i/seeds, i%seeds
 		cfg := fams[f].Cfg
 		cfg.Seed = uint64(s + 1)
-		runs[f][s], errs[i] = runCoverageOne(cfg)
+		if fams[f].Trace != nil {
+			cfg.Trace = fams[f].Trace(cfg.Seed)
+		}
+		runs[f][s], errs[i] = runCoverageOne(cfg, fams[f].Exact)
 	})
 	for i, err := range errs {
 		if err != nil {
@@ -247,7 +304,7 @@ func coverageBaseRuns(t testing.TB, seeds int) ([]covFamily, [][]covRun) {
 	coverageBase.Lock()
 	defer coverageBase.Unlock()
 	if coverageBase.runs == nil || coverageBase.seeds != seeds {
-		fams := coverageFamilies()
+		fams := coverageFamilies(t)
 		coverageBase.seeds, coverageBase.fams, coverageBase.runs = seeds, fams, runCoverage(t, fams, seeds)
 	}
 	return coverageBase.fams, coverageBase.runs

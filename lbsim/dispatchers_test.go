@@ -279,7 +279,7 @@ func TestViewDispatcher(t *testing.T) {
 // sends its next job here and goes to K-1; at c > 0 it goes to c-1). Under
 // FCFS with exponential sizes a job waits the n jobs it finds (W = E[n at
 // an arrival]/1), and an arrival comes at rate m_0 lambda/M.
-func rrFleetWait(t *testing.T, k, m int, rho float64) float64 {
+func rrFleetWait(t testing.TB, k, m int, rho float64) float64 {
 	t.Helper()
 	type state struct {
 		n  int
