@@ -101,7 +101,11 @@ func (RoundRobin) gapTheory(c Config) (Reference, bool) {
 }
 
 // gapSCV: a server gets every K-th job, c0/K (see gapSCV; Erlang-K gaps
-// for Poisson arrivals, none for deterministic ones).
+// for Poisson arrivals, none for deterministic ones). With M dispatchers a
+// server's arrivals are M such streams merged, whose gaps are more
+// variable, but whose index of dispersion, the c_a^2 of heavy traffic
+// that sets the relaxation time, is each stream's (Whitt 1982,
+// "Approximating a point process by a renewal process").
 func (RoundRobin) gapSCV(c *Config, c0 float64, _ int) float64 { return c0 / float64(c.Servers) }
 
 // split: job n to server n mod K, so 1/K of the jobs to every server.
