@@ -321,7 +321,11 @@
 // [Theory], asks the policy's Theory method; each built-in policy states its
 // formulas in its own file. No value is given on a board: a board refreshed
 // rarely is random dispatching for a while, not the steady state of its
-// period.
+// period. The exact Markov chains of JSQ(-d), SED(-d) and JIQ with
+// exponential sizes at K <= 8 and any speeds (theory.DispatchExact) are
+// solved within a budget of states; where a chain is beyond it, HasExact
+// is false and [Result].Exact.Method ([Row].ExactMethod, exact_method)
+// says "none: " and why.
 //
 // Third, two remedies are built in: Config.WarmupAuto (-warmup auto: MSER, White
 // 1997, on each replication's 100 batch means: a pilot run chooses the

@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -32,6 +33,11 @@ type Reference struct {
 	// Classes are the mean delays of the configuration's size classes
 	// (short and long jobs, see Result.Classes), when theory knows them.
 	Classes []ClassReference
+	// NoExact says why theory has no exact value where one is promised
+	// (the Markov chain of a count-based policy with exponential sizes at
+	// K <= theory.DispatchMaxServers, over its budget): set on a limit, or
+	// on the empty Reference returned with false.
+	NoExact string
 }
 
 // ClassReference is what theory knows of one size class's mean delays.
@@ -77,10 +83,11 @@ func Theory(cfg Config) (Reference, bool) {
 	return checked(policyTheory(cfg.Policy, cfg))
 }
 
-// checked drops a reference with a NaN delay.
+// checked drops a reference with a NaN delay, keeping why there is no
+// exact value.
 func checked(ref Reference, ok bool) (Reference, bool) {
 	if !ok || math.IsNaN(ref.Wait) || math.IsNaN(ref.Response) {
-		return Reference{}, false
+		return Reference{NoExact: ref.NoExact}, false
 	}
 	return ref, true
 }
@@ -90,7 +97,7 @@ func checked(ref Reference, ok bool) (Reference, bool) {
 func Exact(cfg Config) (Reference, bool) {
 	ref, ok := Theory(cfg)
 	if !ok || ref.Kind != ExactValue {
-		return Reference{}, false
+		return Reference{NoExact: ref.NoExact}, false
 	}
 	return ref, true
 }
@@ -208,13 +215,17 @@ func perServer(s system, method string, delay func(mu float64) (theory.Delay, er
 
 // smallChain is the exact Markov chain of a count-based policy with
 // exponential sizes at small K (theory.DispatchExact): none when K is too
-// large or the chain too big for its budget.
+// large, and none with the reason (Reference.NoExact) when the chain is
+// too big for its budget.
 func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
 	if !s.exp || s.k > theory.DispatchMaxServers {
 		return Reference{}, false
 	}
 	m := s.sizes.Mean()
 	d, err := theory.DispatchExact(rule, s.lambda*m, s.speeds)
+	if err != nil {
+		return Reference{NoExact: strings.TrimPrefix(err.Error(), "theory: ")}, false
+	}
 	return reference(scale(d, m), err, fmt.Sprintf("exact Markov chain of %s, K=%d", rule, s.k), ExactValue)
 }
 

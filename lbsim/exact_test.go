@@ -68,3 +68,66 @@ func TestExact(t *testing.T) {
 		}
 	}
 }
+
+// The exact chains the README promises for count-based policies with
+// exponential sizes at K <= theory.DispatchMaxServers and any speeds,
+// which the old budget of 100,000 states refused without a word. The
+// waits are the independent reference of theory's
+// TestDispatchExactLargeChains (the full chain with enumerated routing,
+// solved by Chain), for mean size 1; mean size 2 doubles them.
+func TestExactChainsAtUnequalSpeeds(t *testing.T) {
+	cases := []struct {
+		policy Policy
+		speeds []float64
+		load   float64
+		wait   float64
+	}{
+		{SED{}, []float64{3, 2, 1}, 0.8, 0.738940549159},
+		{SED{D: 2}, []float64{3, 2, 1}, 0.7, 0.515422367613},
+		{JIQ{}, []float64{3, 2, 1}, 0.6, 0.439057155309},
+		{JIQ{}, []float64{3, 1}, 0.7, 3.480025439344},
+	}
+	for _, c := range cases {
+		for _, mean := range []float64{1, 2} {
+			cfg := Config{Servers: len(c.speeds), Speeds: c.speeds, Load: c.load, Sizes: Exponential{M: mean}, Policy: c.policy, Jobs: 1}
+			ref, ok := Exact(cfg)
+			if !ok {
+				t.Errorf("%v speeds %v load %g: no exact value (%s)", c.policy, c.speeds, c.load, ref.NoExact)
+				continue
+			}
+			if want := c.wait * mean; math.Abs(ref.Wait-want) > 1e-9*want || !strings.Contains(ref.Method, "Markov chain") {
+				t.Errorf("%v speeds %v load %g mean %g: wait %.12f (%s), want %.12f", c.policy, c.speeds, c.load, mean, ref.Wait, ref.Method, want)
+			}
+		}
+	}
+}
+
+// A promised chain beyond the budget gives no exact value, and says why:
+// exact_method "none: ..." in the row, the reason in the text; HasExact
+// stays false and the exact columns NaN. JSQ keeps its mean-field limit
+// beside the reason. A policy without a chain says nothing.
+func TestExactChainOutOfReach(t *testing.T) {
+	speeds := []float64{8, 7, 6, 5, 4, 3, 2, 1}
+	for _, cfg := range []Config{
+		{Servers: 8, Speeds: speeds, Load: 0.9, Sizes: Exponential{M: 1}, Policy: SED{}},
+		{Servers: 8, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}},
+	} {
+		cfg.Jobs, cfg.Seed = 2000, 1
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		row := NewRow(r)
+		if r.HasExact || !math.IsNaN(row.ExactWait) || !strings.HasPrefix(row.ExactMethod, "none: ") ||
+			!strings.Contains(row.ExactMethod, "DispatchMaxStates") || !strings.Contains(r.String(), "exact: none: ") {
+			t.Errorf("%v: HasExact %v, exact_wait %v, exact_method %q; text:\n%s", cfg.Policy, r.HasExact, row.ExactWait, row.ExactMethod, r)
+		}
+		if _, jsq := cfg.Policy.(JSQ); jsq != r.HasLimit {
+			t.Errorf("%v: HasLimit %v", cfg.Policy, r.HasLimit)
+		}
+	}
+	cfg := Config{Servers: 8, Speeds: speeds, Load: 0.9, Sizes: Erlang{K: 4, M: 1}, Policy: SED{}, Jobs: 2000, Seed: 1}
+	if r, err := Run(cfg); err != nil || NewRow(r).ExactMethod != "" {
+		t.Errorf("SED with Erlang sizes: exact_method %q (%v), want nothing: no chain is promised", NewRow(r).ExactMethod, err)
+	}
+}

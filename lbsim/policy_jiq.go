@@ -94,13 +94,14 @@ func (p JIQ) theory(c Config) (Reference, bool) {
 		return p.iqueueTheory(c)
 	}
 	s := systemOf(c)
-	if ref, ok := smallChain(s, theory.DispatchRule{JIQ: true}); s.exp && ok {
-		return ref, true
+	chain, ok := smallChain(s, theory.DispatchRule{JIQ: true})
+	if ok {
+		return chain, true
 	}
 	if !s.equal {
-		return Reference{}, false
+		return Reference{NoExact: chain.NoExact}, false
 	}
-	return Reference{Wait: 0, Response: s.sizes.Mean() / s.mu, Method: "JIQ limit: every job finds an idle server", Kind: LimitValue}, true
+	return Reference{Wait: 0, Response: s.sizes.Mean() / s.mu, Method: "JIQ limit: every job finds an idle server", Kind: LimitValue, NoExact: chain.NoExact}, true
 }
 
 // Pick scans the K servers, O(K); the run uses jiqDispatcher, O(log K).

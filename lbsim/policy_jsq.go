@@ -61,15 +61,25 @@ func (p JSQ) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 // JSQ(d,1) the fixed point of its memory (theory.JSQdMemoryMeanField).
 func (p JSQ) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
+	var chain Reference
 	if s.exp && !p.Replace && p.Mem == 0 {
 		d := p.D
 		if allServers(d, s.k, false) {
 			d = 0
 		}
-		if ref, ok := smallChain(s, theory.DispatchRule{D: d}); ok {
+		ref, ok := smallChain(s, theory.DispatchRule{D: d})
+		if ok {
 			return ref, true
 		}
+		chain = ref
 	}
+	ref, ok := p.limit(c, s)
+	ref.NoExact = chain.NoExact
+	return ref, ok
+}
+
+// limit is JSQ's mean-field limit, where one is coded.
+func (p JSQ) limit(c Config, s system) (Reference, bool) {
 	switch {
 	case !s.exp || s.ps || !s.unit || p.Replace:
 	case p.D >= 2 && p.Mem == 0:

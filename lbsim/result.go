@@ -70,8 +70,10 @@ type Result struct {
 	Config Config
 	Label  string
 	// Exact is the exact steady-state mean of this configuration (see
-	// Exact), when HasExact; Limit what theory knows short of it, a
-	// K -> infinity limit or a lower bound (see Limit), when HasLimit.
+	// Exact), when HasExact; without it, where an exact chain is promised
+	// but out of reach, Exact.Method says why ("none: ...", delays NaN).
+	// Limit is what theory knows short of it, a K -> infinity limit or a
+	// lower bound (see Limit), when HasLimit.
 	Exact    Reference
 	HasExact bool
 	Limit    Reference
@@ -133,6 +135,8 @@ func (r Result) String() string {
 	}
 	if r.HasExact {
 		fmt.Fprintf(&b, "  exact (%s): mean wait %.6g, mean response %.6g\n", r.Exact.Method, r.Exact.Wait, r.Exact.Response)
+	} else if r.Exact.Method != "" {
+		fmt.Fprintf(&b, "  exact: %s\n", r.Exact.Method)
 	}
 	if r.HasLimit {
 		fmt.Fprintf(&b, "  %s, not this system's value (%s): mean wait %.6g, mean response %.6g\n", r.Limit.Kind, r.Limit.Method, r.Limit.Wait, r.Limit.Response)
@@ -208,8 +212,13 @@ func aggregate(cfg *Config, reps []replication) Result {
 	}
 	if ref, ok := Theory(*cfg); ok && ref.Kind == ExactValue {
 		r.Exact, r.HasExact = ref, true
-	} else if ok {
-		r.Limit, r.HasLimit = ref, true
+	} else {
+		if ok {
+			r.Limit, r.HasLimit = ref, true
+		}
+		if ref.NoExact != "" { // a promised exact value is missing: say why
+			r.Exact = Reference{Wait: math.NaN(), Response: math.NaN(), Method: "none: " + ref.NoExact}
+		}
 	}
 	// A CI unit is a replication, or with one replication (or the replays
 	// of a trace, summed: ciReplications) a batch of fineFactor consecutive

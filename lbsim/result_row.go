@@ -101,7 +101,7 @@ type Row struct {
 
 	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait when theory knows it (see Exact), else NaN
 	ExactResponse float64  `json:"exact_response"` // the exact mean response, else NaN
-	ExactMethod   string   `json:"exact_method"`   // its formula
+	ExactMethod   string   `json:"exact_method"`   // its formula, or "none: " and why a promised exact chain is out of reach
 	LimitWait     float64  `json:"limit_wait"`     // a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
 	LimitResponse float64  `json:"limit_response"` // the same of the mean response, else NaN
 	LimitMethod   string   `json:"limit_method"`   // its formula
@@ -155,8 +155,9 @@ func NewRow(r Result) Row {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)
 	}
 	if r.HasExact {
-		row.ExactWait, row.ExactResponse, row.ExactMethod = r.Exact.Wait, r.Exact.Response, r.Exact.Method
+		row.ExactWait, row.ExactResponse = r.Exact.Wait, r.Exact.Response
 	}
+	row.ExactMethod = r.Exact.Method // without HasExact, why there is none
 	if r.HasLimit {
 		row.LimitWait, row.LimitResponse, row.LimitMethod, row.LimitKind = r.Limit.Wait, r.Limit.Response, r.Limit.Method, string(r.Limit.Kind)
 	}

@@ -49,11 +49,12 @@ func (r DispatchRule) String() string {
 // Limits of DispatchExact: at most DispatchMaxServers servers, at most
 // DispatchMaxStates states in the truncated chain and at most
 // DispatchMaxWork state-iterations of the solver, which keep one call
-// below about 0.2 s of one core (see DispatchExact for measured costs).
+// below about 1.5 s of one core and 150 MB (see DispatchExact for
+// measured costs).
 const (
 	DispatchMaxServers = 8
-	DispatchMaxStates  = 100_000
-	DispatchMaxWork    = 5_000_000 // states x solver iterations, summed over the solves
+	DispatchMaxStates  = 250_000
+	DispatchMaxWork    = 30_000_000 // states x solver iterations, summed over the solves
 )
 
 // dispatchBoundaryTol is the target stationary mass of the truncation
@@ -84,8 +85,9 @@ const dispatchBoundaryTol = 1e-11
 // a first, smaller solve until the stationary mass of the boundary states
 // (those that lost a transition) is below 1e-11. The truncated chain is
 // solved by Gauss-Seidel sweeps with aggregation (as Chain in ctmc.go does)
-// over three levels instead of one (the total, the longest and the
-// shortest queue) and Anderson mixing; see dispatchChain.solve. Chain's
+// over several levels instead of one (the total, the longest and the
+// shortest queue, with unequal speeds every server's queue) and Anderson
+// mixing; see dispatchChain.solve. Chain's
 // single aggregation needs about 5,000 sweeps for JIQ with K=2 at load 0.9,
 // where queue lengths diffuse almost independently; this solver needs
 // about 250. Then, by Little's law and PASTA,
@@ -111,14 +113,17 @@ const dispatchBoundaryTol = 1e-11
 // Results (including errors) are memoised, keyed by the inputs, in a small
 // cache safe for concurrent use, so repeated calls cost a map look-up.
 //
-// Cost of a first call (CPU time of one core, equal speeds; run
-// TestDispatchExactCost with LBSIM_THEORY_COST=1): JSQ and JSQ-2 with K=2
-// at loads 0.5-0.95 in 1-15 ms; K=3 at 0.9 in 40 ms (JSQ) and 110 ms
-// (JSQ-2), JSQ at 0.95 in 140 ms (58k states); K=4 at 0.7 in 17 and 58 ms;
-// JSQ with K=5, 6 at 0.5-0.7 under 40 ms. JIQ: K=2 at 0.9 in 160 ms (18k
-// states), K=3 at 0.7 in 75 ms, K=5 at 0.5 in 93 ms. Refused: JIQ with K=2
-// at 0.95 and K=3 at 0.9, everything with K >= 4 at 0.9, JSQ-2 with K=5 at
-// 0.7, K=6 at 0.7; a refusal costs at most 50 ms.
+// Cost of a first call (CPU time of one core; run TestDispatchExactCost
+// with LBSIM_THEORY_COST=1). Equal speeds: JSQ and JSQ-2 with K=2 at loads
+// 0.5-0.95 in 1-16 ms; K=3 at 0.9 in 46 ms (JSQ) and 150 ms (JSQ-2), at
+// 0.95 in 130 ms (58k states) and 410 ms (104k); K=4 at 0.9 (JSQ) in 280
+// ms (112k); JSQ-2 with K=5, 6 at 0.7 in 0.3 s (83k) and 1.2 s (205k
+// states, 150 MB). JIQ: K=2 at 0.9 in 130 ms (18k states) and at 0.95 in
+// 0.74 s (71k), K=3 at 0.7 in 73 ms, K=4 at 0.7 in 0.79 s (132k), K=6 at
+// 0.5 in 0.28 s. Speeds 3, 2, 1: SED at 0.8 in 0.36 s (61k states), SED-2
+// at 0.7 in 0.2 s (42k), JIQ at 0.6 in 0.5 s (73k); speeds 3, 1: JIQ at 0.7
+// in 0.14 s (43k). Refused: JIQ with K=3 at 0.9, K=5 at 0.7; everything
+// with K >= 4 at 0.9 but JSQ with K=4; a refusal costs at most 90 ms.
 func DispatchExact(rule DispatchRule, lambda float64, speeds []float64) (Delay, error) {
 	key := dispatchKey(rule, lambda, speeds)
 	dispatchCache.Lock()
@@ -540,21 +545,6 @@ func (m *dispatchModel) solve(maxStates int) (dispatchSolution, error) {
 	// if its boundary is light enough, again strictly; every enlarged
 	// chain is solved strictly at once.
 	N, S := m.firstTruncation()
-	// A priori: the level masses fall at most by r = lambda/sum mu per job
-	// (the rate down is at most sum mu), P_n >= P_0 r^n, so the boundary
-	// mass target needs N >= ln(1e-11 (1 - r)) / ln r at least. Refuse at
-	// once if that truncation is already over the budget.
-	r := m.lambda / sumOf(m.mu)
-	if nMin := math.Log(dispatchBoundaryTol*(1-r)) / math.Log(r); nMin > float64(N) {
-		n := int(min(nMin, math.MaxUint16))
-		s := n
-		if S < N {
-			s = min(S, n)
-		}
-		if est := m.countStates(n, s, maxStates); est > maxStates || est*30 > work {
-			return dispatchSolution{}, m.tooLarge(n, s, maxStates)
-		}
-	}
 	var prev *dispatchChain
 	iters := 0
 	for solves := 1; ; solves++ {
@@ -564,6 +554,22 @@ func (m *dispatchModel) solve(maxStates int) (dispatchSolution, error) {
 			return dispatchSolution{}, m.tooLarge(N, S, maxStates)
 		}
 		strict := solves > 1
+		// A priori: the level masses fall at most by r = lambda/sum mu per
+		// job (the rate down is at most sum mu), P_n >= P_0 r^n, so the
+		// boundary mass target needs N >= ln(1e-11 (1 - r)) / ln r at
+		// least. Refuse at once if that truncation is already over the
+		// budget.
+		r := m.lambda / sumOf(m.mu)
+		if nMin := math.Log(dispatchBoundaryTol*(1-r)) / math.Log(r); !strict && nMin > float64(N) {
+			n := int(min(nMin, math.MaxUint16))
+			s := n
+			if S < N {
+				s = min(S, n)
+			}
+			if est := m.predictStates(ch, N, S, n, s, maxStates); est > maxStates || est*30 > work {
+				return dispatchSolution{}, m.tooLarge(n, s, maxStates)
+			}
+		}
 		tol := dispatchTol
 		if !strict {
 			tol = dispatchLooseTol
@@ -603,8 +609,8 @@ func (m *dispatchModel) solve(maxStates int) (dispatchSolution, error) {
 			N2 = N + N/4 + 1
 			S2 = min(N2, S+S/4+1)
 		}
+		est := m.predictStates(ch, N, S, N2, S2, maxStates)
 		N, S, prev = N2, S2, ch
-		est := m.countStates(N, S, maxStates)
 		if est > maxStates {
 			return dispatchSolution{}, m.tooLarge(N, S, maxStates)
 		}
@@ -720,6 +726,18 @@ func (m *dispatchModel) enlarge(ch *dispatchChain, N, S int) (int, int, bool) {
 		S2 = N2
 	}
 	return N2, S2, true
+}
+
+// predictStates predicts the states of the truncation {N2, S2} from ch,
+// the chain of {N, S}: the count of the box, scaled by the fraction of
+// its box that ch reached (under SED with unequal speeds a slow server's
+// queue grows only beside the longer queues of the faster ones, so a
+// chain reaches a fraction of its box: 60,544 of 349,504 states for
+// speeds 3, 2, 1 and N = 126). It stops early, at a value above limit,
+// once the prediction exceeds limit.
+func (m *dispatchModel) predictStates(ch *dispatchChain, N, S, N2, S2, limit int) int {
+	box, reached := m.countStates(N, S, math.MaxInt), len(ch.states)
+	return m.countStates(N2, S2, limit*(box/reached+1)) * reached / box
 }
 
 // countStates counts the states of {total <= N, spread <= S}, stopping
@@ -890,10 +908,19 @@ func (m *dispatchModel) build(keep func(qvec) bool, maxStates int) (*dispatchCha
 			edges = append(edges, edge{ch.from[j], int32(to), ch.rate[j]})
 		}
 	}
-	// Aggregations: the total and the longest queue.
+	// Aggregations: the total, the longest and the shortest queue, and
+	// with unequal speeds every server's queue: there a slow server's long
+	// queue beside an often idle fast one is a slow mode the others miss
+	// (JIQ with speeds 3, 1 at load 0.7: 1277 iterations and 3e-9 off
+	// with the three, 88 with every queue).
 	fns := []func(qvec) int{m.total}
 	if m.K > 1 {
 		fns = append(fns, m.longest, m.shortest)
+	}
+	if !m.equal {
+		for k := range m.K {
+			fns = append(fns, func(n qvec) int { return int(n[k]) })
+		}
 	}
 	for _, f := range fns {
 		a := dispatchAgg{level: make([]int32, n), up: make([]float64, n), down: make([]float64, n)}

@@ -247,7 +247,7 @@
 //	precision_met  a precision target was reached (false without one)
 //	exact_wait  the exact mean wait when theory knows it (see Exact), else NaN
 //	exact_response  the exact mean response, else NaN
-//	exact_method  its formula
+//	exact_method  its formula, or "none: " and why a promised exact chain is out of reach
 //	limit_wait  a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
 //	limit_response  the same of the mean response, else NaN
 //	limit_method  its formula
