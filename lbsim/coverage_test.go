@@ -163,6 +163,9 @@ func coverageFamilies(t testing.TB) []covFamily {
 		addFamily(covFamily{Name: name, Benign: f.benign, Exact: rrFleetWait(t, f.k, f.m, f.rho),
 			Cfg: Config{Servers: f.k, Dispatchers: f.m, Load: f.rho, Sizes: exp, Policy: RoundRobin{}}}, 5, 1)
 	}
+	// JIQ near its stability limit (0.75 on speeds 3,1: the slow server gets
+	// half the jobs that find the fast one busy): the exact chain.
+	add("JIQ K=2 speeds 3,1 exp rho=0.72 (limit 0.75)", false, Config{Servers: 2, Speeds: []float64{3, 1}, Load: 0.72, Sizes: exp, Policy: JIQ{}}, 5, 1)
 	// Replays of a trace: seed s replays its own Poisson trace of
 	// coverageJobs jobs with Exp(1) sizes, 5 times.
 	traces := func(lambda float64) func(uint64) *Trace {
