@@ -36,9 +36,10 @@ func policyKey(c Config) string {
 // in these runs (a branch taken only at K = 5000, or after 10^5 jobs, or
 // with more than maxProbeDispatchers dispatchers, or on unexported state
 // that Pick does not reach here) is not seen, and the cached result is
-// served. A policy that draws from a random source of its own or the clock,
+// served. A policy that draws from a global random source or the clock,
 // instead of View.Rand, has a new fingerprint every run and is never served
-// from the cache. Recompute by hand when in doubt (nb.Fresh, or
+// from the cache (one with a random source in its value is refused when it
+// runs: policyKept). Recompute by hand when in doubt (nb.Fresh, or
 // LBSIM_NO_CACHE=1).
 func policyFingerprint(c Config) uint64 {
 	h := dataHash(c.Policy, true)

@@ -403,12 +403,14 @@ func TestFreshThenOldCode(t *testing.T) {
 		noted bool
 	}{
 		{false, RunAll, "RunAll, old code", oldCode, false},
+		{false, Fresh.RunAll, "Fresh.RunAll, old code (the same numbers)", oldCode, false},
 		{true, RunAll, "RunAll, new code (the key cannot tell)", oldCode, false},
 		{true, Fresh.RunAll, "Fresh.RunAll, new code", newCode, true},
 		{false, RunAll, "RunAll, old code again", oldCode, true},
 		{true, RunAll, "RunAll, new code again", newCode, true},
 	}
 	for _, s := range steps {
+		warned.Clear() // each step is a cell: a program of its own
 		got, note := run(s.late, s.how)
 		if got != s.want {
 			t.Errorf("%s: mean wait %v, want %v", s.name, got, s.want)
@@ -416,5 +418,30 @@ func TestFreshThenOldCode(t *testing.T) {
 		if noted := strings.Contains(note, "recomputed every run"); noted != s.noted {
 			t.Errorf("%s: note %q, want one: %v", s.name, note, s.noted)
 		}
+	}
+}
+
+// Fresh recomputing the same numbers keeps the entry, also for whole
+// results, whose wall-clock time differs from run to run.
+func TestFreshSameNumbersKeepsEntry(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LBSIM_CACHE_DIR", dir)
+	t.Setenv("LBSIM_NO_CACHE", "")
+	c := []lbsim.Config{{Servers: 4, Load: 0.5, Sizes: lbsim.Exponential{M: 1}, Policy: testpolicy.NewLate(false), Jobs: 5000, Reps: 2, Seed: 3}}
+	for _, f := range []func(string, []lbsim.Config) ([]lbsim.Result, error){Results, Fresh.Results, Fresh.Results} {
+		if note := stderrOf(t, func() { _, err := f("same", c); check(t, err) }); note != "" {
+			t.Errorf("note %q", note)
+		}
+	}
+	files, err := os.ReadDir(dir)
+	if err != nil || len(files) != 1 || !strings.HasSuffix(files[0].Name(), ".gob") {
+		t.Errorf("cache files %v (%v), want the one entry", files, err)
+	}
+}
+
+func check(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
 	}
 }
