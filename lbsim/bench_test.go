@@ -230,3 +230,25 @@ func BenchmarkLSQ(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkKeyOwnPolicy is Config.Key of a policy of one's own: the probe
+// of its behaviour, on the probe systems and the configuration's own K =
+// 100 servers, with one dispatcher and with M = 10.
+func BenchmarkKeyOwnPolicy(b *testing.B) {
+	for _, m := range []int{1, 10} {
+		c := Config{Servers: 100, Load: 0.7, Sizes: Exponential{M: 1}, Policy: benchOwnPolicy{}, Dispatchers: m, Jobs: 1000, Seed: 1}
+		b.Run(fmt.Sprintf("M=%d", m), func(b *testing.B) {
+			for b.Loop() {
+				_ = c.Key()
+			}
+		})
+	}
+}
+
+// benchOwnPolicy is a policy of one's own: least work of two sampled servers.
+type benchOwnPolicy struct{}
+
+func (benchOwnPolicy) String() string { return "own" }
+func (benchOwnPolicy) Pick(v *View, _ float64) int {
+	return v.Least(v.Sample(2, false), Workload)
+}

@@ -64,3 +64,19 @@ func (c *Config) dispatcherShares() []float64 {
 // evenSplit reports whether every dispatcher gets the same share of the
 // arrivals (no weights, or equal ones).
 func (c *Config) evenSplit() bool { return allEqual(c.DispatcherWeights) }
+
+// maxProbeDispatchers bounds the dispatchers of a probe of a policy of
+// one's own (Config.Key): a probe of a few jobs needs few to take every
+// branch on Dispatchers() > 1 and on Dispatcher() < maxProbeDispatchers.
+const maxProbeDispatchers = 8
+
+// probeDispatchers are c's dispatcher settings for a probe run, with or
+// without a board: its first min(M, maxProbeDispatchers) dispatchers, with
+// their weights, staggered if c's are and the run has boards to stagger.
+func (c *Config) probeDispatchers(board bool) (m int, weights []float64, stagger bool) {
+	m, weights = min(c.dispatchers(), maxProbeDispatchers), c.DispatcherWeights
+	if len(weights) == c.dispatchers() { // else invalid: the probe reports it as given
+		weights = weights[:m]
+	}
+	return m, weights, c.Stagger && board && m > 1
+}

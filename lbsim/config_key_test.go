@@ -128,3 +128,27 @@ func TestKeySpeedsCompact(t *testing.T) {
 
 // ptr is a pointer to a copy of p: the same policy as a pointer type.
 func ptr(p testpolicy.SpeedPow) *testpolicy.SpeedPow { return &p }
+
+// An edit of Pick that matters only with several dispatchers changes the
+// key of a configuration with several: on its own servers (K <= 1000) and,
+// at K = 5000, on the probe systems run with its dispatchers.
+func TestKeySeesDispatchers(t *testing.T) {
+	for _, c := range []lbsim.Config{
+		{Servers: 10, Load: 0.7, Sizes: lbsim.Exponential{M: 1}, Dispatchers: 2, Jobs: 1000, Seed: 1},
+		{Servers: 5000, Load: 0.7, Sizes: lbsim.Exponential{M: 1}, Dispatchers: 20, Jobs: 1000, Seed: 1},
+		{Servers: 10, Load: 0.7, Sizes: lbsim.Exponential{M: 1}, Refresh: 1, Dispatchers: 3, DispatcherWeights: []float64{1, 2, 3}, Stagger: true, Jobs: 1000, Seed: 1},
+	} {
+		old, edited := c, c
+		old.Policy, edited.Policy = testpolicy.NewFronts(false), testpolicy.NewFronts(true)
+		if old.Key() == edited.Key() {
+			t.Errorf("K=%d M=%d: Pick branching on Dispatchers() > 1 edited, and the key stays %q", c.Servers, c.Dispatchers, old.Key())
+		}
+		single := old
+		single.Dispatchers, single.DispatcherWeights, single.Stagger = 1, nil, false
+		edited1 := single
+		edited1.Policy = testpolicy.NewFronts(true)
+		if edited1.Key() != single.Key() {
+			t.Errorf("K=%d with one dispatcher the two versions choose alike, yet their keys differ", c.Servers)
+		}
+	}
+}

@@ -78,7 +78,13 @@
 // random numbers), and a replication gives the same numbers on any machine
 // and with any number of workers. [CodeVersion] names the code that
 // computed a result (this package, lbsim/theory and how a row's numbers are
-// written), for caches and sweep files.
+// written), for caches and sweep files. [Config.Key] names a configuration
+// for a cache: every setting, a built-in policy by its spec, and a policy
+// of your own by what it does, a fingerprint of its exported fields and of
+// the servers Pick chooses in short probe runs with the configuration's
+// dispatchers (up to 8), on four small systems and on its own servers when
+// K <= 1000. An edit the probe does not exercise keeps the key (see
+// nb.Fresh, which notices when the numbers then differ).
 //
 // # Around the core
 //
@@ -134,6 +140,11 @@
 //
 // A policy of your own is a type with String and Pick (see [Policy] for the
 // optional methods and ExamplePolicy); [RegisterPolicy] makes it a spec.
+// Its value is the spec every replication and dispatcher starts from: each
+// replication runs on its own copy, and a run whose Pick changes that copy
+// (a counter in a pointer receiver, a map it fills, a random source of its
+// own) is refused with an error; state kept from job to job belongs in the
+// value its Start method gives each replication and dispatcher.
 //
 // # Size laws and arrivals
 //

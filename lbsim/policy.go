@@ -34,8 +34,10 @@ import (
 // label, ...): ask any policy through the functions Label, Reads, Start and
 // Theory, which read either.
 //
-// Pick must not change the policy value itself unless Start gives each
-// replication its own (replications run in parallel).
+// Pick and Start must not change the policy value itself: it is the spec
+// that every replication (run in parallel) and dispatcher starts from. A
+// run that changes it is refused with an error (policy_value.go); state
+// kept from one job to the next belongs in Start's value.
 type Policy interface {
 	// String is the policy's spec: for registered policies what ParsePolicy
 	// reads back (e.g. "ll:d=2").

@@ -3,7 +3,6 @@ package lbsim
 import (
 	"fmt"
 	"reflect"
-	"sort"
 )
 
 // policyKey is c.Policy's part of Config.Key. A built-in policy (one with
@@ -25,32 +24,45 @@ func policyKey(c Config) string {
 }
 
 // policyFingerprint hashes c.Policy's exported fields and the servers its
-// Pick chooses in short runs with a fixed seed (probeJobs jobs each): on
-// the probe systems below (unequal speeds, a heavy-tailed size law, a stale
-// board) and, when K <= maxProbeServers, on c's own servers, sizes and
-// board. A run the policy refuses (its Validate) or that stops (a panic, a
-// bad server) adds its error text instead.
+// Pick chooses in short runs with a fixed seed (probeJobs jobs each), with
+// c's dispatchers (probeDispatchers): on the probe systems below (unequal
+// speeds, a heavy-tailed size law, a stale board) and, when K <=
+// maxProbeServers, on c's own system (probeOf). A run the policy refuses
+// (its Validate) or that stops (a panic, a bad server) adds its error text
+// instead. Each run is on a copy of the policy (ownPolicy): the key leaves
+// the user's value as it was.
 //
 // It is a test of behaviour, not a proof: an edit that changes no choice
-// in these runs (a branch taken only at K = 500, or after 10^5 jobs, or
-// unexported state that Pick does not reach here) is not seen, and the
-// cached result is served. A policy that draws from its own random source
-// or the clock, instead of View.Rand, has a new fingerprint every run and
-// is never served from the cache. Recompute by hand when in doubt
-// (nb.Fresh, or LBSIM_NO_CACHE=1).
+// in these runs (a branch taken only at K = 5000, or after 10^5 jobs, or
+// with more than maxProbeDispatchers dispatchers, or on unexported state
+// that Pick does not reach here) is not seen, and the cached result is
+// served. A policy that draws from a global random source or the clock,
+// instead of View.Rand, has a new fingerprint every run and is never served
+// from the cache (one with a random source in its value is refused when it
+// runs: policyKept). Recompute by hand when in doubt (nb.Fresh, or
+// LBSIM_NO_CACHE=1).
 func policyFingerprint(c Config) uint64 {
-	h := fnvString(fnvOffset, exportedFields(reflect.ValueOf(c.Policy)))
+	h := dataHash(c.Policy, true)
 	runs := probeSystems[:]
 	if c.Servers >= 1 && c.Servers <= maxProbeServers {
-		own := Config{Servers: c.Servers, Speeds: c.Speeds, Load: c.Load, Sizes: c.sizes(), Arrivals: c.Arrivals,
-			Refresh: c.Refresh, Tally: c.Tally, Discipline: c.Discipline, AllowOverload: c.AllowOverload}
-		runs = append(runs, own)
+		runs = append(runs, c)
 	}
 	for _, run := range runs {
-		run.Policy, run.Jobs, run.Seed = c.Policy, probeJobs, probeSeed
-		h = probe(h, run)
+		h = probe(h, probeOf(c, run))
 	}
 	return h
+}
+
+// probeOf is the probe of c's policy on run's system: with c's policy and
+// dispatchers, probeJobs jobs from probeSeed in one replication, without
+// warm-up, precision target or extra measures.
+func probeOf(c, run Config) Config {
+	run.Policy = c.Policy
+	run.Dispatchers, run.DispatcherWeights, run.Stagger = c.probeDispatchers(run.Refresh > 0)
+	run.Jobs, run.Warmup, run.WarmupAuto, run.Reps, run.Seed = probeJobs, 0, false, 1, probeSeed
+	run.Precision, run.MaxJobs, run.MaxSeconds = 0, 0, 0
+	run.SampleEvery, run.Batches, run.ControlVariates = 0, 0, false
+	return run
 }
 
 // The probe: probeJobs jobs on each system, from seed probeSeed, and on a
@@ -73,27 +85,27 @@ func probe(h uint64, cfg Config) uint64 {
 	if err := cfg.Validate(); err != nil {
 		return fnvString(h, "invalid: "+err.Error())
 	}
-	rec := &probeRecorder{h: h}
-	if err := rec.run(&cfg); err != nil {
-		return fnvString(rec.h, "stopped: "+err.Error())
+	if err := runRecorded(&cfg, &h); err != nil {
+		return fnvString(h, "stopped: "+err.Error())
 	}
-	return rec.h
+	return h
 }
 
-// probeRecorder is a dispatcher that hashes the choices of the one it wraps.
+// probeRecorder is a dispatcher that hashes into h the choices of the one it wraps.
 type probeRecorder struct {
 	d dispatcher
-	h uint64
+	h *uint64
 }
 
-func (r *probeRecorder) pick(t, x float64) int {
+func (r probeRecorder) pick(t, x float64) int {
 	k := r.d.pick(t, x)
-	r.h = fnvUint64(r.h, uint64(k))
+	*r.h = fnvUint64(*r.h, uint64(k))
 	return k
 }
 
-// run simulates one replication of cfg with the recorder in the dispatcher's place.
-func (r *probeRecorder) run(cfg *Config) (err error) {
+// runRecorded simulates one replication of cfg with a recorder in the
+// place of each dispatcher.
+func runRecorded(cfg *Config, h *uint64) (err error) {
 	var s *sim
 	defer func() {
 		if s != nil {
@@ -104,7 +116,15 @@ func (r *probeRecorder) run(cfg *Config) (err error) {
 		}
 	}()
 	s = newSim(cfg, 0)
-	r.d, s.disp = s.disp, r
+	if s.many == nil {
+		s.disp = probeRecorder{s.disp, h}
+	} else {
+		for i := range s.many.fronts {
+			f := &s.many.fronts[i]
+			f.disp = probeRecorder{f.disp, h}
+		}
+		s.many.enter(s, 0)
+	}
 	s.run()
 	return nil
 }
@@ -118,64 +138,4 @@ func typeName(t reflect.Type) string {
 		return t.String()
 	}
 	return t.PkgPath() + "." + t.Name()
-}
-
-// exportedFields is a canonical text of v's exported data, through
-// pointers, slices and maps (sorted): no addresses, no unexported fields.
-func exportedFields(v reflect.Value) string {
-	var b []byte
-	var walk func(v reflect.Value, depth int)
-	walk = func(v reflect.Value, depth int) {
-		if depth > 16 { // a cycle, or deep enough
-			b = append(b, "..."...)
-			return
-		}
-		switch v.Kind() {
-		case reflect.Invalid:
-			b = append(b, "nil"...)
-		case reflect.Pointer, reflect.Interface:
-			if v.IsNil() {
-				b = append(b, "nil"...)
-				return
-			}
-			walk(v.Elem(), depth+1)
-		case reflect.Struct:
-			b = append(b, '{')
-			for i := range v.NumField() {
-				if f := v.Type().Field(i); f.IsExported() {
-					b = append(b, f.Name+":"...)
-					walk(v.Field(i), depth+1)
-					b = append(b, ' ')
-				}
-			}
-			b = append(b, '}')
-		case reflect.Slice, reflect.Array:
-			b = fmt.Appendf(b, "[%d:", v.Len())
-			for i := range v.Len() {
-				walk(v.Index(i), depth+1)
-				b = append(b, ' ')
-			}
-			b = append(b, ']')
-		case reflect.Map:
-			keys := v.MapKeys()
-			text := make(map[reflect.Value]string, len(keys))
-			for _, k := range keys {
-				text[k] = fmt.Sprintf("%#v", k)
-			}
-			sort.Slice(keys, func(i, j int) bool { return text[keys[i]] < text[keys[j]] })
-			b = append(b, "map["...)
-			for _, k := range keys {
-				b = append(b, text[k]+":"...)
-				walk(v.MapIndex(k), depth+1)
-				b = append(b, ' ')
-			}
-			b = append(b, ']')
-		case reflect.Func, reflect.Chan, reflect.UnsafePointer:
-			b = fmt.Appendf(b, "%s", v.Type()) // an address is not the same from run to run
-		default:
-			b = fmt.Appendf(b, "%#v", v)
-		}
-	}
-	walk(v, 0)
-	return typeName(v.Type()) + string(b)
 }

@@ -182,8 +182,9 @@ func runReps(cfg *Config, from, to, workers int) ([]replication, error) {
 // runReplication simulates replication rep of cfg (with an automatic
 // warm-up: a pilot run chooses it by MSER, then the replication is run again
 // with it, so every measure excludes the transient). A policy's mistake (a
-// server out of range, a panic in its Pick method) stops the replication
-// with an error instead of the program.
+// server out of range, a panic in its Pick method, a change of its own
+// value: policyKept) stops the replication with an error instead of the
+// program.
 func runReplication(cfg *Config, rep int) (out replication, err error) {
 	var s *sim
 	defer func() {
@@ -204,6 +205,9 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 	}()
 	s = newSim(cfg, rep)
 	out = s.run()
+	if err := policyKept(s.policy, s.policyHash); err != nil {
+		return out, err
+	}
 	if replicated != nil {
 		replicated() // the replication's state and its output both live
 	}

@@ -10,6 +10,10 @@ type sim struct {
 	k   int
 	rep int // the replication, which names its streams
 	srv *servers
+	// policy is the replication's own value of the policy (ownPolicy),
+	// and policyHash its data's hash before the run (0: it cannot change).
+	policy     Policy
+	policyHash uint64
 	// The dispatcher of the job at hand (see sim_dispatchers.go): its
 	// board, policy instance, index and stream.
 	board *board
@@ -68,6 +72,7 @@ func newSim(cfg *Config, rep int) *sim {
 		rSizes:    newStream(cfg.Seed, rep, streamSizes),
 		rDispatch: newStream(cfg.Seed, rep, streamDispatch),
 	}
+	s.policy, s.policyHash = ownPolicy(cfg.Policy)
 	kind := Reads(cfg.Policy)
 	counting := kind&Count != 0 || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
@@ -85,7 +90,7 @@ func newSim(cfg *Config, rep int) *sim {
 	if cfg.Refresh > 0 {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
-	s.disp = newDispatcher(cfg.Policy, s)
+	s.disp = newDispatcher(s.policy, s)
 	s.obs, _ = s.disp.(observer)
 	if s.shared != nil {
 		s.obs = s.shared

@@ -12,10 +12,10 @@ import (
 // dispatcher is a front: its random stream, its board (the shared
 // snapshot plus its tally of its own sends) and its own instance of the
 // policy (newDispatcher), so per-run state, a round-robin pointer, a
-// memory, an index of its board, is its own. The policy value is shared:
-// it is the spec, and Pick must not change it (see Policy). This is where
-// a dispatcher's private knowledge lives, and where more of it (an
-// I-queue, local estimates) belongs.
+// memory, an index of its board, is its own. The policy value is the
+// replication's (ownPolicy): the spec, which Pick must not change (see
+// policy_value.go). This is where a dispatcher's private knowledge lives,
+// and where more of it (an I-queue, local estimates) belongs.
 //
 // The sim's rDispatch, board, disp, obs and ref are always those of the
 // dispatcher of the job at hand: the run points them at it (enter), so a
@@ -70,7 +70,7 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 			ds.next = 0 // the first arrival refreshes every board
 		}
 		s.rDispatch, s.board, s.front = f.r, f.board, i
-		f.disp = newDispatcher(cfg.Policy, s)
+		f.disp = newDispatcher(s.policy, s)
 		f.obs, _ = f.disp.(observer)
 		f.ref, _ = f.disp.(refresher)
 		if f.obs != nil {

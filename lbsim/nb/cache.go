@@ -37,7 +37,8 @@ import (
 // CachedFresh once. A policy of one's own in an lbsim.Config is in its Key
 // by what it does (a fingerprint of its fields and its choices on a short
 // probe), but an edit the probe does not exercise is not seen: use
-// CachedFresh or Fresh.Sweep then.
+// Fresh.Sweep then (which, finding other numbers under the key, recomputes
+// it every run from then on: see ambiguousSuffix).
 //
 // Values are stored with encoding/gob (exact floats, NaN and Inf included),
 // so T must be gob-encodable: exported fields, no funcs or channels. What
@@ -53,7 +54,7 @@ import (
 // LBSIM_NO_CACHE=1 turns caching off. Files are written atomically. An
 // error from compute is returned and nothing is stored.
 func Cached[T any](key any, compute func() (T, error)) (T, error) {
-	return cached(key, compute, false)
+	return cached(key, compute, false, nil)
 }
 
 // CachedFresh is Cached without reading the cache: it always computes, and
@@ -61,10 +62,13 @@ func Cached[T any](key any, compute func() (T, error)) (T, error) {
 // with this key read the new value. It has Cached's signature, to drop in
 // where a function is passed (staleness.Runner{Cache: nb.CachedFresh[T]}).
 func CachedFresh[T any](key any, compute func() (T, error)) (T, error) {
-	return cached(key, compute, true)
+	return cached(key, compute, true, nil)
 }
 
-func cached[T any](key any, compute func() (T, error), fresh bool) (T, error) {
+// cached is Cached, reading the cache unless fresh. With same, which tells
+// whether two values are the same numbers, the key is checked as Fresh
+// recomputes it: see ambiguousSuffix.
+func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, b T) bool) (T, error) {
 	warnUnknownOverrides()
 	var zero T
 	keyJSON, err := json.Marshal(key)
@@ -87,10 +91,18 @@ func cached[T any](key any, compute func() (T, error), fresh bool) (T, error) {
 		return computeLogged(name, compute)
 	}
 	path := filepath.Join(dir, name+".gob")
+	mark := filepath.Join(dir, name+ambiguousSuffix)
+	if same != nil && isAmbiguous(mark) {
+		warnOnce("ambiguous\x00"+mark, fmt.Sprintf("nb: recomputed every run, never served from the cache: a fresh run once "+
+			"gave other numbers than those cached under the same key, so the key does not tell your code's versions "+
+			"apart (an edit of a policy that its probe does not see: see lbsim.Config.Key). %s", ambiguousFix(mark)))
+		return computeLogged(name, compute)
+	}
 
-	if v, ok := readEntry(path, e); ok && !fresh {
+	old, hit := readEntry(path, e)
+	if hit && !fresh {
 		logRun(runlog.Event{Key: name, Hit: true})
-		return v, nil
+		return old, nil
 	}
 	v, err := computeLogged(name, compute)
 	if err != nil {
@@ -103,17 +115,67 @@ func cached[T any](key any, compute func() (T, error), fresh bool) (T, error) {
 		warnOnce(msg, msg)
 		return v, nil
 	}
-	if err := writeEntry(path, data); err != nil {
-		storeFailed(dir, err)
-	}
 	// Return what a later run reads from the entry, not v itself: gob keeps
 	// what it can encode (not a Row's or a Result's Config, not unexported
 	// fields), and a cell must not show one value when it computed and
 	// another when it read the cache.
 	if stored, ok := decodeEntry(data, e); ok {
-		return stored, nil
+		v = stored
+	}
+	if same != nil && hit && !same(old, v) {
+		markAmbiguous(dir, path, mark)
+		return v, nil
+	}
+	if err := writeEntry(path, data); err != nil {
+		storeFailed(dir, err)
 	}
 	return v, nil
+}
+
+// A key is ambiguous when it names results of different code. Config.Key
+// knows a policy of one's own by what it does in a short probe, so an edit
+// the probe does not see keeps the key; CodeVersion is the same for both
+// versions of the notebook's code. Fresh then recomputes: if its numbers
+// differ from those cached under the same key and code version, which a
+// run that is reproducible (the same seed gives the same numbers) cannot
+// do, the key has named two versions of the code. Storing the new numbers
+// in place of the old would serve them to the old code when it comes back
+// (an undo, another notebook with the same policy); keeping the old would
+// serve them to the new. Neither is right, so the entry is removed and a
+// mark left in its place: the key is computed every run, with a note, and
+// never served from the cache again. The mark is a file beside the
+// entries (ambiguousSuffix); deleting it, or giving the versions different
+// keys (an exported field such as Version), caches the key again.
+// Fresh recomputations that give the same numbers, the common case, leave
+// the entry as it was.
+const ambiguousSuffix = ".ambiguous"
+
+// isAmbiguous reports whether the mark of an ambiguous key exists.
+func isAmbiguous(mark string) bool {
+	_, err := os.Lstat(mark)
+	return err == nil
+}
+
+// markAmbiguous removes the entry at path and leaves the mark in its
+// place, with a note.
+func markAmbiguous(dir, path, mark string) {
+	err := writeEntry(mark, []byte("Fresh computed other numbers than those cached under this key: it is recomputed every run; delete this file to cache it again\n"))
+	if err != nil {
+		storeFailed(dir, err)
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		storeFailed(dir, err)
+	}
+	warnOnce("marked\x00"+mark, fmt.Sprintf("nb: the fresh run gave other numbers than those cached under the same "+
+		"key, so the key does not tell your code's versions apart (an edit of a policy that its probe does not see: "+
+		"see lbsim.Config.Key); the cached numbers are dropped and these configurations are recomputed every run "+
+		"from now on, never served from the cache. %s", ambiguousFix(mark)))
+}
+
+// ambiguousFix says how to cache an ambiguous key again.
+func ambiguousFix(mark string) string {
+	return "To cache them again, make the versions of your policy differ in an exported field or in String() (e.g. " +
+		"a field Version), or delete " + mark
 }
 
 // storeFailed warns that a result was not stored in dir, and what to do:

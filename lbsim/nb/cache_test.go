@@ -337,3 +337,111 @@ func TestCachedEntryNamesCodeVersion(t *testing.T) {
 		t.Error("an entry of another code version was read")
 	}
 }
+
+// An edit of Pick that matters only with several dispatchers is
+// recomputed: the cell shows the edited policy's own numbers and warning.
+func TestEditedDispatchersRecomputed(t *testing.T) {
+	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
+	t.Setenv("LBSIM_NO_CACHE", "")
+	c := lbsim.Config{Servers: 10, Load: 0.7, Sizes: lbsim.Exponential{M: 1}, Dispatchers: 2,
+		Jobs: 20_000, Reps: 2, Seed: 5}
+	c.Policy = testpolicy.NewFronts(false)
+	if _, err := RunAll("fronts", []lbsim.Config{c}); err != nil {
+		t.Fatal(err)
+	}
+	c.Policy = testpolicy.NewFronts(true)
+	rows, err := RunAll("fronts", []lbsim.Config{c})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := lbsim.Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := rows[0]; got.MeanWait != want.Wait.Mean || !got.Warnings.Has(lbsim.RuleUnstable) {
+		t.Errorf("after the edit: mean wait %v, warnings %q; the edited policy gives %v with %q", got.MeanWait, got.Warnings, want.Wait.Mean, want.Warnings)
+	}
+}
+
+// After Fresh recomputed a key with other numbers (an edit the key cannot
+// see), going back to the old code shows the old code's numbers, not the
+// new code's: the key is marked ambiguous and recomputed every run, with a
+// note. Both directions give each code's own numbers.
+func TestFreshThenOldCode(t *testing.T) {
+	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
+	t.Setenv("LBSIM_NO_CACHE", "")
+	c := lbsim.Config{Servers: 4, Load: 0.5, Sizes: lbsim.Exponential{M: 1}, Jobs: 5000, Reps: 2, Seed: 3}
+	run := func(late bool, how func(string, []lbsim.Config) ([]lbsim.Row, error)) (float64, string) {
+		c := c
+		c.Policy = testpolicy.NewLate(late)
+		var rows []lbsim.Row
+		var err error
+		note := stderrOf(t, func() { rows, err = how("late", []lbsim.Config{c}) })
+		if err != nil {
+			t.Fatal(err)
+		}
+		return rows[0].MeanWait, note
+	}
+	direct := func(late bool) float64 {
+		c := c
+		c.Policy = testpolicy.NewLate(late)
+		r, err := lbsim.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Wait.Mean
+	}
+	oldCode, newCode := direct(false), direct(true)
+	if oldCode == newCode {
+		t.Fatalf("the edit changes nothing: %v", oldCode)
+	}
+	steps := []struct {
+		late  bool
+		how   func(string, []lbsim.Config) ([]lbsim.Row, error)
+		name  string
+		want  float64
+		noted bool
+	}{
+		{false, RunAll, "RunAll, old code", oldCode, false},
+		{false, Fresh.RunAll, "Fresh.RunAll, old code (the same numbers)", oldCode, false},
+		{true, RunAll, "RunAll, new code (the key cannot tell)", oldCode, false},
+		{true, Fresh.RunAll, "Fresh.RunAll, new code", newCode, true},
+		{false, RunAll, "RunAll, old code again", oldCode, true},
+		{true, RunAll, "RunAll, new code again", newCode, true},
+	}
+	for _, s := range steps {
+		warned.Clear() // each step is a cell: a program of its own
+		got, note := run(s.late, s.how)
+		if got != s.want {
+			t.Errorf("%s: mean wait %v, want %v", s.name, got, s.want)
+		}
+		if noted := strings.Contains(note, "recomputed every run"); noted != s.noted {
+			t.Errorf("%s: note %q, want one: %v", s.name, note, s.noted)
+		}
+	}
+}
+
+// Fresh recomputing the same numbers keeps the entry, also for whole
+// results, whose wall-clock time differs from run to run.
+func TestFreshSameNumbersKeepsEntry(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LBSIM_CACHE_DIR", dir)
+	t.Setenv("LBSIM_NO_CACHE", "")
+	c := []lbsim.Config{{Servers: 4, Load: 0.5, Sizes: lbsim.Exponential{M: 1}, Policy: testpolicy.NewLate(false), Jobs: 5000, Reps: 2, Seed: 3}}
+	for _, f := range []func(string, []lbsim.Config) ([]lbsim.Result, error){Results, Fresh.Results, Fresh.Results} {
+		if note := stderrOf(t, func() { _, err := f("same", c); check(t, err) }); note != "" {
+			t.Errorf("note %q", note)
+		}
+	}
+	files, err := os.ReadDir(dir)
+	if err != nil || len(files) != 1 || !strings.HasSuffix(files[0].Name(), ".gob") {
+		t.Errorf("cache files %v (%v), want the one entry", files, err)
+	}
+}
+
+func check(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}

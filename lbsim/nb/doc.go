@@ -130,17 +130,28 @@
 // milliseconds). A built-in policy is known by its spec (its code is in
 // lbsim.CodeVersion). A policy of your own is known by what it does: its
 // spec, its Go type, its exported fields and the servers its Pick chooses in
-// 100-job runs with a fixed seed on four small systems (unequal speeds,
-// heavy-tailed sizes, a stale board) and on the configuration's own servers
-// when K <= 1000 (about 1 ms a key). So editing Pick, or a field that String
-// does not print, is recomputed. The probe is a test, not a proof: an edit
-// that changes no choice in those runs (a branch taken only at K = 5000 or
-// after 10^5 jobs) is not seen, and the old rows are served. When in doubt,
-// recompute that call with [Fresh] (Fresh.Sweep, Fresh.RunAll,
-// Fresh.SweepValid, Fresh.Results), which replaces the stored rows, or set
-// LBSIM_NO_CACHE=1. A policy that draws from its own random source or the
-// clock instead of View.Rand gets a new key every run and is never served
-// from the cache.
+// 100-job runs with a fixed seed, with the configuration's dispatchers (up
+// to 8 of them, their weights and stagger), on four small systems (unequal
+// speeds, heavy-tailed sizes, a stale board) and on the configuration's own
+// servers when K <= 1000 (about 0.5 ms a key). So editing Pick, also where
+// it branches on View.Dispatchers or View.Dispatcher, or a field that
+// String does not print, is recomputed. The probe is a test, not a proof:
+// an edit that changes no choice in those runs (a branch taken only at K =
+// 5000, after 10^5 jobs or with more than 8 dispatchers) is not seen, and
+// the old rows are served. When in doubt, recompute that call with [Fresh]
+// (Fresh.Sweep, Fresh.RunAll, Fresh.SweepValid, Fresh.Results), or set
+// LBSIM_NO_CACHE=1. Fresh stores its rows in place of the old ones when
+// they are the same numbers; when they differ, which a reproducible run
+// under the same key cannot do, the key names two versions of your code
+// and neither version's rows may be served to the other (going back to the
+// old code must give the old numbers): the entry is dropped, and the key
+// is recomputed every run from then on, with a note saying how to cache
+// it again (a field that tells the versions apart, e.g. an exported
+// Version, or deleting the mark file the note names). Runs with a time
+// limit (MaxSeconds) are not checked: their numbers depend on the machine.
+// A policy that draws from a global random source or the clock instead of
+// View.Rand gets a new key every run and is never served from the cache;
+// one whose Pick changes its own value is refused (lbsim.Policy).
 //
 // # The explorer
 //

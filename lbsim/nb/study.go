@@ -204,10 +204,15 @@ func RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) {
 
 // Fresh runs sweeps without reading the cache: they are computed, and the
 // rows stored in place of the old ones, so that the same call without
-// Fresh reads the new rows. Use it when the cache cannot see a change (an
-// edit of your policy that its fingerprint misses, see lbsim.Config.Key):
+// Fresh reads them. Use it when the cache cannot see a change (an edit of
+// your policy that its fingerprint misses, see lbsim.Config.Key):
 //
 //	rows := nb.M1(nb.Fresh.Sweep("my sweep", grid))
+//
+// If the new rows differ from those cached under the same key, the key
+// names two versions of your code, and neither version's rows can be
+// served to the other: the entry is dropped and the key recomputed every
+// run from then on, with a note (see the cache in the package doc).
 var Fresh Recompute
 
 // Recompute is the type of Fresh.
@@ -230,7 +235,7 @@ func (Recompute) SweepValid(label string, g lbsim.Grid) ([]lbsim.Row, []error, e
 
 // runAll runs cfgs with a progress bar, through the cache unless fresh.
 func runAll(label string, cfgs []lbsim.Config, fresh bool) ([]lbsim.Row, error) {
-	return runCached(label, cfgs, fresh, lbsim.Rows, func(r *lbsim.Row, c lbsim.Config) { r.Config = c })
+	return runCached(label, cfgs, fresh, lbsim.Rows, func(r *lbsim.Row, c lbsim.Config) { r.Config = c }, nil)
 }
 
 // Results is RunAll keeping whole results, for what rows do not hold: time
@@ -246,18 +251,27 @@ func (Recompute) Results(label string, cfgs []lbsim.Config) ([]lbsim.Result, err
 
 func results(label string, cfgs []lbsim.Config, fresh bool) ([]lbsim.Result, error) {
 	return runCached(label, cfgs, fresh, func(r []lbsim.Result) []lbsim.Result { return r },
-		func(r *lbsim.Result, c lbsim.Config) { r.Config = c })
+		func(r *lbsim.Result, c lbsim.Config) { r.Config = c }, func(r *lbsim.Result) { r.Seconds = 0 })
 }
 
 // runCached runs cfgs with a progress bar, through the cache (keyed by the
 // configurations) unless fresh, and keeps of the results what keep returns.
 // A Config is not cached (its policy is an interface, possibly a user's own
 // type, that gob cannot encode; see lbsim.Row.GobEncode), so attach puts
-// each configuration back.
-func runCached[T any](label string, cfgs []lbsim.Config, fresh bool, keep func([]lbsim.Result) []T, attach func(*T, lbsim.Config)) ([]T, error) {
+// each configuration back. untimed (may be nil) clears what a result holds
+// of the wall clock: the rest is the same for the same key and code, which
+// the cache checks when Fresh recomputes (see ambiguousSuffix in cache.go),
+// unless a configuration stops at a time limit (MaxSeconds).
+func runCached[T any](label string, cfgs []lbsim.Config, fresh bool, keep func([]lbsim.Result) []T, attach func(*T, lbsim.Config), untimed func(*T)) ([]T, error) {
 	key := make([]string, len(cfgs))
+	timed := false
 	for i, c := range cfgs {
 		key[i] = c.Key()
+		timed = timed || c.MaxSeconds > 0
+	}
+	var same func(a, b []T) bool
+	if !timed {
+		same = func(a, b []T) bool { return sameNumbers(a, b, untimed) }
 	}
 	out, err := cached(key, func() ([]T, error) {
 		p := NewProgress(label, len(cfgs))
@@ -267,7 +281,7 @@ func runCached[T any](label string, cfgs []lbsim.Config, fresh bool, keep func([
 			return nil, err
 		}
 		return keep(res), nil
-	}, fresh)
+	}, fresh, same)
 	if err != nil {
 		return nil, err
 	}
@@ -275,6 +289,25 @@ func runCached[T any](label string, cfgs []lbsim.Config, fresh bool, keep func([
 		attach(&out[i], cfgs[i])
 	}
 	return out, nil
+}
+
+// sameNumbers reports whether two runs' results are the same to the last
+// bit (NaN and map order alike), the wall clock's apart.
+func sameNumbers[T any](a, b []T, untimed func(*T)) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		x, y := a[i], b[i]
+		if untimed != nil {
+			untimed(&x)
+			untimed(&y)
+		}
+		if fmt.Sprintf("%#v", x) != fmt.Sprintf("%#v", y) {
+			return false
+		}
+	}
+	return true
 }
 
 // Save writes rows (a slice of structs, or a gota DataFrame) as CSV named
