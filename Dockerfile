@@ -3,8 +3,8 @@
 #   docker run --rm -p 8888:8888 lbsim     # then open the http://127.0.0.1:8888/?token=... URL it prints
 FROM golang:1.26-bookworm
 WORKDIR /lbsim
-# Set-up first (Jupyter, Chromium, GoNB kernel): it needs only go.mod/go.sum and the script, so
-# this layer is reused when only code or notebooks change.
+# Set-up first (Jupyter, Chromium, GoNB kernel): it needs only go.mod/go.sum and .ci/ (the script
+# and its patch of GoNB), so this layer is reused when only code or notebooks change.
 COPY go.mod go.sum ./
 COPY .ci .ci
 RUN .ci/setup.sh

@@ -7,7 +7,8 @@
 #   2. Jupyter (nbconvert, nbclient, notebook) from Debian packages, run by /usr/bin/python3.
 #   3. Chromium, MathJax and poppler-utils: reports typeset their math at export time (MathJax in
 #      headless Chromium), are printed to PDF by Chromium and checked with pdfinfo/pdfimages.
-#   4. GoNB and goimports built from this project's go.mod (tool deps) into .bin/.
+#   4. GoNB and goimports built from this project's go.mod (tool deps) into .bin/, GoNB from a
+#      copy of its module patched with .ci/gonb-VERSION.patch (a failed cell fails the run).
 #   5. The GoNB Jupyter kernel registered to .bin/gonb, with PATH reaching .bin/ and go.
 set -euo pipefail
 
@@ -84,15 +85,40 @@ else
 	report_tools_ok || die "Chromium, MathJax or poppler-utils missing after apt-get install chromium libjs-mathjax poppler-utils"
 fi
 
-# 4. GoNB and goimports, built from go.mod's tool dependencies. The stamp records the inputs of
-# the build, so a change of go.mod, go.sum or Go version triggers a rebuild.
-stamp="$( (cat "$ROOT/go.mod" "$ROOT/go.sum"; echo "$GOVERSION") | sha256sum | cut -d' ' -f1)"
+# 4. GoNB and goimports, built from go.mod's tool dependencies. GoNB is built from a copy of the
+# module go.mod requires, patched with .ci/gonb-VERSION.patch (its header says why: a cell whose
+# program fails replies "error", so nbconvert and "Run all" stop at it), through a build-only
+# copy of go.mod that replaces the module by the copy: go.mod itself, and the notebooks' own
+# builds of gonbui, keep the module as published. The stamp records the inputs of the build, so
+# a change of go.mod, go.sum, the patch or the Go version rebuilds the kernel.
+gonb_version="$(cd "$ROOT" && go list -m -f '{{.Version}}' github.com/janpfeifer/gonb)"
+gonb_patch="$ROOT/.ci/gonb-$gonb_version.patch"
+[ -f "$gonb_patch" ] || die "go.mod requires GoNB $gonb_version, but there is no $gonb_patch:
+  port the patch of the version before (.ci/gonb-*.patch) to $gonb_version, or require that version"
+stamp="$( (cat "$ROOT/go.mod" "$ROOT/go.sum" "$gonb_patch"; echo "$GOVERSION") | sha256sum | cut -d' ' -f1)"
 if [ -x "$BIN/gonb" ] && [ -x "$BIN/goimports" ] && [ "$(cat "$BIN/.stamp" 2>/dev/null || true)" = "$stamp" ]; then
-	ok "GoNB and goimports ($BIN)"
+	ok "GoNB $gonb_version patched, and goimports ($BIN)"
 else
-	step "go build -o $BIN/ github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports"
+	command -v git >/dev/null 2>&1 || die "git not found: it applies $gonb_patch (apt-get install git)"
+	src="$BIN/gonb-$gonb_version-patched"
+	step "copy GoNB $gonb_version from the module cache to $src and apply $(basename "$gonb_patch")"
 	mkdir -p "$BIN"
-	(cd "$ROOT" && go build -o "$BIN/" github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports)
+	rm -f "$BIN/.stamp"
+	(cd "$ROOT" && go mod download github.com/janpfeifer/gonb)
+	gonb_dir="$(cd "$ROOT" && go list -m -f '{{.Dir}}' github.com/janpfeifer/gonb)"
+	rm -rf "$src"
+	mkdir "$src"
+	# All but docs/ and examples/ (64 MB of notebooks and images that no package embeds).
+	for f in "$gonb_dir"/*; do
+		case "${f##*/}" in docs | examples) ;; *) cp -R "$f" "$src/" ;; esac
+	done
+	chmod -R u+w "$src" # the module cache is read-only
+	(cd "$src" && git apply "$gonb_patch") || die "$gonb_patch does not apply to GoNB $gonb_version"
+	cp "$ROOT/go.mod" "$BIN/gonb-build.mod"
+	cp "$ROOT/go.sum" "$BIN/gonb-build.sum"
+	go mod edit -replace="github.com/janpfeifer/gonb=$src" "$BIN/gonb-build.mod"
+	step "go build -modfile=$BIN/gonb-build.mod -o $BIN/ github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports"
+	(cd "$ROOT" && go build -modfile="$BIN/gonb-build.mod" -o "$BIN/" github.com/janpfeifer/gonb golang.org/x/tools/cmd/goimports)
 	echo "$stamp" >"$BIN/.stamp"
 fi
 

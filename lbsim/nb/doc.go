@@ -62,8 +62,10 @@
 // # Errors and displays
 //
 // [M1] (and [M2], [Must]) return the value or stop the cell with a red
-// "error: ..." box and exit status 1 ([Fail]), so a headless run (make test,
-// nbconvert) fails too: nb.M1(f(...)) needs no if err != nil. GoNB's must.M1
+// "error: ..." box and exit status 1 ([Fail]); the kernel that .ci/setup.sh
+// builds reports that as the cell's error, so a headless run (make test,
+// nbconvert) fails at that cell and Jupyter's "Run all" stops there:
+// nb.M1(f(...)) needs no if err != nil. GoNB's must.M1
 // does the same (nb reassigns must.M), and so does a bad parameter override.
 // The sinks report their own errors the same way:
 //

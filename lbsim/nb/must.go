@@ -14,8 +14,10 @@ import (
 // to fail, whichever spelling a cell uses.
 func init() { must.M = Must }
 
-// stop ends the cell's program after a failure; tests replace it. A
-// non-zero exit is what GoNB reports as "exit status 1" under the cell.
+// stop ends the cell's program after a failure; tests replace it. The
+// kernel built by .ci/setup.sh (GoNB with .ci/gonb-v0.11.1.patch) replies
+// "error" for a program's non-zero exit and shows "exit status 1" under the
+// cell; GoNB as published shows the same text but replies "ok".
 var stop = func() {
 	if frontEnd.isNotebook {
 		gonbui.Sync() // the error box must reach the notebook before we exit
@@ -25,7 +27,8 @@ var stop = func() {
 
 // Fail shows err in the cell's output and stops the cell's program with
 // exit status 1, so the failure is visible in the notebook and an
-// exported report, and a headless run (nbconvert, make test) fails.
+// exported report, a headless run (nbconvert, make test) fails at this cell
+// and Jupyter's "Run all" stops at it.
 //
 // In a notebook the error is a red box whose text starts "error: "; outside
 // one (go test, a terminal) it is the line "error: ..." on stderr. Advice

@@ -3,10 +3,12 @@
 // It drives Debian's Jupyter (/usr/bin/jupyter, on the system python) with the "gonb" kernel
 // that .ci/setup.sh registers:
 //
-//   - [Execute] runs every cell with `jupyter nbconvert --to notebook --execute` and then scans
-//     the executed notebook. GoNB reports compile errors as cell errors, but a panic or os.Exit
-//     only prints "panic:" / "exit status N" to stderr while the cell still succeeds, so the scan
-//     fails on that text too.
+//   - [Execute] runs every cell with `jupyter nbconvert --to notebook --execute --allow-errors`
+//     and then scans the executed notebook, so that every failed cell is reported and the
+//     report of a failed run is still written. The kernel that .ci/setup.sh builds (GoNB with
+//     .ci/gonb-v0.11.1.patch) makes a compile error, a panic or a non-zero exit (nb.M1's error
+//     box) the cell's error; GoNB as published only prints "panic:" / "exit status N" to stderr
+//     for the last two while the cell succeeds, so the scan fails on that text too.
 //   - [Publish] writes a notebook's reports (`make reports` and the tests share it): the report
 //     view NAME.html (no code), NAME-code.html and NAME.pdf. Both pages are self-contained:
 //     nbconvert embeds image/png outputs as data URIs, MathJax typesets the math to inline SVG

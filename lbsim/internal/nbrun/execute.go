@@ -47,8 +47,9 @@ type Result struct {
 // Execute runs every cell of the notebook nbPath with the GoNB kernel, in the notebook's folder,
 // writes the executed notebook and scans it. It returns an error when nbconvert fails (kernel
 // missing, cell timeout) or when any cell failed: an error output, or "panic:" / "exit status "
-// in an output (see [Scan]). The Result is returned also when the scan fails, so that a report
-// can still be exported for inspection.
+// in an output (see [Scan]). A failed cell does not stop the run (--allow-errors): every failed
+// cell is named, and the Result is returned also when the scan fails, so that a report can
+// still be exported for inspection.
 func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) {
 	abs, err := filepath.Abs(nbPath)
 	if err != nil {

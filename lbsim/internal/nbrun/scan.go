@@ -9,8 +9,9 @@ import (
 	"strings"
 )
 
-// failureMarks is text that means a cell failed even when Jupyter says it succeeded: GoNB prints
-// a Go panic and the exit status of a program that stopped early (panic, os.Exit) to stderr.
+// failureMarks is text that means a cell failed even when Jupyter says it succeeded: GoNB as
+// published (without .ci/gonb-v0.11.1.patch) prints a Go panic and the exit status of a program
+// that stopped early (panic, os.Exit) to stderr and replies that the cell succeeded.
 var failureMarks = []string{"panic:", "exit status "}
 
 // errorLine is the notebooks' own convention for a failed step: a cell that cannot go on prints

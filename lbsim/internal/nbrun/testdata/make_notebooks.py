@@ -104,14 +104,16 @@ write(
     ("code", '%%\nvar x int = "not an int"\nfmt.Println(x)'),
 )
 
-# panic: cell 1 panics (GoNB prints "panic:" and "exit status 2" but the cell "succeeds").
+# panic: cell 1 panics: "panic:" on stderr and the cell's error "exit status 2" (GoNB as published
+# prints "exit status 2" to stderr instead and the cell "succeeds").
 write(
     "panic.ipynb",
     ("code", '%%\nfmt.Println("about to panic")'),
     ("code", '%%\nvar s []int\nfmt.Println(s[3])'),
 )
 
-# exit: cell 1 calls os.Exit(3) (GoNB prints "exit status 3" to stderr).
+# exit: cell 1 calls os.Exit(3): the cell's error "exit status 3" (GoNB as published prints it to
+# stderr).
 write(
     "exit.ipynb",
     ("code", '%%\nfmt.Println("ok")'),
@@ -132,4 +134,37 @@ write(
 %%
 x := nb.M1(42, errors.New(`no row has the policy "LL-3"`))
 fmt.Println("not reached", x)'''),
+)
+
+# stop: cell 2 stops through nb.M1 when LBSIM_TEST_STOP=1 and runs through otherwise; each cell's
+# program that gets to its end leaves a file named after the cell in LBSIM_OUT_DIR, so a test
+# sees which cells ran even when nbconvert writes no executed notebook.
+write(
+    "stop.ipynb",
+    ("code", WORK),
+    ("code", '''import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/perfeval/lbsim/lbsim/nb"
+)
+
+// ran records in LBSIM_OUT_DIR that the program of the named cell got to its end.
+func ran(cell string) {
+	nb.Must(os.WriteFile(filepath.Join(os.Getenv("LBSIM_OUT_DIR"), cell), nil, 0o644))
+}
+
+// failure is the error cell 2 stops on when LBSIM_TEST_STOP=1.
+func failure() error {
+	if os.Getenv("LBSIM_TEST_STOP") == "1" {
+		return errors.New(`no row has the policy "LL-3"`)
+	}
+	return nil
+}
+
+%%
+ran("cell1")'''),
+    ("code", '%%\nx := nb.M1(42, failure())\nfmt.Println("cell 2 got", x)\nran("cell2")'),
+    ("code", '%%\nran("cell3")'),
 )
