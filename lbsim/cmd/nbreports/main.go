@@ -10,9 +10,14 @@
 // all self-contained, and the notebook writes its CSV tables to LBSIM_OUT_DIR, by default
 // OUT/NAME/. OUT/index.html lists every notebook's title, question and answer, run time and
 // date, where its results came from (computed or read from the nb.Cached cache), with links to
-// those files. It prints each notebook's wall time and exits non-zero when any notebook fails
+// those files; it lists every notebook exported into OUT, by this run or an earlier or
+// concurrent one (OUT/index.json keeps the entries). Every file is replaced whole: a failed
+// export (a full disk) leaves the previous report's files as they were. It prints each notebook's wall time and exits non-zero when any notebook fails
 // (the index then says which and why). -check also checks each report as the tests do
 // (figures, no error text, offline in Chromium, the PDF); -cell-timeout bounds one cell.
+//
+// Notebooks must live in the repository's notebooks/ folder: their first cell imports lbsim from
+// the folder above (go doc ./lbsim/nb); a notebook elsewhere is refused before it runs.
 //
 // It needs Jupyter, the GoNB kernel, Chromium and MathJax (Debian's libjs-mathjax) to typeset
 // and print the reports, and poppler-utils for -check; .ci/setup.sh installs them all, and with
@@ -91,7 +96,7 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 
 	start := time.Now()
 	var failed []string
-	var index []nbrun.IndexEntry
+	indexPath := filepath.Join(outAbs, "index.html")
 	for _, nb := range notebooks {
 		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 		fmt.Printf("%-40s ", nb)
@@ -129,7 +134,6 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 			entry.Tables, _ = filepath.Glob(filepath.Join(tables, "*.csv"))
 		}
 		entry.Err = err
-		index = append(index, entry)
 		switch {
 		case err != nil:
 			fmt.Printf("FAIL\n%v\n", err)
@@ -141,10 +145,11 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 			}
 			fmt.Println()
 		}
-	}
-	indexPath := filepath.Join(outAbs, "index.html")
-	if err := nbrun.WriteIndex(indexPath, index, quick); err != nil {
-		return err
+		// The index is brought up to date after each notebook (it merges what the folder
+		// already lists), so a stopped run keeps the notebooks done so far.
+		if err := nbrun.WriteIndex(indexPath, []nbrun.IndexEntry{entry}, quick); err != nil {
+			return fmt.Errorf("the index was not updated (it lists the notebooks as before): %w", err)
+		}
 	}
 	if check {
 		if _, err := nbrun.CheckOffline(indexPath, 0, true); err != nil {
