@@ -57,6 +57,9 @@ func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) 
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("notebook %s: %w", nbPath, err)
 	}
+	if err := checkSetupCell(abs); err != nil {
+		return nil, err
+	}
 	if opts.Kernel == "" {
 		opts.Kernel = "gonb"
 	}
