@@ -38,6 +38,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/internal/nbrun"
 )
 
@@ -101,17 +102,19 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 		fmt.Printf("%-40s ", nb)
 		nbEnv := env[:len(env):len(env)]
-		tables := os.Getenv("LBSIM_OUT_DIR")
+		tables, staged := os.Getenv("LBSIM_OUT_DIR"), ""
 		if !outDirSet {
-			// A folder per notebook: notebooks name their tables freely (results.csv).
+			// A folder per notebook (notebooks name their tables freely: results.csv), written
+			// afresh into a staging folder that replaces OUT/NAME/ once the report is written:
+			// an export that fails before keeps the previous report and its tables together.
 			tables = filepath.Join(outAbs, stem)
-			if err := os.RemoveAll(tables); err != nil {
+			if staged, err = os.MkdirTemp(outAbs, "."+stem+".tables-"); err != nil {
+				return files.Describe(err, "creating a folder in", outAbs)
+			}
+			if err := os.Chmod(staged, 0o755); err != nil {
 				return err
 			}
-			if err := os.MkdirAll(tables, 0o755); err != nil {
-				return err
-			}
-			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+tables)
+			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+staged)
 		}
 		entry := nbrun.IndexEntry{Notebook: nb, RanAt: time.Now()}
 		res, err := nbrun.Execute(context.Background(), nb, nbrun.Options{
@@ -130,7 +133,11 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 		if err == nil && check {
 			err = entry.Report.Check(filepath.Join(tmp, stem+".png"))
 		}
-		if !outDirSet {
+		if staged != "" {
+			if entry.Report != nil {
+				err = errors.Join(err, files.ReplaceDir(tables, staged))
+			}
+			os.RemoveAll(staged) // the new tables of an export that wrote no report
 			entry.Tables, _ = filepath.Glob(filepath.Join(tables, "*.csv"))
 		}
 		entry.Err = err

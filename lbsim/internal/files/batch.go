@@ -179,3 +179,28 @@ func write(f *os.File, data []byte) error {
 		return nil
 	}
 }
+
+// ReplaceDir makes staged, a complete folder beside path, the folder path:
+// the previous folder is renamed aside, staged renamed in, and the previous
+// removed, so that path holds either the previous files or all the new ones
+// (for an instant, between the renames, none). A failure puts the previous
+// folder back.
+func ReplaceDir(path, staged string) error {
+	aside := ""
+	if _, err := os.Lstat(path); err == nil {
+		aside = staged + ".previous"
+		if err := os.Rename(path, aside); err != nil {
+			return Describe(err, "replacing the folder", path)
+		}
+	}
+	if err := os.Rename(staged, path); err != nil {
+		if aside != "" {
+			os.Rename(aside, path)
+		}
+		return Describe(err, "replacing the folder", path)
+	}
+	if aside != "" {
+		return Describe(os.RemoveAll(aside), "removing the previous folder of", path)
+	}
+	return nil
+}

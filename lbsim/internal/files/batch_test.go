@@ -148,3 +148,29 @@ func TestLock(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// ReplaceDir puts a staged folder in place of the previous one, whose files
+// go; a first folder is simply moved in.
+func TestReplaceDir(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "tables")
+	for i, files := range [][]string{{"a.csv", "b.csv"}, {"c.csv"}} {
+		staged, err := os.MkdirTemp(dir, ".tables-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			if err := os.WriteFile(filepath.Join(staged, f), []byte(f), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := ReplaceDir(path, staged); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := filepath.Glob(filepath.Join(path, "*"))
+		left, _ := filepath.Glob(filepath.Join(dir, ".*"))
+		if len(got) != len(files) || filepath.Base(got[0]) != files[0] || len(left) != 0 {
+			t.Errorf("replacement %d: folder holds %v, beside it %v; want %v and nothing", i, got, left, files)
+		}
+	}
+}
