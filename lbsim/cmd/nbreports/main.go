@@ -10,9 +10,14 @@
 // all self-contained, and the notebook writes its CSV tables to LBSIM_OUT_DIR, by default
 // OUT/NAME/. OUT/index.html lists every notebook's title, question and answer, run time and
 // date, where its results came from (computed or read from the nb.Cached cache), with links to
-// those files. It prints each notebook's wall time and exits non-zero when any notebook fails
+// those files; it lists every notebook exported into OUT, by this run or an earlier or
+// concurrent one (OUT/index.json keeps the entries). Every file is replaced whole: a failed
+// export (a full disk) leaves the previous report's files as they were. It prints each notebook's wall time and exits non-zero when any notebook fails
 // (the index then says which and why). -check also checks each report as the tests do
 // (figures, no error text, offline in Chromium, the PDF); -cell-timeout bounds one cell.
+//
+// Notebooks must live in the repository's notebooks/ folder: their first cell imports lbsim from
+// the folder above (go doc ./lbsim/nb); a notebook elsewhere is refused before it runs.
 //
 // It needs Jupyter, the GoNB kernel, Chromium and MathJax (Debian's libjs-mathjax) to typeset
 // and print the reports, and poppler-utils for -check; .ci/setup.sh installs them all, and with
@@ -33,6 +38,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/internal/nbrun"
 )
 
@@ -91,22 +97,24 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 
 	start := time.Now()
 	var failed []string
-	var index []nbrun.IndexEntry
+	indexPath := filepath.Join(outAbs, "index.html")
 	for _, nb := range notebooks {
 		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
 		fmt.Printf("%-40s ", nb)
 		nbEnv := env[:len(env):len(env)]
-		tables := os.Getenv("LBSIM_OUT_DIR")
+		tables, staged := os.Getenv("LBSIM_OUT_DIR"), ""
 		if !outDirSet {
-			// A folder per notebook: notebooks name their tables freely (results.csv).
+			// A folder per notebook (notebooks name their tables freely: results.csv), written
+			// afresh into a staging folder that replaces OUT/NAME/ once the report is written:
+			// an export that fails before keeps the previous report and its tables together.
 			tables = filepath.Join(outAbs, stem)
-			if err := os.RemoveAll(tables); err != nil {
+			if staged, err = os.MkdirTemp(outAbs, "."+stem+".tables-"); err != nil {
+				return files.Describe(err, "creating a folder in", outAbs)
+			}
+			if err := os.Chmod(staged, 0o755); err != nil {
 				return err
 			}
-			if err := os.MkdirAll(tables, 0o755); err != nil {
-				return err
-			}
-			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+tables)
+			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+staged)
 		}
 		entry := nbrun.IndexEntry{Notebook: nb, RanAt: time.Now()}
 		res, err := nbrun.Execute(context.Background(), nb, nbrun.Options{
@@ -125,11 +133,14 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 		if err == nil && check {
 			err = entry.Report.Check(filepath.Join(tmp, stem+".png"))
 		}
-		if !outDirSet {
+		if staged != "" {
+			if entry.Report != nil {
+				err = errors.Join(err, files.ReplaceDir(tables, staged))
+			}
+			os.RemoveAll(staged) // the new tables of an export that wrote no report
 			entry.Tables, _ = filepath.Glob(filepath.Join(tables, "*.csv"))
 		}
 		entry.Err = err
-		index = append(index, entry)
 		switch {
 		case err != nil:
 			fmt.Printf("FAIL\n%v\n", err)
@@ -141,10 +152,11 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 			}
 			fmt.Println()
 		}
-	}
-	indexPath := filepath.Join(outAbs, "index.html")
-	if err := nbrun.WriteIndex(indexPath, index, quick); err != nil {
-		return err
+		// The index is brought up to date after each notebook (it merges what the folder
+		// already lists), so a stopped run keeps the notebooks done so far.
+		if err := nbrun.WriteIndex(indexPath, []nbrun.IndexEntry{entry}, quick); err != nil {
+			return fmt.Errorf("the index was not updated (it lists the notebooks as before): %w", err)
+		}
 	}
 	if check {
 		if _, err := nbrun.CheckOffline(indexPath, 0, true); err != nil {

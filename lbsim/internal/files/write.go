@@ -39,7 +39,7 @@ func Replace(path string, data []byte, refuse func(path string) error) error {
 	}
 	switch {
 	case info == nil || info.Mode().IsRegular():
-		return replaceRegular(target, data, info)
+		return replaceRegular(target, data)
 	case info.IsDir():
 		return fmt.Errorf("%s is a folder; name a file in it, e.g. %s", path, filepath.Join(path, "sweep.csv"))
 	default: // device, FIFO, socket
@@ -82,32 +82,14 @@ func resolve(path string) (string, fs.FileInfo, error) {
 }
 
 // replaceRegular writes data to a synced temporary file beside path and
-// renames it over path, keeping an existing file's permissions (0644 for a
-// new file: a table is for sharing).
-func replaceRegular(path string, data []byte, old fs.FileInfo) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return Describe(err, "writing", path)
+// renames it over path: a batch of one file.
+func replaceRegular(path string, data []byte) error {
+	var b Batch
+	defer b.Discard()
+	if err := b.stage(path, data); err != nil {
+		return err
 	}
-	defer os.Remove(tmp.Name()) // after the rename this fails harmlessly
-	mode := fs.FileMode(0o644)
-	if old != nil {
-		mode = old.Mode().Perm()
-	}
-	err = tmp.Chmod(mode)
-	if err == nil {
-		_, err = tmp.Write(data)
-	}
-	if err == nil {
-		err = tmp.Sync()
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	return Describe(err, "writing", path)
+	return b.Commit()
 }
 
 // Describe turns a file system error while doing something to path into

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"regexp"
+	"strings"
 	"time"
 )
 
@@ -42,9 +44,32 @@ func chromium(args ...string) ([]byte, error) {
 	cmd.Stdout = &stdout
 	cmd.Stderr = &stderr
 	if err := cmd.Run(); err != nil {
-		return nil, fmt.Errorf("chromium (timeout %v): %w\n%s", chromiumTimeout, err, tail(stderr.String(), 20))
+		if ctx.Err() != nil {
+			err = fmt.Errorf("did not finish within %v (killed)", chromiumTimeout)
+		}
+		return nil, fmt.Errorf("chromium: %w%s", err, chromiumLog(stderr.String()))
 	}
 	return stdout.Bytes(), nil
+}
+
+// chromiumNoise is what Chromium logs on every run on a machine without a desktop session:
+// D-Bus connection errors, which say nothing about a failure (and the shell warning of
+// Debian's launcher script).
+var chromiumNoise = regexp.MustCompile(`:ERROR:dbus/|^` + regexp.QuoteMeta(Chromium) + `: \d+: \[: `)
+
+// chromiumLog is the end of Chromium's log without its noise, on lines of its own after a
+// newline, or "" when nothing else was logged.
+func chromiumLog(log string) string {
+	var lines []string
+	for _, l := range strings.Split(log, "\n") {
+		if strings.TrimSpace(l) != "" && !chromiumNoise.MatchString(l) {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) == 0 {
+		return ""
+	}
+	return "\n" + tail(strings.Join(lines, "\n"), 20)
 }
 
 // fileURL is the file:// URL of an absolute path.

@@ -41,7 +41,19 @@
 //     nb.Save; in LBSIM_OUT_DIR when it is set).
 //   - index.html: every notebook's title, question and answer, its run time and date, where its
 //     results came from ("7 results computed in 30.2 s", or "5 of 7 results from the cache, 2
-//     computed in 1.1 s"), and links to the files above.
+//     computed in 1.1 s"), and links to the files above. It lists every notebook exported into
+//     the folder, by this run or an earlier or concurrent one: index.json beside it keeps the
+//     entries, merged under the folder's lock (.nbrun.lock).
+//
+// Every file is written through package files: a report's three files are replaced as one
+// (files.Batch), so a failed export (a full disk, Chromium failing) leaves the previous
+// report whole, and the index and its manifest likewise.
+//
+// A cell that printed more than 1 MB (a print in a loop) is cut in the executed notebook to its
+// first and last 16 kB, with a note of its size where it was cut (see maxCellPrint): the report
+// shows how the output started and ended, and [Execute] fails naming the cell and its size. A
+// notebook whose set-up cell cannot reach the repository (a notebook copied out of notebooks/)
+// is refused before a kernel starts, with the command that copies it into notebooks/.
 //
 // A report reads the same whether its results were computed or came from the cache: progress
 // bars clear themselves when done and are left out of reports. What the run did is recorded

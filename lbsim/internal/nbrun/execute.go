@@ -58,6 +58,9 @@ func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) 
 	if _, err := os.Stat(abs); err != nil {
 		return nil, fmt.Errorf("notebook %s: %w", nbPath, err)
 	}
+	if err := checkSetupCell(abs); err != nil {
+		return nil, err
+	}
 	if opts.Kernel == "" {
 		opts.Kernel = "gonb"
 	}
@@ -108,7 +111,11 @@ func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) 
 	if err != nil {
 		return res, fmt.Errorf("notebook %s: executed copy: %w", nbPath, err)
 	}
+	// The scan reads every output whole; the report then shows a runaway output's ends only.
 	res.Cells, err = Scan(filepath.Base(nbPath), data)
+	if cerr := cutLongOutputs(out, data); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("notebook %s: %w", nbPath, cerr))
+	}
 	return res, err
 }
 

@@ -2,12 +2,19 @@ package nbrun
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"html/template"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 	"time"
+
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 )
 
 // IndexEntry is one notebook in reports/index.html.
@@ -18,18 +25,93 @@ type IndexEntry struct {
 	Elapsed  time.Duration // wall time of the notebook's run
 	RanAt    time.Time     // when the run started
 	Tables   []string      // CSV tables the notebook wrote (absolute paths)
+	Quick    bool          // a quick run (LBSIM_QUICK=1); WriteIndex sets it from its argument
 }
 
-// WriteIndex writes the index page path: for every notebook its title, question and answer, the
-// run's wall time and date, where its results came from (computed, and in how long, or read
-// from the nb.Cached cache: the report itself reads the same either way), whether the run was quick, and links (relative, so the folder can be
-// moved) to the report view, the page with code, the PDF and the CSV tables. Like the reports,
-// it loads nothing: math is inline SVG copied from the report views, styles are inline.
+// WriteIndex adds entries to the index page path and writes it: for every notebook its title,
+// question and answer, the run's wall time and date, where its results came from (computed,
+// and in how long, or read from the nb.Cached cache: the report itself reads the same either
+// way), whether the run was quick, and links (relative, so the folder can be moved) to the
+// report view, the page with code, the PDF and the CSV tables. Like the reports, it loads
+// nothing: math is inline SVG copied from the report views, styles are inline.
+//
+// The index lists every notebook exported into the folder, not only these entries: the entries
+// are kept in a manifest beside the page (NAME.json for NAME.html, see [indexRecord]), which
+// WriteIndex reads back and merges, an entry replacing the one for the same report, under the
+// folder's lock, so that exports run one after another or at once all end up listed. An entry
+// whose report files are gone is dropped. The page and the manifest are replaced together
+// (files.Batch). quick says whether these entries were quick runs.
 func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
 		return err
 	}
+	unlock, err := lockFolder(dir)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	manifest := strings.TrimSuffix(path, filepath.Ext(path)) + ".json"
+	all, err := readManifest(manifest, dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		e.Quick = quick
+		k := slices.IndexFunc(all, func(old IndexEntry) bool { return entryKey(old, dir) == entryKey(e, dir) })
+		if k >= 0 {
+			all[k] = e
+		} else {
+			all = append(all, e)
+		}
+	}
+	all = slices.DeleteFunc(all, func(e IndexEntry) bool { return e.Report != nil && !exists(e.Report.View) })
+	sort.SliceStable(all, func(i, j int) bool { return entryKey(all[i], dir) < entryKey(all[j], dir) })
+	page, err := indexHTML(dir, all)
+	if err != nil {
+		return err
+	}
+	records, err := writeManifest(all, dir)
+	if err != nil {
+		return err
+	}
+	var set files.Batch
+	defer set.Discard()
+	if _, err := set.Write(manifest, records); err != nil {
+		return err
+	}
+	if _, err := set.Write(path, page); err != nil {
+		return err
+	}
+	return set.Commit()
+}
+
+// lockFolder takes the lock of a report folder, held while a report's files or the index are
+// replaced, so that two exports into one folder take turns (files.Lock; waits).
+func lockFolder(dir string) (unlock func(), err error) {
+	return files.Lock(filepath.Join(dir, ".nbrun.lock"), true)
+}
+
+// entryKey identifies an entry in an index: the report view it links to, relative to the
+// index's folder, or for a notebook that failed before its report, where that report would
+// be (the notebook's name beside the index).
+func entryKey(e IndexEntry, dir string) string {
+	if e.Report != nil {
+		if r, err := filepath.Rel(dir, e.Report.View); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return e.Report.View
+	}
+	return strings.TrimSuffix(filepath.Base(e.Notebook), ".ipynb") + ".html"
+}
+
+func exists(path string) bool {
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// indexHTML renders the index page of the folder dir for entries.
+func indexHTML(dir string, entries []IndexEntry) ([]byte, error) {
 	type link struct{ Text, Href string }
 	type row struct {
 		Name, Notebook, Error   string
@@ -37,6 +119,7 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 		// Labels are shown unless the fragment opens with its own bold lead.
 		QuestionLabel, AnswerLabel bool
 		Elapsed, RanAt, Results    string
+		Quick                      bool
 		Links, Tables              []link
 	}
 	rel := func(p string) string {
@@ -48,15 +131,18 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 	}
 	var rows []row
 	var mathCSS string
+	allQuick := len(entries) > 0
 	for _, e := range entries {
-		r := row{Notebook: e.Notebook, Name: strings.TrimSuffix(filepath.Base(e.Notebook), ".ipynb"),
+		allQuick = allQuick && e.Quick
+		r := row{Notebook: e.Notebook, Name: strings.TrimSuffix(filepath.Base(e.Notebook), ".ipynb"), Quick: e.Quick,
 			Elapsed: fmt.Sprintf("%.1f s", e.Elapsed.Seconds()), RanAt: e.RanAt.UTC().Format("2006-01-02 15:04 UTC")}
 		if e.Err != nil {
 			r.Error = e.Err.Error()
 		}
 		if rep := e.Report; rep != nil {
 			// The fragments come from our own nbconvert export (escaped by its markdown
-			// renderer and typeset by MathJax), not from outside input.
+			// renderer and typeset by MathJax), directly or through the manifest we wrote,
+			// not from outside input.
 			r.Title, r.Question, r.Answer = template.HTML(rep.TitleHTML), template.HTML(rep.QuestionHTML), template.HTML(rep.AnswerHTML)
 			r.QuestionLabel = !strings.HasPrefix(rep.QuestionHTML, "<p><strong>Question")
 			r.AnswerLabel = !strings.HasPrefix(rep.AnswerHTML, "<p><strong>Answer")
@@ -72,16 +158,101 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 		rows = append(rows, r)
 	}
 	var buf bytes.Buffer
-	err = indexPage.Execute(&buf, struct {
+	err := indexPage.Execute(&buf, struct {
 		Rows    []row
 		Quick   bool
 		MathCSS template.CSS
 		Made    string
-	}{rows, quick, template.CSS(mathCSS), time.Now().UTC().Format("2006-01-02 15:04 UTC")})
-	if err != nil {
-		return err
+	}{rows, allQuick, template.CSS(mathCSS), time.Now().UTC().Format("2006-01-02 15:04 UTC")})
+	return buf.Bytes(), err
+}
+
+// indexRecord is an [IndexEntry] in an index's manifest (JSON), with paths relative to the
+// index's folder, so that the folder can be moved.
+type indexRecord struct {
+	Notebook string        `json:"notebook"`
+	Error    string        `json:"error,omitempty"`
+	Elapsed  time.Duration `json:"elapsed_ns"`
+	RanAt    time.Time     `json:"ran_at"`
+	Quick    bool          `json:"quick"`
+	Tables   []string      `json:"tables,omitempty"`
+	Report   *Report       `json:"report,omitempty"`
+}
+
+// manifestVersion is the manifest's format; a manifest of another format is an error, not
+// silently dropped entries.
+const manifestVersion = 1
+
+// maxManifest bounds the manifest read back: an entry is a few hundred kB (its formulas).
+const maxManifest = 256 << 20
+
+type manifestFile struct {
+	Version int           `json:"lbsim_index"`
+	Entries []indexRecord `json:"entries"`
+}
+
+// readManifest reads the entries of the manifest at path, whose paths are relative to dir; no
+// file is no entries.
+func readManifest(path, dir string) ([]IndexEntry, error) {
+	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	data, err := files.ReadRegular(path, maxManifest, "index manifest")
+	if err != nil {
+		return nil, err
+	}
+	var m manifestFile
+	if err := json.Unmarshal(data, &m); err != nil || m.Version != manifestVersion {
+		why := fmt.Sprintf("format %d, want %d", m.Version, manifestVersion)
+		if err != nil {
+			why = err.Error()
+		}
+		return nil, fmt.Errorf("the index manifest %s cannot be read (%s): remove it (the index then lists only the notebooks exported from now on) or export into another folder", path, why)
+	}
+	abs := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
+	var entries []IndexEntry
+	for _, r := range m.Entries {
+		e := IndexEntry{Notebook: r.Notebook, Elapsed: r.Elapsed, RanAt: r.RanAt, Quick: r.Quick, Report: r.Report}
+		if r.Error != "" {
+			e.Err = errors.New(r.Error)
+		}
+		for _, t := range r.Tables {
+			e.Tables = append(e.Tables, abs(t))
+		}
+		if rep := e.Report; rep != nil {
+			rep.View, rep.Full, rep.PDF = abs(rep.View), abs(rep.Full), abs(rep.PDF)
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
+}
+
+// writeManifest is the manifest of entries, paths relative to dir.
+func writeManifest(entries []IndexEntry, dir string) ([]byte, error) {
+	rel := func(p string) string {
+		if r, err := filepath.Rel(dir, p); err == nil {
+			return filepath.ToSlash(r)
+		}
+		return p
+	}
+	m := manifestFile{Version: manifestVersion, Entries: []indexRecord{}}
+	for _, e := range entries {
+		r := indexRecord{Notebook: e.Notebook, Elapsed: e.Elapsed, RanAt: e.RanAt, Quick: e.Quick}
+		if e.Err != nil {
+			r.Error = e.Err.Error()
+		}
+		for _, t := range e.Tables {
+			r.Tables = append(r.Tables, rel(t))
+		}
+		if e.Report != nil {
+			rep := *e.Report
+			rep.View, rep.Full, rep.PDF = rel(rep.View), rel(rep.Full), rel(rep.PDF)
+			r.Report = &rep
+		}
+		m.Entries = append(m.Entries, r)
+	}
+	out, err := json.MarshalIndent(m, "", " ")
+	return append(out, '\n'), err
 }
 
 var indexPage = template.Must(template.New("index").Parse(`<!DOCTYPE html>
@@ -103,7 +274,7 @@ section { border-top: 1px solid #ccc; padding: 0.6em 0 1em; }
 Each report opens offline in any browser; the PDF is the same report for print.</p>
 {{range .Rows}}<section id="{{.Name}}">
 <h2>{{if .Title}}{{.Title}}{{else}}{{.Notebook}}{{end}}</h2>
-<p class="meta">{{.Notebook}} · ran {{.RanAt}} in {{.Elapsed}}{{if .Results}}; {{.Results}}{{end}}</p>
+<p class="meta">{{.Notebook}} · ran {{.RanAt}} in {{.Elapsed}}{{if and .Quick (not $.Quick)}}, <strong>quick run</strong>{{end}}{{if .Results}}; {{.Results}}{{end}}</p>
 {{if .Error}}<p class="error">FAILED: {{.Error}}</p>{{end}}
 {{if .Links}}<p class="links">{{range .Links}}<a href="{{.Href}}">{{.Text}}</a>{{end}}{{if .Tables}} · tables (CSV): {{range .Tables}}<a href="{{.Href}}">{{.Text}}</a> {{end}}{{end}}</p>{{end}}
 {{if .Question}}{{if .QuestionLabel}}<div class="label">Question</div>{{end}}<div class="question">{{.Question}}</div>{{end}}

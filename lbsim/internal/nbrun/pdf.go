@@ -25,8 +25,27 @@ func PrintPDF(htmlPath, pdfPath string) error {
 	if _, err := chromium("--no-pdf-header-footer", "--print-to-pdf="+dst, fileURL(src)); err != nil {
 		return fmt.Errorf("printing %s to PDF: %w", htmlPath, err)
 	}
-	if _, err := os.Stat(dst); err != nil {
-		return fmt.Errorf("printing %s: chromium wrote no PDF: %w", htmlPath, err)
+	return checkPDFEnd(dst)
+}
+
+// checkPDFEnd checks that the file at path ends as a PDF does, with %%EOF: Chromium may exit
+// without an error after a write that failed (a full disk), leaving a PDF cut short.
+func checkPDFEnd(path string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("chromium wrote no PDF %s: %w", path, err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	tail := make([]byte, min(st.Size(), 1024))
+	if _, err := f.ReadAt(tail, st.Size()-int64(len(tail))); err != nil {
+		return fmt.Errorf("reading the PDF %s: %w", path, err)
+	}
+	if !bytes.Contains(tail, []byte("%%EOF")) {
+		return fmt.Errorf("the PDF %s that chromium wrote is cut short (%d bytes, no %%%%EOF at its end): is the disk full?", path, st.Size())
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
@@ -19,32 +20,42 @@ import (
 //   - NAME.html, the report view: markdown, outputs, figures and tables, no code;
 //   - NAME-code.html, the whole notebook with its code;
 //   - NAME.pdf, the report view printed by Chromium.
+//
+// The JSON form is an entry of the index's manifest (see [WriteIndex]).
 type Report struct {
-	Name            string // the notebook's file name without .ipynb
-	View, Full, PDF string // absolute paths
+	Name string `json:"name"` // the notebook's file name without .ipynb
+	// View, Full and PDF are absolute paths (in the manifest, relative to the index's folder).
+	View string `json:"view"`
+	Full string `json:"full"`
+	PDF  string `json:"pdf"`
 	Summary
 	// Run is how the notebook ran, as [Execute] recorded it in the executed notebook: quick or
 	// not, results from the cache, compute time (see runlog).
-	Run runlog.Summary
+	Run runlog.Summary `json:"run"`
 }
 
 // Summary is what the index shows of a report, read from its report view.
 type Summary struct {
 	// Title is the text of the first level-1 heading; TitleLead the part before its first
 	// formula (the words that a PDF's text holds).
-	Title, TitleLead string
+	Title     string `json:"title"`
+	TitleLead string `json:"title_lead"`
 	// TitleHTML, QuestionHTML and AnswerHTML are HTML fragments copied from the report view,
 	// math as inline SVG (see [summarize] for how the cells are found).
-	TitleHTML, QuestionHTML, AnswerHTML string
+	TitleHTML    string `json:"title_html"`
+	QuestionHTML string `json:"question_html"`
+	AnswerHTML   string `json:"answer_html"`
 	// MathCSS is MathJax's style sheet, which the copied formulas need.
-	MathCSS string
+	MathCSS string `json:"math_css"`
 	// Figures counts the embedded PNG figures.
-	Figures int
+	Figures int `json:"figures"`
 }
 
 // Publish writes the report files of the executed notebook executedNb into outDir, named after
 // name (see [Report]), and reads the summary from the report view. `make reports` (through
-// cmd/nbreports) and the notebook tests both use it.
+// cmd/nbreports) and the notebook tests both use it. The three files are replaced as one
+// (files.Batch), under the folder's lock (lockFolder): a failure at any step (a full disk,
+// Chromium failing) leaves the previous report's files whole, never a mixed set.
 func Publish(executedNb, outDir, name string) (*Report, error) {
 	dir, err := filepath.Abs(outDir)
 	if err != nil {
@@ -62,21 +73,43 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := writeHTML(r.Full, doc); err != nil {
-		return nil, err
-	}
-	hideCode(doc)
-	if err := writeHTML(r.View, doc); err != nil {
-		return nil, err
-	}
-	if err := PrintPDF(r.View, r.PDF); err != nil {
-		return nil, err
-	}
-	data, err := os.ReadFile(r.View)
+	full, err := renderHTML(doc)
 	if err != nil {
 		return nil, err
 	}
-	if r.Summary, err = summarize(data); err != nil {
+	hideCode(doc)
+	view, err := renderHTML(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, files.Describe(err, "creating the report folder", dir)
+	}
+	var set files.Batch
+	defer set.Discard()
+	if _, err := set.Write(r.Full, full); err != nil {
+		return nil, err
+	}
+	viewTmp, err := set.Write(r.View, view)
+	if err != nil {
+		return nil, err
+	}
+	pdfTmp, err := set.Reserve(r.PDF)
+	if err != nil {
+		return nil, err
+	}
+	if err := PrintPDF(viewTmp, pdfTmp); err != nil {
+		return nil, err
+	}
+	unlock, err := lockFolder(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	if err := set.Commit(); err != nil {
+		return nil, err
+	}
+	if r.Summary, err = summarize(view); err != nil {
 		return r, fmt.Errorf("report %s: %w", r.View, err)
 	}
 	return r, nil

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
@@ -30,7 +31,7 @@ func writeRun(path string, s runlog.Summary) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(path, append(out, '\n'), 0o644)
+	return files.Replace(path, append(out, '\n'), nil)
 }
 
 // readRun returns the run recorded in the notebook at path; a notebook that [Execute] did not

@@ -11,6 +11,8 @@ import (
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
+
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 )
 
 // MathJaxDir is Debian's MathJax 2 (package libjs-mathjax, a dependency of jupyter-nbconvert).
@@ -92,8 +94,13 @@ func selfContain(src string) (*html.Node, error) {
 	}
 	// The page to typeset sits beside src: nbconvert's export holds only data URIs and the
 	// MathJax script, which is loaded by absolute file:// URL.
+	// It is scratch in the caller's temporary folder, not an output: written in place.
 	typeset := strings.TrimSuffix(src, ".html") + ".typeset.html"
-	if err := writeHTML(typeset, doc); err != nil {
+	page, err := renderHTML(doc)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(typeset, page, 0o644); err != nil {
 		return nil, err
 	}
 	defer os.Remove(typeset)
@@ -260,16 +267,25 @@ func loads(doc *html.Node) []string {
 	return out
 }
 
-// writeHTML renders doc to path.
+// writeHTML renders doc to path (files.Replace: a failure keeps the previous file whole).
 func writeHTML(path string, doc *html.Node) error {
-	var buf bytes.Buffer
-	if err := html.Render(&buf, doc); err != nil {
+	data, err := renderHTML(doc)
+	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
+		return files.Describe(err, "creating the folder of", path)
 	}
-	return os.WriteFile(path, buf.Bytes(), 0o644)
+	return files.Replace(path, data, nil)
+}
+
+// renderHTML renders doc as a page.
+func renderHTML(doc *html.Node) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := html.Render(&buf, doc); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
 }
 
 // ensureDoctype adds <!DOCTYPE html> (Chromium's --dump-dom leaves it out), so that the report
