@@ -14,10 +14,11 @@ func benchConfig(p Policy, d Discipline, jobs int64) Config {
 }
 
 // BenchmarkPolicies reports jobs per second on one core for every policy and
-// discipline, with every metric switched on.
+// discipline, with every metric switched on; "own" is a policy of one's
+// own, LL-2 through the View.
 func BenchmarkPolicies(b *testing.B) {
 	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, LeastLoaded{}, JSQ{D: 2}, JSQ{}, SITA{C: 20},
-		JIQ{}, JSQ{D: 2, Mem: 1}, LeastLoaded{D: 2, Mem: 1}}
+		JIQ{}, JSQ{D: 2, Mem: 1}, LeastLoaded{D: 2, Mem: 1}, benchOwnPolicy{}}
 	for _, disc := range []Discipline{FCFS, PS} {
 		for _, p := range policies {
 			b.Run(fmt.Sprintf("%s/%s", disc, p), func(b *testing.B) {

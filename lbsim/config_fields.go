@@ -360,7 +360,9 @@ func (f *Field) key(c *Config) string {
 // nb.RunAll). It stays short at any K: speeds are runs of equal values
 // ("5@2,5@1"), and traces, long size-law specs (sizesName) and long
 // speed lists enter through a hash of their values. A policy of one's own
-// enters through what it does (policyKey), not only its String().
+// enters through what it does (policyKey), not only its String(); if its
+// probe does not finish within its budget, the key says so and caches
+// must not use it (KeyUnfinished).
 func (c Config) Key() string {
 	var b strings.Builder
 	for i := range fields {

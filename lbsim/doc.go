@@ -84,7 +84,11 @@
 // the servers Pick chooses in short probe runs with the configuration's
 // dispatchers (up to 8), on four small systems and on its own servers when
 // K <= 1000. An edit the probe does not exercise keeps the key (see
-// nb.Fresh, which notices when the numbers then differ).
+// nb.Fresh, which notices when the numbers then differ). The probe is
+// bounded: a Pick that makes more than 10^6 View calls for one job (one
+// that loops until some server has fewer than 3 jobs, on a loaded probe
+// system) or does not return within 10 s gives a key that says so
+// ([KeyUnfinished]), which nb never caches.
 //
 // # Around the core
 //

@@ -20,7 +20,11 @@ func policyKey(c Config) string {
 	if _, builtin := p.(fastPolicy); builtin {
 		return p.String()
 	}
-	return fmt.Sprintf("%s#%s#%016x", p.String(), typeName(reflect.TypeOf(p)), policyFingerprint(c))
+	h, err := policyFingerprint(c)
+	if err != nil {
+		return unfinishedKey(p.String(), reflect.TypeOf(p), fmt.Errorf("policy %s: %w", p, err))
+	}
+	return fmt.Sprintf("%s#%s#%016x", p.String(), typeName(reflect.TypeOf(p)), h)
 }
 
 // policyFingerprint hashes c.Policy's exported fields and the servers its
@@ -41,16 +45,28 @@ func policyKey(c Config) string {
 // from the cache (one with a random source in its value is refused when it
 // runs: policyKept). Recompute by hand when in doubt (nb.Fresh, or
 // LBSIM_NO_CACHE=1).
-func policyFingerprint(c Config) uint64 {
-	h := dataHash(c.Policy, true)
+//
+// A probe that does not finish, a Pick over the budget of View calls for
+// one job or over the time budget (policy_probe_budget.go), is an error:
+// the key then says so, and is cached by no one.
+func policyFingerprint(c Config) (uint64, error) {
+	return boundedProbe(dataHash(c.Policy, true), c)
+}
+
+// probeRuns folds into h the probe runs of c's policy, with budget b,
+// up to the first that does not finish.
+func probeRuns(h uint64, c Config, b *probeBudget) (uint64, error) {
 	runs := probeSystems[:]
 	if c.Servers >= 1 && c.Servers <= maxProbeServers {
 		runs = append(runs, c)
 	}
 	for _, run := range runs {
-		h = probe(h, probeOf(c, run))
+		var err error
+		if h, err = probe(h, probeOf(c, run), b); err != nil {
+			return h, err
+		}
 	}
-	return h
+	return h, nil
 }
 
 // probeOf is the probe of c's policy on run's system: with c's policy and
@@ -80,48 +96,68 @@ var probeSystems = [...]Config{
 	{Servers: 10, Speeds: []float64{1, 2, 3, 4, 5, 1, 2, 3, 4, 5}, Load: 0.8, Sizes: Exponential{M: 1}, Refresh: 2},
 }
 
-// probe folds into h the servers chosen in one run of cfg, or why it did not run.
-func probe(h uint64, cfg Config) uint64 {
+// probe folds into h the servers chosen in one run of cfg, or why it did
+// not run; a run over budget b is an error, which names the system.
+func probe(h uint64, cfg Config, b *probeBudget) (uint64, error) {
 	if err := cfg.Validate(); err != nil {
-		return fnvString(h, "invalid: "+err.Error())
+		return fnvString(h, "invalid: "+err.Error()), nil
 	}
-	if err := runRecorded(&cfg, &h); err != nil {
-		return fnvString(h, "stopped: "+err.Error())
+	err := runRecorded(&cfg, &h, b)
+	if stop, over := err.(probeStop); over {
+		on := fmt.Sprintf("%d servers at load %g", cfg.Servers, cfg.Load)
+		if m := cfg.dispatchers(); m > 1 {
+			on += fmt.Sprintf(" with %d dispatchers", m)
+		}
+		return h, fmt.Errorf("its Pick %s on %s, a probe run of Config.Key, so it may never return there", stop.did, on)
 	}
-	return h
+	if err != nil {
+		return fnvString(h, "stopped: "+err.Error()), nil
+	}
+	return h, nil
 }
 
-// probeRecorder is a dispatcher that hashes into h the choices of the one it wraps.
+// probeRecorder is a dispatcher that hashes into h the choices of the one
+// it wraps, and ends each pick on the probe's budget.
 type probeRecorder struct {
-	d dispatcher
-	h *uint64
+	d      dispatcher
+	h      *uint64
+	budget *probeBudget
 }
 
 func (r probeRecorder) pick(t, x float64) int {
 	k := r.d.pick(t, x)
+	r.budget.picked()
 	*r.h = fnvUint64(*r.h, uint64(k))
 	return k
 }
 
 // runRecorded simulates one replication of cfg with a recorder in the
-// place of each dispatcher.
-func runRecorded(cfg *Config, h *uint64) (err error) {
+// place of each dispatcher, the policy's View calls charged to budget; a
+// run stopped by the budget returns its probeStop.
+func runRecorded(cfg *Config, h *uint64, budget *probeBudget) (err error) {
 	var s *sim
 	defer func() {
 		if s != nil {
 			s.srv.held.done()
 		}
 		if v := recover(); v != nil {
-			err = fmt.Errorf("%v", v)
+			if budget.over() { // whatever Pick made of spend's panic
+				err = budget.stop()
+			} else if e, ok := v.(policyError); ok {
+				err = e.err // its text: "%v" would print its address
+			} else {
+				err = fmt.Errorf("%v", v)
+			}
 		}
 	}()
-	s = newSim(cfg, 0)
+	budget.calls = 0 // after a run stopped in mid-pick
+	s = newSimWithin(cfg, 0, budget)
 	if s.many == nil {
-		s.disp = probeRecorder{s.disp, h}
+		s.disp = probeRecorder{s.disp, h, budget}
 	} else {
 		for i := range s.many.fronts {
 			f := &s.many.fronts[i]
-			f.disp = probeRecorder{f.disp, h}
+			f.disp = probeRecorder{f.disp, h, budget}
 		}
 		s.many.enter(s, 0)
 	}

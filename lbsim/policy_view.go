@@ -6,7 +6,10 @@ import "fmt"
 // or the board refreshed every T time units (plus the dispatcher's tally of
 // its own sends since the refresh), whichever the configuration says. With
 // several dispatchers each has its own View, stream and board (see
-// Dispatcher). It is valid only during Pick.
+// Dispatcher). It is valid only during Pick. In the probe behind
+// Config.Key every call of its methods is counted against a budget
+// (probeBudget): a Pick that loops for ever reading the servers is stopped
+// there; in a run a call costs a test of a nil pointer.
 type View struct {
 	s *sim
 	t float64
@@ -16,36 +19,37 @@ type View struct {
 }
 
 // K is the number of servers.
-func (v *View) K() int { return v.s.k }
+func (v *View) K() int { v.s.spend(); return v.s.k }
 
 // Now is the arrival time of the job being dispatched.
-func (v *View) Now() float64 { return v.t }
+func (v *View) Now() float64 { v.s.spend(); return v.t }
 
 // Job is the number of jobs this dispatcher dispatched before this one
 // (warm-up included).
-func (v *View) Job() int64 { return v.n }
+func (v *View) Job() int64 { v.s.spend(); return v.n }
 
 // Dispatcher is the dispatcher deciding, 0 <= i < Dispatchers(): each has
 // its own View, stream, board and tally, and its own value of a policy
 // with Start (Config.Dispatchers).
-func (v *View) Dispatcher() int { return v.s.front }
+func (v *View) Dispatcher() int { v.s.spend(); return v.s.front }
 
 // Dispatchers is M, the number of dispatchers.
-func (v *View) Dispatchers() int { return v.s.cfg.dispatchers() }
+func (v *View) Dispatchers() int { v.s.spend(); return v.s.cfg.dispatchers() }
 
 // Rand is the dispatcher's random stream: separate from the arrival and
 // size streams, so policies compared on one seed see the same jobs.
-func (v *View) Rand() *Stream { return v.s.rDispatch }
+func (v *View) Rand() *Stream { v.s.spend(); return v.s.rDispatch }
 
 // Speed is server k's speed mu_k.
-func (v *View) Speed(k int) float64 { return 1 / v.s.srv.inv[k] }
+func (v *View) Speed(k int) float64 { v.s.spend(); return 1 / v.s.srv.inv[k] }
 
 // Stale reports whether the policy reads a board rather than live state.
-func (v *View) Stale() bool { return v.s.board != nil }
+func (v *View) Stale() bool { v.s.spend(); return v.s.board != nil }
 
 // Workload is server k's remaining work in time units: live, max(free_k - t, 0);
 // on a board, the work at the last refresh instant plus the tally.
 func (v *View) Workload(k int) float64 {
+	v.s.spend()
 	if b := v.s.board; b != nil {
 		return b.work[k] - b.r0
 	}
@@ -55,6 +59,7 @@ func (v *View) Workload(k int) float64 {
 // Count is the number of jobs at server k: live, or as on the board (plus
 // the tally). The policy must read Count (see Reads).
 func (v *View) Count(k int) int {
+	v.s.spend()
 	if b := v.s.board; b != nil && b.count != nil {
 		return int(b.count[k])
 	}
@@ -68,6 +73,7 @@ func (v *View) Count(k int) int {
 // order (with replace, d independent uniform draws): the sample of the
 // power-of-d policies. The slice is reused by the next call.
 func (v *View) Sample(d int, replace bool) []int {
+	v.s.spend()
 	out := v.sample.buffer(d)
 	if !replace {
 		return v.sample.distinct(v.s.rDispatch, v.s.k, out)
@@ -82,6 +88,7 @@ func (v *View) Sample(d int, replace bool) []int {
 // Workload) or the fewest jobs (s = Count): with ks in random order, ties
 // are broken uniformly at random.
 func (v *View) Least(ks []int, s State) int {
+	v.s.spend()
 	best, bestV := ks[0], v.value(ks[0], s)
 	for _, k := range ks[1:] {
 		if x := v.value(k, s); x < bestV {

@@ -46,6 +46,8 @@ type sim struct {
 
 	lean    leanPolicy // the policy run inline by leanBlock, if any
 	touched uint64     // sum of the values loaded by drawServers, unused
+
+	budget *probeBudget // the View calls a probe run of Config.Key may make; nil in a run
 }
 
 // replication is what one replication measured.
@@ -65,9 +67,13 @@ type replication struct {
 	messages float64
 }
 
-func newSim(cfg *Config, rep int) *sim {
+func newSim(cfg *Config, rep int) *sim { return newSimWithin(cfg, rep, nil) }
+
+// newSimWithin is newSim whose policy's View calls, from Start on, are
+// charged to budget (nil: none).
+func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	s := &sim{
-		cfg: cfg, k: cfg.Servers, rep: rep,
+		cfg: cfg, k: cfg.Servers, rep: rep, budget: budget,
 		rArrivals: newStream(cfg.Seed, rep, streamArrivals),
 		rSizes:    newStream(cfg.Seed, rep, streamSizes),
 		rDispatch: newStream(cfg.Seed, rep, streamDispatch),

@@ -52,7 +52,10 @@ import (
 // one warning per directory and cause, which says what to do. The directory is
 // $LBSIM_CACHE_DIR, else $XDG_CACHE_HOME/lbsim, else ~/.cache/lbsim;
 // LBSIM_NO_CACHE=1 turns caching off. Files are written atomically. An
-// error from compute is returned and nothing is stored.
+// error from compute is returned and nothing is stored. A key that holds
+// an lbsim.Config.Key whose policy's probe did not finish
+// (lbsim.KeyUnfinished) names no known behaviour: its value is computed
+// every time, never stored nor served, with a note saying why.
 func Cached[T any](key any, compute func() (T, error)) (T, error) {
 	return cached(key, compute, false, nil)
 }
@@ -83,6 +86,14 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 		return zero, err
 	}
 	if off {
+		return computeLogged(name, compute)
+	}
+	if why, unfinished := lbsim.KeyUnfinished(e.Key); unfinished {
+		json.Unmarshal([]byte(`"`+why+`"`), &why) // undo the key's JSON escapes, if it can
+		warnOnce("unfinished\x00"+why, fmt.Sprintf("nb: not cached: %s. lbsim.Config.Key could not learn what "+
+			"the policy does, so these results are computed every run, never stored nor served. To cache them, make "+
+			"Pick return whatever the state of the servers (e.g. after K draws take the least loaded one); to compute "+
+			"without the cache, and without this note, set LBSIM_NO_CACHE=1", why))
 		return computeLogged(name, compute)
 	}
 	dir, err := CacheDir()

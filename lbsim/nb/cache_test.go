@@ -445,3 +445,54 @@ func check(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// A policy whose Pick does not finish Config.Key's probe (it loops until a
+// server has fewer than 3 jobs, for ever on a loaded probe system) runs in
+// a cell: computed every time, never stored nor served, with a note saying
+// why and what to do. Today's fix for a cell that spun until its timeout.
+func TestUnfinishedKeyNotCached(t *testing.T) {
+	dir := t.TempDir()
+	t.Setenv("LBSIM_CACHE_DIR", dir)
+	t.Setenv("LBSIM_NO_CACHE", "")
+	c := lbsim.Config{Servers: 20, Load: 0.3, Sizes: lbsim.Exponential{M: 1}, Policy: testpolicy.UnderThree{},
+		Jobs: 20_000, Reps: 2, Seed: 1}
+	want, err := lbsim.Run(c)
+	check(t, err)
+	for _, run := range []func(string, []lbsim.Config) ([]lbsim.Row, error){RunAll, RunAll, Fresh.RunAll} {
+		warned.Clear() // each call is a cell: a program of its own
+		var rows []lbsim.Row
+		note := stderrOf(t, func() {
+			done := make(chan error, 1)
+			go func() { r, err := run("under 3", []lbsim.Config{c}); rows = r; done <- err }()
+			select {
+			case err := <-done:
+				check(t, err)
+			case <-time.After(3 * time.Minute):
+				t.Fatal("RunAll did not return in 3 minutes")
+			}
+		})
+		if len(rows) != 1 || rows[0].MeanWait != want.Wait.Mean {
+			t.Errorf("rows %+v, want the mean wait of the run, %v", rows, want.Wait.Mean)
+		}
+		for _, s := range []string{"nb: not cached: policy under-3: its Pick made more than 1000000 calls of its View for one job",
+			"computed every run, never stored nor served", "make Pick return", "LBSIM_NO_CACHE=1"} {
+			if !strings.Contains(note, s) {
+				t.Errorf("note %q does not say %q", note, s)
+			}
+		}
+		if files := cacheFiles(t, dir); len(files) != 0 {
+			t.Errorf("cache files %v, want none", files)
+		}
+	}
+	// A key that holds the configuration's key (staleness.Runner's) alike.
+	calls := 0
+	for range 2 {
+		stderrOf(t, func() {
+			_, err := Cached([]string{"timed", c.Key()}, func() (int, error) { calls++; return calls, nil })
+			check(t, err)
+		})
+	}
+	if calls != 2 {
+		t.Errorf("Cached computed %d times in 2 calls under an unfinished key, want 2", calls)
+	}
+}

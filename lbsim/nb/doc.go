@@ -153,7 +153,11 @@
 // limit (MaxSeconds) are not checked: their numbers depend on the machine.
 // A policy that draws from a global random source or the clock instead of
 // View.Rand gets a new key every run and is never served from the cache;
-// one whose Pick changes its own value is refused (lbsim.Policy).
+// one whose Pick changes its own value is refused (lbsim.Policy). A Pick
+// that does not return on a probe system (one that draws servers until one
+// has fewer than 3 jobs, when all have 3) is stopped after 10^6 View calls
+// for one job, or 10 s: its rows are computed every run, never stored nor
+// served, with a note that says why (lbsim.KeyUnfinished).
 //
 // # The explorer
 //
