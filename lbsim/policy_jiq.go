@@ -150,6 +150,15 @@ func (p JIQ) newDispatcher(s *sim) dispatcher {
 	return jiqDispatcher{newLeastWork(s)}
 }
 
+// dispatcherState: with I-queues a front of the shared ones (the tokens
+// are kept once, sim_iqueues.go); else its own index of the K servers.
+func (p JIQ) dispatcherState(c *Config) int64 {
+	if p.iqueued(c) {
+		return 0
+	}
+	return indexBytes * int64(c.Servers)
+}
+
 // jiqDispatcher keeps LWL's index of idle servers and busy servers by free
 // time; it only differs from LWL when no server is idle.
 type jiqDispatcher struct{ *leastWork }
