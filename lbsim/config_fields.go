@@ -200,9 +200,9 @@ func init() {
 		{Name: "tally", check: (*Config).checkTally, Label: "tally", Go: "Tally", Default: "false", kind: kindBool,
 			Doc: "each dispatcher adds its own sends since the last refresh to its board",
 			ops: flagValue(func(c *Config) *bool { return &c.Tally })},
-		{Name: "dispatchers", check: (*Config).checkDispatchers, Label: "dispatchers M", Go: "Dispatchers", Default: "1", kind: kindInt,
+		{Name: "dispatchers", check: (*Config).checkDispatchers, Label: "dispatchers M", Go: "Dispatchers", Default: "1", Axis: true, kind: kindInt,
 			Doc: "dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally",
-			ops: with(value(func(c *Config) *int { return &c.Dispatchers }, nil, parseInt, strconv.Itoa),
+			ops: with(value(func(c *Config) *int { return &c.Dispatchers }, func(g *Grid) *[]int { return &g.Dispatchers }, parseInt, strconv.Itoa),
 				func(o *fieldOps) {
 					o.get = func(g *Grid) string { return strconv.Itoa(g.Base.dispatchers()) }
 					o.key = func(c *Config) string { return strconv.Itoa(c.dispatchers()) }
