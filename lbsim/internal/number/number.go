@@ -75,6 +75,9 @@ func Uint(s string) (uint64, error) {
 		return 0, err
 	}
 	if t[0] == '-' {
+		if strings.Trim(t[1:], "0") == "" { // -0 is 0, as Int reads it
+			return 0, nil
+		}
 		return 0, numberErr(t, strconv.ErrRange, "%q is negative: need a whole number >= 0", t)
 	}
 	n, err := strconv.ParseUint(t, 10, 64)

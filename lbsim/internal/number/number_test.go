@@ -55,6 +55,14 @@ func TestNumberParser(t *testing.T) {
 	if got, err := number.Uint("18446744073709551615"); err != nil || got != math.MaxUint64 {
 		t.Errorf("Uint(max) = %v, %v", got, err)
 	}
+	for _, zero := range []string{"-0", "-00", " -0 "} { // issue 34 item 12: "-0" was called negative
+		if n, err := number.Uint(zero); n != 0 || err != nil {
+			t.Errorf("Uint(%q) = %d, %v; want 0 as Int reads it", zero, n, err)
+		}
+		if n, err := number.Int(zero); n != 0 || err != nil {
+			t.Errorf("Int(%q) = %d, %v; want 0", zero, n, err)
+		}
+	}
 	if _, err := number.Uint("-1"); err == nil || !strings.Contains(err.Error(), "negative") {
 		t.Errorf("Uint(-1): %v, want a negative error", err)
 	}
