@@ -68,6 +68,15 @@ func (JIQ) reads() State { return Workload }
 // and live state.
 func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
 
+// actsAs: without I-queues (one dispatcher; a board refuses the options)
+// d and withdraw do nothing: JIQ's key is plain JIQ's (policyKey).
+func (p JIQ) actsAs(c *Config) Policy {
+	if p.iqueued(c) {
+		return p
+	}
+	return JIQ{}
+}
+
 // checkConfig: the I-queues' options need them.
 func (p JIQ) checkConfig(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
