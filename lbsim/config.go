@@ -53,7 +53,8 @@ type Config struct {
 	WarmupAuto bool
 	// Precision > 0 runs until the 95% half-width of the mean wait (of the
 	// mean response under PS) is at most Precision times the mean, adding
-	// replications or lengthening them (see run_precision.go), within MaxJobs
+	// replications or lengthening them (see run_precision.go; it starts with
+	// Reps replications, at least 4: Reps 2 or 3 is refused), within MaxJobs
 	// jobs in all (0 = 1e10) and MaxSeconds of wall time (0 = no limit;
 	// a time limit makes the stopping point depend on the machine).
 	Precision  float64
@@ -309,6 +310,10 @@ func (c *Config) checkBatches() error {
 func (c *Config) checkPrecision() error {
 	if math.IsNaN(c.Precision) || c.Precision < 0 || c.Precision >= 1 {
 		return fmt.Errorf("precision=%v is invalid: need 0 <= precision < 1 (the relative 95%% half-width, e.g. 0.05 for ±5%%; 0 = fixed run length)", c.Precision)
+	}
+	if r := c.reps(); c.Precision > 0 && r > 1 && r < minPrecisionReps {
+		return fmt.Errorf("precision=%v with reps R=%d: a precision run starts with at least %d replications (fewer give a fragile interval: the t quantile is %.3g at R=%d) and adds more as it needs; give -reps %d or more, or leave -reps out (R=1 starts at %d)",
+			c.Precision, r, minPrecisionReps, tQuantile(0.975, r), r, minPrecisionReps, minPrecisionReps)
 	}
 	return nil
 }

@@ -6,8 +6,8 @@ import (
 )
 
 // maxDispatchers bounds M, Config.Dispatchers: each dispatcher keeps its
-// own copy of the board and of its policy's index (K entries each), and
-// its own random stream, whose identifier must stay distinct (rng.go).
+// own copy of the board and, for some policies, of their index (K entries
+// each: Config.dispatcherBytes), and its own random stream, whose identifier must stay distinct (rng.go).
 const maxDispatchers = 10_000
 
 // dispatchers is M, the number of dispatchers: Dispatchers, or 1 for 0.

@@ -49,7 +49,7 @@ const (
 	kindInt
 	kindFloat
 	kindBool
-	kindList // numbers separated by commas: a JSON list of numbers (or a string)
+	kindList // numbers or runs COUNT@VALUE separated by commas (parseRuns): a JSON list of numbers, or a string
 )
 
 // scope says where a field belongs.
@@ -200,17 +200,17 @@ func init() {
 		{Name: "tally", check: (*Config).checkTally, Label: "tally", Go: "Tally", Default: "false", kind: kindBool,
 			Doc: "each dispatcher adds its own sends since the last refresh to its board",
 			ops: flagValue(func(c *Config) *bool { return &c.Tally })},
-		{Name: "dispatchers", check: (*Config).checkDispatchers, Label: "dispatchers M", Go: "Dispatchers", Default: "1", kind: kindInt,
+		{Name: "dispatchers", check: (*Config).checkDispatchers, Label: "dispatchers M", Go: "Dispatchers", Default: "1", Axis: true, kind: kindInt,
 			Doc: "dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally",
-			ops: with(value(func(c *Config) *int { return &c.Dispatchers }, nil, parseInt, strconv.Itoa),
+			ops: with(value(func(c *Config) *int { return &c.Dispatchers }, func(g *Grid) *[]int { return &g.Dispatchers }, parseInt, strconv.Itoa),
 				func(o *fieldOps) {
 					o.get = func(g *Grid) string { return strconv.Itoa(g.Base.dispatchers()) }
 					o.key = func(c *Config) string { return strconv.Itoa(c.dispatchers()) }
 					o.column = func(c *Config) any { return c.dispatchers() }
 				})},
 		{Name: "dispatcher-weights", check: (*Config).checkDispatcherWeights, Label: "dispatcher weights", Go: "DispatcherWeights", kind: kindList,
-			Doc: "the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)",
-			ops: value(func(c *Config) *[]float64 { return &c.DispatcherWeights }, nil, parseFloats, joinFloats)},
+			Doc: "the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)",
+			ops: value(func(c *Config) *[]float64 { return &c.DispatcherWeights }, nil, parseWeights, joinFloats)},
 		{Name: "stagger", check: (*Config).checkStagger, Label: "stagger", Go: "Stagger", Default: "false", kind: kindBool,
 			Doc: "refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T",
 			ops: flagValue(func(c *Config) *bool { return &c.Stagger })},
@@ -396,20 +396,13 @@ func parseBool(s string) (bool, error) {
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
-// parseFloats reads numbers separated by commas; "" is none.
-func parseFloats(s string) ([]float64, error) {
+// parseWeights reads the dispatchers' weights as speeds are read
+// (parseRuns); "" is none.
+func parseWeights(s string) ([]float64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
 	}
-	var out []float64
-	for i, p := range strings.Split(s, ",") {
-		x, err := number.Float(p)
-		if err != nil {
-			return nil, fmt.Errorf("value #%d %v", i+1, err)
-		}
-		out = append(out, x)
-	}
-	return out, nil
+	return parseRuns("dispatcher weights", "WEIGHT", maxDispatchers, s)
 }
 
 func joinFloats(xs []float64) string {

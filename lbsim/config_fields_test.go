@@ -143,3 +143,36 @@ func TestKeyNamesEverySetting(t *testing.T) {
 		t.Errorf("the workers change the key: %s", g.Base.Key())
 	}
 }
+
+// Issue 34 item 12: every list-valued setting of the table reads the same
+// forms, in a flag or a sweep file: a JSON list, or a string of values and
+// runs COUNT@VALUE. "dispatcher_weights": "1@2,2@1" was refused ("value #1
+// "1@2" is not a number") where "speeds": "1@2,2@1" was read.
+func TestListFieldsReadEveryForm(t *testing.T) {
+	want := []float64{2, 1, 1}
+	for i := range fields {
+		f := &fields[i]
+		if f.kind != kindList {
+			continue
+		}
+		for _, form := range []string{`[2, 1, 1]`, `"2,1,1"`, `"1@2,2@1"`, `"1@2, 1, 1@1"`} {
+			g := DefaultGrid()
+			if _, err := g.ReadJSON([]byte(`{"` + f.Column() + `": ` + form + `}`)); err != nil {
+				t.Errorf("%s: %s: %v", f.Column(), form, err)
+				continue
+			}
+			var got []float64
+			for _, text := range strings.Split(g.Text(f.Name), ",") {
+				run, _ := ParseSpeeds(text)
+				got = append(got, run...)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: %s read as %v (%q), want %v", f.Column(), form, got, g.Text(f.Name), want)
+			}
+			flagged := DefaultGrid()
+			if err := flagged.Set(f.Name, strings.Trim(form, `"[]`)); err != nil || flagged.Text(f.Name) != g.Text(f.Name) {
+				t.Errorf("-%s %s: %v, %q; the file gives %q", f.Name, form, err, flagged.Text(f.Name), g.Text(f.Name))
+			}
+		}
+	}
+}

@@ -152,3 +152,55 @@ func TestKeySeesDispatchers(t *testing.T) {
 		}
 	}
 }
+
+// Issue 34 item 12: one system, one key. JIQ's I-queue options with one
+// dispatcher run plain JIQ to the bit, and share its key; with I-queues
+// they are other systems. lsq:p=-0 is lsq:p=0, and -refresh -0 is 0.
+func TestKeyOneSystemOneKey(t *testing.T) {
+	base := lbsim.Config{Servers: 6, Load: 0.8, Sizes: lbsim.Exponential{M: 1}, Jobs: 5000, Seed: 3}
+	run := func(spec string, m int) (string, float64) {
+		t.Helper()
+		c := base
+		c.Policy, c.Dispatchers = mustPolicy(t, spec), m
+		r, err := lbsim.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.Key(), r.Wait.Mean
+	}
+	plainKey, plainWait := run("jiq", 1)
+	for _, spec := range []string{"jiq:d=2", "jiq:withdraw=1", "jiq:d=2,withdraw=1"} {
+		if key, wait := run(spec, 1); key != plainKey || wait != plainWait {
+			t.Errorf("%s, one dispatcher: key %q, wait %v; plain jiq: %q, %v", spec, key, wait, plainKey, plainWait)
+		}
+	}
+	iq, _ := run("jiq", 3)
+	for _, spec := range []string{"jiq:d=2", "jiq:withdraw=1"} {
+		if key, _ := run(spec, 3); key == iq {
+			t.Errorf("%s with I-queues shares plain jiq's key %q", spec, key)
+		}
+	}
+	zero, _ := run("lsq:p=0", 1)
+	if minus, _ := run("lsq:p=-0", 1); minus != zero {
+		t.Errorf("lsq:p=-0 keyed %q, lsq:p=0 %q", minus, zero)
+	}
+	var g, h lbsim.Grid
+	g.Base, h.Base = base, base
+	g.Base.Policy, h.Base.Policy = lbsim.JSQ{D: 2}, lbsim.JSQ{D: 2}
+	if err := g.Set("refresh", "-0"); err != nil {
+		t.Fatal(err)
+	}
+	h.Set("refresh", "0")
+	if g.Configs()[0].Key() != h.Configs()[0].Key() || g.Canonical() != h.Canonical() {
+		t.Errorf("-refresh -0: key %q, sweep\n%s\n-refresh 0: %q\n%s", g.Configs()[0].Key(), g.Canonical(), h.Configs()[0].Key(), h.Canonical())
+	}
+}
+
+func mustPolicy(t *testing.T, spec string) lbsim.Policy {
+	t.Helper()
+	p, err := lbsim.ParsePolicy(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return p
+}

@@ -54,7 +54,10 @@ func (c *Config) checkBounds() error {
 	if need := c.memoryEstimate(); need > memoryLimit {
 		many, lower := "", ""
 		if m := c.dispatchers(); m > 1 {
-			many, lower = fmt.Sprintf(", M=%d dispatchers with a copy of the servers' state each", m), " M,"
+			many, lower = fmt.Sprintf(", M=%d dispatchers", m), " M,"
+			if own := c.dispatcherBytes(); own >= int64(c.Servers) {
+				many += fmt.Sprintf(" with %s of their own each (%s)", bytesText(own), c.dispatcherOwns())
+			}
 		}
 		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers%s, %d replications, %d batches, %d in parallel): the limit is %s; lower K,%s the replications, the batches or the workers",
 			bytesText(need), c.Servers, many, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(memoryLimit), lower)
@@ -73,6 +76,40 @@ const (
 	serverResultBytes  = 8
 	serverCombineBytes = 32
 )
+
+// Memory of every dispatcher beyond the first (Config.Dispatchers): its
+// front (its stream, board header, policy instance and scratch), and per
+// server its board's snapshot and its policy's own state, where they exist
+// (a policy's dispatcherState): indexBytes a server for an index of the K
+// servers (the largest: count buckets and a PS heap, 32), groupBytes more
+// for a policy that groups servers by speed or weight, a group a server at
+// worst (SED's countBuckets, WRR's turns).
+const (
+	frontBytes = 1 << 10
+	indexBytes = 48
+	groupBytes = 512
+)
+
+// dispatcherBytes is the memory each dispatcher beyond the first adds.
+func (c *Config) dispatcherBytes() int64 {
+	b := frontBytes + dispatcherState(c.Policy, c)
+	if c.Refresh > 0 {
+		b += boardBytes(c.Servers, Reads(c.Policy))
+	}
+	return b
+}
+
+// dispatcherOwns names what dispatcherBytes charges per server, for the
+// refusal's message.
+func (c *Config) dispatcherOwns() string {
+	switch state := dispatcherState(c.Policy, c) > 0; {
+	case state && c.Refresh > 0:
+		return "a board and " + Label(c.Policy) + "'s state of the servers"
+	case state:
+		return Label(c.Policy) + "'s state of the servers"
+	}
+	return "a board of the servers"
+}
 
 // allocBytes is the memory an allocation of n bytes takes: large ones
 // (over 32 KiB) take whole 8 KiB pages, small ones a size class, at most
@@ -100,8 +137,10 @@ func (c *Config) fixedMemory() int64 {
 	// Per fine batch: 3 sums of up to 3 classes, the handout's sum, its
 	// bound, next batch and size (metrics); and 1 KiB for the structures.
 	perResult := allocBytes(histogramBytes) + allocBytes(serverResultBytes*k) + allocBytes(fine*(3*3*8+8+8+4+8)) + 1<<10
-	// Every dispatcher beyond the first keeps its own board and index.
-	perRunning := allocBytes(histogramBytes) + serverBytes*k*int64(c.dispatchers()) + 2*8*blockSize
+	// serverBytes has room for the first dispatcher's board and an index;
+	// a policy that groups the servers keeps more (dispatcherState).
+	first := max(0, dispatcherState(c.Policy, c)-indexBytes*k)
+	perRunning := allocBytes(histogramBytes) + serverBytes*k + first + int64(c.dispatchers()-1)*c.dispatcherBytes() + 2*8*blockSize
 	combine := allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor
 	var trace int64
 	if c.Trace != nil {

@@ -24,6 +24,14 @@ func TestMemoryEstimateBoundsHeap(t *testing.T) {
 		tr.Times = append(tr.Times, float64(i)/20)
 		tr.Sizes = append(tr.Sizes, 1+float64(i%7))
 	}
+	distinct := make([]float64, 20_000) // a speed group a server
+	for k := range distinct {
+		distinct[k] = 1 + float64(k)/20_000
+	}
+	groups := make([]float64, 100_000)
+	for k := range groups {
+		groups[k] = 1 + float64(k)/100_000
+	}
 	for _, c := range []struct {
 		name string
 		cfg  Config
@@ -35,6 +43,21 @@ func TestMemoryEstimateBoundsHeap(t *testing.T) {
 		{"ps", Config{Servers: 200_000, Jobs: 200_000, Policy: JSQ{}, Discipline: PS}},
 		{"lwl-reps", Config{Servers: 20_000, Jobs: 10_000, Policy: LeastLoaded{}, Reps: 100}},
 		{"trace", Config{Servers: 100, Trace: tr, Policy: JSQ{D: 2}}},
+		{"sed-groups", Config{Servers: 100_000, Jobs: 2000, Policy: SED{}, Speeds: groups}},
+		// Issue 34 item 10: several dispatchers, each charged only what it
+		// keeps of its own. JIQ's I-queues are shared: K=20,000, M=1000
+		// was refused for needing 2.4 GiB.
+		{"jiq-m1000", Config{Servers: 20_000, Dispatchers: 1000, Jobs: 20_000, Policy: JIQ{}}},
+		{"rr-m10000", Config{Servers: 20_000, Dispatchers: 10_000, Jobs: 20_000, Policy: RoundRobin{}}},
+		{"jsq-m100", Config{Servers: 20_000, Dispatchers: 100, Jobs: 20_000, Policy: JSQ{}}},
+		{"jsq-ps-m100", Config{Servers: 20_000, Dispatchers: 100, Jobs: 20_000, Policy: JSQ{}, Discipline: PS}},
+		{"jsq-3-m100", Config{Servers: 20_000, Dispatchers: 100, Jobs: 20_000, Policy: JSQ{D: 3}}},
+		{"ll-board-m50", Config{Servers: 20_000, Dispatchers: 50, Jobs: 20_000, Policy: LeastLoaded{}, Refresh: 1}},
+		{"jiq-board-m50", Config{Servers: 20_000, Dispatchers: 50, Jobs: 20_000, Policy: JIQ{}, Refresh: 1}},
+		{"lsq-m100", Config{Servers: 20_000, Dispatchers: 100, Jobs: 20_000, Policy: LSQ{P: 0.1}}},
+		{"wrnd-m100", Config{Servers: 20_000, Dispatchers: 100, Jobs: 20_000, Policy: WeightedRandom{Weights{Speed: true}}, Speeds: distinct}},
+		{"sed-m20", Config{Servers: 20_000, Dispatchers: 20, Jobs: 20_000, Policy: SED{}, Speeds: distinct}},
+		{"wrr-m200", Config{Servers: 2000, Dispatchers: 200, Jobs: 2000, Policy: WeightedRoundRobin{Weights{Speed: true}}, Speeds: distinct[:2000]}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
@@ -96,5 +119,33 @@ func TestImpossibleValues(t *testing.T) {
 	r, _ = Run(near)
 	if s := r.String(); !strings.Contains(s, "load 0.9999999999999999,") {
 		t.Errorf("load printed as:\n%s", s)
+	}
+}
+
+// Every built-in policy says what one of its dispatchers keeps of its own
+// (stateKeeper): without, the estimate charges it as a policy of one's own.
+func TestBuiltinPoliciesSizeTheirDispatchers(t *testing.T) {
+	for _, spec := range policyRegistry.examples() {
+		p, err := ParsePolicy(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !has[stateKeeper](p) {
+			t.Errorf("%s: no dispatcherState", spec)
+		}
+	}
+}
+
+// The refusal names what each dispatcher keeps: LWL's index and a board.
+func TestDispatcherRefusalNamesState(t *testing.T) {
+	c := Config{Servers: 1_000_000, Dispatchers: 100, Refresh: 1, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LeastLoaded{}, Jobs: 10, Workers: 1}
+	err := c.Validate()
+	if err == nil || !strings.Contains(err.Error(), "M=100 dispatchers with 53.4 MiB of their own each (a board and LWL's state of the servers)") {
+		t.Errorf("got %v", err)
+	}
+	c.Policy = JIQ{}
+	c.Refresh = 0
+	if err := c.Validate(); err != nil {
+		t.Errorf("JIQ's I-queues are shared: %v", err)
 	}
 }

@@ -21,35 +21,41 @@ import (
 // "2,2,1" (one value per server) or runs "5@2,5@1" (COUNT@SPEED), mixed
 // freely ("2,3@1"). Config.Validate checks the count against K and each
 // speed > 0.
-func ParseSpeeds(s string) ([]float64, error) {
+func ParseSpeeds(s string) ([]float64, error) { return parseRuns("speeds", "SPEED", maxServers, s) }
+
+// parseRuns reads the text of a list-valued setting (Field kind kindList:
+// speeds, dispatcher weights): numbers separated by commas, each a value
+// or a run COUNT@VALUE ("5@2": five 2s), at most limit values in all; name
+// and unit word its errors.
+func parseRuns(name, unit string, limit int, s string) ([]float64, error) {
 	var out []float64
 	parts := strings.Split(s, ",")
 	for i, part := range parts {
-		count, speed, isRun := strings.Cut(strings.TrimSpace(part), "@")
+		count, value, isRun := strings.Cut(strings.TrimSpace(part), "@")
 		if !isRun {
 			x, err := number.Float(part)
 			if err != nil {
 				if len(parts) > 1 {
 					err = fmt.Errorf("item %d %w", i+1, err)
 				}
-				return nil, fmt.Errorf("speeds: %v; write speeds as 1, 2,2,1 or 5@2,5@1 (COUNT@SPEED)", err)
+				return nil, fmt.Errorf("%s: %v; write %s as 1, 2,2,1 or 5@2,5@1 (COUNT@%s)", name, err, name, unit)
 			}
 			out = append(out, x)
 			continue
 		}
 		n, err := number.Int(count)
-		if err == nil && (n < 1 || n > maxServers) {
-			err = fmt.Errorf("count %d is out of range 1..%d", n, maxServers)
+		if err == nil && (n < 1 || n > int64(limit)) {
+			err = fmt.Errorf("count %d is out of range 1..%d", n, limit)
 		}
 		if err != nil {
-			return nil, fmt.Errorf("speeds: run %q: %v; write COUNT@SPEED with COUNT a whole number >= 1, e.g. 5@2", part, err)
+			return nil, fmt.Errorf("%s: run %q: %v; write COUNT@%s with COUNT a whole number >= 1, e.g. 5@2", name, part, err, unit)
 		}
-		x, err := number.Float(speed)
+		x, err := number.Float(value)
 		if err != nil {
-			return nil, fmt.Errorf("speeds: run %q: speed %v; write COUNT@SPEED, e.g. 5@2", part, err)
+			return nil, fmt.Errorf("%s: run %q: %s %v; write COUNT@%s, e.g. 5@2", name, part, strings.ToLower(unit), err, unit)
 		}
-		if len(out)+int(n) > maxServers {
-			return nil, fmt.Errorf("speeds: %q gives more than %d servers: need at most K <= %d; lower the counts", s, maxServers, maxServers)
+		if len(out)+int(n) > limit {
+			return nil, fmt.Errorf("%s: %q gives more than %d values: need at most %d; lower the counts", name, s, limit, limit)
 		}
 		for range n {
 			out = append(out, x)

@@ -232,7 +232,7 @@ func TestDispatchersErrors(t *testing.T) {
 		{func(c *Config) { c.Dispatchers, c.DispatcherWeights = 2, []float64{0, 1} }, "dispatcher weight w_1=0 is invalid"},
 		{func(c *Config) { c.Dispatchers, c.Stagger = 2, true }, "stagger needs a board"},
 		{func(c *Config) { c.Refresh, c.Stagger = 5, true }, "stagger needs a board and several dispatchers"},
-		{func(c *Config) { c.Servers, c.Dispatchers = 1_000_000, 100 }, "M=100 dispatchers with a copy of the servers' state each"},
+		{func(c *Config) { c.Servers, c.Dispatchers, c.Policy = 1_000_000, 100, JSQ{} }, "M=100 dispatchers with 45.8 MiB of their own each (JSQ's state of the servers)"},
 	} {
 		c := base
 		tc.edit(&c)
@@ -245,6 +245,10 @@ func TestDispatchersErrors(t *testing.T) {
 	c.Dispatchers, c.Policy = 8, Random{} // RND with M dispatchers is still RND
 	if err := c.Validate(); err != nil {
 		t.Errorf("RND with 8 dispatchers: %v", err)
+	}
+	c.Servers, c.Dispatchers, c.Policy = 1_000_000, 100, JSQ{D: 2} // samples two: no state of its own
+	if err := c.Validate(); err != nil {
+		t.Errorf("JSQ-2 with 100 dispatchers: %v", err)
 	}
 }
 

@@ -143,6 +143,25 @@ func Start(p Policy, v *View) Policy {
 // fastPolicy: a built-in policy's own dispatcher, for each replication.
 type fastPolicy interface{ newDispatcher(s *sim) dispatcher }
 
+// stateKeeper: the memory one dispatcher's own instance of a built-in
+// policy (newDispatcher) holds beyond a few words, for the memory
+// estimate, which charges it to every dispatcher (Config.dispatcherBytes).
+type stateKeeper interface{ dispatcherState(c *Config) int64 }
+
+// dispatcherState is the memory, in bytes, of one dispatcher's own
+// instance of p under c: its own answer for a built-in policy; for a
+// policy of one's own, which may keep anything (Start), as much per server
+// as the heaviest, and without Start, its View's samples (indexBytes).
+func dispatcherState(p Policy, c *Config) int64 {
+	switch {
+	case has[stateKeeper](p):
+		return p.(stateKeeper).dispatcherState(c)
+	case has[starter](p) || has[builtinStarter](p):
+		return serverBytes * int64(c.Servers)
+	}
+	return indexBytes * int64(c.Servers)
+}
+
 // newDispatcher is p's dispatcher for one replication: its own, or its
 // Pick through a View, on Start's value.
 func newDispatcher(p Policy, s *sim) dispatcher {

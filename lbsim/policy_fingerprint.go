@@ -7,17 +7,26 @@ import (
 
 // policyKey is c.Policy's part of Config.Key. A built-in policy (one with
 // its own dispatcher, which only this package can give) is its spec: its
-// code is covered by CodeVersion. Any other policy is a user's, whose code
+// code is covered by CodeVersion; one that acts as a simpler one under c
+// (actor) is that one's spec, so one system is one key. Any other policy is a user's, whose code
 // CodeVersion does not see and who may edit Pick or a field that String()
 // does not print between two runs of a notebook; it is known by what it
 // does: its spec, its Go type, and a fingerprint of its exported fields and
 // of the servers Pick chooses on a fixed probe (see policyFingerprint).
+// actor: a built-in policy whose options have no effect under some
+// configurations (JIQ's I-queue options with one dispatcher): actsAs is the
+// policy that runs the same, to the bit.
+type actor interface{ actsAs(c *Config) Policy }
+
 func policyKey(c Config) string {
 	p := c.Policy
 	if p == nil {
 		return "none"
 	}
 	if _, builtin := p.(fastPolicy); builtin {
+		if a, ok := p.(actor); ok {
+			p = a.actsAs(&c)
+		}
 		return p.String()
 	}
 	h, err := policyFingerprint(c)

@@ -68,6 +68,15 @@ func (JIQ) reads() State { return Workload }
 // and live state.
 func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
 
+// actsAs: without I-queues (one dispatcher; a board refuses the options)
+// d and withdraw do nothing: JIQ's key is plain JIQ's (policyKey).
+func (p JIQ) actsAs(c *Config) Policy {
+	if p.iqueued(c) {
+		return p
+	}
+	return JIQ{}
+}
+
 // checkConfig: the I-queues' options need them.
 func (p JIQ) checkConfig(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
@@ -148,6 +157,15 @@ func (p JIQ) newDispatcher(s *sim) dispatcher {
 		return iqueueFront{q: sharedState(s, newIQueues), i: int32(s.front), r: s.rDispatch}
 	}
 	return jiqDispatcher{newLeastWork(s)}
+}
+
+// dispatcherState: with I-queues a front of the shared ones (the tokens
+// are kept once, sim_iqueues.go); else its own index of the K servers.
+func (p JIQ) dispatcherState(c *Config) int64 {
+	if p.iqueued(c) {
+		return 0
+	}
+	return indexBytes * int64(c.Servers)
 }
 
 // jiqDispatcher keeps LWL's index of idle servers and busy servers by free

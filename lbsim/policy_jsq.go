@@ -102,6 +102,11 @@ func (p JSQ) newDispatcher(s *sim) dispatcher {
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s, newCountBuckets(s.k)) })
 }
 
+// dispatcherState: its index of the K servers (leastCount), or its sample's.
+func (p JSQ) dispatcherState(c *Config) int64 {
+	return sampledState(p.D, p.Mem, c.Servers, p.Replace)
+}
+
 // leastCount is JSQ over all K servers: servers kept in count buckets (O(1)
 // per change, uniform among the shortest). Live under FCFS, each job's
 // departure time is known when it is sent: a monotone radix heap holds one

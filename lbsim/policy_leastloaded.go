@@ -100,6 +100,11 @@ func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Workload, func(s *sim) dispatcher { return newLeastWork(s) })
 }
 
+// dispatcherState: its index of the K servers (leastWork), or its sample's.
+func (p LeastLoaded) dispatcherState(c *Config) int64 {
+	return sampledState(p.D, p.Mem, c.Servers, p.Replace)
+}
+
 // leastWork is LWL over all K servers in O(log K): servers with no work
 // (free time <= now) sit in an idle set drawn from uniformly; the others are
 // indexed by their free time. Live, keys are the servers' free times and now

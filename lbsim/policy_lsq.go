@@ -158,6 +158,10 @@ func (p LSQ) newDispatcher(s *sim) dispatcher {
 	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch, d: p.D, silent: p.silent()}
 }
 
+// dispatcherState: its estimates of the K servers (lsqShared.est) and its
+// probes' sample.
+func (LSQ) dispatcherState(c *Config) int64 { return indexBytes * int64(c.Servers) }
+
 // lsqDispatcher is one dispatcher's LSQ: its estimates, its stream and
 // its probes.
 type lsqDispatcher struct {

@@ -31,7 +31,10 @@ type randomDispatcher struct {
 }
 
 func (d *randomDispatcher) pick(float64, float64) int { return d.r.IntN(d.k) }
-func (*randomDispatcher) lean(*sim) leanPolicy        { return leanRandom }
+
+// dispatcherState: a stream and K.
+func (Random) dispatcherState(*Config) int64   { return 0 }
+func (*randomDispatcher) lean(*sim) leanPolicy { return leanRandom }
 
 // theory: every server is an M/G/1 queue of rate lambda/K at its own speed,
 // any sizes, FCFS or PS (see splitTheory).

@@ -32,6 +32,9 @@ func (p WeightedRandom) newDispatcher(s *sim) dispatcher {
 	return &weightedRandomDispatcher{t: newAliasTable(p.Weights.shares(s.cfg.speeds())), r: s.rDispatch}
 }
 
+// dispatcherState: its own alias table of the K servers.
+func (WeightedRandom) dispatcherState(c *Config) int64 { return indexBytes * int64(c.Servers) }
+
 type weightedRandomDispatcher struct {
 	t *aliasTable
 	r *Stream

@@ -30,6 +30,9 @@ func (RoundRobin) newDispatcher(s *sim) dispatcher {
 	return &rrDispatcher{k: s.k, next: startingTurn(s, s.k)}
 }
 
+// dispatcherState: a pointer.
+func (RoundRobin) dispatcherState(*Config) int64 { return 0 }
+
 // ownHistory: each dispatcher has its own pointer (see sim_dispatchers.go).
 func (RoundRobin) ownHistory(int) bool { return true }
 

@@ -32,6 +32,12 @@ func (p WeightedRoundRobin) newDispatcher(s *sim) dispatcher {
 	return d
 }
 
+// dispatcherState: its own groups of the servers by weight, a group a
+// server at worst.
+func (p WeightedRoundRobin) dispatcherState(c *Config) int64 {
+	return (indexBytes + groupBytes) * int64(c.Servers)
+}
+
 // smoothRR is one replication's smooth weighted round robin in O(G) a job,
 // G the number of distinct weights. After n jobs, of which c_k went to
 // server k, server k's current value is n w_k - W c_k (W = sum(w)), and the

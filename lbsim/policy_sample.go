@@ -208,6 +208,17 @@ func pickSampled(p Policy, v *View, d, mem int, replace bool, kind State) int {
 
 // sampledDispatcher is the run's dispatcher of a power-of-d policy: with
 // memory, the memory's; over all servers, the index all makes; else sampleMin.
+// sampledState is the memory of one dispatcher of sampledDispatcher: an
+// index of the K servers over all of them, a memory's candidates, or a
+// sample of d > 2 (a permutation of the servers and d draws); d <= 2 keep
+// none (samplePair).
+func sampledState(d, mem, k int, replace bool) int64 {
+	if mem > 0 || d > 2 || allServers(d, k, replace) {
+		return indexBytes * int64(k)
+	}
+	return 0
+}
+
 func sampledDispatcher(s *sim, d, mem int, replace bool, kind State, all func(*sim) dispatcher) dispatcher {
 	switch {
 	case mem > 0:

@@ -97,6 +97,15 @@ func (p SED) newDispatcher(s *sim) dispatcher {
 	return &viewDispatcher{p: p, v: View{s: s}}
 }
 
+// dispatcherState: over all servers its speed buckets (a countBuckets per
+// distinct speed, a group a server at worst), else its sample's.
+func (p SED) dispatcherState(c *Config) int64 {
+	if allServers(p.D, c.Servers, false) && len(c.Speeds) > 1 {
+		return (indexBytes + groupBytes) * int64(c.Servers)
+	}
+	return sampledState(p.D, 0, c.Servers, false)
+}
+
 // Theory, for exponential sizes at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
 // the same process): the exact Markov chain of SED-d (theory.DispatchExact).

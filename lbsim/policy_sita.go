@@ -88,6 +88,9 @@ func (p SITA) dispatcher(k int, sizes SizeLaw, r *Stream) *sitaDispatcher {
 	return d
 }
 
+// dispatcherState: its cut and a stream.
+func (SITA) dispatcherState(*Config) int64 { return 0 }
+
 type sitaDispatcher struct {
 	c, k      int
 	cut, long float64

@@ -9,7 +9,7 @@ import (
 
 // Precision-driven run length (sequential stopping on the relative
 // half-width, Law and Kelton, Simulation Modeling and Analysis, sec. 9.4.1):
-// run R replications (Reps, at least 4) of N jobs; while the 95% half-width
+// run R replications (Reps, at least minPrecisionReps) of N jobs; while the 95% half-width
 // of the metric (mean wait, or mean response under PS) exceeds Precision
 // times its mean, or a warning says the run is too short, grow the run and
 // aggregate again:
@@ -27,6 +27,12 @@ import (
 // the same answer on any machine, unless MaxSeconds stops the run.
 
 const defaultMaxJobs = 10_000_000_000
+
+// minPrecisionReps is the replications a precision run starts with at
+// least: fewer make a fragile interval (t quantile 12.7 at R = 2). R = 1
+// (the default) starts here; 2 or 3 are refused (checkPrecision), not
+// silently raised.
+const minPrecisionReps = 4
 
 // lengthRules are the warnings that more replications of the same length cannot fix.
 // A run that meets the target while one of them fires is not done either.
@@ -97,7 +103,7 @@ func (c *Config) precisionBudget() (int64, bool) {
 // precisionRound is the precision run's first round: its replications
 // and the jobs they simulate at most (an MSER pilot run included).
 func (c *Config) precisionRound() (int, int64) {
-	reps := max(c.reps(), 4) // fewer make a fragile interval (t quantile 12.7 at R = 2)
+	reps := max(c.reps(), minPrecisionReps)
 	per := c.jobs() + c.Warmup
 	if c.WarmupAuto {
 		per *= 2

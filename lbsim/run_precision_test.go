@@ -176,3 +176,29 @@ func TestPrecisionProgress(t *testing.T) {
 		t.Errorf("report %q", s)
 	}
 }
+
+// Issue 34 item 12: -precision with -reps 3 ran 4 replications without a
+// word. Two or three are refused, naming the rule; the default (1) starts
+// at 4, and 5 runs 5 in its first round.
+func TestPrecisionReps(t *testing.T) {
+	base := Config{Servers: 4, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}, Jobs: 2000, Seed: 1, Precision: 0.5}
+	for _, reps := range []int{2, 3} {
+		c := base
+		c.Reps = reps
+		if err := c.Validate(); err == nil || !strings.Contains(err.Error(), "at least 4 replications") {
+			t.Errorf("reps %d: %v, want a refusal", reps, err)
+		}
+	}
+	for reps, first := range map[int]int{0: 4, 1: 4, 5: 5} {
+		c := base
+		c.Reps = reps
+		var seen int
+		if _, err := RunWithProgress(c, func(p PrecisionProgress) {
+			if p.Round == 1 {
+				seen = p.Reps
+			}
+		}); err != nil || seen != first {
+			t.Errorf("reps %d: first round of %d replications (%v), want %d", reps, seen, err, first)
+		}
+	}
+}

@@ -7,8 +7,8 @@ import (
 
 // Grid is a sweep: every combination of its axes applied to Base is one
 // configuration. An empty axis keeps Base's value. Configurations are ordered
-// with Sizes outermost, then Servers, Disciplines, Refresh, Policies, and
-// Loads fastest (gridAxes). All configurations share Base's seed, so every
+// with Sizes outermost, then Servers, Disciplines, Refresh, Dispatchers,
+// Policies, and Loads fastest (gridAxes). All configurations share Base's seed, so every
 // policy and load sees the same job sizes and (scaled) arrival times: common
 // random numbers, as in the course's R code. The command line, sweep files,
 // shards and Slurm scripts describe a sweep as a Grid too (Set, Text,
@@ -19,6 +19,7 @@ type Grid struct {
 	Servers     []int
 	Disciplines []Discipline
 	Refresh     []float64
+	Dispatchers []int
 	Policies    []Policy
 	Loads       []float64
 	// SkipInvalid drops the invalid configurations (Valid) instead of
@@ -27,7 +28,7 @@ type Grid struct {
 }
 
 // gridAxes are the axes in the order they expand, the first outermost.
-var gridAxes = []string{"sizes", "servers", "discipline", "refresh", "policy", "load"}
+var gridAxes = []string{"sizes", "servers", "discipline", "refresh", "dispatchers", "policy", "load"}
 
 // axes are the grid's axis fields in gridAxes order.
 func axes() []*Field {

@@ -276,14 +276,18 @@ func specKeys() []string {
 	return out
 }
 
-// setJSON sets f from its JSON value: a list for an axis (and for a list
-// of numbers, which may also be a string in the command line's syntax, as
-// "speeds": "5@2,5@1"), else one value of f's kind.
+// setJSON sets f from its JSON value: a list for an axis, or one value as
+// on the command line ("dispatchers": 4, "policy": "rnd,rr"); a list of
+// numbers, or a string in the command line's syntax ("speeds": "5@2,5@1"),
+// for a list-valued setting; else one value of f's kind.
 func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
-	if f.ops.axis == nil && f.kind != kindList {
+	if f.kind != kindList && (f.ops.axis == nil || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("["))) {
 		text, err := jsonText(f.kind, raw)
 		if err != nil {
 			return err
+		}
+		if f.ops.axis != nil {
+			return f.ops.axis.set(g, f.items(text))
 		}
 		return f.ops.set(g, text)
 	}

@@ -68,3 +68,51 @@ func BenchmarkSweepManyConfigs(b *testing.B) {
 	}
 	b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 }
+
+// Issue 34 item 12: the number of dispatchers M is a grid axis, set by a
+// flag's list, a sweep file's list or one value, expanded between refresh
+// and policy, each configuration's numbers those of M run on its own.
+// ("dispatchers": [1, 4] was refused and -dispatchers 1,4 not a number.)
+func TestDispatchersAxis(t *testing.T) {
+	g := Grid{Base: Config{Servers: 8, Load: 0.8, Sizes: Exponential{M: 1}, Jobs: 3000, Seed: 2}}
+	if err := g.Set("dispatchers", "1,4"); err != nil {
+		t.Fatal(err)
+	}
+	if err := g.Set("policy", "jiq,rr"); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, c := range g.Configs() {
+		got = append(got, fmt.Sprintf("%s/%d", c.Policy, c.dispatchers()))
+	}
+	if want := "[jiq/1 rr/1 jiq/4 rr/4]"; fmt.Sprint(got) != want {
+		t.Errorf("configurations %v, want %s", got, want)
+	}
+	if n, err := g.Count(); n != 4 || err != nil {
+		t.Errorf("Count %d, %v; want 4", n, err)
+	}
+	file := Grid{Base: g.Base}
+	if _, err := file.ReadJSON([]byte(`{"dispatchers": [1, 4], "policy": ["jiq", "rr"]}`)); err != nil || file.Canonical() != g.Canonical() {
+		t.Errorf("the sweep file's grid: %v\n%s\nthe flags':\n%s", err, file.Canonical(), g.Canonical())
+	}
+	var one Grid
+	if _, err := one.ReadJSON([]byte(`{"dispatchers": 4}`)); err != nil || one.Text("dispatchers") != "4" {
+		t.Errorf(`"dispatchers": 4: %v, %q`, err, one.Text("dispatchers"))
+	}
+	res, err := RunAll(g.Configs(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	alone := g.Base
+	alone.Policy, alone.Dispatchers = JIQ{}, 4
+	r, err := Run(alone)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res[2].Wait.Mean != r.Wait.Mean || res[2].Config.Key() != alone.Key() {
+		t.Errorf("jiq, M=4 in the sweep: wait %v, key %s; alone %v, %s", res[2].Wait.Mean, res[2].Config.Key(), r.Wait.Mean, alone.Key())
+	}
+	if res[0].Wait.Mean == res[2].Wait.Mean {
+		t.Errorf("jiq at M=1 and M=4 give the same wait %v", res[0].Wait.Mean)
+	}
+}

@@ -30,6 +30,18 @@ func newBoard(k int, period float64, tally bool, reads State) *board {
 	return b
 }
 
+// boardBytes is the memory of a board of k servers reading the given state.
+func boardBytes(k int, reads State) int64 {
+	var b int64
+	if reads&Workload != 0 {
+		b += 8
+	}
+	if reads&Count != 0 {
+		b += 4
+	}
+	return allocBytes(b * int64(k))
+}
+
 // due reports whether the board must be refreshed before time t.
 func (b *board) due(t float64) bool { return t >= b.next }
 

@@ -155,7 +155,9 @@ var mayDiffer = []string{"policy", "refresh", "tally", "dispatchers", "dispatche
 // paired says why two rows do not share their random numbers unit by unit,
 // or nil: every other setting the same (the seed, the length, the
 // replications, the warm-up, the servers, the load, the sizes, the
-// arrivals or trace, the batches), and the same number of units.
+// arrivals or trace, the batches), and the same number of units; and one
+// of mayDiffer different (the same configuration twice gives the same run,
+// a difference 0 by construction).
 func paired(a, b lbsim.Row) error {
 	for _, r := range []lbsim.Row{a, b} {
 		if len(r.RepWait) == 0 {
@@ -163,8 +165,12 @@ func paired(a, b lbsim.Row) error {
 		}
 	}
 	ra, rb := a.Record(), b.Record()
+	same := true
 	for i, col := range lbsim.RowHeader() {
 		f, setting := field(col)
+		if setting && slices.Contains(mayDiffer, col) && ra[i] != rb[i] {
+			same = false
+		}
 		if !setting || slices.Contains(mayDiffer, col) || f.Name == "control-variates" {
 			continue
 		}
@@ -186,6 +192,9 @@ func paired(a, b lbsim.Row) error {
 	}
 	if a.Reps == 1 && a.WarmupAuto {
 		return fmt.Errorf("%s and %s are not paired: one replication with auto warm-up truncates each run at its own point, so batch b of A and of B hold different jobs; use 2 or more replications (paired by replication) or a fixed warm-up", a.Label, b.Label)
+	}
+	if same && a.Config.Key() == b.Config.Key() {
+		return fmt.Errorf("%s and %s are the same configuration: on the same random numbers they run alike, a difference of 0 by construction; compare two policies (or boards, dispatchers, disciplines), e.g. -policy rnd,rr", a.Label, b.Label)
 	}
 	return nil
 }

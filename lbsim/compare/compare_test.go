@@ -166,3 +166,14 @@ func run(t *testing.T, cfg lbsim.Config) lbsim.Result {
 	}
 	return r
 }
+
+// The same configuration twice is no comparison: refused, not a
+// difference of 0 ± 0.
+func TestCompareSameConfigurationRefused(t *testing.T) {
+	a, _ := rndVsRR(2)
+	a.Jobs = 2000
+	r := run(t, a)
+	if _, err := compare.Results(r, r); err == nil || !strings.Contains(err.Error(), "same configuration") {
+		t.Errorf("RND against itself: %v", err)
+	}
+}

@@ -69,8 +69,12 @@ func compareCommand(args []string, stdout, stderr io.Writer) error {
 // two means and the runs' warnings.
 func comparisonText(c compare.Comparison, res []lbsim.Result) string {
 	unit := fmt.Sprintf("%d %s", c.Pairs, c.Units)
-	s := fmt.Sprintf("%s - %s: mean %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%.2gx wider)\n",
-		c.A, c.B, c.Metric, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, c.UnpairedDiffCI95/c.DiffCI95)
+	wider := "the paired differences do not vary"
+	if c.DiffCI95 > 0 {
+		wider = fmt.Sprintf("%.2gx wider", c.UnpairedDiffCI95/c.DiffCI95)
+	}
+	s := fmt.Sprintf("%s - %s: mean %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%s)\n",
+		c.A, c.B, c.Metric, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, wider)
 	s += fmt.Sprintf("%s / %s: ratio %.6g, paired 95%% CI ± %.3g; unpaired ± %.3g\n", c.A, c.B, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95)
 	if !math.IsNaN(c.ExactDiff) {
 		s += fmt.Sprintf("exact difference %.6g\n", c.ExactDiff)

@@ -80,3 +80,18 @@ func TestCompareCLIRefuses(t *testing.T) {
 		}
 	}
 }
+
+// Issue 34 item 12: compare -policy rnd,rnd printed "(+Infx wider)": the
+// same configuration twice is refused, and runs that differ in nothing
+// unit by unit (RND and RR on one server) say so, with no ratio of 0.
+func TestCompareCLINoInfinity(t *testing.T) {
+	out, errOut, code := cli("compare", "-policy", "rnd,rnd", "-jobs", "2000")
+	if code == 0 || !strings.Contains(errOut, "RND and RND are the same configuration") || strings.Contains(out, "Inf") {
+		t.Errorf("rnd,rnd: exit %d, %q, %q", code, out, errOut)
+	}
+	out, errOut, code = cli("compare", "-policy", "rnd,rr", "-servers", "1", "-jobs", "2000")
+	if code != 0 || strings.Contains(out, "Inf") || !strings.Contains(out, "paired 95% CI ± 0 (20 batch means); unpaired ± ") ||
+		!strings.Contains(out, "(the paired differences do not vary)") {
+		t.Errorf("rnd,rr on one server: exit %d, %q (%s)", code, out, errOut)
+	}
+}

@@ -106,3 +106,28 @@ func TestDispatcherRowsDiffer(t *testing.T) {
 		t.Errorf("Find on the two rows: %v; want the column stagger named", err)
 	}
 }
+
+// TestDispatchersSweepAxis: -dispatchers takes a list in a sweep (issue
+// 34 item 12: it was "not a whole number"), a row per M with its column,
+// the row of M=4 the numbers of lbsim run -dispatchers 4.
+func TestDispatchersSweepAxis(t *testing.T) {
+	args := []string{"-policy", "jiq", "-servers", "8", "-load", "0.8", "-sizes", "exp:mean=1", "-jobs", "3000"}
+	out, _ := lbsimOK(t, append([]string{"sweep", "-quiet", "-dispatchers", "1,4"}, args...)...)
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil || len(recs) != 3 {
+		t.Fatalf("%d records (%v):\n%s", len(recs), err, out)
+	}
+	col := func(name string) int { return slices.Index(recs[0], name) }
+	if recs[1][col("dispatchers")] != "1" || recs[2][col("dispatchers")] != "4" {
+		t.Errorf("dispatchers column %q, %q; want 1, 4", recs[1][col("dispatchers")], recs[2][col("dispatchers")])
+	}
+	js, _ := lbsimOK(t, append([]string{"run", "-json", "-dispatchers", "4"}, args...)...)
+	var obj map[string]any
+	if err := json.Unmarshal([]byte(js), &obj); err != nil {
+		t.Fatal(err)
+	}
+	var wait float64
+	if err := json.Unmarshal([]byte(recs[2][col("mean_wait")]), &wait); err != nil || wait != obj["mean_wait"] {
+		t.Errorf("M=4 in the sweep: mean_wait %s; run alone: %v", recs[2][col("mean_wait")], obj["mean_wait"])
+	}
+}

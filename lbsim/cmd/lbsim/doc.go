@@ -31,9 +31,9 @@
 //
 // run, compare, sweep and slurm share the flags of the settings, one for
 // each field of lbsim's table (lbsim.Fields), in its order; in a sweep
-// the grid's axes, -policy, -servers, -load, -sizes, -discipline and
-// -refresh, take comma-separated lists, and the sweep runs every
-// combination. -skip-invalid is a flag of sweep and slurm only. The list is
+// the grid's axes, -policy, -servers, -load, -sizes, -discipline,
+// -refresh and -dispatchers, take comma-separated lists, and the sweep
+// runs every combination. -skip-invalid is a flag of sweep and slurm only. The list is
 // the table's, checked by a test (go test ./lbsim/cmd/lbsim -run Doc
 // -update writes it anew):
 //
@@ -50,7 +50,7 @@
 //	-refresh  board refresh period T (0 = live state) (default 0)
 //	-tally  each dispatcher adds its own sends since the last refresh to its board
 //	-dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (default 1)
-//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)
+//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
 //	-stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	-jobs  measured jobs N per replication (a trace: 0 = all its jobs) (default 2000000)
 //	-warmup  jobs simulated before measuring, or auto (MSER truncation per replication) (default 0)
@@ -134,7 +134,8 @@
 //	 "refresh": [1, 10, 100], "load": [0.5, 0.7, 0.9, 0.95], "reps": 10, "jobs": 2000000}
 //
 // The keys are the settings' columns (lbsim.Field.Column: the flag names
-// with _ for -), exactly so and each once; the grid's axes are JSON lists;
+// with _ for -), exactly so and each once; the grid's axes are JSON lists
+// (or one value, as on the command line: "dispatchers": 4);
 // keys left out keep the flag defaults; giving a flag that the file sets
 // beside -spec is an error. The keys, from lbsim's table:
 //
@@ -150,8 +151,8 @@
 //	discipline  service discipline: fcfs or ps (a list)
 //	refresh  board refresh period T (0 = live state) (a list)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
-//	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
-//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)
+//	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (a list)
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
 //	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)
@@ -204,7 +205,7 @@
 //	refresh  board refresh period T (0 = live state)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
-//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights, e.g. 2,1,1 (empty: even)
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
 //	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)

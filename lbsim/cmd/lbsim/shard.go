@@ -120,6 +120,16 @@ func parseShard(v string) (i, n int, err error) {
 // written as the configurations finish (lbsim.RunEach), so a sweep holds
 // only the rows in flight, and a failing output stops it at once.
 func (s *shardFlags) sweep(c *gridFlags, stdout, stderr io.Writer) error {
+	i, n := 0, 1 // the part: checked first, as it needs no plan
+	if s.shard != "" {
+		var err error
+		if i, n, err = parseShard(s.shard); err != nil {
+			return err
+		}
+		if s.out == "" {
+			return fmt.Errorf("-shard %s needs -out DIR, the directory that collects the shard files", s.shard)
+		}
+	}
 	p, err := s.plan(c)
 	if err != nil {
 		return err
@@ -132,15 +142,6 @@ func (s *shardFlags) sweep(c *gridFlags, stdout, stderr io.Writer) error {
 	warnUnstable(stderr, "sweep", p.configs)
 	if s.shard == "" && s.out == "" {
 		return p.runTable(stdout, s.progress(stderr, "sweep"))
-	}
-	i, n := 0, 1
-	if s.shard != "" {
-		if i, n, err = parseShard(s.shard); err != nil {
-			return err
-		}
-	}
-	if s.out == "" {
-		return fmt.Errorf("-shard %s needs -out DIR, the directory that collects the shard files", s.shard)
 	}
 	return p.runShard(s.out, i, n, s.progress(stderr, fmt.Sprintf("shard %d/%d", i, n)), stderr)
 }

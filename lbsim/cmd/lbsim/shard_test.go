@@ -402,3 +402,16 @@ func TestTwoBuildsNeverMix(t *testing.T) {
 		}
 	}
 }
+
+// Issue 34 item 12: a wrong -shard is refused before anything else, not
+// after the list of the points -skip-invalid leaves out: the error is all
+// that is printed.
+func TestBadShardRefusedFirst(t *testing.T) {
+	for _, args := range [][]string{{"-shard", "3/3", "-out", t.TempDir()}, {"-shard", "0/2"}} {
+		args = append([]string{"sweep", "-skip-invalid", "-policy", "rnd,jsq", "-refresh", "0,1", "-servers", "2", "-jobs", "100"}, args...)
+		_, e, code := cli(args...)
+		if code != 2 || strings.Contains(e, "skipped") || strings.Count(strings.TrimSpace(e), "\n") > 0 {
+			t.Errorf("lbsim %v: exit %d, stderr:\n%s\nwant exit 2 and one line, no list of skipped points", args, code, e)
+		}
+	}
+}

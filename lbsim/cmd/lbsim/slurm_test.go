@@ -259,7 +259,7 @@ func TestSlurmIdentityAgrees(t *testing.T) {
 		{"plain", []string{"-servers", "4", "-jobs", "2000", "-load", "0.3,0.6"}},
 		{"ramp flag", []string{"-servers", "4", "-jobs", "2000", "-arrivals", "ramp:from=0.2,to=0.6,over=500"}},
 		{"ramp spec", []string{"-spec", writeTemp(t, `{"servers":[4],"jobs":2000,"arrivals":"ramp:from=0.2,to=0.6,over=500"}`)}},
-		{"precision", []string{"-servers", "4", "-jobs", "2000", "-precision", "0.2", "-max-jobs", "40000", "-reps", "2"}},
+		{"precision", []string{"-servers", "4", "-jobs", "2000", "-precision", "0.2", "-max-jobs", "40000", "-reps", "4"}},
 		{"auto warm-up", []string{"-servers", "4", "-jobs", "2000", "-warmup", "auto"}},
 		{"trace", []string{"-servers", "2", "-trace", trace}},
 		{"trace spec", []string{"-spec", writeTemp(t, `{"servers":[2],"trace":"`+trace+`"}`)}},

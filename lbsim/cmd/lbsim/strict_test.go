@@ -76,7 +76,7 @@ func TestSpecStrict(t *testing.T) {
 		{`{"jobs": 10.5}`, "whole number"},
 		{`{"jobs": "10"}`, `"jobs": need a number`},
 		{`{"load": [1e-400]}`, "smallest magnitude"},
-		{`{"load": 0.5}`, `"load": need a list`},
+		{`{"load": "0.5"}`, `"load": need a number`}, // one value, as -load 0.5, is a one-value axis
 		{`{"seed": -1}`, "negative"},
 		{`{"tally": 1}`, `"tally": need true or false`},
 		{`[1]`, "need one JSON object"},

@@ -32,7 +32,9 @@ func numberErr(text string, err error, format string, args ...any) error {
 
 // Float reads a plain decimal number (see the package doc). An overflow
 // (1e400) and an underflow of a non-zero literal to 0 (1e-400) are errors,
-// not ±Inf or a silent 0; subnormal values down to 5e-324 are kept.
+// not ±Inf or a silent 0; subnormal values down to 5e-324 are kept. -0 is
+// read as 0: no setting tells them apart, and a value's text (a key, a
+// spec) must not either.
 func Float(s string) (float64, error) {
 	t := strings.TrimSpace(s)
 	mantissa, ok := scanDecimal(t)
@@ -50,6 +52,9 @@ func Float(s string) (float64, error) {
 	}
 	if x == 0 && strings.ContainsAny(mantissa, "123456789") {
 		return 0, numberErr(t, strconv.ErrRange, "%q is below float64's smallest magnitude 5e-324 and would be read as 0: write 0 or a larger magnitude", t)
+	}
+	if x == 0 {
+		return 0, nil // +0 for -0
 	}
 	return x, nil
 }
@@ -75,6 +80,9 @@ func Uint(s string) (uint64, error) {
 		return 0, err
 	}
 	if t[0] == '-' {
+		if strings.Trim(t[1:], "0") == "" { // -0 is 0, as Int reads it
+			return 0, nil
+		}
 		return 0, numberErr(t, strconv.ErrRange, "%q is negative: need a whole number >= 0", t)
 	}
 	n, err := strconv.ParseUint(t, 10, 64)

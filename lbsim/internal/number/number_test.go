@@ -16,7 +16,7 @@ func TestNumberParser(t *testing.T) {
 		want float64
 	}{
 		{"0.5", 0.5}, {" 2 ", 2}, {"-3", -3}, {"1e-3", 1e-3}, {"1E+300", 1e300}, {".5", 0.5}, {"5.", 5},
-		{"-0", math.Copysign(0, -1)}, {"0e-400", 0}, {"5e-324", 5e-324}, {"1e-320", 1e-320},
+		{"-0", 0}, {"0e-400", 0}, {"5e-324", 5e-324}, {"1e-320", 1e-320},
 	} {
 		got, err := number.Float(tc.in)
 		if err != nil || got != tc.want || math.Signbit(got) != math.Signbit(tc.want) {
@@ -54,6 +54,19 @@ func TestNumberParser(t *testing.T) {
 	}
 	if got, err := number.Uint("18446744073709551615"); err != nil || got != math.MaxUint64 {
 		t.Errorf("Uint(max) = %v, %v", got, err)
+	}
+	for _, zero := range []string{"-0", "-0.0", "-0e5"} { // issue 34 item 12: lsq:p=-0 was keyed apart from lsq:p=0
+		if x, err := number.Float(zero); x != 0 || math.Signbit(x) || err != nil {
+			t.Errorf("Float(%q) = %v (sign bit %v), %v; want +0", zero, x, math.Signbit(x), err)
+		}
+	}
+	for _, zero := range []string{"-0", "-00", " -0 "} { // issue 34 item 12: "-0" was called negative
+		if n, err := number.Uint(zero); n != 0 || err != nil {
+			t.Errorf("Uint(%q) = %d, %v; want 0 as Int reads it", zero, n, err)
+		}
+		if n, err := number.Int(zero); n != 0 || err != nil {
+			t.Errorf("Int(%q) = %d, %v; want 0", zero, n, err)
+		}
 	}
 	if _, err := number.Uint("-1"); err == nil || !strings.Contains(err.Error(), "negative") {
 		t.Errorf("Uint(-1): %v, want a negative error", err)
