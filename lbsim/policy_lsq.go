@@ -235,11 +235,11 @@ func (e *lsqEstimates) shift(by int64) {
 }
 
 // held is the number of jobs in the shared index of departures.
-func (d *lsqDispatcher) held() int {
+func (d *lsqDispatcher) held() (int, string) {
 	if d.sh.fcfs == nil {
-		return 0
+		return 0, ""
 	}
-	return d.sh.fcfs.n
+	return d.sh.fcfs.n, "LSQ's index of departures"
 }
 
 // lsqShared is what LSQ's dispatchers share in one replication: the

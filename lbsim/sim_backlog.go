@@ -63,15 +63,16 @@ func growHeld[T any](held *backlog, s []T) []T {
 type backlogFull struct{ bytes int64 }
 
 // backlogError is the error of a replication whose backlog reached the
-// limit, with n jobs held.
-func backlogError(bytes int64, n int64) error {
-	return fmt.Errorf("the backlog reached %d jobs (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
-		n, bytesText(bytes), bytesText(memoryLimit))
+// limit, with n jobs held in what.
+func backlogError(bytes int64, n int64, what string) error {
+	return fmt.Errorf("the backlog reached %d jobs in %s (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
+		n, what, bytesText(bytes), bytesText(memoryLimit))
 }
 
-// heldJobs is the number of jobs in the replication's per-job state (the
-// largest count of its structures: a job may be in two).
-func (s *sim) heldJobs() int64 {
+// heldJobs is the number of jobs in the replication's per-job state and
+// the structure holding them: the largest count of its structures (a job
+// may be in two).
+func (s *sim) heldJobs() (int64, string) {
 	var fifos, ps int64
 	for i := range s.srv.deps {
 		fifos += int64(s.srv.deps[i].size)
@@ -79,16 +80,21 @@ func (s *sim) heldJobs() int64 {
 	for i := range s.srv.ps {
 		ps += int64(len(s.srv.ps[i].jobs))
 	}
-	n := max(fifos, ps)
-	if h, ok := s.disp.(holder); ok {
-		n = max(n, int64(h.held()))
+	n, what := fifos, "the servers' departure queues"
+	if ps > n {
+		n, what = ps, "the processor-sharing queues"
 	}
-	return n
+	if h, ok := s.disp.(holder); ok {
+		if m, w := h.held(); int64(m) > n {
+			n, what = int64(m), w
+		}
+	}
+	return n, what
 }
 
 // holder is a dispatcher with per-job state of its own (the live indexes
-// of JSQ, LWL and LSQ): held is the number of jobs in it.
-type holder interface{ held() int }
+// of JSQ, LWL, JIQ and LSQ): held is the number of jobs in it, and its name.
+type holder interface{ held() (int, string) }
 
 // Bytes a job in the system holds, by structure.
 const (

@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"fmt"
 	"runtime"
 	"strings"
 	"testing"
@@ -110,4 +111,31 @@ func lowerMemoryLimit(b int64) func() {
 	old := memoryLimit
 	memoryLimit = b
 	return func() { memoryLimit = old }
+}
+
+// The backlog's error counts the jobs where they are held, and names the
+// structure: JIQ's I-queues keep an index entry a job sent, which the
+// error counted as 0 jobs (about 1.0 GiB).
+func TestBacklogNamesItsHolder(t *testing.T) {
+	defer lowerMemoryLimit(96 << 20)()
+	for _, c := range []struct {
+		cfg  Config
+		what string
+	}{
+		{Config{Policy: JIQ{}, Dispatchers: 4, Servers: 4}, "in JIQ's index of busy servers"},
+		{Config{Policy: JIQ{}, Servers: 4}, "in the index of busy servers"},
+		{Config{Policy: Random{}, Discipline: PS, Servers: 1}, "in the processor-sharing queues"},
+	} {
+		cfg := c.cfg
+		cfg.Load, cfg.AllowOverload, cfg.Sizes, cfg.Jobs, cfg.Workers = 5, true, Exponential{M: 1}, 40_000_000, 1
+		_, err := Run(cfg)
+		var n int64
+		if err != nil {
+			fmt.Sscanf(err.Error()[strings.Index(err.Error(), "reached")+len("reached "):], "%d", &n)
+		}
+		// Half the limit's room in 16- to 48-byte entries: a million or more.
+		if err == nil || n < 1_000_000 || !strings.Contains(err.Error(), c.what) {
+			t.Errorf("%s, M=%d: %v; want a million jobs or more %s", cfg.Policy, cfg.dispatchers(), err, c.what)
+		}
+	}
 }

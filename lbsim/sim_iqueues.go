@@ -140,6 +140,12 @@ func (q *iqueues) sent(k int, t, _ float64) {
 	}
 }
 
+// held is the number of entries in the index of busy servers: one a job
+// sent (some stale), which grows with the backlog of an overloaded system.
+func (f iqueueFront) held() (int, string) {
+	return f.q.busy.n, "JIQ's index of busy servers by when their work runs out"
+}
+
 // iqueueFront is one dispatcher of JIQ with I-queues.
 type iqueueFront struct {
 	q *iqueues
