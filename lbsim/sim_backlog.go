@@ -13,7 +13,9 @@ import (
 // (a psJob a job). A stable system keeps it small; an unstable one (load
 // >= 1 with -overload, a ramp above 1) grows it with every job. Each
 // replication charges the capacity of those buffers, when they grow, to
-// its backlog, and ends with an error at the limit (Config.backlogLimit),
+// its backlog (twice for a slice grown by a copy, growHeld: the copy it
+// was grown from is held with it, then garbage until collected; charged
+// once, an overloaded PS server peaked at 2.82 GiB at the 2.0 GiB limit), and ends with an error at the limit (Config.backlogLimit),
 // so that no configuration needs more than MaxMemory.
 
 // backlog is one replication's account of per-job state, in bytes.
@@ -53,8 +55,8 @@ func (b *backlog) done() { b.release(b.bytes) }
 func growHeld[T any](held *backlog, s []T) []T {
 	c := cap(s)
 	s = slices.Grow(s, 1)
-	if held != nil {
-		held.grow(int64(cap(s)-c) * int64(unsafe.Sizeof(s[:1][0])))
+	if held != nil { // twice: the buffer and the copy it was grown from
+		held.grow(2 * int64(cap(s)-c) * int64(unsafe.Sizeof(s[:1][0])))
 	}
 	return s
 }
