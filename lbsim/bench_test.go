@@ -253,3 +253,41 @@ func (benchOwnPolicy) String() string { return "own" }
 func (benchOwnPolicy) Pick(v *View, _ float64) int {
 	return v.Least(v.Sample(2, false), Workload)
 }
+
+// BenchmarkWeightedRoundRobinDistinct is rr:weights=speed on K = 20,000
+// servers of speeds 1..20,000 (as many groups), load 0.8, exponential
+// sizes: the whole run, and the picks alone by the tournament (smoothRR)
+// and by the linear scan it replaced (loopRR, O(K) a job). Run it with
+// -benchtime=1x: a run is 200,000 jobs.
+func BenchmarkWeightedRoundRobinDistinct(b *testing.B) {
+	const k, jobs = 20_000, 200_000
+	speeds := make([]float64, k)
+	for i := range speeds {
+		speeds[i] = float64(i + 1)
+	}
+	p := WeightedRoundRobin{Weights: Weights{Speed: true}}
+	b.Run("run", func(b *testing.B) {
+		cfg := Config{Servers: k, Speeds: speeds, Load: 0.8, Sizes: Exponential{M: 1}, Policy: p, Jobs: jobs, Seed: 5, Workers: 1}
+		if err := cfg.Validate(); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			runSim(&cfg, 0)
+		}
+		b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+	})
+	for name, next := range map[string]func() func() int{
+		"picks/tournament": func() func() int { return newSmoothRR(p, speeds).next },
+		"picks/scan":       func() func() int { return newLoopRR(newSmoothRR(p, speeds)).next },
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				pick := next()
+				for range jobs {
+					pick()
+				}
+			}
+			b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+		})
+	}
+}

@@ -155,7 +155,7 @@ func init() {
 			ops: with(value(func(c *Config) *[]float64 { return &c.Speeds }, nil, ParseSpeeds, speedsSpec),
 				func(o *fieldOps) {
 					o.key = (*Config).speedsKey
-					o.column = func(c *Config) any { return SpeedsText(c.Speeds, c.Servers) }
+					o.column = func(c *Config) any { return c.speedsKey() }
 				})},
 		{Name: "load", check: (*Config).checkLoad, Label: "load rho", Go: "Load", Default: "0.5", Axis: true, kind: kindFloat,
 			Doc: "load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own",
@@ -210,7 +210,11 @@ func init() {
 				})},
 		{Name: "dispatcher-weights", check: (*Config).checkDispatcherWeights, Label: "dispatcher weights", Go: "DispatcherWeights", kind: kindList,
 			Doc: "the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)",
-			ops: value(func(c *Config) *[]float64 { return &c.DispatcherWeights }, nil, parseWeights, joinFloats)},
+			ops: with(value(func(c *Config) *[]float64 { return &c.DispatcherWeights }, nil, parseWeights, joinFloats),
+				func(o *fieldOps) {
+					o.key = (*Config).dispatcherWeightsKey
+					o.column = func(c *Config) any { return c.dispatcherWeightsKey() }
+				})},
 		{Name: "stagger", check: (*Config).checkStagger, Label: "stagger", Go: "Stagger", Default: "false", kind: kindBool,
 			Doc: "refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T",
 			ops: flagValue(func(c *Config) *bool { return &c.Stagger })},

@@ -6,21 +6,38 @@ import (
 )
 
 // speedsKey is the K speeds as runs "5@2,5@1" (SpeedsText), or, when
-// that is longer than maxSpeedsKey (many distinct speeds), their number and
-// a hash of them.
+// that is longer than maxListKey (many distinct speeds), their number and
+// a hash of them (listHash): the speeds' key and column.
 func (c *Config) speedsKey() string {
 	sp := c.Speeds
 	if len(sp) <= 1 || len(sp) == c.Servers { // else invalid (Validate): keep the values given
 		sp = c.speeds()
 	}
-	if runs := speedRuns(sp, maxSpeedsKey); runs != "" {
+	if runs := speedRuns(sp, maxListKey); runs != "" {
 		return runs
 	}
-	return fmt.Sprintf("%d values #%016x", len(sp), hashFloats(sp))
+	return listHash(sp)
 }
 
-// maxSpeedsKey is the longest list of speed runs a key gives in full.
-const maxSpeedsKey = 200
+// dispatcherWeightsKey is the dispatchers' weights "2,1,1", or, longer
+// than maxListKey, their number and hash: their key and column.
+func (c *Config) dispatcherWeightsKey() string {
+	if text := joinFloats(c.DispatcherWeights); len(text) <= maxListKey {
+		return text
+	}
+	return listHash(c.DispatcherWeights)
+}
+
+// maxListKey is the longest list a key or a row's cell gives in full: a
+// list of a value per server or dispatcher (10^6 distinct speeds are 8.9
+// MB of text) is its number and hash instead, so that a row stays a line
+// every CSV reader takes.
+const maxListKey = 200
+
+// listHash stands for a long list: "20000 values #0123456789abcdef".
+func listHash(xs []float64) string {
+	return fmt.Sprintf("%d values #%016x", len(xs), hashFloats(xs))
+}
 
 // hashFloats is FNV-1a over the bits of xs, low byte first.
 func hashFloats(xs []float64) uint64 {

@@ -189,7 +189,7 @@
 //     17.1 with 16, 24 with 64 and 22 without tallies.
 //   - JIQ with several dispatchers and live state is Lu et al.'s, with
 //     I-queues: a server whose work runs out sends a token to the I-queue of
-//     one dispatcher, drawn at random, or the shortest of d drawn with
+//     one dispatcher, drawn at random, or the shortest of d <= M distinct ones drawn, with
 //     jiq:d=2 (JIQ-SQ(d)); a dispatcher sends a job to the first server of
 //     its I-queue, or at random when it is empty. The token stays until its
 //     dispatcher uses it (the server may be busy by then), or with

@@ -28,6 +28,9 @@ func (b *countBuckets) reset(counts []int32) {
 		}
 		max = maxI32(max, b.cnt[i])
 	}
+	if c := cap(b.first); c > 1<<16 && c > 4*int(max) { // counts rebased far down: free the old buckets
+		b.first = nil
+	}
 	b.first = append(b.first[:0], make([]int32, max+2)...)
 	for _, c := range b.cnt {
 		b.first[c+1]++

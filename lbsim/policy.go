@@ -346,7 +346,7 @@ func loadAdvice(c *Config) string {
 // arrival gaps of SCV c0, where they are not a random split's (round
 // robin's turns), for the run-length analysis.
 type gapSCVer interface {
-	gapSCV(c *Config, c0 float64, k int) float64
+	gapSCV(c *Config, c0 float64, q serverLoad) float64
 }
 
 // gapSCV is that of the servers of q. A server that gets every n-th job
@@ -354,7 +354,7 @@ type gapSCVer interface {
 // geometric, E[n] = 1/p, Var n = (1 - p)/p^2 for the share p: p c0 + 1 - p.
 func gapSCV(c *Config, c0 float64, q serverLoad) float64 {
 	if g, ok := c.Policy.(gapSCVer); ok {
-		return g.gapSCV(c, c0, q.from)
+		return g.gapSCV(c, c0, q)
 	}
 	return q.share*c0 + 1 - q.share
 }

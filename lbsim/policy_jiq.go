@@ -3,6 +3,7 @@ package lbsim
 import (
 	"errors"
 	"fmt"
+	"strconv"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -16,8 +17,8 @@ import (
 // (and, with tally, sent nothing since), each dispatcher reading its own.
 type JIQ struct {
 	// D > 1: a server that becomes idle puts its token in the shortest of
-	// D I-queues drawn at random (JIQ-SQ(d)); 0 or 1: in one drawn at
-	// random (JIQ-Random). Several dispatchers only.
+	// D distinct I-queues drawn at random (JIQ-SQ(d)), so D <= M; 0 or 1:
+	// in one drawn at random (JIQ-Random). Several dispatchers only.
 	D int
 	// Withdraw: a server that gets a job withdraws its token from the
 	// I-queue holding it, so tokens name idle servers only (one message).
@@ -30,7 +31,7 @@ func init() {
 		New: func(p Params) (Policy, error) {
 			d, err := p.Int("d", 0)
 			if err != nil || (d == 0 && p.Has("d")) {
-				return nil, fmt.Errorf("jiq: d=%v is invalid: need a whole number >= 1 (I-queues an idle server compares); e.g. jiq:d=2", p["d"])
+				return nil, fmt.Errorf("jiq: d=%s is invalid: need a whole number 1 <= d <= M, the number of dispatchers (the distinct I-queues an idle server compares); e.g. jiq:d=2", strconv.FormatFloat(p["d"], 'f', -1, 64))
 			}
 			w, err := p.Bool("withdraw")
 			if err != nil {
@@ -77,10 +78,14 @@ func (p JIQ) actsAs(c *Config) Policy {
 	return JIQ{}
 }
 
-// checkConfig: the I-queues' options need them.
+// checkConfig: the I-queues' options need them, and d distinct I-queues
+// need M >= d.
 func (p JIQ) checkConfig(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
 		return errors.New(p.String() + ": the I-queue options (d, withdraw) need live state, where idle servers send tokens: set -refresh 0, or use plain jiq on a board")
+	}
+	if m := c.dispatchers(); p.iqueued(c) && p.D > m {
+		return fmt.Errorf("jiq: d=%d is invalid with M=%d dispatchers: need 1 <= d <= M = %d (an idle server compares d distinct I-queues, one a dispatcher); lower d, e.g. jiq:d=%d, or add dispatchers (-dispatchers %d)", p.D, m, m, min(2, m), p.D)
 	}
 	return nil
 }

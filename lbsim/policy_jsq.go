@@ -199,11 +199,11 @@ func (d *leastCount) sent(k int, t, _ float64) {
 func (d *leastCount) refreshed(float64) { d.b.reset(d.s.board.count) }
 
 // held is the number of jobs in the live FCFS index.
-func (d *leastCount) held() int {
+func (d *leastCount) held() (int, string) {
 	if d.fcfs == nil {
-		return 0
+		return 0, ""
 	}
-	return d.fcfs.n
+	return d.fcfs.n, "JSQ's index of departures"
 }
 
 // balances: d = all K servers.

@@ -223,11 +223,11 @@ func (d *leastWork) sent(k int, t, _ float64) {
 }
 
 // held is the number of entries in the live index (a job each, some stale).
-func (d *leastWork) held() int {
+func (d *leastWork) held() (int, string) {
 	if d.live == nil {
-		return 0
+		return 0, ""
 	}
-	return d.live.n
+	return d.live.n, "the index of busy servers by when their work runs out"
 }
 
 func (d *leastWork) refreshed(r0 float64) {

@@ -155,7 +155,7 @@ func (p LSQ) Pick(*View, float64) int {
 
 func (p LSQ) newDispatcher(s *sim) dispatcher {
 	sh := sharedState(s, func(s *sim) *lsqShared { return newLSQShared(s, p.P) })
-	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch, d: p.D, silent: p.silent()}
+	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch, d: p.D}
 }
 
 // dispatcherState: its estimates of the K servers (lsqShared.est) and its
@@ -165,13 +165,11 @@ func (LSQ) dispatcherState(c *Config) int64 { return indexBytes * int64(c.Server
 // lsqDispatcher is one dispatcher's LSQ: its estimates, its stream and
 // its probes.
 type lsqDispatcher struct {
-	sh      *lsqShared
-	est     *countBuckets
-	r       *Stream
-	d       int          // servers probed a job
-	probes  serverSample // their draw
-	silent  bool         // no message sets an estimate: rebase
-	scratch []int32      // silent: the estimates lowered by their minimum (rebase)
+	sh     *lsqShared
+	est    *lsqEstimates
+	r      *Stream
+	d      int          // servers probed a job
+	probes serverSample // their draw
 }
 
 // pick delivers the servers' messages due by t (to whichever dispatcher
@@ -182,8 +180,8 @@ func (d *lsqDispatcher) pick(t, _ float64) int {
 	d.probe()
 	k := d.est.pick(d.r)
 	d.est.inc(k)
-	if d.silent && d.est.cnt[d.est.ord[0]] >= lsqRebase {
-		d.rebase()
+	if d.est.cnt[d.est.ord[0]] >= lsqRebase {
+		d.est.shift(int64(d.est.cnt[d.est.ord[0]]))
 	}
 	return k
 }
@@ -205,28 +203,47 @@ func (d *lsqDispatcher) probe() {
 	}
 }
 
-// lsqRebase bounds the estimates without messages, where none sets one:
-// they are the dispatcher's sends, which grow with the run (and the
-// buckets with them, one a round of K), and only their differences
-// matter. When the smallest reaches lsqRebase, all are lowered by it:
-// O(K) every lsqRebase rounds.
+// lsqEstimates is one dispatcher's estimates: cnt + base. They grow with
+// the dispatcher's sends, and a message sets one to a true count, which
+// stays small in a stable system; with rare messages (p = 0, or p =
+// 10^-12) they grow with the run, and so would the buckets, one a round
+// of K (2 GiB at 3 10^8 jobs on K = 2). Only their differences choose, so
+// when the smallest reaches lsqRebase all are lowered by it into base:
+// O(K) every lsqRebase rounds. A true count below base (a message after
+// a rebase) lifts them back to base 0 first, so that lifts are no more
+// frequent than rebases.
+type lsqEstimates struct {
+	*countBuckets
+	base    int64
+	scratch []int32
+}
+
 const lsqRebase = 1 << 10
 
-func (d *lsqDispatcher) rebase() {
-	low := d.est.cnt[d.est.ord[0]]
-	d.scratch = append(d.scratch[:0], d.est.cnt...)
-	for i := range d.scratch {
-		d.scratch[i] -= low
+// set makes server k's estimate n.
+func (e *lsqEstimates) set(k int, n int32) {
+	if int64(n) < e.base {
+		e.shift(-e.base)
 	}
-	d.est.reset(d.scratch)
+	e.countBuckets.set(k, int32(int64(n)-e.base))
+}
+
+// shift lowers every bucket count by by and raises base by it.
+func (e *lsqEstimates) shift(by int64) {
+	e.scratch = append(e.scratch[:0], e.cnt...)
+	for i := range e.scratch {
+		e.scratch[i] -= int32(by)
+	}
+	e.reset(e.scratch)
+	e.base += by
 }
 
 // held is the number of jobs in the shared index of departures.
-func (d *lsqDispatcher) held() int {
+func (d *lsqDispatcher) held() (int, string) {
 	if d.sh.fcfs == nil {
-		return 0
+		return 0, ""
 	}
-	return d.sh.fcfs.n
+	return d.sh.fcfs.n, "LSQ's index of departures"
 }
 
 // lsqShared is what LSQ's dispatchers share in one replication: the
@@ -240,7 +257,7 @@ type lsqShared struct {
 	s   *sim
 	p   float64
 	r   *Stream         // whether a departure reports, and to which dispatcher
-	est []*countBuckets // dispatcher i's estimates
+	est []*lsqEstimates // dispatcher i's estimates
 	n   []int32         // jobs at each server
 	// FCFS: every job's departure, known when it is sent; PS: each busy
 	// server's next departure, moved by every arrival there.
@@ -250,9 +267,9 @@ type lsqShared struct {
 
 func newLSQShared(s *sim, p float64) *lsqShared {
 	m := s.cfg.dispatchers()
-	sh := &lsqShared{s: s, p: p, r: newStream(s.cfg.Seed, s.rep, streamShared), est: make([]*countBuckets, m), n: make([]int32, s.k)}
+	sh := &lsqShared{s: s, p: p, r: newStream(s.cfg.Seed, s.rep, streamShared), est: make([]*lsqEstimates, m), n: make([]int32, s.k)}
 	for i := range sh.est {
-		sh.est[i] = newCountBuckets(s.k)
+		sh.est[i] = &lsqEstimates{countBuckets: newCountBuckets(s.k)}
 	}
 	if s.srv.ps != nil {
 		sh.ps = newIndexHeap(s.k)

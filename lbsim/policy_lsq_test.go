@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -21,12 +22,21 @@ type lsqProbe struct {
 
 func (p *lsqProbe) pick(t, x float64) int {
 	p.d.sh.deliver(t)
-	est := slices.Clone(p.d.est.cnt)
+	est := estimates(p.d.est)
 	k := p.d.pick(t, x)
-	at := slices.Clone(p.d.est.cnt)
+	at := estimates(p.d.est)
 	at[k]--
 	p.look(p.i, est, at, t, k)
 	return k
+}
+
+// estimates are a dispatcher's estimates, rebased back.
+func estimates(e *lsqEstimates) []int32 {
+	out := slices.Clone(e.cnt)
+	for i := range out {
+		out[i] += int32(e.base)
+	}
+	return out
 }
 
 // runProbed runs replication 0 of cfg (an LSQ) with every dispatcher
@@ -96,7 +106,7 @@ func TestLSQWithoutReportsDealsRounds(t *testing.T) {
 			if slices.Max(est)-slices.Min(est) > 1 {
 				spread++
 			}
-			highest = max(highest, slices.Max(est))
+			highest = max(highest, slices.Max(s.shared.(*lsqShared).est[i].cnt)) // the buckets' counts, rebased
 			sends[i]++
 			if to == 0 {
 				if last[i] > 0 {
@@ -429,5 +439,34 @@ func isJSQ(t *testing.T, cfg Config, what string) {
 	}
 	if !r.HasExact || r.Exact.Response != want.Response {
 		t.Errorf("%s: exact reference %+v (has %v), want JSQ's %.5g", what, r.Exact, r.HasExact, want.Response)
+	}
+}
+
+// LSQ's estimates are rebased for every p: with reports so rare that none
+// comes (p = 10^-12) they grew with the run, a bucket a round of K (13 MB
+// at 10^6 jobs on K = 2, 2.03 GiB at 3 10^8), where p = 0 stayed flat. The
+// heap allocated by a run of 10^7 jobs is now that of p = 0, within 4 MB
+// (it was 40 MB more), and the estimates' buckets span a few values.
+func TestLSQRareReportsBounded(t *testing.T) {
+	alloc := func(p float64) (uint64, int) {
+		cfg := Config{Servers: 2, Load: 0.5, Sizes: Exponential{M: 1}, Policy: LSQ{P: p}, Jobs: 10_000_000, Seed: 1, Workers: 1}
+		if err := cfg.Validate(); err != nil {
+			t.Fatal(err)
+		}
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		s := newSim(&cfg, 0)
+		defer s.srv.held.done()
+		s.run()
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, len(s.disp.(*lsqDispatcher).est.first)
+	}
+	silent, _ := alloc(0)
+	rare, buckets := alloc(1e-12)
+	if rare > silent+4<<20 || buckets > 2*lsqRebase {
+		t.Errorf("lsq:p=1e-12, K=2, 10^7 jobs: %.1f MB allocated, p=0 %.1f MB; %d buckets (want within 4 MB, at most %d)", float64(rare)/(1<<20), float64(silent)/(1<<20), buckets, 2*lsqRebase)
+	} else {
+		t.Logf("lsq:p=1e-12: %.1f MB allocated, p=0 %.1f MB; %d buckets", float64(rare)/(1<<20), float64(silent)/(1<<20), buckets)
 	}
 }

@@ -109,7 +109,7 @@ func (RoundRobin) gapTheory(c Config) (Reference, bool) {
 // variable, but whose index of dispersion, the c_a^2 of heavy traffic
 // that sets the relaxation time, is each stream's (Whitt 1982,
 // "Approximating a point process by a renewal process").
-func (RoundRobin) gapSCV(c *Config, c0 float64, _ int) float64 { return c0 / float64(c.Servers) }
+func (RoundRobin) gapSCV(c *Config, c0 float64, _ serverLoad) float64 { return c0 / float64(c.Servers) }
 
 // split: job n to server n mod K, so 1/K of the jobs to every server.
 func (RoundRobin) split(c *Config) []classSplit { return allJobs(c, nil) }

@@ -38,19 +38,40 @@ func (p WeightedRoundRobin) dispatcherState(c *Config) int64 {
 	return (indexBytes + groupBytes) * int64(c.Servers)
 }
 
-// smoothRR is one replication's smooth weighted round robin in O(G) a job,
-// G the number of distinct weights. After n jobs, of which c_k went to
+// smoothRR is one replication's smooth weighted round robin in O(log G) a
+// job, G the number of distinct weights. After n jobs, of which c_k went to
 // server k, server k's current value is n w_k - W c_k (W = sum(w)), and the
 // job goes to the first server of the largest. Among servers of one weight
 // that is the first of those with the fewest jobs: they take turns in
 // server order, so each group keeps its turn (next) and the count of its
-// completed rounds (c of the server whose turn it is), and a job compares
-// only the G servers whose turn it is.
+// completed rounds (c of the server whose turn it is), and a job needs only
+// the largest of the G values v_g(n) = n w_g - W rounds_g (ties to the
+// lower server index): the upper envelope of G lines at n.
+//
+// A kinetic tournament keeps it (Basch, Guibas and Hershberger, "Data
+// structures for mobile data", 1999): a complete binary tree over the
+// groups whose every node holds the larger of its children's winners and
+// the first step at which that may change. Between picks of its groups a
+// node's winner changes only where the loser's line crosses the winner's,
+// at n = W (r_l - r_w) / (w_l - w_w) for a steeper loser, never for a
+// flatter one. Each job replays the nodes due (their comparisons made at n
+// as the linear scan makes them, so the picks are the scan's: the order
+// on (value, server) is total, and every node's winner is the largest of
+// its subtree), picks the root's winner and replays the path of the group
+// picked. A due step is conservative, a step early or more (rounding),
+// which only repeats a comparison. The replays are O(log G) a job
+// amortised: a node's winner changes at most as often as the upper
+// envelope of its subtree's line segments (a segment per pick) has pieces.
 type smoothRR struct {
 	groups []wrrGroup
 	total  float64 // W
 	n      float64 // jobs dispatched, this one included
 	spec   WeightedRoundRobin
+	// The tournament over the groups, heap-ordered: node i's children are
+	// 2i and 2i+1, leaf g is node leaves+g.
+	leaves int
+	winner []int32   // per node: its subtree's winning group, -1 for none
+	due    []float64 // per node: the first step its subtree's winners may change
 }
 
 // wrrGroup is the servers of one weight, in server order.
@@ -74,6 +95,7 @@ func newSmoothRR(p WeightedRoundRobin, speeds []float64) *smoothRR {
 		d.groups[g].servers = append(d.groups[g].servers, k)
 		d.total += w
 	}
+	d.build()
 	return d
 }
 
@@ -97,23 +119,83 @@ func (d *smoothRR) advance(n0 int, turn func(int) int) {
 		jobs := int(math.Floor(d.n * float64(size) * grp.w / d.total))
 		grp.rounds, grp.next = float64(jobs/size), jobs%size
 	}
+	d.build()
+}
+
+// build makes the tournament for the next job, O(G).
+func (d *smoothRR) build() {
+	d.leaves = 1
+	for d.leaves < len(d.groups) {
+		d.leaves *= 2
+	}
+	d.winner = make([]int32, 2*d.leaves)
+	d.due = make([]float64, 2*d.leaves)
+	for i := d.leaves; i < 2*d.leaves; i++ {
+		d.winner[i], d.due[i] = int32(i-d.leaves), math.Inf(1)
+		if i-d.leaves >= len(d.groups) {
+			d.winner[i] = -1
+		}
+	}
+	for i := d.leaves - 1; i >= 1; i-- {
+		d.play(i, d.n+1)
+	}
+}
+
+// value is group g's current value at job n and the server whose turn it
+// is: exactly the linear scan's expression, so the comparisons are too.
+func (d *smoothRR) value(g int32, n float64) (float64, int) {
+	grp := &d.groups[g]
+	return n*grp.w - d.total*grp.rounds, grp.servers[grp.next]
+}
+
+// play decides node i at job n from its children's winners: the larger
+// value, ties to the lower server; and when the loser, if steeper, may
+// first win (less a margin for rounding: the values are rounded products
+// of magnitude up to n w + W r, so may cross that many ulps, divided by
+// the closing speed w_l - w_w, early).
+func (d *smoothRR) play(i int, n float64) {
+	a, b := d.winner[2*i], d.winner[2*i+1]
+	due := math.Min(d.due[2*i], d.due[2*i+1])
+	if b >= 0 {
+		va, ka := d.value(a, n)
+		vb, kb := d.value(b, n)
+		if vb > va || vb == va && kb < ka {
+			a, b = b, a
+		}
+		win, lose := &d.groups[a], &d.groups[b]
+		if closing := lose.w - win.w; closing > 0 {
+			x := d.total * (lose.rounds - win.rounds) / closing
+			slack := 1e-14 * (math.Abs(x)*(lose.w+win.w) + d.total*(lose.rounds+win.rounds)) / closing
+			due = math.Min(due, x-1-slack)
+		}
+	}
+	d.winner[i], d.due[i] = a, due
+}
+
+// replay brings node i's subtree to job n: the nodes due by n are played
+// again, children first.
+func (d *smoothRR) replay(i int, n float64) {
+	if i >= d.leaves || d.due[i] > n {
+		return
+	}
+	d.replay(2*i, n)
+	d.replay(2*i+1, n)
+	d.play(i, n)
 }
 
 func (d *smoothRR) next() int {
 	d.n++
-	best, bestK, bestV := 0, -1, 0.0
-	for g := range d.groups {
-		grp := &d.groups[g]
-		k, v := grp.servers[grp.next], d.n*grp.w-d.total*grp.rounds
-		if bestK < 0 || v > bestV || v == bestV && k < bestK {
-			best, bestK, bestV = g, k, v
-		}
-	}
-	grp := &d.groups[best]
+	d.replay(1, d.n)
+	g := d.winner[1]
+	grp := &d.groups[g]
+	k := grp.servers[grp.next]
 	if grp.next++; grp.next == len(grp.servers) {
 		grp.next, grp.rounds = 0, grp.rounds+1
 	}
-	return bestK
+	for i := (d.leaves + int(g)) / 2; i >= 1; i /= 2 {
+		d.play(i, d.n+1)
+	}
+	return k
 }
 
 func (d *smoothRR) pick(float64, float64) int { return d.next() }
@@ -126,22 +208,26 @@ func (d *smoothRR) Pick(*View, float64) int { return d.next() }
 // give A A B A (A's n: 1, 2, 1), and servers of one weight take their
 // turns in a burst (weights 2,2,2,2,2,1,1,1,1,1: the fast servers' n are
 // 5 and 10). So E[n] and Var n (see gapSCV) are measured on 2^16 of its
-// picks, with up to 16 weights (G picks cost O(G)); beyond, or with fewer
-// than two turns of k in them, n is taken as 1/p_k (Var n = 0).
-func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, k int) float64 {
-	d, n := newSmoothRR(p, c.speeds()), 0.0
+// picks, with up to 16 weights (found without a pass over all K: this
+// runs for every class of servers); beyond, or with fewer than two turns
+// of k in them, n is taken as 1/p_k (Var n = 0).
+func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, q serverLoad) float64 {
+	n, k := 0.0, q.from
 	var sum, sum2 float64 // of the gaps between k's turns
-	for j, last := 0, -1; j < 1<<16 && len(d.groups) <= 16; j++ {
-		if d.next() == k {
-			if last >= 0 {
-				g := float64(j - last)
-				n, sum, sum2 = n+1, sum+g, sum2+g*g
+	if p.Weights.fewGroups(c, 16) {
+		d := newSmoothRR(p, c.speeds())
+		for j, last := 0, -1; j < 1<<16; j++ {
+			if d.next() == k {
+				if last >= 0 {
+					g := float64(j - last)
+					n, sum, sum2 = n+1, sum+g, sum2+g*g
+				}
+				last = j
 			}
-			last = j
 		}
 	}
 	if n < 2 {
-		return c0 * p.Weights.shares(c.speeds())[k]
+		return c0 * q.share
 	}
 	mean := sum / n
 	return (mean*c0 + sum2/n - mean*mean) / (mean * mean)

@@ -206,3 +206,80 @@ func TestSEDEqualSpeedsIsJSQ(t *testing.T) {
 		}
 	}
 }
+
+// loopRR is smooth weighted round robin by a linear scan of the groups,
+// O(G) a job: smoothRR before its tournament, kept as the oracle of its
+// picks.
+type loopRR struct {
+	groups   []wrrGroup
+	n, total float64
+}
+
+func newLoopRR(d *smoothRR) *loopRR {
+	o := &loopRR{n: d.n, total: d.total}
+	for _, g := range d.groups {
+		g.servers = slices.Clone(g.servers)
+		o.groups = append(o.groups, g)
+	}
+	return o
+}
+
+func (d *loopRR) next() int {
+	d.n++
+	best, bestK, bestV := 0, -1, 0.0
+	for g := range d.groups {
+		grp := &d.groups[g]
+		k, v := grp.servers[grp.next], d.n*grp.w-d.total*grp.rounds
+		if bestK < 0 || v > bestV || v == bestV && k < bestK {
+			best, bestK, bestV = g, k, v
+		}
+	}
+	grp := &d.groups[best]
+	if grp.next++; grp.next == len(grp.servers) {
+		grp.next, grp.rounds = 0, grp.rounds+1
+	}
+	return bestK
+}
+
+// The tournament picks what the linear scan picks, job by job: whole
+// weights with many groups (ties everywhere), real weights, weights a
+// rounding error apart, speeds 1..K, and a starting phase far into the
+// run (advance, as with several dispatchers), where the values are large
+// products and rounding decides ties.
+func TestSmoothRRTournamentIsTheScan(t *testing.T) {
+	r := NewStream(7, 1)
+	cases := map[string][]float64{}
+	for c := range 6 {
+		w := make([]float64, 1+r.IntN(300))
+		for i := range w {
+			switch c % 3 {
+			case 0:
+				w[i] = float64(1 + r.IntN(20))
+			case 1:
+				w[i] = 0.1 + 5*r.Float64()
+			case 2:
+				w[i] = 1 + float64(r.IntN(4))*1e-12
+			}
+		}
+		cases[fmt.Sprintf("case %d, %d servers", c, len(w))] = w
+	}
+	ramp := make([]float64, 2000)
+	for i := range ramp {
+		ramp[i] = float64(i + 1)
+	}
+	cases["speeds 1..2000"] = ramp
+	for name, w := range cases {
+		for _, phase := range []int{0, 12345, 1 << 40} {
+			d := newSmoothRR(WeightedRoundRobin{Weights: Weights{Values: w}}, nil)
+			if phase > 0 {
+				d.advance(phase, func(n int) int { return phase % n })
+			}
+			o := newLoopRR(d)
+			for j := range 100_000 {
+				if got, want := d.next(), o.next(); got != want {
+					t.Fatalf("%s, phase %d, job %d: the tournament picks server %d, the scan %d", name, phase, j, got, want)
+				}
+			}
+		}
+	}
+}

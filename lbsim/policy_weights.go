@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -74,6 +75,24 @@ func (w Weights) of(speeds []float64) []float64 {
 		return speeds
 	}
 	return w.Values
+}
+
+// fewGroups reports whether c's K servers have at most n distinct weights,
+// in O(n) for many: it stops at the (n+1)-th.
+func (w Weights) fewGroups(c *Config, n int) bool {
+	ws := w.Values
+	if w.Speed {
+		ws = c.Speeds // none or one: all equal
+	}
+	var seen []float64
+	for _, x := range ws {
+		if !slices.Contains(seen, x) {
+			if seen = append(seen, x); len(seen) > n {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // shares are the weights normalised to sum to 1: each server's share of the jobs.

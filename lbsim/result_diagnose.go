@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strings"
 )
 
@@ -234,10 +235,10 @@ func instability(cfg *Config, reps []replication, r *Result) string {
 func farAbove(cfg *Config, loads []serverLoad, k int, u float64, reps int) bool {
 	sizes := cfg.sizes()
 	q := serverLoad{share: 1 / float64(cfg.Servers), m1: sizes.Mean(), m2: sizes.SecondMoment(), rho: cfg.offeredLoad()}
-	for _, l := range loads {
-		if l.from <= k && k < l.to {
-			q = l
-		}
+	// loads are contiguous classes in server order: O(log K), not O(K),
+	// for each of up to K servers
+	if i := sort.Search(len(loads), func(i int) bool { return loads[i].to > k }); i < len(loads) && loads[i].from <= k {
+		q = loads[i]
 	}
 	v := (1 + q.scv()) / (q.share * float64(cfg.jobs()) * float64(reps))
 	l := math.Log(float64(cfg.Servers) / overloadLevel)

@@ -33,7 +33,7 @@ import (
 type Row struct {
 	Policy            string  `json:"policy"` // spec, e.g. "ll:d=2"
 	Servers           int     `json:"servers"`
-	Speeds            string  `json:"speeds"` // the servers' speeds, compact (SpeedsText): "10@1", "5@2,5@1"
+	Speeds            string  `json:"speeds"` // the servers' speeds, compact (SpeedsText): "10@1", "5@2,5@1"; past 200 bytes their number and hash, "20000 values #…"
 	Load              float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load)
 	Sizes             string  `json:"sizes"`
 	Arrivals          string  `json:"arrivals"`
@@ -42,7 +42,7 @@ type Row struct {
 	Refresh           float64 `json:"refresh"`
 	Tally             bool    `json:"tally"`
 	Dispatchers       int     `json:"dispatchers"`        // M
-	DispatcherWeights string  `json:"dispatcher_weights"` // "2,1,1", "" for an even split
+	DispatcherWeights string  `json:"dispatcher_weights"` // "2,1,1", "" for an even split; past 200 bytes their number and hash
 	Stagger           bool    `json:"stagger"`
 	Jobs              int64   `json:"jobs"` // measured jobs per replication
 	Warmup            int64   `json:"warmup"`

@@ -113,3 +113,39 @@ func TestRowShortestNumbers(t *testing.T) {
 		}
 	}
 }
+
+// A list of a value per server or per dispatcher is written in full up to
+// 200 bytes, else as its number and hash, as Config.Key gives it: 10^5
+// distinct speeds were 588,895 bytes in one cell (10^6: 8.9 MB, more than
+// Python's csv module takes).
+func TestRowLongLists(t *testing.T) {
+	const k, m = 100_000, 10_000
+	speeds, weights := make([]float64, k), make([]float64, m)
+	for i := range speeds {
+		speeds[i] = float64(i + 1)
+	}
+	for i := range weights {
+		weights[i] = float64(1 + i%7)
+	}
+	cfg := Config{Servers: k, Speeds: speeds, Dispatchers: m, DispatcherWeights: weights, Load: 0.5, Sizes: Exponential{M: 1},
+		Policy: WeightedRoundRobin{Weights: Weights{Speed: true}}, Jobs: 1000}
+	row := NewRow(Result{Config: cfg})
+	other := slices.Clone(speeds)
+	other[k-1]++
+	for _, c := range []struct{ name, got, want, changed string }{
+		{"speeds", row.Speeds, "100000 values #", (&Config{Servers: k, Speeds: other}).speedsKey()},
+		{"dispatcher_weights", row.DispatcherWeights, "10000 values #", (&Config{DispatcherWeights: weights[1:]}).dispatcherWeightsKey()},
+	} {
+		if !strings.HasPrefix(c.got, c.want) || len(c.got) > maxListKey || c.got == c.changed || rowField(t, row, c.name) != c.got {
+			t.Errorf("%s cell: %d bytes %.60q, want the number and hash %q... (a changed list: %q)", c.name, len(c.got), c.got, c.want, c.changed)
+		}
+	}
+	if key := cfg.Key(); len(key) > 2000 || !strings.Contains(key, row.Speeds) || !strings.Contains(key, row.DispatcherWeights) {
+		t.Errorf("Config.Key: %d bytes, want the cells' values", len(key))
+	}
+	cfg.Speeds, cfg.DispatcherWeights = []float64{2, 2, 1}, []float64{2, 1}
+	cfg.Servers, cfg.Dispatchers = 3, 2
+	if row := NewRow(Result{Config: cfg}); row.Speeds != "2@2,1@1" || row.DispatcherWeights != "2,1" {
+		t.Errorf("short lists: speeds %q, dispatcher weights %q; want them in full", row.Speeds, row.DispatcherWeights)
+	}
+}

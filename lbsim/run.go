@@ -197,7 +197,8 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 				err = e.err
 				return
 			case backlogFull:
-				err = backlogError(e.bytes, s.heldJobs())
+				n, what := s.heldJobs()
+				err = backlogError(e.bytes, n, what)
 				return
 			}
 			err = fmt.Errorf("replication %d stopped by a panic (in policy %s or lbsim itself): %v", rep, policyName(*cfg), v)

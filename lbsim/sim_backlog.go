@@ -13,7 +13,9 @@ import (
 // (a psJob a job). A stable system keeps it small; an unstable one (load
 // >= 1 with -overload, a ramp above 1) grows it with every job. Each
 // replication charges the capacity of those buffers, when they grow, to
-// its backlog, and ends with an error at the limit (Config.backlogLimit),
+// its backlog (twice for a slice grown by a copy, growHeld: the copy it
+// was grown from is held with it, then garbage until collected; charged
+// once, an overloaded PS server peaked at 2.82 GiB at the 2.0 GiB limit), and ends with an error at the limit (Config.backlogLimit),
 // so that no configuration needs more than MaxMemory.
 
 // backlog is one replication's account of per-job state, in bytes.
@@ -53,8 +55,8 @@ func (b *backlog) done() { b.release(b.bytes) }
 func growHeld[T any](held *backlog, s []T) []T {
 	c := cap(s)
 	s = slices.Grow(s, 1)
-	if held != nil {
-		held.grow(int64(cap(s)-c) * int64(unsafe.Sizeof(s[:1][0])))
+	if held != nil { // twice: the buffer and the copy it was grown from
+		held.grow(2 * int64(cap(s)-c) * int64(unsafe.Sizeof(s[:1][0])))
 	}
 	return s
 }
@@ -63,15 +65,16 @@ func growHeld[T any](held *backlog, s []T) []T {
 type backlogFull struct{ bytes int64 }
 
 // backlogError is the error of a replication whose backlog reached the
-// limit, with n jobs held.
-func backlogError(bytes int64, n int64) error {
-	return fmt.Errorf("the backlog reached %d jobs (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
-		n, bytesText(bytes), bytesText(memoryLimit))
+// limit, with n jobs held in what.
+func backlogError(bytes int64, n int64, what string) error {
+	return fmt.Errorf("the backlog reached %d jobs in %s (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
+		n, what, bytesText(bytes), bytesText(memoryLimit))
 }
 
-// heldJobs is the number of jobs in the replication's per-job state (the
-// largest count of its structures: a job may be in two).
-func (s *sim) heldJobs() int64 {
+// heldJobs is the number of jobs in the replication's per-job state and
+// the structure holding them: the largest count of its structures (a job
+// may be in two).
+func (s *sim) heldJobs() (int64, string) {
 	var fifos, ps int64
 	for i := range s.srv.deps {
 		fifos += int64(s.srv.deps[i].size)
@@ -79,16 +82,21 @@ func (s *sim) heldJobs() int64 {
 	for i := range s.srv.ps {
 		ps += int64(len(s.srv.ps[i].jobs))
 	}
-	n := max(fifos, ps)
-	if h, ok := s.disp.(holder); ok {
-		n = max(n, int64(h.held()))
+	n, what := fifos, "the servers' departure queues"
+	if ps > n {
+		n, what = ps, "the processor-sharing queues"
 	}
-	return n
+	if h, ok := s.disp.(holder); ok {
+		if m, w := h.held(); int64(m) > n {
+			n, what = int64(m), w
+		}
+	}
+	return n, what
 }
 
 // holder is a dispatcher with per-job state of its own (the live indexes
-// of JSQ, LWL and LSQ): held is the number of jobs in it.
-type holder interface{ held() int }
+// of JSQ, LWL, JIQ and LSQ): held is the number of jobs in it, and its name.
+type holder interface{ held() (int, string) }
 
 // Bytes a job in the system holds, by structure.
 const (

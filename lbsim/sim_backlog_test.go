@@ -1,7 +1,10 @@
 package lbsim
 
 import (
+	"fmt"
+	"os"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
 )
@@ -110,4 +113,77 @@ func lowerMemoryLimit(b int64) func() {
 	old := memoryLimit
 	memoryLimit = b
 	return func() { memoryLimit = old }
+}
+
+// The backlog's error counts the jobs where they are held, and names the
+// structure: JIQ's I-queues keep an index entry a job sent, which the
+// error counted as 0 jobs (about 1.0 GiB).
+func TestBacklogNamesItsHolder(t *testing.T) {
+	defer lowerMemoryLimit(96 << 20)()
+	for _, c := range []struct {
+		cfg  Config
+		what string
+	}{
+		{Config{Policy: JIQ{}, Dispatchers: 4, Servers: 4}, "in JIQ's index of busy servers"},
+		{Config{Policy: JIQ{}, Servers: 4}, "in the index of busy servers"},
+		{Config{Policy: Random{}, Discipline: PS, Servers: 1}, "in the processor-sharing queues"},
+	} {
+		cfg := c.cfg
+		cfg.Load, cfg.AllowOverload, cfg.Sizes, cfg.Jobs, cfg.Workers = 5, true, Exponential{M: 1}, 40_000_000, 1
+		_, err := Run(cfg)
+		var n int64
+		if err != nil {
+			fmt.Sscanf(err.Error()[strings.Index(err.Error(), "reached")+len("reached "):], "%d", &n)
+		}
+		// The limit's room in 16- to 48-byte entries, each charged twice: 300,000 or more.
+		if err == nil || n < 300_000 || !strings.Contains(err.Error(), c.what) {
+			t.Errorf("%s, M=%d: %v; want 300,000 jobs or more %s", cfg.Policy, cfg.dispatchers(), err, c.what)
+		}
+	}
+}
+
+// An overloaded PS server stays under the memory limit by its peak RSS
+// (Linux: VmHWM, reset through clear_refs), with the runtime's soft limit
+// set as the command does: its queue, a slice grown by copies, was charged
+// its capacity alone, and the copy it was grown from (and the collector's
+// slack) took the process to 2.82 GiB at the 2.0 GiB limit.
+func TestBacklogPeakRSS(t *testing.T) {
+	const limit = 256 << 20
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Skip("no peak RSS reset here:", err)
+	}
+	defer lowerMemoryLimit(limit)()
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(limit))
+	runtime.GC()
+	debug.FreeOSMemory()
+	base := procStatus(t, "VmRSS")
+	if err := os.WriteFile("/proc/self/clear_refs", []byte("5"), 0); err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Policy: Random{}, Discipline: PS, Servers: 1, Load: 5, AllowOverload: true, Sizes: Exponential{M: 1}, Jobs: 1e9, Workers: 1}
+	if _, err := Run(cfg); err == nil || !strings.Contains(err.Error(), "the backlog reached") {
+		t.Fatalf("err = %v, want the backlog's bound", err)
+	}
+	if peak := procStatus(t, "VmHWM"); peak-base > limit {
+		t.Errorf("PS overload: peak RSS %.0f MiB above the %.0f MiB before, over the %d MiB limit", float64(peak-base)/(1<<20), float64(base)/(1<<20), limit>>20)
+	} else {
+		t.Logf("PS overload: peak RSS %.0f MiB above the %.0f MiB before (limit %d MiB)", float64(peak-base)/(1<<20), float64(base)/(1<<20), limit>>20)
+	}
+}
+
+// procStatus is a /proc/self/status field in bytes.
+func procStatus(t *testing.T, field string) int64 {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if rest, ok := strings.CutPrefix(line, field+":"); ok {
+			var kb int64
+			fmt.Sscanf(strings.TrimSpace(rest), "%d", &kb)
+			return kb << 10
+		}
+	}
+	t.Skipf("no %s in /proc/self/status", field)
+	return 0
 }

@@ -4,7 +4,7 @@ package lbsim
 // Geller, Larus and Greenberg, Performance Evaluation 68(11), 2011). Each
 // dispatcher has an I-queue of idle servers' tokens. A server whose work
 // runs out, and that has no token out, puts one in the I-queue of one
-// dispatcher: drawn at random (JIQ-Random), or the shortest of d drawn
+// dispatcher: drawn at random (JIQ-Random), or the shortest of d distinct ones drawn
 // (JIQ-SQ(d)). A dispatcher sends a job to the server of the first token of
 // its I-queue and drops the token; with an empty I-queue it sends the job
 // to a server drawn at random. Without withdrawals (Lu et al.'s algorithm)
@@ -20,8 +20,9 @@ package lbsim
 // is jiqDispatcher's, uniformly among them.
 type iqueues struct {
 	s        *sim
-	r        *Stream // streamShared: which I-queues a token is offered
-	d        int     // I-queues compared by a newly idle server (1: random)
+	r        *Stream      // streamShared: which I-queues a token is offered
+	d        int          // distinct I-queues compared by a newly idle server (1: random), d <= M
+	drawn    serverSample // their draw
 	withdraw bool
 	m        int // M, the number of dispatchers
 	// busy holds the busy servers by the time their work runs out (with
@@ -62,15 +63,9 @@ func newIQueues(s *sim) *iqueues {
 	return q
 }
 
-// join puts server k's token in an I-queue: one drawn at random, or the
-// shortest of d drawn (the first drawn among the shortest).
+// join puts server k's token in the I-queue chosen for it.
 func (q *iqueues) join(k int) {
-	i := q.r.IntN(q.m)
-	for range q.d - 1 {
-		if j := q.r.IntN(q.m); q.n[j] < q.n[i] {
-			i = j
-		}
-	}
+	i := q.choose()
 	q.prev[k], q.next[k] = q.tail[i], -1
 	if q.tail[i] >= 0 {
 		q.next[q.tail[i]] = int32(k)
@@ -80,6 +75,23 @@ func (q *iqueues) join(k int) {
 	q.tail[i], q.on[k] = int32(k), int32(i)
 	q.n[i]++
 	q.s.reports += int64(q.msgs)
+}
+
+// choose draws the I-queue a token joins: one at random, or the shortest
+// of d distinct ones drawn (the first drawn among the shortest), as Lu et
+// al.'s JIQ-SQ(d) and the mean field (theory.JIQWithdrawals).
+func (q *iqueues) choose() int {
+	if q.d == 1 {
+		return q.r.IntN(q.m)
+	}
+	drawn := q.drawn.distinct(q.r, q.m, q.drawn.buffer(q.d))
+	i := drawn[0]
+	for _, j := range drawn[1:] {
+		if q.n[j] < q.n[i] {
+			i = j
+		}
+	}
+	return i
 }
 
 // leave takes server k's token out of its I-queue.
@@ -126,6 +138,12 @@ func (q *iqueues) sent(k int, t, _ float64) {
 	} else if q.on[k] < 0 {
 		q.join(k)
 	}
+}
+
+// held is the number of entries in the index of busy servers: one a job
+// sent (some stale), which grows with the backlog of an overloaded system.
+func (f iqueueFront) held() (int, string) {
+	return f.q.busy.n, "JIQ's index of busy servers by when their work runs out"
 }
 
 // iqueueFront is one dispatcher of JIQ with I-queues.

@@ -18,6 +18,7 @@ import (
 	"syscall"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
@@ -245,27 +246,21 @@ func readEntry[T any](path string, want cacheEntry[T]) (T, bool) {
 }
 
 // readEntryFile reads a cache file that is a regular file of at most
-// maxEntryBytes. It is opened with O_NONBLOCK, so that a FIFO put there
-// after the Stat does not block the open, and checked again once open; the
-// read is bounded by the size found then (plus one byte, to see growth).
+// maxEntryBytes (files.OpenRegular: a FIFO put there never blocks the
+// open); the read is bounded by the size found once open (plus one byte,
+// to see growth).
 func readEntryFile(path string) ([]byte, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return nil, err
-	}
-	if err := checkEntryFile(fi); err != nil {
-		return nil, err
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, err := files.OpenRegular(path, os.O_RDONLY, 0)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	if fi, err = f.Stat(); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
 		return nil, err
 	}
-	if err := checkEntryFile(fi); err != nil {
-		return nil, err
+	if fi.Size() > maxEntryBytes {
+		return nil, fmt.Errorf("its %d bytes are larger than the %d bytes an entry may hold", fi.Size(), int64(maxEntryBytes))
 	}
 	b := make([]byte, fi.Size()+1)
 	n, err := io.ReadFull(f, b)
@@ -276,33 +271,6 @@ func readEntryFile(path string) ([]byte, error) {
 		return b[:n], nil
 	}
 	return nil, err
-}
-
-// checkEntryFile refuses what Cached never writes: anything but a regular
-// file, or one over maxEntryBytes.
-func checkEntryFile(fi fs.FileInfo) error {
-	if !fi.Mode().IsRegular() {
-		return fmt.Errorf("it is a %s, not a regular file", fileKind(fi.Mode()))
-	}
-	if fi.Size() > maxEntryBytes {
-		return fmt.Errorf("its %d bytes are larger than the %d bytes an entry may hold", fi.Size(), int64(maxEntryBytes))
-	}
-	return nil
-}
-
-// fileKind names a file mode's type for a message.
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe (FIFO)"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	}
-	return "special file"
 }
 
 // decodeEntry checks the file's checksum before decoding anything.

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -90,7 +91,7 @@ func appendLint(file, title string, defects []string) error {
 	for _, d := range defects {
 		fmt.Fprintf(&b, "\t%s\n", d)
 	}
-	f, err := os.OpenFile(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f, err := files.OpenRegular(file, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644) // a FIFO would block every figure
 	if err == nil {
 		_, err = f.WriteString(b.String())
 		if cerr := f.Close(); err == nil {

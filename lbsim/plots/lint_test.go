@@ -5,7 +5,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -279,5 +281,25 @@ func TestLintEnvAppendsEachFigure(t *testing.T) {
 	t.Setenv(LintEnv, filepath.Join(t.TempDir(), "no", "such", "dir", "x"))
 	if _, err := PNG(waitFigure()); err == nil || !strings.Contains(err.Error(), LintEnv) {
 		t.Errorf("unwritable lint file: %v, want an error naming %s", err, LintEnv)
+	}
+	// A FIFO is refused at once: a blocking open would hang every figure.
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	t.Setenv(LintEnv, fifo)
+	done := make(chan error, 1)
+	go func() { _, err := PNG(waitFigure()); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "named pipe (FIFO), not a regular file") {
+			t.Errorf("lint file a FIFO: %v, want a refusal", err)
+		}
+	case <-time.After(time.Minute):
+		t.Error("lint file a FIFO: the figure blocked for a minute")
+		if f, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil { // let it return
+			f.Close()
+			<-done
+		}
 	}
 }

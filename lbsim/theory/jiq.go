@@ -11,7 +11,9 @@ import (
 // performance evaluation of distributed join-idle-queue load balancing with
 // and without token withdrawals" (2024). Every dispatcher has an I-queue of
 // tokens; a server that becomes idle puts a token in the I-queue of one
-// dispatcher, the shortest of d drawn at random (d = 1: JIQ-Random); a
+// dispatcher, the shortest of d distinct ones drawn at random (d = 1:
+// JIQ-Random; as M -> infinity d distinct draws are d independent ones,
+// whence the s_j^d below); a
 // dispatcher sends a job to a server of its I-queue if it has one, else to a
 // server drawn at random; a server that gets a job withdraws its token, so
 // the tokens are the idle servers. Poisson arrivals, equal speeds, per-server

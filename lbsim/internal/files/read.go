@@ -1,6 +1,7 @@
 package files
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -8,29 +9,25 @@ import (
 
 // ReadRegular reads a whole file that must be a regular file of at most
 // limit bytes: a FIFO would block forever and a device such as /dev/zero
-// never ends, so both are refused before reading, and a file that grows
+// never ends, so both are refused before reading (OpenRegular), and a file that grows
 // past limit while being read is refused too. what names the file's role
 // in the messages ("spec file", "shard file").
 func ReadRegular(path string, limit int64, what string) ([]byte, error) {
-	st, err := os.Stat(path)
-	if err != nil {
-		return nil, Describe(err, "reading the "+what, path)
+	f, err := OpenRegular(path, os.O_RDONLY, 0)
+	if errors.Is(err, ErrNotRegular) {
+		return nil, fmt.Errorf("the %s %w; give the path of a file", what, err)
 	}
-	if !st.Mode().IsRegular() {
-		kind := "a folder"
-		if !st.IsDir() {
-			kind = "not a regular file (a device, FIFO or socket)"
-		}
-		return nil, fmt.Errorf("the %s %s is %s; give the path of a file", what, path, kind)
-	}
-	if st.Size() > limit {
-		return nil, tooLarge(path, what, st.Size(), limit)
-	}
-	f, err := os.Open(path)
 	if err != nil {
 		return nil, Describe(err, "reading the "+what, path)
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, Describe(err, "reading the "+what, path)
+	}
+	if st.Size() > limit {
+		return nil, tooLarge(path, what, st.Size(), limit)
+	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, Describe(err, "reading the "+what, path)

@@ -13,6 +13,8 @@ import (
 	"io/fs"
 	"os"
 	"time"
+
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 )
 
 // Env names the variable that holds the log's path; unset, nothing is logged.
@@ -27,7 +29,8 @@ type Event struct {
 }
 
 // Append adds e to the log named by $LBSIM_RUN_LOG, if set. Each event is one write of one line
-// to a file opened for appending, so concurrent writers do not interleave.
+// to a file opened for appending, so concurrent writers do not interleave. The log must be a
+// regular file (files.OpenRegular): a FIFO would block every cached result.
 func Append(e Event) error {
 	path := os.Getenv(Env)
 	if path == "" {
@@ -37,7 +40,7 @@ func Append(e Event) error {
 	if err != nil {
 		return err
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+	f, err := files.OpenRegular(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
 	if err != nil {
 		return err
 	}
@@ -60,7 +63,7 @@ type Summary struct {
 // Read summarizes the log at path; no file is an empty log (the notebook cached nothing).
 func Read(path string) (Summary, error) {
 	var s Summary
-	f, err := os.Open(path)
+	f, err := files.OpenRegular(path, os.O_RDONLY, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return s, nil
 	}

@@ -1,8 +1,11 @@
 package runlog
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -63,5 +66,37 @@ func TestAppendUnset(t *testing.T) {
 	t.Setenv(Env, "")
 	if err := Append(Event{Quick: true}); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFIFO: a log named by LBSIM_RUN_LOG that is a FIFO is an error at once, for the writer
+// (every cached result logs) and the reader; a blocking open would hang both forever.
+func TestFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here:", err)
+	}
+	t.Setenv(Env, fifo)
+	for name, f := range map[string]func() error{
+		"Append": func() error { return Append(Event{Key: "a"}) },
+		"Read":   func() error { _, err := Read(fifo); return err },
+	} {
+		done := make(chan error, 1)
+		go func() { done <- f() }()
+		var err error
+		select {
+		case err = <-done:
+		case <-time.After(time.Minute):
+			t.Errorf("%s on a FIFO blocked for a minute", name)
+			for _, flag := range []int{os.O_RDONLY, os.O_WRONLY} { // let it return
+				if g, oerr := os.OpenFile(fifo, flag|syscall.O_NONBLOCK, 0); oerr == nil {
+					g.Close()
+				}
+			}
+			err = <-done
+		}
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Errorf("%s on a FIFO: %v, want a refusal", name, err)
+		}
 	}
 }
