@@ -34,7 +34,18 @@ const (
 	// upper estimate Validate makes before anything is allocated
 	// (memoryEstimate).
 	MaxMemory = 2 << 30
+	// RuntimeMemoryLimit is the soft memory limit a program running lbsim
+	// gives Go's runtime (debug.SetMemoryLimit, as the lbsim command does):
+	// 7/8 of MaxMemory (softLimit). The collector and the scavenger keep
+	// the process near it, and the eighth left covers their lag: freed
+	// buffers not yet returned to the system. With the soft limit at the
+	// limit itself, an overloaded PS server, whose queue grows by copies,
+	// peaked once at 514 MiB under a 512 MiB limit.
+	RuntimeMemoryLimit = MaxMemory - MaxMemory/8
 )
+
+// softLimit is RuntimeMemoryLimit for a memory limit of max bytes.
+func softLimit(max int64) int64 { return max - max/8 }
 
 // memoryLimit is MaxMemory; tests lower it.
 var memoryLimit int64 = MaxMemory

@@ -16,11 +16,11 @@ var commands = map[string]func(args []string, stdout, stderr io.Writer) error{
 }
 
 func main() {
-	// Validate keeps what a run holds within lbsim.MaxMemory; the limit
-	// makes the collector keep the heap there too, rather than let it grow
-	// to twice what is live (GOMEMLIMIT, if set, wins).
+	// Validate keeps what a run holds within lbsim.MaxMemory; the soft
+	// limit makes the collector keep the process below it too, rather than
+	// let the heap grow to twice what is live (GOMEMLIMIT, if set, wins).
 	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(lbsim.MaxMemory)
+		debug.SetMemoryLimit(lbsim.RuntimeMemoryLimit)
 	}
 	os.Exit(mainWithArgs(os.Args[1:], os.Stdout, os.Stderr))
 }
