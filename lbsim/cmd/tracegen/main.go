@@ -1,5 +1,6 @@
 // Command tracegen writes the four traces of the load-moments study
-// (loadmoments.Traces) as CSV files trace1.csv ... trace4.csv:
+// (loadmoments.Traces) as CSV files trace1.csv ... trace4.csv, and the
+// request log of notebook 11, requests.csv (requestLog):
 //
 //	go run ./lbsim/cmd/tracegen -out data -seed 1
 //
@@ -20,7 +21,7 @@ import (
 )
 
 func main() {
-	out := flag.String("out", "data", "directory to write trace1.csv ... trace4.csv into")
+	out := flag.String("out", "data", "directory to write trace1.csv ... trace4.csv and requests.csv into")
 	seed := flag.Uint64("seed", 1, "seed of the modal durations")
 	flag.Parse()
 	if err := write(*out, *seed); err != nil {
@@ -44,7 +45,7 @@ func write(dir string, seed uint64) error {
 		}
 		fmt.Printf("%s: %d jobs over %.0f ms\n", path, tr.Len(), tr.Times[tr.Len()-1])
 	}
-	return nil
+	return writeLog(dir, seed)
 }
 
 // writeFile writes atomically, so a reader never sees half a trace.
