@@ -59,8 +59,45 @@ const (
 
 // printCSS is the table's print rule, emitted with each table (class
 // lbsim-table): paper does not scroll, so the wrapper shows the whole table,
-// in smaller type that fits the text width of an A4 page.
-const printCSS = `<style>@media print{.lbsim-table-wrap{overflow:visible!important}table.lbsim-table{font-size:9px!important}table.lbsim-table td,table.lbsim-table th{padding:2px 4px!important}}</style>`
+// in type small enough that it fits the text width. The wrapper is a size
+// container and carries the table's width at a 1px font (--lbsim-table-px,
+// see printWidth) and its columns (--lbsim-table-cols): the type is 9px, or
+// smaller for a wide table (down to 5px), so that every column is inside
+// the page (a 17-column comparison was cut at its 15th).
+const printCSS = `<style>@media print{.lbsim-table-wrap{overflow:visible!important;container-type:inline-size}` +
+	`.lbsim-table-wrap>table.lbsim-table{font-size:max(5px,min(9px,calc((100cqi - var(--lbsim-table-cols,0)*9px)/var(--lbsim-table-px,1))))!important}` +
+	`table.lbsim-table td,table.lbsim-table th{padding:2px 4px!important}}</style>`
+
+// Average advances of sans-serif type (Liberation Sans, DejaVu Sans), in em,
+// with a margin: a digit is 0.556 em, a lower-case letter about 0.5, a
+// capital 0.67; bold headers are wider.
+const (
+	cellEm     = 0.6
+	headEm     = 0.66
+	longCellEm = 12 // longStyle's min-width: a long text cell wraps at spaces down to it
+)
+
+// printWidth is a table's width in em, each column as wide as its longest
+// cell or header part (headers break after an underscore), a long text
+// column its minimum width.
+func printWidth(cols []shownColumn, shown int, text func(int, shownColumn) string) float64 {
+	w := 0.0
+	for _, c := range cols {
+		cw := 0.0
+		for _, part := range strings.Split(c.name, "_") {
+			cw = max(cw, headEm*float64(utf8.RuneCountInString(part)+1))
+		}
+		if c.long {
+			w += max(cw, longCellEm)
+			continue
+		}
+		for r := range shown {
+			cw = max(cw, cellEm*float64(utf8.RuneCountInString(text(r, c))))
+		}
+		w += cw
+	}
+	return w
+}
 
 // longText is the length (in characters) above which a text column may wrap
 // at spaces: shorter labels stay on one line.
@@ -110,7 +147,8 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		return cellText(df.Elem(r, c.index), c.typ, floatVerb)
 	}
 	b.WriteString(printCSS)
-	fmt.Fprintf(&b, "<div class=\"lbsim-table-wrap\" style=%q>\n<table class=\"lbsim-table\" style=%q>\n", wrapStyle, tableStyle)
+	wrap := fmt.Sprintf("%s;--lbsim-table-px:%.1f;--lbsim-table-cols:%d", wrapStyle, printWidth(cols, shown, text), len(cols))
+	fmt.Fprintf(&b, "<div class=\"lbsim-table-wrap\" style=%q>\n<table class=\"lbsim-table\" style=%q>\n", wrap, tableStyle)
 	if o.caption != "" {
 		fmt.Fprintf(&b, "<caption style=%q>%s</caption>\n", captionStyle, html.EscapeString(o.caption))
 	}

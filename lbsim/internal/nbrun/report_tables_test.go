@@ -88,9 +88,14 @@ const measureTables = `() => [...document.querySelectorAll('table')].map(tb => {
   return {Caption: cap.slice(0, 80), Right: box.getBoundingClientRect().right + window.scrollX, RowLines: lines, Row: row};
 })`
 
+// printWidth is the text width of the PDF's A4 page in CSS px (210 mm less printCSS's 2 x 12 mm
+// margins, at 96 px an inch), where a table cannot scroll.
+const printWidth = 186 / 25.4 * 96
+
 // checkTableLayout opens the report page htmlPath in headless Chromium with a pageWidth wide
 // viewport and fails for each table whose box runs past the page or whose tallest row takes
-// more than maxRowLines lines; it saves a screenshot of the page next to the report.
+// more than maxRowLines lines; then lays it out for print on the A4 text width and fails for
+// each table that runs past it (paper does not scroll: its last columns would be cut).
 func checkTableLayout(t *testing.T, htmlPath string) {
 	t.Helper()
 	abs, err := filepath.Abs(htmlPath)
@@ -100,34 +105,40 @@ func checkTableLayout(t *testing.T, htmlPath string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	page := openBrowser(t, ctx)
-	if err := (proto.EmulationSetDeviceMetricsOverride{Width: pageWidth, Height: 800, DeviceScaleFactor: 1}).Call(page); err != nil {
-		t.Fatal(err)
-	}
-	if err := page.Navigate(fileURL(abs)); err != nil {
-		t.Fatal(err)
-	}
-	if err := page.WaitLoad(); err != nil {
-		t.Fatal(err)
-	}
-	res, err := page.Eval(measureTables)
-	if err != nil {
-		t.Fatalf("measuring the tables of %s: %v", htmlPath, err)
-	}
-	var boxes []tableBox
-	if err := res.Value.Unmarshal(&boxes); err != nil {
-		t.Fatal(err)
-	}
-	for _, b := range boxes {
-		if b.Right > pageWidth+0.5 {
-			t.Errorf("%s: table %q runs to %.0f px, past the %d px page: let it scroll (overflow-x:auto wrapper) or narrow it",
-				filepath.Base(htmlPath), b.Caption, b.Right, pageWidth)
+	for _, media := range []string{"screen", "print"} {
+		width := map[string]float64{"screen": pageWidth, "print": printWidth}[media]
+		if err := (proto.EmulationSetDeviceMetricsOverride{Width: int(width), Height: 800, DeviceScaleFactor: 1}).Call(page); err != nil {
+			t.Fatal(err)
 		}
-		if b.RowLines > maxRowLines+0.5 {
-			t.Errorf("%s: table %q has a row %.1f lines tall (at most %d on a %d px page): %q",
-				filepath.Base(htmlPath), b.Caption, b.RowLines, maxRowLines, pageWidth, b.Row)
+		if err := (proto.EmulationSetEmulatedMedia{Media: media}).Call(page); err != nil {
+			t.Fatal(err)
 		}
+		if err := page.Navigate(fileURL(abs)); err != nil {
+			t.Fatal(err)
+		}
+		if err := page.WaitLoad(); err != nil {
+			t.Fatal(err)
+		}
+		res, err := page.Eval(measureTables)
+		if err != nil {
+			t.Fatalf("measuring the tables of %s: %v", htmlPath, err)
+		}
+		var boxes []tableBox
+		if err := res.Value.Unmarshal(&boxes); err != nil {
+			t.Fatal(err)
+		}
+		for _, b := range boxes {
+			if b.Right > float64(int(width))+0.5 {
+				t.Errorf("%s (%s): table %q runs to %.0f px, past the %.0f px page: let it scroll on screen (overflow-x:auto wrapper), set it smaller in print, or narrow it",
+					filepath.Base(htmlPath), media, b.Caption, b.Right, width)
+			}
+			if media == "screen" && b.RowLines > maxRowLines+0.5 {
+				t.Errorf("%s: table %q has a row %.1f lines tall (at most %d on a %d px page): %q",
+					filepath.Base(htmlPath), b.Caption, b.RowLines, maxRowLines, pageWidth, b.Row)
+			}
+		}
+		t.Logf("%s: %d tables measured on a %.0f px %s page", filepath.Base(htmlPath), len(boxes), width, media)
 	}
-	t.Logf("%s: %d tables measured on a %d px page", filepath.Base(htmlPath), len(boxes), pageWidth)
 }
 
 // checkPDFLines fails for each page of the PDF (text by pdftotext -layout, as ReadPDF reads it)

@@ -49,7 +49,14 @@ const mathBudget = "60000"
 // so that its lines stay whole (0.62 em is a little more than a monospace character's advance,
 // 0.60 em in DejaVu and Liberation Mono); an output is not split over two pages, nor a
 // paragraph's first or last two lines left alone on one.
+//
+// On screen: nbconvert lays an output out as a table row (prompt cell, output cell), and a table
+// cell grows to its content, so a wide table's scroll wrapper grew with it and the whole output
+// scrolled, figures too; a fixed layout (its prompt column as wide as before) keeps the output
+// cell to the page, and the wrapper scrolls.
 const printCSS = `
+.jp-OutputArea-child { table-layout: fixed; width: 100%; }
+.jp-OutputArea-child > .jp-OutputPrompt { width: var(--jp-cell-prompt-width, 64px); }
 @page { size: A4; margin: 14mm 12mm; }
 @media print {
   body { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
