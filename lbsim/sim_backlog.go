@@ -86,7 +86,18 @@ func (s *sim) heldJobs() (int64, string) {
 	if ps > n {
 		n, what = ps, "the processor-sharing queues"
 	}
-	if h, ok := s.disp.(holder); ok {
+	var own int64 // the own view's departures, of every dispatcher
+	if s.many != nil && s.cfg.View == OwnView {
+		for i := range s.many.fronts {
+			if h, ok := s.many.fronts[i].disp.(holder); ok {
+				m, _ := h.held()
+				own += int64(m)
+			}
+		}
+		if own > n {
+			n, what = own, "the dispatchers' own views"
+		}
+	} else if h, ok := s.disp.(holder); ok {
 		if m, w := h.held(); int64(m) > n {
 			n, what = int64(m), w
 		}
@@ -114,10 +125,10 @@ func (c *Config) perJobBytes() int64 {
 	}
 	var b int64
 	live := c.Refresh == 0
-	index := false
+	index := c.View == OwnView // each dispatcher's departures of its own jobs
 	switch p := c.Policy.(type) {
 	case JSQ:
-		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
+		index = index || live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
 	case LeastLoaded:
 		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
 	case JIQ, LSQ:
