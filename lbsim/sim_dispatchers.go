@@ -33,7 +33,7 @@ import (
 // front is one dispatcher of several.
 type front struct {
 	r     *Stream
-	board *board // nil: live state
+	board *board  // nil: live state
 	own   []int32 // its counts of its own jobs (the own view), else nil
 	disp  dispatcher
 	obs   observer
