@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"strings"
+	"unsafe"
 )
 
 // The own view (Config.View = OwnView) is what a proxy that counts its own
@@ -14,12 +15,13 @@ import (
 // live one to the bit.
 //
 // Under FCFS a job's departure is known when it is sent (the server's new
-// free time), so a dispatcher keeps its jobs' departures in a monotone
-// radix heap and takes each from its count at the first arrival after it:
-// the job remembers its dispatcher by being in that dispatcher's heap, at
-// no cost per job beyond the heap's entry. JSQ and SED over all K servers
-// already count the jobs they are told of (leastCount): under the own view
-// each is told only of its own.
+// free time), and a dispatcher's jobs at a server leave in the order it
+// sent them: each dispatcher keeps, for each server, the departures of its
+// jobs there in a FIFO of its own (as the servers keep theirs for live
+// counts), dropped when it reads the count. The job remembers its
+// dispatcher by being in that dispatcher's FIFO, at no cost per job beyond
+// its entry. JSQ and SED over all K servers already count the jobs they
+// are told of (leastCount): under the own view each is told only of its own.
 
 // ViewKind is what the dispatchers see of the servers' job counts.
 type ViewKind uint8
@@ -74,59 +76,54 @@ func (c *Config) checkView() error {
 	return nil
 }
 
-// ownViewBytes is the memory of one dispatcher's own counts of the K
-// servers (ownDispatcher's), for the memory estimate (dispatcherState).
+// ownViewBytes is the memory of one dispatcher's own departure FIFOs of
+// the K servers (ownDispatcher's), for the memory estimate
+// (dispatcherState).
 func (c *Config) ownViewBytes() int64 {
 	if c.View != OwnView {
 		return 0
 	}
-	return allocBytes(4 * int64(c.Servers))
+	return allocBytes(int64(unsafe.Sizeof(fifo{})) * int64(c.Servers))
 }
 
-// ownDispatcher is a dispatcher under the own view: its counts of its own
-// jobs at each server, which its policy reads through View.Count (s.own),
-// and those jobs' departures.
+// ownDispatcher is a dispatcher under the own view: for each server the
+// departures of its own jobs there, whose number its policy reads through
+// View.Count (s.own).
 type ownDispatcher struct {
 	dispatcher
-	srv   *servers
-	count []int32
-	deps  radixHeap
+	srv  *servers
+	deps []fifo
 }
 
 // newOwnView is d under the own view: itself if it already counts the jobs
 // it is told of (leastCount, told of its own only: dispatcherSet.sent),
-// else d with counts of its own, and those counts (nil for none).
-func newOwnView(s *sim, d dispatcher) (dispatcher, []int32) {
+// else d with departure FIFOs of its own, and those FIFOs (nil for none).
+func newOwnView(s *sim, d dispatcher) (dispatcher, []fifo) {
 	if _, ok := d.(*leastCount); ok {
 		return d, nil
 	}
-	o := &ownDispatcher{dispatcher: d, srv: s.srv, count: make([]int32, s.k)}
-	o.deps.held = &s.srv.held
-	return o, o.count
+	o := &ownDispatcher{dispatcher: d, srv: s.srv, deps: make([]fifo, s.k)}
+	return o, o.deps
 }
 
-// pick takes the departures due by t from the counts, then lets the
-// policy pick.
-func (d *ownDispatcher) pick(t, x float64) int {
-	for {
-		k, _, ok := d.deps.popUntil(t)
-		if !ok {
-			break
-		}
-		d.count[k]--
-	}
-	return d.dispatcher.pick(t, x)
-}
-
-// sent counts the job just joined to server k; under FCFS it departs when
-// the server's work, its own included, is done.
+// sent queues the departure of the job just joined to server k: under
+// FCFS it leaves when the server's work, its own included, is done. The
+// departures due are dropped first, so that a FIFO holds no more than the
+// dispatcher's jobs at the server and the one sent.
 func (d *ownDispatcher) sent(k int, t, x float64) {
-	d.count[k]++
-	d.deps.push(k, d.srv.free[k])
+	q := &d.deps[k]
+	q.popUntil(t, &d.srv.held)
+	q.push(d.srv.free[k], &d.srv.held)
 	if o, ok := d.dispatcher.(observer); ok {
 		o.sent(k, t, x)
 	}
 }
 
-// held is the number of this dispatcher's jobs in the system.
-func (d *ownDispatcher) held() (int, string) { return d.deps.n, "the own view's departures" }
+// held is the number of this dispatcher's jobs in its FIFOs.
+func (d *ownDispatcher) held() (int, string) {
+	n := 0
+	for i := range d.deps {
+		n += int(d.deps[i].size)
+	}
+	return n, "the own view's departure queues"
+}

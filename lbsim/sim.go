@@ -22,7 +22,7 @@ type sim struct {
 	ref   refresher      // nil when the dispatcher keeps no board index
 	many  *dispatcherSet // the M dispatchers; nil for one
 	front int            // the index of the dispatcher at hand
-	own   []int32        // under the own view, its counts of its own jobs (View.Count); else nil
+	own   []fifo         // under the own view, its departures of its own jobs (View.Count); else nil
 	m     *metrics
 	ctl   *controlSums // nil unless Config.ControlVariates
 

@@ -125,10 +125,10 @@ func (c *Config) perJobBytes() int64 {
 	}
 	var b int64
 	live := c.Refresh == 0
-	index := c.View == OwnView // each dispatcher's departures of its own jobs
+	index := false
 	switch p := c.Policy.(type) {
 	case JSQ:
-		index = index || live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
+		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
 	case LeastLoaded:
 		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
 	case JIQ, LSQ:
@@ -137,6 +137,12 @@ func (c *Config) perJobBytes() int64 {
 	if index {
 		b += indexJobBytes
 	}
+	if c.View == OwnView && c.SampleEvery > 0 {
+		b += fifoJobBytes // the dispatcher's, beside the servers' for the time series
+	}
+	// The departure FIFOs: the servers', or under the own view the
+	// dispatchers' (a job in its dispatcher's only), or for JSQ and SED
+	// over all servers the index above.
 	if c.SampleEvery > 0 || (c.Policy != nil && Reads(c.Policy)&Count != 0 && !index) {
 		b += fifoJobBytes
 	}
