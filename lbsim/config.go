@@ -29,7 +29,11 @@ type Config struct {
 	DispatcherWeights []float64
 	// Stagger refreshes dispatcher i's board at T (n + i/M) instead of all
 	// boards at the multiples of T.
-	Stagger    bool
+	Stagger bool
+	// View is what the dispatchers see of the servers' job counts: the
+	// live state (or the board), or OwnView, each dispatcher's own jobs
+	// still at each server (policy_view_own.go).
+	View       ViewKind
 	Discipline Discipline
 	Jobs       int64  // measured jobs per replication, N >= 1 (a trace: 0 = all its jobs)
 	Warmup     int64  // jobs simulated before measuring

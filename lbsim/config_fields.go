@@ -218,6 +218,15 @@ func init() {
 		{Name: "stagger", check: (*Config).checkStagger, Label: "stagger", Go: "Stagger", Default: "false", kind: kindBool,
 			Doc: "refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T",
 			ops: flagValue(func(c *Config) *bool { return &c.Stagger })},
+		{Name: "view", check: (*Config).checkView, Label: "view", Go: "View", Default: "live", Axis: true,
+			Doc: "what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages)",
+			ops: with(value(func(c *Config) *ViewKind { return &c.View }, func(g *Grid) *[]ViewKind { return &g.Views },
+				parseView, ViewKind.String),
+				func(o *fieldOps) {
+					o.choices = func() []Choice {
+						return []Choice{{"live", "the servers' state, or the board with -refresh"}, {"own", "each dispatcher's own jobs at each server"}}
+					}
+				})},
 		{Name: "jobs", check: (*Config).checkJobs, Label: "jobs N", Go: "Jobs", Default: "2000000", kind: kindInt,
 			Doc: "measured jobs N per replication (a trace: 0 = all its jobs)",
 			ops: with(value(func(c *Config) *int64 { return &c.Jobs }, nil, number.Int, itoa64),

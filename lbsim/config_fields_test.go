@@ -128,7 +128,7 @@ func TestKeyNamesEverySetting(t *testing.T) {
 		c := base
 		other := map[kind]string{kindInt: "3", kindFloat: "0.25", kindBool: "true", kindList: "2,1"}[f.kind]
 		if f.kind == kindText {
-			other = map[string]string{"policy": "rnd", "sizes": "det:x=1", "arrivals": "det", "discipline": "ps"}[f.Name]
+			other = map[string]string{"policy": "rnd", "sizes": "det:x=1", "arrivals": "det", "discipline": "ps", "view": "own"}[f.Name]
 		}
 		if err := f.Set(&c, other); err != nil {
 			t.Fatalf("%s=%s: %v", f.Name, other, err)

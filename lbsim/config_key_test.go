@@ -38,6 +38,7 @@ var keyPerturb = map[string]func(c *lbsim.Config){
 	"Dispatchers":       func(c *lbsim.Config) { c.Dispatchers = 4 },
 	"DispatcherWeights": func(c *lbsim.Config) { c.DispatcherWeights = []float64{2, 1} },
 	"Stagger":           func(c *lbsim.Config) { c.Stagger = true },
+	"View":              func(c *lbsim.Config) { c.View = lbsim.OwnView },
 	"Discipline":        func(c *lbsim.Config) { c.Discipline = lbsim.PS },
 	"Jobs":              func(c *lbsim.Config) { c.Jobs++ },
 	"Warmup":            func(c *lbsim.Config) { c.Warmup = 10 },

@@ -74,8 +74,8 @@ func Theory(cfg Config) (Reference, bool) {
 	if cfg.Refresh > 0 && cfg.Servers > 1 {
 		return Reference{}, false // a board changes what the policy sees
 	}
-	if cfg.Servers > 1 && cfg.dispatchers() > 1 && ownHistory(cfg.Policy, cfg.Servers) {
-		return Reference{}, false // M pointers or memories: not one dispatcher's system
+	if cfg.Servers > 1 && cfg.dispatchers() > 1 && (ownHistory(cfg.Policy, cfg.Servers) || cfg.View == OwnView) {
+		return Reference{}, false // M pointers, memories or own counts: not one dispatcher's system
 	}
 	if cfg.Servers == 1 {
 		cfg.Policy = Random{} // whatever the policy: RND's one M/G/1 (D/M/1) queue

@@ -149,17 +149,19 @@ type fastPolicy interface{ newDispatcher(s *sim) dispatcher }
 type stateKeeper interface{ dispatcherState(c *Config) int64 }
 
 // dispatcherState is the memory, in bytes, of one dispatcher's own
-// instance of p under c: its own answer for a built-in policy; for a
-// policy of one's own, which may keep anything (Start), as much per server
-// as the heaviest, and without Start, its View's samples (indexBytes).
+// instance of p under c, and of its own counts under the own view
+// (ownViewBytes): its own answer for a built-in policy; for a policy of
+// one's own, which may keep anything (Start), as much per server as the
+// heaviest, and without Start, its View's samples (indexBytes).
 func dispatcherState(p Policy, c *Config) int64 {
+	own := c.ownViewBytes()
 	switch {
 	case has[stateKeeper](p):
-		return p.(stateKeeper).dispatcherState(c)
+		return own + p.(stateKeeper).dispatcherState(c)
 	case has[starter](p) || has[builtinStarter](p):
-		return serverBytes * int64(c.Servers)
+		return own + serverBytes*int64(c.Servers)
 	}
-	return indexBytes * int64(c.Servers)
+	return own + indexBytes*int64(c.Servers)
 }
 
 // newDispatcher is p's dispatcher for one replication: its own, or its
@@ -384,7 +386,8 @@ type balancer interface{ balances(k int) bool }
 
 func balances(c *Config) bool {
 	b, ok := c.Policy.(balancer)
-	return ok && c.Refresh == 0 && b.balances(c.Servers)
+	ownOnly := c.View == OwnView && c.dispatchers() > 1 // each balances its own jobs only
+	return ok && c.Refresh == 0 && !ownOnly && b.balances(c.Servers)
 }
 
 // configChecker: a built-in policy's checks of the whole configuration

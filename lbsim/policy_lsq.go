@@ -106,12 +106,16 @@ func (p LSQ) check() error {
 	return nil
 }
 
-// checkConfig: LSQ's knowledge is its estimates of live state, not a board.
+// checkConfig: LSQ's knowledge is its estimates of live state, not a
+// board nor the own view's exact counts.
 func (p LSQ) checkConfig(c *Config) error {
-	if c.Refresh == 0 {
-		return nil
+	switch {
+	case c.Refresh > 0:
+		return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", c.Refresh, p)
+	case c.View == OwnView:
+		return fmt.Errorf("view own is invalid for %s, which keeps its own estimates (its sends and the servers' reports): use -view live with lsq, or for exact counts of each dispatcher's own jobs -view own with %s", p, ownViewPolicies)
 	}
-	return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", c.Refresh, p)
+	return nil
 }
 
 func (LSQ) symmetric() {}

@@ -57,9 +57,13 @@ func (v *View) Workload(k int) float64 {
 }
 
 // Count is the number of jobs at server k: live, or as on the board (plus
-// the tally). The policy must read Count (see Reads).
+// the tally), or under the own view (Config.View) the dispatcher's own jobs
+// there. The policy must read Count (see Reads).
 func (v *View) Count(k int) int {
 	v.s.spend()
+	if own := v.s.own; own != nil {
+		return own[k].popUntil(v.t, &v.s.srv.held)
+	}
 	if b := v.s.board; b != nil && b.count != nil {
 		return int(b.count[k])
 	}

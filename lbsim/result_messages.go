@@ -27,7 +27,8 @@ package lbsim
 //   - a board: one message from every server to every dispatcher at each
 //     refresh, K M per refresh instant (K per staggered board refresh),
 //     that is K M / (lambda T) a job; the dispatch itself reads the board;
-//   - RND, RR, SITA and the weighted splits: 0 (they read no state).
+//   - RND, RR, SITA and the weighted splits: 0 (they read no state);
+//   - the own view (Config.View): 0, each dispatcher counts its own jobs.
 
 // messages is the number of messages the run has counted so far: K per
 // board snapshot, and the servers' own reports (s.reports: idle tokens,
@@ -53,7 +54,7 @@ func messagesPerJob(cfg *Config, reps []replication) float64 {
 		}
 	}
 	perJob := 0.0
-	if cfg.Refresh == 0 {
+	if cfg.Refresh == 0 && cfg.View == LiveView {
 		perJob = 2 * float64(probes(cfg.Policy, cfg.Servers))
 	}
 	if jobs == 0 {

@@ -8,7 +8,7 @@ import (
 // Grid is a sweep: every combination of its axes applied to Base is one
 // configuration. An empty axis keeps Base's value. Configurations are ordered
 // with Sizes outermost, then Servers, Disciplines, Refresh, Dispatchers,
-// Policies, and Loads fastest (gridAxes). All configurations share Base's seed, so every
+// Views, Policies, and Loads fastest (gridAxes). All configurations share Base's seed, so every
 // policy and load sees the same job sizes and (scaled) arrival times: common
 // random numbers, as in the course's R code. The command line, sweep files,
 // shards and Slurm scripts describe a sweep as a Grid too (Set, Text,
@@ -20,6 +20,7 @@ type Grid struct {
 	Disciplines []Discipline
 	Refresh     []float64
 	Dispatchers []int
+	Views       []ViewKind
 	Policies    []Policy
 	Loads       []float64
 	// SkipInvalid drops the invalid configurations (Valid) instead of
@@ -28,7 +29,7 @@ type Grid struct {
 }
 
 // gridAxes are the axes in the order they expand, the first outermost.
-var gridAxes = []string{"sizes", "servers", "discipline", "refresh", "dispatchers", "policy", "load"}
+var gridAxes = []string{"sizes", "servers", "discipline", "refresh", "dispatchers", "view", "policy", "load"}
 
 // axes are the grid's axis fields in gridAxes order.
 func axes() []*Field {
@@ -119,6 +120,9 @@ func (c Config) String() string {
 	}
 	if c.Dispatchers > 1 {
 		fmt.Fprintf(&b, ", %d dispatchers", c.Dispatchers)
+	}
+	if c.View != LiveView {
+		b.WriteString(", " + c.View.String() + " view")
 	}
 	if c.Discipline != FCFS {
 		b.WriteString(", " + c.Discipline.String())

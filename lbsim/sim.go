@@ -22,6 +22,7 @@ type sim struct {
 	ref   refresher      // nil when the dispatcher keeps no board index
 	many  *dispatcherSet // the M dispatchers; nil for one
 	front int            // the index of the dispatcher at hand
+	own   []fifo         // under the own view, its departures of its own jobs (View.Count); else nil
 	m     *metrics
 	ctl   *controlSums // nil unless Config.ControlVariates
 
@@ -80,7 +81,9 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	}
 	s.policy, s.policyHash = ownPolicy(cfg.Policy)
 	kind := Reads(cfg.Policy)
-	counting := kind&Count != 0 || cfg.SampleEvery > 0
+	// Under the own view the dispatchers count their own jobs: the
+	// servers keep departures only for the time series.
+	counting := kind&Count != 0 && cfg.View == LiveView || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	s.srv.held.limit = cfg.backlogLimit()
 	classes := max(1, len(cfg.classes()))
@@ -97,6 +100,9 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
 	s.disp = newDispatcher(s.policy, s)
+	if cfg.View == OwnView {
+		s.disp, s.own = newOwnView(s, s.disp)
+	}
 	s.obs, _ = s.disp.(observer)
 	if s.shared != nil {
 		s.obs = s.shared

@@ -86,7 +86,18 @@ func (s *sim) heldJobs() (int64, string) {
 	if ps > n {
 		n, what = ps, "the processor-sharing queues"
 	}
-	if h, ok := s.disp.(holder); ok {
+	var own int64 // the own view's departures, of every dispatcher
+	if s.many != nil && s.cfg.View == OwnView {
+		for i := range s.many.fronts {
+			if h, ok := s.many.fronts[i].disp.(holder); ok {
+				m, _ := h.held()
+				own += int64(m)
+			}
+		}
+		if own > n {
+			n, what = own, "the dispatchers' own views"
+		}
+	} else if h, ok := s.disp.(holder); ok {
 		if m, w := h.held(); int64(m) > n {
 			n, what = int64(m), w
 		}
@@ -126,6 +137,12 @@ func (c *Config) perJobBytes() int64 {
 	if index {
 		b += indexJobBytes
 	}
+	if c.View == OwnView && c.SampleEvery > 0 {
+		b += fifoJobBytes // the dispatcher's, beside the servers' for the time series
+	}
+	// The departure FIFOs: the servers', or under the own view the
+	// dispatchers' (a job in its dispatcher's only), or for JSQ and SED
+	// over all servers the index above.
 	if c.SampleEvery > 0 || (c.Policy != nil && Reads(c.Policy)&Count != 0 && !index) {
 		b += fifoJobBytes
 	}

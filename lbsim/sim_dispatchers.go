@@ -34,6 +34,7 @@ import (
 type front struct {
 	r     *Stream
 	board *board // nil: live state
+	own   []fifo // its departures of its own jobs (the own view), else nil
 	disp  dispatcher
 	obs   observer
 	ref   refresher
@@ -71,6 +72,9 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 		}
 		s.rDispatch, s.board, s.front = f.r, f.board, i
 		f.disp = newDispatcher(s.policy, s)
+		if cfg.View == OwnView {
+			f.disp, f.own = newOwnView(s, f.disp)
+		}
 		f.obs, _ = f.disp.(observer)
 		f.ref, _ = f.disp.(refresher)
 		if f.obs != nil {
@@ -87,7 +91,7 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 // enter points s at dispatcher i.
 func (ds *dispatcherSet) enter(s *sim, i int) {
 	f := &ds.fronts[i]
-	s.rDispatch, s.board, s.disp, s.obs, s.ref, s.front = f.r, f.board, f.disp, f.obs, f.ref, i
+	s.rDispatch, s.board, s.own, s.disp, s.obs, s.ref, s.front = f.r, f.board, f.own, f.disp, f.obs, f.ref, i
 }
 
 // arrive refreshes the boards due by the arrival at t, draws the
@@ -138,10 +142,11 @@ func (ds *dispatcherSet) refresh(s *sim, t float64) {
 }
 
 // sent tells the dispatchers' indexes of the job of size x sent to server
-// k at t: on a board only the sender's (its tally), live every one (each
-// mirrors the servers).
+// k at t: on a board only the sender's (its tally), under the own view
+// only the sender's (its own jobs), live every one (each mirrors the
+// servers).
 func (ds *dispatcherSet) sent(s *sim, k int, t, x float64) {
-	if s.board != nil {
+	if s.board != nil || s.cfg.View == OwnView {
 		if s.obs != nil {
 			s.obs.sent(k, t, x)
 		}

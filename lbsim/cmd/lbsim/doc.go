@@ -52,6 +52,7 @@
 //	-dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (default 1)
 //	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
 //	-stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
+//	-view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (default live)
 //	-jobs  measured jobs N per replication (a trace: 0 = all its jobs) (default 2000000)
 //	-warmup  jobs simulated before measuring, or auto (MSER truncation per replication) (default 0)
 //	-warmup-auto  choose each replication's warm-up by MSER (the same as -warmup auto)
@@ -154,6 +155,7 @@
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (a list)
 //	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
+//	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (a list)
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
 //	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)
 //	warmup_auto  choose each replication's warm-up by MSER (the same as -warmup auto)
@@ -207,6 +209,7 @@
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
 //	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
+//	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages)
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
 //	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)
 //	warmup_auto  choose each replication's warm-up by MSER (the same as -warmup auto)

@@ -1,0 +1,129 @@
+package lbsim
+
+import (
+	"fmt"
+	"strings"
+	"unsafe"
+)
+
+// The own view (Config.View = OwnView) is what a proxy that counts its own
+// connections knows: each dispatcher sees, for each server, exactly the
+// jobs it sent there that are still there (the responses pass through it),
+// and nothing of the other dispatchers' jobs; no message is sent. A policy
+// that reads job counts (JSQ, JSQ-d, SED, SED-d) reads those counts; with
+// one dispatcher they are the servers' true counts, and the run is the
+// live one to the bit.
+//
+// Under FCFS a job's departure is known when it is sent (the server's new
+// free time), and a dispatcher's jobs at a server leave in the order it
+// sent them: each dispatcher keeps, for each server, the departures of its
+// jobs there in a FIFO of its own (as the servers keep theirs for live
+// counts), dropped when it reads the count. The job remembers its
+// dispatcher by being in that dispatcher's FIFO, at no cost per job beyond
+// its entry. JSQ and SED over all K servers already count the jobs they
+// are told of (leastCount): under the own view each is told only of its own.
+
+// ViewKind is what the dispatchers see of the servers' job counts.
+type ViewKind uint8
+
+const (
+	// LiveView is the servers' true state (or the board, with Refresh > 0).
+	LiveView ViewKind = iota
+	// OwnView is each dispatcher's own jobs still at each server.
+	OwnView
+)
+
+func (v ViewKind) String() string {
+	if v == OwnView {
+		return "own"
+	}
+	return "live"
+}
+
+// parseView reads "live" or "own".
+func parseView(s string) (ViewKind, error) {
+	switch strings.ToLower(strings.TrimSpace(s)) {
+	case "live", "":
+		return LiveView, nil
+	case "own":
+		return OwnView, nil
+	}
+	return 0, fmt.Errorf("view %q is unknown: use live (the servers' state, or a board with -refresh) or own (each dispatcher counts its own jobs at each server)", s)
+}
+
+// ownViewPolicies names the policies the own view serves, for errors.
+const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, or a policy of your own whose Reads() is Count"
+
+// checkView: the own view is exact knowledge of counts, without a board,
+// for policies that read job counts only, under FCFS.
+func (c *Config) checkView() error {
+	switch {
+	case c.View != LiveView && c.View != OwnView:
+		return fmt.Errorf("view %d is invalid: use LiveView (-view live) or OwnView (-view own)", c.View)
+	case c.View == LiveView:
+		return nil
+	case c.Refresh > 0:
+		return fmt.Errorf("view own with refresh T=%v: a dispatcher that counts its own jobs knows them at every instant and reads no board; use -refresh 0 with -view own, or -view live for a board every T", c.Refresh)
+	case c.Discipline == PS:
+		return fmt.Errorf("view own is not modelled under processor sharing (discipline ps): it needs FCFS servers, whose departures are known at dispatch; use -discipline fcfs, or -view live")
+	case c.Policy == nil:
+		return nil // checkPolicy reports it
+	case Reads(c.Policy) == 0:
+		return fmt.Errorf("view own has no effect on policy %s, which reads no server state: the own view is read by policies that read job counts only (%s); choose one of those, or -view live", c.Policy, ownViewPolicies)
+	case Reads(c.Policy) != Count:
+		return fmt.Errorf("view own gives job counts, but policy %s reads the servers' workload: the own view is read by policies that read job counts only (%s); choose one of those, or -view live", c.Policy, ownViewPolicies)
+	}
+	return nil
+}
+
+// ownViewBytes is the memory of one dispatcher's own departure FIFOs of
+// the K servers (ownDispatcher's), for the memory estimate
+// (dispatcherState).
+func (c *Config) ownViewBytes() int64 {
+	if c.View != OwnView {
+		return 0
+	}
+	return allocBytes(int64(unsafe.Sizeof(fifo{})) * int64(c.Servers))
+}
+
+// ownDispatcher is a dispatcher under the own view: for each server the
+// departures of its own jobs there, whose number its policy reads through
+// View.Count (s.own).
+type ownDispatcher struct {
+	dispatcher
+	srv  *servers
+	deps []fifo
+}
+
+// newOwnView is d under the own view: itself if it already counts the jobs
+// it is told of (leastCount, told of its own only: dispatcherSet.sent),
+// else d with departure FIFOs of its own, and those FIFOs (nil for none).
+func newOwnView(s *sim, d dispatcher) (dispatcher, []fifo) {
+	if _, ok := d.(*leastCount); ok {
+		return d, nil
+	}
+	o := &ownDispatcher{dispatcher: d, srv: s.srv, deps: make([]fifo, s.k)}
+	return o, o.deps
+}
+
+// sent queues the departure of the job just joined to server k: under
+// FCFS it leaves when the server's work, its own included, is done. The
+// departures due are dropped first, so that a FIFO holds no more than the
+// dispatcher's jobs at the server and the one sent.
+func (d *ownDispatcher) sent(k int, t, x float64) {
+	q := &d.deps[k]
+	q.popUntil(t, &d.srv.held)
+	q.push(d.srv.free[k], &d.srv.held)
+	if o, ok := d.dispatcher.(observer); ok {
+		o.sent(k, t, x)
+	}
+}
+
+// held is the number of this dispatcher's jobs in its FIFOs.
+func (d *ownDispatcher) held() (int, string) {
+	n := 0
+	for i := range d.deps {
+		n += int(d.deps[i].size)
+	}
+	return n, "the own view's departure queues"
+}
