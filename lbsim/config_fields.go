@@ -167,7 +167,7 @@ func init() {
 			ops: with(value(func(c *Config) *SizeLaw { return &c.Sizes }, func(g *Grid) *[]SizeLaw { return &g.Sizes },
 				ParseSizes, func(s SizeLaw) string { return specText(s) }),
 				func(o *fieldOps) {
-					o.key = func(c *Config) string { return nameOr(c.Sizes, sizesName) }
+					o.key = func(c *Config) string { return nameOr(c.Sizes, sizesKey) }
 					o.column = func(c *Config) any { return traceOr(c, nameOr(c.Sizes, sizesName)) }
 					o.choices = func() []Choice { return choices(sizeRegistry.families()) }
 				})},

@@ -202,8 +202,8 @@ func (g Grid) Args() []string {
 // files: a format tag, the code version (two builds never share an id, so
 // their shards never merge, and a fixed build never skips an old build's
 // shards), and every field that changes the rows with its values as text;
-// a trace by its contents (its length and a hash of its values) rather
-// than its path, which may be written two ways or hold another trace
+// a trace and a size file by their contents (a hash) rather than their
+// paths, which may be written two ways or hold another trace
 // later. How the sweep runs (workers, its shards) is not part of it.
 func (g Grid) Canonical() string {
 	var b strings.Builder
@@ -215,6 +215,16 @@ func (g Grid) Canonical() string {
 			continue
 		case f.Name == "trace":
 			fmt.Fprintf(&b, "%s=%s\n", f.Column(), traceKey(&g.Base))
+		case f.Name == "sizes": // by their keys: a file's law by its content
+			laws := g.Sizes
+			if len(laws) == 0 {
+				laws = []SizeLaw{g.Base.Sizes}
+			}
+			keys := make([]string, len(laws))
+			for i, s := range laws {
+				keys[i] = nameOr(s, sizesKey)
+			}
+			fmt.Fprintf(&b, "%s=%q\n", f.Column(), keys)
 		default:
 			fmt.Fprintf(&b, "%s=%q\n", f.Column(), g.texts(f))
 		}
