@@ -151,4 +151,3 @@ func writeParsed(path string, sum [32]byte, cols [][]float64) error {
 	}
 	return files.Replace(path, data, nil)
 }
-

@@ -151,4 +151,3 @@ func (s SizeFile) Validate() error {
 	}
 	return nil
 }
-

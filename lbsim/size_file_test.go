@@ -78,7 +78,6 @@ func wideRows(xs []float64) string {
 	return b.String()
 }
 
-
 // TestSizesFromFileErrors: a bad line is named by its number, a bad size by
 // its value.
 func TestSizesFromFileErrors(t *testing.T) {
