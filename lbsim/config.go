@@ -13,10 +13,10 @@ import (
 type Config struct {
 	Servers  int       // K >= 1
 	Speeds   []float64 // mu_k: nil (all 1), one value for all, or K values
-	Load     float64   // rho = lambda E[X] / sum(mu_k), in (0, 1) unless AllowOverload
+	Load     float64   // rho = lambda E[X] / sum(mu_k), in (0, 1) unless AllowOverload; with a Trace, 0 = its own
 	Sizes    SizeLaw
 	Arrivals ArrivalProcess // nil = Poisson
-	Trace    *Trace         // replays arrival times and sizes instead of Arrivals and Sizes
+	Trace    *Trace         // replays arrival times and sizes instead of Arrivals and Sizes, the times scaled to Load unless it is 0
 	Policy   Policy
 	Refresh  float64 // board refresh period T; 0 = the policy reads live state
 	Tally    bool    // each dispatcher adds its own sends since the last refresh to its board
@@ -197,16 +197,38 @@ func (c *Config) checkSpeeds() error {
 	return nil
 }
 
-// checkLoad: a trace brings its own load and a ramp sets it.
+// checkLoad: a ramp sets the load; a trace brings its own (Load 0) or is
+// scaled to Load.
 func (c *Config) checkLoad() error {
 	arr := c.arrivals()
-	if _, ramp := arr.(Ramp); ramp || c.Trace != nil {
+	if _, ramp := arr.(Ramp); ramp {
 		return nil
+	}
+	if c.Trace != nil {
+		return c.checkTraceLoad()
 	}
 	if math.IsNaN(c.Load) || c.Load <= 0 || math.IsInf(c.Load, 0) {
 		return fmt.Errorf("load rho=%v is invalid: need 0 < rho < 1; e.g. -load 0.5", c.Load)
 	}
 	if arr.overloads(c.Load) && !c.AllowOverload {
+		return fmt.Errorf("load rho=%v is unstable: need rho < 1 (arrivals at least as fast as the servers can work make queues grow without bound); lower the load, or allow it explicitly with -overload", c.Load)
+	}
+	return nil
+}
+
+// checkTraceLoad: a trace's load is its own (0) or a load its arrival
+// times can be scaled to.
+func (c *Config) checkTraceLoad() error {
+	if c.Load == 0 || c.Trace.Len() == 0 {
+		return nil
+	}
+	if math.IsNaN(c.Load) || c.Load < 0 || math.IsInf(c.Load, 0) {
+		return fmt.Errorf("load rho=%v is invalid for a trace: need 0 < rho < 1 to scale its arrival times to, or 0 for the trace's own load; e.g. -load 0.7", c.Load)
+	}
+	if own := c.Trace.Load(c.Capacity()); !(own > 0) || math.IsInf(own, 0) {
+		return fmt.Errorf("load rho=%v: the trace's arrival times cannot be scaled to it, since all %d arrivals share one instant (no arrival rate); drop -load to replay the trace as it is", c.Load, c.Trace.Len())
+	}
+	if c.Load >= 1 && !c.AllowOverload {
 		return fmt.Errorf("load rho=%v is unstable: need rho < 1 (arrivals at least as fast as the servers can work make queues grow without bound); lower the load, or allow it explicitly with -overload", c.Load)
 	}
 	return nil

@@ -158,7 +158,7 @@ func init() {
 					o.column = func(c *Config) any { return c.speedsKey() }
 				})},
 		{Name: "load", check: (*Config).checkLoad, Label: "load rho", Go: "Load", Default: "0.5", Axis: true, kind: kindFloat,
-			Doc: "load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own",
+			Doc: "load rho = lambda E[X] / sum(mu_k), in (0,1); with -trace, the load its arrival times are scaled to (0 or not given: the trace's own)",
 			ops: with(value(func(c *Config) *float64 { return &c.Load }, func(g *Grid) *[]float64 { return &g.Loads },
 				number.Float, fmtNum),
 				func(o *fieldOps) { o.column = func(c *Config) any { return c.offeredLoad() } })},
@@ -167,7 +167,7 @@ func init() {
 			ops: with(value(func(c *Config) *SizeLaw { return &c.Sizes }, func(g *Grid) *[]SizeLaw { return &g.Sizes },
 				ParseSizes, func(s SizeLaw) string { return specText(s) }),
 				func(o *fieldOps) {
-					o.key = func(c *Config) string { return nameOr(c.Sizes, sizesName) }
+					o.key = func(c *Config) string { return nameOr(c.Sizes, sizesKey) }
 					o.column = func(c *Config) any { return traceOr(c, nameOr(c.Sizes, sizesName)) }
 					o.choices = func() []Choice { return choices(sizeRegistry.families()) }
 				})},
@@ -181,7 +181,7 @@ func init() {
 					o.choices = func() []Choice { return choices(arrivalRegistry.families()) }
 				})},
 		{Name: "trace", check: (*Config).checkTrace, Label: "trace", Go: "Trace",
-			Doc: "replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)",
+			Doc: "replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes; -load scales its arrival times)",
 			ops: with(value(func(c *Config) **Trace { return &c.Trace }, nil, readTraceFile, traceSource),
 				func(o *fieldOps) { o.key, o.column = traceKey, func(c *Config) any { return traceName(c.Trace) } })},
 		{Name: "discipline", check: (*Config).checkDiscipline, Label: "discipline", Go: "Discipline", Default: "fcfs", Axis: true,

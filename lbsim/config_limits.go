@@ -195,7 +195,7 @@ func (c *Config) checkMagnitudes() error {
 		capacity += c.speed(k)
 	}
 	if c.Trace != nil {
-		return c.checkPeriods(c.Trace.Times[c.Trace.Len()-1])
+		return c.checkPeriods(c.Trace.Times[c.Trace.Len()-1] * c.traceScale())
 	}
 	load := c.Load
 	if r, ramp := c.arrivals().(Ramp); ramp {

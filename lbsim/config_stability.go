@@ -38,9 +38,10 @@ type serverLoad struct {
 // scv is the SCV of the sizes the server receives.
 func (q serverLoad) scv() float64 { return q.m2/(q.m1*q.m1) - 1 }
 
-// offeredLoad is rho: a trace's own, a ramp's final one, else the configured one.
+// offeredLoad is rho: a trace's own (Load 0) or the one it is scaled to,
+// a ramp's final one, else the configured one.
 func (c *Config) offeredLoad() float64 {
-	if c.Trace != nil {
+	if c.Trace != nil && c.Load == 0 {
 		return c.Trace.Load(c.Capacity())
 	}
 	if r, ramp := c.arrivals().(Ramp); ramp {
@@ -234,4 +235,14 @@ func allEqual(xs []float64) bool {
 		}
 	}
 	return true
+}
+
+// traceScale is the factor a trace's arrival times are multiplied by so
+// that its load is Load: its own load over Load (a gap 2x as long halves
+// the arrival rate), 1 for Load 0, the trace's own.
+func (c *Config) traceScale() float64 {
+	if c.Trace == nil || c.Load == 0 {
+		return 1
+	}
+	return c.Trace.Load(c.Capacity()) / c.Load
 }

@@ -157,12 +157,26 @@
 // course handout's law) or twopoint:xm=A,xM=B,p=P, h2:mean=M,scv=C (balanced
 // means) or h2:p1=P,rate1=A,rate2=B, pareto:alpha=A,mean=M[,max=X] or
 // pareto:alpha=A,min=L[,max=X], modal:V1,V2,... and empirical:V1,V2,...
-// (uniform choice among the values). Every law's String is a spec that reads
+// (uniform choice among the values), and file:PATH ([SizesFromFile]): the
+// sizes in a file, a request log, resampled uniformly with any arrivals,
+// load, speeds and policy: the size column of a trace CSV, of a CSV whose
+// header names a column size, or one size a line. A file's law is known in
+// Config.Key and sweep ids by the SHA-256 of its content, not its path, and
+// in columns as file:BASE#HASH; an empirical law's moments, conditional
+// moments (SITA's cuts: a binary search) and exact values are computed
+// once, and a draw is O(1). Every law's String is a spec that reads
 // back as the same law, also for a law built by hand in Go
 // (FuzzSizeRoundTrip). Arrival specs (the arrivals setting): poisson, det (one
 // arrival every 1/lambda) and ramp:from=RHO0,to=RHO1,over=T (Poisson, the
 // load rising linearly from RHO0 to RHO1 over the first T time units); a
-// [Trace] replays recorded arrival times and sizes instead. The replications
+// [Trace] replays recorded arrival times and sizes instead, at its own load
+// (Config.Load 0), or at Config.Load, its arrival times multiplied by its
+// own load over Load (the column trace_scale). A trace or size file of
+// 1 MiB or more is parsed once per machine: the parse is kept in the cache
+// folder (LBSIM_CACHE_DIR, else $XDG_CACHE_HOME/lbsim or ~/.cache/lbsim,
+// as nb's) under its content's SHA-256, checked when read; LBSIM_NO_CACHE=1
+// turns it off. So a notebook cell, a new program, reads a 10^6-line log
+// in about 0.1 s instead of parsing it again. The replications
 // of a trace replay its jobs, differing only in the dispatcher's draws: the
 // interval is from batch means over the trace, the replays summed batch by
 // batch (Result.CIMethod "20 batch means of the trace, its 4 replays

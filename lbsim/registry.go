@@ -28,8 +28,11 @@ type Family[T any] struct {
 	// finite number given once).
 	New func(p Params) (T, error)
 	// NewList builds a value from a list of numbers instead of key=value
-	// parameters ("modal:100,500,1000"); a family has New or NewList.
+	// parameters ("modal:100,500,1000").
 	NewList func(values []float64) (T, error)
+	// NewText builds a value from the text after the colon as it is
+	// ("file:requests.csv"). A family has one of New, NewList and NewText.
+	NewText func(text string) (T, error)
 }
 
 // PolicyType is a family of dispatching policies (see RegisterPolicy).
@@ -64,8 +67,8 @@ func ParsePolicy(spec string) (Policy, error) { return policyRegistry.parse(spec
 func ParseSizes(spec string) (SizeLaw, error) { return sizeRegistry.parse(spec) }
 
 func (r *registry[T]) register(f Family[T]) error {
-	if f.Name == "" || (f.New == nil) == (f.NewList == nil) {
-		return fmt.Errorf("register %s: a family needs a Name and one of New or NewList", r.noun)
+	if f.Name == "" || btoi(f.New != nil)+btoi(f.NewList != nil)+btoi(f.NewText != nil) != 1 {
+		return fmt.Errorf("register %s: a family needs a Name and one of New, NewList or NewText", r.noun)
 	}
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -129,13 +132,16 @@ func (r *registry[T]) parse(spec string) (T, error) {
 	}
 	var v T
 	var err error
-	if f.NewList != nil {
+	switch {
+	case f.NewText != nil:
+		v, err = f.NewText(params)
+	case f.NewList != nil:
 		var xs []float64
 		if xs, err = numberList(f.Name, params, f.Example); err != nil {
 			return zero, err
 		}
 		v, err = f.NewList(xs)
-	} else {
+	default:
 		if len(f.Params) == 0 && params != "" {
 			return zero, fmt.Errorf("%s %s takes no parameters, got %q; write %s", r.what, f.Name, params, f.Example)
 		}
@@ -159,4 +165,11 @@ func (r *registry[T]) parse(spec string) (T, error) {
 		}
 	}
 	return v, nil
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }

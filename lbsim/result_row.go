@@ -34,7 +34,7 @@ type Row struct {
 	Policy            string  `json:"policy"` // spec, e.g. "ll:d=2"
 	Servers           int     `json:"servers"`
 	Speeds            string  `json:"speeds"` // the servers' speeds, compact (SpeedsText): "10@1", "5@2,5@1"; past 200 bytes their number and hash, "20000 values #…"
-	Load              float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load)
+	Load              float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load) or the one it is scaled to
 	Sizes             string  `json:"sizes"`
 	Arrivals          string  `json:"arrivals"`
 	Trace             string  `json:"trace"` // the trace's file (or its length and hash), "" for none
@@ -65,6 +65,9 @@ type Row struct {
 	C        int     `json:"c"`         // SITA's servers for short jobs, else 0
 	SizeMean float64 `json:"size_mean"` // E[X]
 	SCV      float64 `json:"scv"`       // the size law's squared coefficient of variation
+	// TraceScale is the factor a trace's arrival times are multiplied by to
+	// give the load (1 at the trace's own load), NaN without a trace.
+	TraceScale float64 `json:"trace_scale"`
 
 	MeanWait          float64 `json:"mean_wait"`            // mean waiting time
 	MeanWaitCI95      float64 `json:"mean_wait_ci95"`       // half-width of its 95% interval (so every _ci95)
@@ -137,7 +140,7 @@ func NewRow(r Result) Row {
 		HandoutWait: math.NaN(), HandoutWaitCI95: math.NaN(),
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
-		Utilization: r.Utilization, LoadOnCapacity: r.LoadOnCapacity, SizeMean: math.NaN(), SCV: math.NaN(),
+		Utilization: r.Utilization, LoadOnCapacity: r.LoadOnCapacity, SizeMean: math.NaN(), SCV: math.NaN(), TraceScale: math.NaN(),
 		WarmupTruncated: meanWarmup(r), PrecisionMet: r.PrecisionMet,
 		MaxServerUtilization: math.NaN(), MaxServerLoad: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
@@ -151,6 +154,9 @@ func NewRow(r Result) Row {
 	}
 	if qs := c.serverLoads(); qs != nil {
 		row.MaxServerLoad = slices.MaxFunc(qs, func(a, b serverLoad) int { return cmp.Compare(a.rho, b.rho) }).rho
+	}
+	if c.Trace != nil {
+		row.TraceScale = c.traceScale()
 	}
 	if sizes := c.sizes(); sizes != nil {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)

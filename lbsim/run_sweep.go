@@ -99,7 +99,11 @@ func (c Config) String() string {
 	b.WriteString(policyName(c))
 	fmt.Fprintf(&b, ", K=%d", c.Servers)
 	if c.Trace != nil {
-		fmt.Fprintf(&b, ", trace %s (load %s)", traceName(c.Trace), loadText(c.offeredLoad()))
+		fmt.Fprintf(&b, ", trace %s (load %s", traceName(c.Trace), loadText(c.offeredLoad()))
+		if c.Load != 0 {
+			fmt.Fprintf(&b, ", arrival times x%.4g", c.traceScale())
+		}
+		b.WriteString(")")
 	} else {
 		fmt.Fprintf(&b, ", load %s", fmtNum(c.Load))
 		if c.Sizes != nil {

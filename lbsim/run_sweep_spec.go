@@ -126,8 +126,9 @@ func (g *Grid) texts(f *Field) []string {
 
 // Settle applies the rules between settings that the command line and
 // sweep files share, given the names of the fields the input set: a trace
-// replaces the load, sizes and arrivals (giving one of them beside it is an
-// error) and is replayed whole unless jobs is given; a ramp sets the load
+// replaces the sizes and arrivals (giving one of them beside it is an
+// error), is replayed at its own load (0) unless load is given, which
+// scales its arrival times, and whole unless jobs is given; a ramp sets the load
 // (its final load is the configuration's, and giving -load is an error);
 // warmup and warmup-auto exclude each other. inFile words the errors for a
 // sweep file ("load") instead of flags (-load).
@@ -142,7 +143,7 @@ func (g *Grid) Settle(given map[string]bool, inFile bool) error {
 		if given[name] {
 			by := fmt.Sprintf("%s %s: the ramp's from and to are the loads", say("arrivals"), g.Base.Arrivals)
 			if g.Base.Trace != nil {
-				by = say("trace") + " " + g.Base.Trace.Source + ": the trace's arrival times and sizes replace load, sizes and arrivals"
+				by = say("trace") + " " + g.Base.Trace.Source + ": the trace's arrival times and sizes replace sizes and arrivals (" + say("load") + " scales its arrival times)"
 			}
 			return fmt.Errorf("%s %s has no effect with %s; drop %s", say(name), g.Text(name), by, say(name))
 		}
@@ -152,7 +153,10 @@ func (g *Grid) Settle(given map[string]bool, inFile bool) error {
 		if !given["jobs"] {
 			g.Base.Jobs = 0
 		}
-		g.Loads, g.Base.Load, g.Sizes, g.Base.Sizes, g.Base.Arrivals = nil, 0, nil, nil, nil
+		if !given["load"] {
+			g.Loads, g.Base.Load = nil, 0 // the trace's own
+		}
+		g.Sizes, g.Base.Sizes, g.Base.Arrivals = nil, nil, nil
 	case ramp:
 		g.Loads, g.Base.Load = nil, r.To
 	}
@@ -162,12 +166,12 @@ func (g *Grid) Settle(given map[string]bool, inFile bool) error {
 	return nil
 }
 
-// replaced are the settings that another one sets: the load, sizes and
-// arrivals of a trace, the load of a ramp. Given beside it they are an
+// replaced are the settings that another one sets: the sizes and arrivals
+// of a trace, the load of a ramp. Given beside it they are an
 // error (Settle); Args leaves them out.
 func (g *Grid) replaced() []string {
 	if g.Base.Trace != nil {
-		return []string{"load", "sizes", "arrivals"}
+		return []string{"sizes", "arrivals"}
 	}
 	if _, ramp := g.Base.Arrivals.(Ramp); ramp {
 		return []string{"load"}
@@ -202,8 +206,8 @@ func (g Grid) Args() []string {
 // files: a format tag, the code version (two builds never share an id, so
 // their shards never merge, and a fixed build never skips an old build's
 // shards), and every field that changes the rows with its values as text;
-// a trace by its contents (its length and a hash of its values) rather
-// than its path, which may be written two ways or hold another trace
+// a trace and a size file by their contents (a hash) rather than their
+// paths, which may be written two ways or hold another trace
 // later. How the sweep runs (workers, its shards) is not part of it.
 func (g Grid) Canonical() string {
 	var b strings.Builder
@@ -215,6 +219,16 @@ func (g Grid) Canonical() string {
 			continue
 		case f.Name == "trace":
 			fmt.Fprintf(&b, "%s=%s\n", f.Column(), traceKey(&g.Base))
+		case f.Name == "sizes": // by their keys: a file's law by its content
+			laws := g.Sizes
+			if len(laws) == 0 {
+				laws = []SizeLaw{g.Base.Sizes}
+			}
+			keys := make([]string, len(laws))
+			for i, s := range laws {
+				keys[i] = nameOr(s, sizesKey)
+			}
+			fmt.Fprintf(&b, "%s=%q\n", f.Column(), keys)
 		default:
 			fmt.Fprintf(&b, "%s=%q\n", f.Column(), g.texts(f))
 		}

@@ -141,8 +141,9 @@ func (s *sim) run() replication {
 	// block instead of two interface calls per job. The streams are
 	// separate, so the numbers are the same as drawing job by job.
 	var times, xs []float64
+	scale := 1.0 // a trace's arrival times are scaled to the load (exactly as they are at 1)
 	if tr != nil {
-		times, xs = tr.Times, tr.Sizes
+		times, xs, scale = tr.Times, tr.Sizes, cfg.traceScale()
 	} else {
 		times, xs = make([]float64, blockSize), make([]float64, blockSize)
 	}
@@ -164,7 +165,7 @@ func (s *sim) run() replication {
 		for i := range size {
 			n := n + i
 			prevT := t
-			t = times[i]
+			t = times[i] * scale
 			x := xs[i]
 			if fcfs && n > warm {
 				m.recordHandoutLast(orZero(pending - (t - prevT)))

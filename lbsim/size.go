@@ -159,10 +159,17 @@ func SCV(s SizeLaw) float64 {
 	return s.SecondMoment()/(m*m) - 1
 }
 
-// sizesName is the law's spec for tables and keys: the spec itself, or for a
-// long one (an empirical law of many values) its start, its length and a
-// hash of the whole, so that two laws never share a name.
+// sizesName is the law's spec for tables and columns: the spec itself, or
+// a short name for a long one (an empirical law of many values: its start,
+// its number of values and their hash; a file's law: the file's base name
+// and the start of its SHA-256), so that two laws never share a name.
 func sizesName(s SizeLaw) string {
+	if n, ok := s.(interface{ shortName() (string, bool) }); ok {
+		if name, short := n.shortName(); short {
+			return name
+		}
+		return s.String()
+	}
 	spec := s.String()
 	if len(spec) <= maxSizesName {
 		return spec
@@ -170,6 +177,15 @@ func sizesName(s SizeLaw) string {
 	h := fnvString(fnvOffset, spec)
 	cut := strings.LastIndexByte(spec[:maxSizesName-40], ',')
 	return fmt.Sprintf("%s,... (%d bytes, #%016x)", spec[:max(cut, 0)], len(spec), h)
+}
+
+// sizesKey is the law's part of Config.Key and of a sweep's id: its name,
+// or for a file's law the file's whole SHA-256, whatever its path.
+func sizesKey(s SizeLaw) string {
+	if k, ok := s.(interface{ contentKey() string }); ok {
+		return k.contentKey()
+	}
+	return sizesName(s)
 }
 
 // maxSizesName is the longest spec sizesName gives in full.

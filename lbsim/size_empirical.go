@@ -2,14 +2,57 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
+	"slices"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // Empirical sizes: a uniform choice among Values (repeated values weigh
 // more). The course's "modal" mix {100, 500, 1000} is NewModal(100, 500, 1000).
 type Empirical struct {
 	Values []float64
-	name   string // "modal" or "empirical", for String
+	name   string          // "modal" or "empirical", for String
+	tab    *empiricalTable // built by NewEmpirical and NewModal; nil for a literal (built on each use)
+}
+
+// empiricalTable is what the law's theory reads, computed once: the
+// moments (summed in Values' order), and on first use the sorted values
+// with their prefix sums, so that belowCut is a binary search, and a hash
+// naming the values.
+type empiricalTable struct {
+	values     []float64
+	m1, m2, m3 float64
+
+	once   sync.Once
+	sorted []float64
+	p1, p2 []float64 // p1[i] = sum of sorted[:i], p2[i] of their squares
+	hash   uint64    // hashFloats(values)
+}
+
+func newEmpiricalTable(xs []float64) *empiricalTable {
+	t := &empiricalTable{values: xs}
+	for _, v := range xs {
+		t.m1, t.m2, t.m3 = t.m1+v, t.m2+v*v, t.m3+v*v*v
+	}
+	n := float64(len(xs))
+	t.m1, t.m2, t.m3 = t.m1/n, t.m2/n, t.m3/n
+	return t
+}
+
+// sort builds the sorted values, their prefix sums and the hash, once.
+func (t *empiricalTable) sort() *empiricalTable {
+	t.once.Do(func() {
+		t.sorted = slices.Clone(t.values)
+		slices.Sort(t.sorted)
+		t.p1, t.p2 = make([]float64, len(t.sorted)+1), make([]float64, len(t.sorted)+1)
+		for i, v := range t.sorted {
+			t.p1[i+1], t.p2[i+1] = t.p1[i]+v, t.p2[i]+v*v
+		}
+		t.hash = hashFloats(t.values)
+	})
+	return t
 }
 
 func init() {
@@ -24,54 +67,50 @@ func init() {
 }
 
 // NewModal is the uniform choice among the listed sizes.
-func NewModal(values ...float64) Empirical { return Empirical{Values: values, name: "modal"} }
+func NewModal(values ...float64) Empirical {
+	return Empirical{Values: values, name: "modal", tab: newEmpiricalTable(values)}
+}
 
-// NewEmpirical resamples observed sizes uniformly.
-func NewEmpirical(values []float64) Empirical { return Empirical{Values: values, name: "empirical"} }
+// NewEmpirical resamples observed sizes uniformly. Its moments are computed
+// here, once: values must not change afterwards.
+func NewEmpirical(values []float64) Empirical {
+	return Empirical{Values: values, name: "empirical", tab: newEmpiricalTable(values)}
+}
+
+// table is the law's precomputed table (built now for a literal Empirical).
+func (s Empirical) table() *empiricalTable {
+	if s.tab != nil {
+		return s.tab
+	}
+	return newEmpiricalTable(s.Values)
+}
 
 func (s Empirical) Rand(r *Stream) float64 { return s.Values[r.IntN(len(s.Values))] }
-func (s Empirical) Mean() float64 {
-	sum := 0.0
-	for _, v := range s.Values {
-		sum += v
-	}
-	return sum / float64(len(s.Values))
-}
-func (s Empirical) SecondMoment() float64 {
-	sum := 0.0
-	for _, v := range s.Values {
-		sum += v * v
-	}
-	return sum / float64(len(s.Values))
-}
+func (s Empirical) Mean() float64          { return s.table().m1 }
+func (s Empirical) SecondMoment() float64  { return s.table().m2 }
 
 // thirdMoment is E[X^3] = sum of x^3 over Values / n.
-func (s Empirical) thirdMoment() float64 {
-	sum := 0.0
-	for _, v := range s.Values {
-		sum += v * v * v
-	}
-	return sum / float64(len(s.Values))
-}
+func (s Empirical) thirdMoment() float64 { return s.table().m3 }
 
 // belowCut is (the number of, the sum of x and of x^2 over) the values
 // x <= cut, each over n = len(Values); repeated values count each time.
 func (s Empirical) belowCut(cut float64) (p, m1, m2 float64) {
-	for _, v := range s.Values {
-		if v <= cut {
-			p, m1, m2 = p+1, m1+v, m2+v*v
-		}
+	t := s.table().sort()
+	i := sort.Search(len(t.sorted), func(i int) bool { return t.sorted[i] > cut })
+	if i == len(t.sorted) {
+		return 1, t.m1, t.m2 // all of them: the totals, summed as Mean's
 	}
-	n := float64(len(s.Values))
-	return p / n, m1 / n, m2 / n
+	n := float64(len(t.sorted))
+	return float64(i) / n, t.p1[i] / n, t.p2[i] / n
 }
+
 func (s Empirical) Validate() error {
 	if len(s.Values) == 0 {
 		return fmt.Errorf("%s sizes: no values given; list at least one, e.g. modal:100,500,1000", s.kind())
 	}
 	for i, v := range s.Values {
-		if err := positive(fmt.Sprintf("%s value #%d", s.kind(), i+1), v, "sizes must be positive"); err != nil {
-			return err
+		if !(v >= MinMagnitude && v <= MaxMagnitude) { // the message is built for a bad value only
+			return positive(fmt.Sprintf("%s value #%d", s.kind(), i+1), v, "sizes must be positive")
 		}
 	}
 	return nil
@@ -86,13 +125,35 @@ func (s Empirical) kind() string {
 // String lists every value (a law of many values has a long spec; tables
 // and keys shorten it, see sizesName).
 func (s Empirical) String() string {
+	spec, _ := s.spec(math.MaxInt)
+	return spec
+}
+
+// spec is String up to about limit bytes: the values that fit, and
+// whether that is all of them.
+func (s Empirical) spec(limit int) (string, bool) {
 	var b strings.Builder
 	b.WriteString(s.kind())
 	sep := ":"
 	for _, v := range s.Values {
+		if b.Len() > limit {
+			return b.String(), false
+		}
 		b.WriteString(sep)
 		b.WriteString(fmtNum(v))
 		sep = ","
 	}
-	return b.String()
+	return b.String(), true
+}
+
+// shortName is the name of a law whose spec is longer than maxSizesName
+// in tables and keys: its first values, their number and their hash,
+// computed without writing all of them.
+func (s Empirical) shortName() (string, bool) {
+	head, all := s.spec(maxSizesName)
+	if all && len(head) <= maxSizesName {
+		return "", false
+	}
+	cut := strings.LastIndexByte(head[:maxSizesName-40], ',')
+	return fmt.Sprintf("%s,... (%d values #%016x)", head[:max(cut, 0)], len(s.Values), s.table().sort().hash), true
 }

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -134,22 +132,23 @@ func clipText(s string) string {
 	return s
 }
 
-// LoadTrace reads a trace CSV file (see ReadTrace).
+// LoadTrace reads a trace CSV file (see ReadTrace). A file of 1 MiB or
+// more is parsed once per machine: its columns are kept in the parse cache
+// (parse_cache.go) under the SHA-256 of its content.
 func LoadTrace(path string) (Trace, error) {
-	f, err := os.Open(path)
-	if err != nil {
+	var parseErr error
+	cols, _, err := parseFile(path, "trace", "the trace CSV file", 2, func(r io.Reader) ([][]float64, error) {
+		tr, err := ReadTrace(r)
+		parseErr = err
+		return [][]float64{tr.Times, tr.Sizes}, err
+	})
+	switch {
+	case parseErr != nil:
+		return Trace{}, fmt.Errorf("%s: %w", path, parseErr)
+	case err != nil:
 		return Trace{}, fmt.Errorf("trace: %w", err)
 	}
-	defer f.Close()
-	if info, err := f.Stat(); err == nil && info.IsDir() {
-		return Trace{}, fmt.Errorf("trace: %s is a folder: give the trace CSV file in it, e.g. %s", path, filepath.Join(path, "jobs.csv"))
-	}
-	tr, err := ReadTrace(f)
-	if err != nil {
-		return Trace{}, fmt.Errorf("%s: %w", path, err)
-	}
-	tr.Source = path
-	return tr, nil
+	return Trace{Times: cols[0], Sizes: cols[1], Source: path}, nil
 }
 
 // readTraceFile is the trace field's reader: "" is no trace.

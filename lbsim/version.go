@@ -27,7 +27,7 @@ import (
 // embedded too but left out of the hash; TestCodeVersionCoversSources checks
 // that the patterns follow the core's imports.
 //
-//go:embed *.go theory/*.go internal/floats/*.go internal/number/*.go
+//go:embed *.go theory/*.go internal/files/*.go internal/floats/*.go internal/number/*.go
 var sourceFS embed.FS
 
 // buildTag is mixed into CodeVersion. It is empty unless set at link time,

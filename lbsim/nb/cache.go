@@ -384,19 +384,7 @@ func shapeOf(b *strings.Builder, t reflect.Type, seen map[reflect.Type]bool) {
 // CacheDir returns the directory Cached uses: $LBSIM_CACHE_DIR, else
 // $XDG_CACHE_HOME/lbsim, else ~/.cache/lbsim. Delete it to drop every
 // cached result.
-func CacheDir() (string, error) {
-	if d := os.Getenv("LBSIM_CACHE_DIR"); d != "" {
-		return d, nil
-	}
-	if d := os.Getenv("XDG_CACHE_HOME"); d != "" {
-		return filepath.Join(d, "lbsim"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("no cache directory: %v; set LBSIM_CACHE_DIR", err)
-	}
-	return filepath.Join(home, ".cache", "lbsim"), nil
-}
+func CacheDir() (string, error) { return files.CacheDir() }
 
 // writeTemp writes the temp file of an entry: a seam for the tests, which
 // make it fail as a full disk does (cache_unix_test.go).

@@ -20,7 +20,7 @@
 //	lbsim run: sita c=0 is invalid: need 1 <= c <= K-1 = 99 so that both short and long jobs have a server; pick c in 1..99
 //
 // A flag given twice is an error, and so is a flag whose value another input
-// replaces: -load beside a ramp (the ramp's to is the reported load), -load,
+// replaces: -load beside a ramp (the ramp's to is the reported load),
 // -sizes or -arrivals beside -trace. A load >= 1 (allowed by -overload, or
 // reached by a ramp) prints a warning on stderr. Numbers are read by
 // lbsim's one number parser, as everywhere in lbsim: plain decimals
@@ -42,10 +42,10 @@
 //	-policy  dispatching policy (default rnd)
 //	-servers  number of servers K (default 50)
 //	-speeds  server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1) (default 1)
-//	-load  load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own (default 0.5)
+//	-load  load rho = lambda E[X] / sum(mu_k), in (0,1); with -trace, the load its arrival times are scaled to (0 or not given: the trace's own) (default 0.5)
 //	-sizes  job size law (default twopoint:xm=1,xM=1000,beta=0.8)
 //	-arrivals  arrival process (default poisson)
-//	-trace  replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)
+//	-trace  replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes; -load scales its arrival times)
 //	-discipline  service discipline: fcfs or ps (default fcfs)
 //	-refresh  board refresh period T (0 = live state) (default 0)
 //	-tally  each dispatcher adds its own sends since the last refresh to its board
@@ -102,10 +102,21 @@
 //     laws are described in the lbsim package documentation). A policy of
 //     your own registered with lbsim.RegisterPolicy is a -policy spec too.
 //   - -trace: the reported load is the trace's, (n-1)/(t_n - t_1) E[X] /
-//     sum(mu_k). A trace has exactly two columns; its first row is a header
+//     sum(mu_k); with -load X (also a sweep's list of loads) the arrival
+//     times are multiplied by the trace's load over X, so the load is X, the
+//     sizes unchanged, and the column trace_scale is that factor (1 at the
+//     trace's own load). A trace has exactly two columns; its first row is a header
 //     only when every field is an ASCII name (a mistyped number such as O.5
 //     is an error, not a lost job); a UTF-8 byte order mark is ignored; at
 //     most lbsim.MaxTraceJobs jobs.
+//   - -sizes file:PATH: the sizes in a file (a request log) resampled
+//     uniformly, with any arrivals, load, speeds and policy: the size column
+//     of a trace CSV (arrival,size), of a CSV whose header names a column
+//     size, or one size a line. Keys and sweep ids know it by the SHA-256 of
+//     its content; the sizes column names it file:BASE#HASH. A trace or a
+//     size file of 1 MiB or more is parsed once per machine: the parse is
+//     kept under the cache folder (LBSIM_CACHE_DIR, else ~/.cache/lbsim)
+//     by its content's hash; LBSIM_NO_CACHE=1 turns that off.
 //   - -arrivals ramp: the ramp sets the load; the row reports its final one.
 //   - -refresh on a policy that reads no server state (rnd, rr, sita) is an
 //     error; a sweep that crosses such policies with T > 0 says how to split
@@ -145,10 +156,10 @@
 //	policy  dispatching policy (a list)
 //	servers  number of servers K (a list)
 //	speeds  server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)
-//	load  load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own (a list)
+//	load  load rho = lambda E[X] / sum(mu_k), in (0,1); with -trace, the load its arrival times are scaled to (0 or not given: the trace's own) (a list)
 //	sizes  job size law (a list)
 //	arrivals  arrival process
-//	trace  replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)
+//	trace  replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes; -load scales its arrival times)
 //	discipline  service discipline: fcfs or ps (a list)
 //	refresh  board refresh period T (0 = live state) (a list)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
@@ -179,9 +190,10 @@
 // The sweep id, in every shard file's first line, is the SHA-256 of the
 // grid's canonical text (lbsim.Grid.Canonical): the code version
 // (lbsim.CodeVersion) and every setting of the sweep with its values, a
-// trace by its length and a hash of its values rather than its path. The
-// rules between settings are applied first: a trace replaces load, sizes and
-// arrivals (giving them beside it is an error), a ramp sets the load. The
+// trace by its length and a hash of its values and a size file by its
+// SHA-256 rather than their paths. The rules between settings are applied
+// first: a trace replaces sizes and arrivals (giving them beside it is an
+// error), a ramp sets the load. The
 // same grid given as flags or as a file has the same id. How a sweep runs
 // (-workers, -shard, -out) is not part of it.
 //
@@ -199,10 +211,10 @@
 //	policy  dispatching policy
 //	servers  number of servers K
 //	speeds  server speeds mu_k: one value for all, K comma-separated values, or runs COUNT@SPEED (5@2,5@1: five of speed 2, then five of speed 1)
-//	load  load rho = lambda E[X] / sum(mu_k), in (0,1); a trace's own
+//	load  load rho = lambda E[X] / sum(mu_k), in (0,1); with -trace, the load its arrival times are scaled to (0 or not given: the trace's own)
 //	sizes  job size law
 //	arrivals  arrival process
-//	trace  replay a trace CSV of arrival_time,size (replaces -arrivals, -sizes and -load)
+//	trace  replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes; -load scales its arrival times)
 //	discipline  service discipline: fcfs or ps
 //	refresh  board refresh period T (0 = live state)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
@@ -227,6 +239,7 @@
 //	c  SITA's servers for short jobs, else 0
 //	size_mean  E[X]
 //	scv  the size law's squared coefficient of variation
+//	trace_scale  the factor a trace's arrival times are multiplied by to give the load (1 at the trace's own load), NaN without a trace
 //	mean_wait  mean waiting time
 //	mean_wait_ci95  half-width of its 95% interval (so every _ci95)
 //	mean_response  mean response time, wait and service

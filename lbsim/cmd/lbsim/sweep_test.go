@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -114,7 +115,7 @@ func TestTraceJobsDefault(t *testing.T) {
 }
 
 // Item 22: a trace's run reports the trace's offered load, and flags the
-// trace replaces are refused.
+// trace replaces are refused; -load scales its arrival times (issue 35).
 func TestTraceLoad(t *testing.T) {
 	// 5 jobs of mean size 2 over 4 time units on 2 servers: lambda = 4/4
 	// (4 gaps), rho = 1 x 2 / 2 = 1 ... use sizes of mean 1: rho = 0.5.
@@ -124,7 +125,27 @@ func TestTraceLoad(t *testing.T) {
 	if !strings.Contains(out, `"load":0.5,`) {
 		t.Errorf("trace load: %s", clipBytes([]byte(out)))
 	}
-	for _, f := range [][]string{{"-load", "0.7"}, {"-sizes", "exp:mean=1"}, {"-arrivals", "det"}} {
+	if !strings.Contains(out, `"trace_scale":1,`) {
+		t.Errorf("trace at its own load: %s", clipBytes([]byte(out)))
+	}
+	out, _ = lbsimOK(t, "run", "-trace", trace, "-servers", "2", "-load", "0.25", "-json")
+	if !strings.Contains(out, `"load":0.25,`) || !strings.Contains(out, `"trace_scale":2,`) {
+		t.Errorf("trace scaled to load 0.25 (its arrival times x2): %s", clipBytes([]byte(out)))
+	}
+	// A sweep over loads with one trace: a row per load, each scaled.
+	out, _ = lbsimOK(t, "sweep", "-trace", trace, "-servers", "2", "-load", "0.1,0.2,0.25,0.4,0.5", "-quiet")
+	rows := strings.Split(strings.TrimSpace(out), "\n")
+	head := strings.Split(rows[0], ",")
+	col := func(name string) int { return slices.Index(head, name) }
+	var got []string
+	for _, r := range rows[1:] {
+		f := strings.Split(r, ",")
+		got = append(got, f[col("load")]+"x"+f[col("trace_scale")])
+	}
+	if want := []string{"0.1x5.0", "0.2x2.5", "0.25x2.0", "0.4x1.25", "0.5x1.0"}; !slices.Equal(got, want) {
+		t.Errorf("sweep -trace -load 0.1,...,0.5: load x trace_scale %v, want %v", got, want)
+	}
+	for _, f := range [][]string{{"-sizes", "exp:mean=1"}, {"-arrivals", "det"}} {
 		e := lbsimFails(t, append([]string{"run", "-trace", trace}, f...)...)
 		if !strings.Contains(e, f[0]) || !strings.Contains(e, "-trace") {
 			t.Errorf("run -trace %v: %q; want an error naming %s", f, e, f[0])
