@@ -36,8 +36,8 @@ func TestCompareExact(t *testing.T) {
 			t.Errorf("ExactDiff %v, want %v", c.ExactDiff, exact)
 		}
 		units := map[int]int{10: 10, 1: 20}[reps] // replications, or the 20 batch means
-		if c.Metric != "wait" || c.Pairs != units {
-			t.Errorf("metric %q over %d pairs, want wait over %d", c.Metric, c.Pairs, units)
+		if c.Metric != "mean_wait" || c.Pairs != units {
+			t.Errorf("metric %q over %d pairs, want mean_wait over %d", c.Metric, c.Pairs, units)
 		}
 		if math.Abs(c.Diff-(a.Wait.Mean-b.Wait.Mean)) > 1e-12 {
 			t.Errorf("Diff %v, want %v", c.Diff, a.Wait.Mean-b.Wait.Mean)
@@ -61,9 +61,9 @@ func TestCompareExact(t *testing.T) {
 // t_{0.975,2} s/sqrt(3) with s = 1; the ratio by the delta method.
 func TestCompareFormulas(t *testing.T) {
 	a := lbsim.Row{Label: "A", Policy: "a", Discipline: "fcfs", Reps: 3, Jobs: 10, Seed: 1,
-		MeanWait: 4, MeanWaitCI95: 5, RepWait: []float64{2, 4, 6}, RepResponse: []float64{3, 5, 7}}
+		MeanWait: 4, MeanWaitCI95: 5, Units: map[string][]float64{"mean_wait": {2, 4, 6}, "mean_response": {3, 5, 7}}}
 	b := a
-	b.Label, b.Policy, b.MeanWait, b.RepWait = "B", "b", 2, []float64{1, 2, 3}
+	b.Label, b.Policy, b.MeanWait, b.Units = "B", "b", 2, map[string][]float64{"mean_wait": {1, 2, 3}}
 	c, err := compare.Rows(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestCompareNotPaired(t *testing.T) {
 	if _, err := compare.Results(run(t, cv), run(t, cv)); err == nil || !strings.Contains(err.Error(), "ControlVariates") {
 		t.Errorf("runs with control variates: got %v, want a refusal", err)
 	}
-	if _, err := compare.Rows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no replication means") {
+	if _, err := compare.Rows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no per-replication values of mean_wait") {
 		t.Errorf("rows without replication means: got %v", err)
 	}
 	ll := base
@@ -129,8 +129,8 @@ func TestCompareNotPaired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Metric != "response" {
-		t.Errorf("FCFS against PS: metric %q, want response", c.Metric)
+	if c.Metric != "mean_response" {
+		t.Errorf("FCFS against PS: metric %q, want mean_response", c.Metric)
 	}
 }
 
