@@ -193,6 +193,7 @@ func (s *sim) run() replication {
 				}
 				if measured {
 					m.sumNext(class, wait, wait+service) // recordNext, inlined
+					m.unitCheck()
 					if !m.wait.addFast(wait, int(n)) {
 						m.wait.addSlow(wait)
 					}

@@ -132,6 +132,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 			srv.deps[k].push(start+service, &srv.held)
 		}
 		m.sumNext(classOf(x, cuts), wait, wait+service) // recordNext, inlined
+		m.unitCheck()
 		if !m.wait.addFast(wait, int(n)+j) {
 			m.wait.addSlow(wait)
 		}

@@ -27,6 +27,7 @@ type metrics struct {
 	waitAll, respAll, wait, resp histogram
 	unitWait, unitResp           [][nPercentiles]float64
 	unit                         int   // the current unit
+	unitEnd                      int   // its end: the first batch of the next unit
 	recorded                     int64 // jobs recorded by record
 
 	// bound[b] is the first job of batch b: batch b holds the measured jobs
@@ -47,6 +48,7 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 		cnt: make([]float64, n), sumW: make([]float64, n), sumR: make([]float64, n),
 		handout: make([]float64, batches), bound: make([]int64, batches+2),
 		waitAll: newHistogram(), respAll: newHistogram(), wait: newHistogram(), resp: newHistogram(),
+		unitEnd: fineFactor,
 	}
 	units := (batches + fineFactor - 1) / fineFactor
 	m.unitWait, m.unitResp = make([][nPercentiles]float64, units), make([][nPercentiles]float64, units)
@@ -118,6 +120,7 @@ func (m *metrics) batch(seq int64) int {
 // the histograms' (see histogram.addFast).
 func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	m.sumNext(class, w, r)
+	m.unitCheck()
 	if !m.wait.addFast(w, slot) {
 		m.wait.addSlow(w)
 	}
@@ -126,16 +129,20 @@ func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	}
 }
 
+// unitCheck ends the current unit when sumNext has entered the next one.
+func (m *metrics) unitCheck() {
+	if m.b >= m.unitEnd {
+		m.endUnit(m.b / fineFactor)
+	}
+}
+
 // sumNext is recordNext without the histograms. The run loops write
-// recordNext out as sumNext and histogram.addFast, which are small enough
+// recordNext out as sumNext, unitCheck and histogram.addFast, which are small enough
 // to be inlined, where recordNext is not: a call in a run loop makes the
 // compiler save and reload every live value around it.
 func (m *metrics) sumNext(class int, w, r float64) {
 	if m.left == 0 {
 		m.b, m.left = m.nextBatch(m.b)
-		if m.b/fineFactor != m.unit {
-			m.endUnit(m.b / fineFactor)
-		}
 	}
 	m.left--
 	i := m.b*m.classes + class
@@ -184,8 +191,9 @@ func (m *metrics) endUnit(next int) {
 	m.respAll.merge(m.resp)
 	m.wait.reset()
 	m.resp.reset()
-	m.unit = next
+	m.unit, m.unitEnd = next, (next+1)*fineFactor
 	if next < 0 {
+		m.unitEnd = math.MaxInt
 		m.wait.counts, m.resp.counts = nil, nil
 	}
 }
