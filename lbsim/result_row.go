@@ -120,19 +120,19 @@ type Row struct {
 	ExactMethod   string  `json:"exact_method"`   // its formula, or "none: " and why a promised exact chain is out of reach
 	// The exact quantiles at Percentiles when theory knows them
 	// (Reference.Quantiles), else NaN.
-	ExactP50Wait      float64  `json:"exact_p50_wait"`
-	ExactP90Wait      float64  `json:"exact_p90_wait"`
-	ExactP99Wait      float64  `json:"exact_p99_wait"`
-	ExactP999Wait     float64  `json:"exact_p999_wait"`
-	ExactP50Response  float64  `json:"exact_p50_response"`
-	ExactP90Response  float64  `json:"exact_p90_response"`
-	ExactP99Response  float64  `json:"exact_p99_response"`
-	ExactP999Response float64  `json:"exact_p999_response"`
-	LimitWait         float64  `json:"limit_wait"`     // a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
-	LimitResponse     float64  `json:"limit_response"` // the same of the mean response, else NaN
-	LimitMethod       string   `json:"limit_method"`   // its formula
-	LimitKind         string   `json:"limit_kind"`     // limit or lower bound
-	Warnings          Warnings `json:"warnings"`       // the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
+	ExactP50Wait      float64  `json:"exact_p50_wait"`      // exact median wait when theory knows it, else NaN
+	ExactP90Wait      float64  `json:"exact_p90_wait"`      // exact 90th percentile of the wait when theory knows it, else NaN
+	ExactP99Wait      float64  `json:"exact_p99_wait"`      // exact 99th percentile of the wait when theory knows it, else NaN
+	ExactP999Wait     float64  `json:"exact_p999_wait"`     // exact 99.9th percentile of the wait when theory knows it, else NaN
+	ExactP50Response  float64  `json:"exact_p50_response"`  // exact median response when theory knows it, else NaN
+	ExactP90Response  float64  `json:"exact_p90_response"`  // exact 90th percentile of the response when theory knows it, else NaN
+	ExactP99Response  float64  `json:"exact_p99_response"`  // exact 99th percentile of the response when theory knows it, else NaN
+	ExactP999Response float64  `json:"exact_p999_response"` // exact 99.9th percentile of the response when theory knows it, else NaN
+	LimitWait         float64  `json:"limit_wait"`          // a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
+	LimitResponse     float64  `json:"limit_response"`      // the same of the mean response, else NaN
+	LimitMethod       string   `json:"limit_method"`        // its formula
+	LimitKind         string   `json:"limit_kind"`          // limit or lower bound
+	Warnings          Warnings `json:"warnings"`            // the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
 
 	// Units are Result's per-replication (or batch) values of each metric
 	// (Result.Units), for compare: not columns, but kept by gob (nb's cache).

@@ -82,3 +82,21 @@ func Quantile(tail Tail, p float64) float64 {
 	}
 	return hi
 }
+
+// GIM1Tails returns the tails of the waiting and the response time of the
+// GI/M/1 FCFS queue with gaps g and service rate mu: with sigma =
+// GIM1Root(g, mu), an arrival finds n jobs with probability (1 - sigma)
+// sigma^n, so the response is Exp(mu (1 - sigma)) and the wait 0 with
+// probability 1 - sigma, else the same law (Kleinrock, Queueing Systems I,
+// sec. 6.4):
+//
+//	P(W > t) = sigma exp(-mu (1 - sigma) t),  P(R > t) = exp(-mu (1 - sigma) t).
+func GIM1Tails(g Gaps, mu float64) (wait, response Tail, err error) {
+	sigma, x, err := gim1Root(g, mu)
+	if err != nil {
+		return nil, nil, err
+	}
+	wait = func(t float64) float64 { return sigma * math.Exp(-mu*x*t) }
+	response = func(t float64) float64 { return math.Exp(-mu * x * t) }
+	return wait, response, nil
+}
