@@ -195,6 +195,12 @@ func coverageFamilies(t testing.TB) []covFamily {
 				Cfg: Config{Servers: 4, Load: rho, Sizes: exp, Policy: Random{}}}, 5, 1)
 		}
 	}
+	// The tail's intervals where they are given (tailJobs beyond the
+	// quantile in a unit): 10 times the jobs.
+	addFamily(covFamily{Name: "pct long: p99_response RND K=4 exp rho=0.9 1e6 jobs", Metric: "p99_response",
+		Cfg: Config{Servers: 4, Load: 0.9, Sizes: exp, Policy: Random{}, Jobs: 10 * coverageJobs}}, 1)
+	addFamily(covFamily{Name: "pct long: p999_response RND K=4 exp rho=0.9 1e6 jobs", Metric: "p999_response",
+		Cfg: Config{Servers: 4, Load: 0.9, Sizes: exp, Policy: Random{}, Jobs: 10 * coverageJobs}}, 5)
 	if re := os.Getenv("LBSIM_COVERAGE_FAMILIES"); re != "" {
 		match := regexp.MustCompile(re)
 		fams = slices.DeleteFunc(fams, func(f covFamily) bool { return !match.MatchString(f.Name) })
@@ -268,6 +274,9 @@ func runCoverageOne(cfg Config, exact float64, metric string) (covRun, error) {
 			return covRun{}, err
 		}
 		out.Mean, out.CI, out.Exact = e.Mean, e.CI95, row.MetricExact(metric)
+		if math.IsNaN(e.CI95) { // no interval: too few jobs beyond the quantile (tailJobs)
+			out.Rules = append(out.Rules, "no-interval")
+		}
 		if math.IsNaN(out.Exact) {
 			return covRun{}, fmt.Errorf("%s: no exact %s", cfg.Key(), metric)
 		}

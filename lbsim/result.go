@@ -292,7 +292,13 @@ func aggregate(cfg *Config, reps []replication) Result {
 			})
 		}
 	}
-	r.WaitQuantiles, r.ResponseQuantiles = quantilesOf(reps, len(units) == 1, r.Units)
+	smallest := math.Inf(1) // jobs of the smallest unit that holds any
+	for _, c := range counts {
+		if c > 0 {
+			smallest = min(smallest, c)
+		}
+	}
+	r.WaitQuantiles, r.ResponseQuantiles = quantilesOf(reps, len(units) == 1, smallest, r.Units)
 	r.ServerUtilization = make([]float64, cfg.Servers)
 	for _, rep := range reps {
 		span := rep.tEnd - rep.tStart
@@ -323,7 +329,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 // (ciReplications) are one replication whose batch quantiles are the
 // means over the replays of each batch's, a block of the trace averaged
 // over the dispatcher's draws as its batch means are.
-func quantilesOf(reps []replication, byBatch bool, units map[string][]float64) (Quantiles, Quantiles) {
+func quantilesOf(reps []replication, byBatch bool, smallest float64, units map[string][]float64) (Quantiles, Quantiles) {
 	wait, resp := newHistogram(), newHistogram()
 	for _, rep := range reps {
 		wait.merge(rep.m.waitAll)
@@ -351,7 +357,7 @@ func quantilesOf(reps []replication, byBatch bool, units map[string][]float64) (
 	for i, p := range percentiles {
 		units[p.Name+"_wait"], units[p.Name+"_response"] = unitValues(uw, i), unitValues(ur, i)
 	}
-	return sectioned(&wait, uw), sectioned(&resp, ur)
+	return sectioned(&wait, uw, smallest), sectioned(&resp, ur, smallest)
 }
 
 // quantilesText is the summary's lines of quantiles: the measured ones with
@@ -368,7 +374,12 @@ func quantilesText(r Result) string {
 	} {
 		fmt.Fprintf(&b, "  %s", side.name)
 		for i, p := range percentiles {
-			fmt.Fprintf(&b, "  %s %.4g ± %.2g", p.Name, side.q[i].Mean, side.q[i].CI95)
+			fmt.Fprintf(&b, "  %s %.4g", p.Name, side.q[i].Mean)
+			if ci := side.q[i].CI95; !math.IsNaN(ci) {
+				fmt.Fprintf(&b, " ± %.2g", ci)
+			} else {
+				b.WriteString(" (no CI)")
+			}
 		}
 		b.WriteString("\n")
 		if r.HasExact && r.Exact.Quantiles != nil {

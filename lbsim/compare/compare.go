@@ -151,6 +151,11 @@ func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 	}
 	c.DiffCI95 = lbsim.MeanCI95(d).CI95
 	c.RatioCI95 = lbsim.MeanCI95(e).CI95 / math.Abs(mB)
+	if math.IsNaN(hA) || math.IsNaN(hB) {
+		// A quantile with too few jobs beyond it in a unit has no interval
+		// (lbsim.Quantiles); neither have its differences.
+		c.DiffCI95, c.RatioCI95 = math.NaN(), math.NaN()
+	}
 	return c, nil
 }
 

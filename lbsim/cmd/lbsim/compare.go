@@ -82,6 +82,10 @@ func comparisonText(c compare.Comparison, res []lbsim.Result) string {
 		wider = fmt.Sprintf("%.2gx wider", c.UnpairedDiffCI95/c.DiffCI95)
 	}
 	name := strings.ReplaceAll(c.Metric, "_", " ") // mean wait, p99 response
+	if math.IsNaN(c.DiffCI95) && !math.IsNaN(c.Diff) && !strings.HasPrefix(c.Metric, "mean_") {
+		return fmt.Sprintf("%s - %s: %s difference %.6g, no 95%% CI: too few jobs beyond the quantile in a unit (%s; see go doc lbsim.Quantiles); run more jobs or replications\n",
+			c.A, c.B, name, c.Diff, unit)
+	}
 	s := fmt.Sprintf("%s - %s: %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%s)\n",
 		c.A, c.B, name, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, wider)
 	s += fmt.Sprintf("%s / %s: ratio %.6g, paired 95%% CI ± %.3g; unpaired ± %.3g\n", c.A, c.B, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95)
