@@ -146,13 +146,17 @@ func (c *Config) fixedMemory() int64 {
 	reps, workers, k := int64(c.reps()), int64(c.parallel()), int64(c.Servers)
 	fine := int64(fineFactor * max(c.Batches, 20))
 	// Per fine batch: 3 sums of up to 3 classes, the handout's sum, its
-	// bound, next batch and size (metrics); and 1 KiB for the structures.
-	perResult := allocBytes(histogramBytes) + allocBytes(serverResultBytes*k) + allocBytes(fine*(3*3*8+8+8+4+8)) + 1<<10
+	// bound, next batch and size (metrics); per unit of fineFactor batches
+	// its quantiles of wait and response; the wait's and the response's
+	// histograms; and 1 KiB for the structures.
+	units := fine / fineFactor
+	perResult := 2*allocBytes(histogramBytes) + allocBytes(serverResultBytes*k) + allocBytes(fine*(3*3*8+8+8+4+8)) +
+		2*allocBytes(units*8*int64(nPercentiles)) + 1<<10
 	// serverBytes has room for the first dispatcher's board and an index;
 	// a policy that groups the servers keeps more (dispatcherState).
 	first := max(0, dispatcherState(c.Policy, c)-indexBytes*k)
-	perRunning := allocBytes(histogramBytes) + serverBytes*k + first + int64(c.dispatchers()-1)*c.dispatcherBytes() + 2*8*blockSize
-	combine := allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor
+	perRunning := 2*allocBytes(histogramBytes) + serverBytes*k + first + int64(c.dispatchers()-1)*c.dispatcherBytes() + 2*8*blockSize
+	combine := 2*allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor + 2*allocBytes(reps*8*int64(nPercentiles))
 	var trace int64
 	if c.Trace != nil {
 		trace = 8 * int64(cap(c.Trace.Times)+cap(c.Trace.Sizes))

@@ -83,7 +83,7 @@ func TestReproducibleAndCommonRandomNumbers(t *testing.T) {
 	a, b := base, base
 	a.Workers, b.Workers = 1, 2
 	ra, rb := run(t, a), run(t, b)
-	if ra.Wait != rb.Wait || ra.P99Wait != rb.P99Wait || ra.Handout != rb.Handout {
+	if ra.Wait != rb.Wait || ra.WaitQuantiles[2].Mean != rb.WaitQuantiles[2].Mean || ra.Handout != rb.Handout {
 		t.Errorf("1 worker %v vs 2 workers %v", ra.Wait, rb.Wait)
 	}
 	rr := base

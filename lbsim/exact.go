@@ -33,6 +33,11 @@ type Reference struct {
 	// Classes are the mean delays of the configuration's size classes
 	// (short and long jobs, see Result.Classes), when theory knows them.
 	Classes []ClassReference
+	// Quantiles are the exact quantiles of the waiting and response times
+	// at Percentiles, when theory knows them (an exact Reference whose
+	// servers are M/M/1 or whose system is the central M/M/K queue), else
+	// nil.
+	Quantiles *ExactQuantiles
 	// NoExact says why theory has no exact value where one is promised
 	// (the Markov chain of a count-based policy with exponential sizes at
 	// K <= theory.DispatchMaxServers, over its budget): set on a limit, or
@@ -194,7 +199,40 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	if len(split) == 1 && math.IsInf(ref.Wait, 1) && c.Discipline == FCFS {
 		ref.Method = "M/G/1 with E[X^2] = inf: no finite mean wait"
 	}
+	if _, exp := c.Sizes.(Exponential); exp && len(split) == 1 && c.Discipline == FCFS {
+		ref.Quantiles = randomSplitQuantiles(loads, lambda, c.Sizes.Mean())
+	}
 	return ref, split != nil
+}
+
+// randomSplitQuantiles are the exact quantiles of a size-blind random split
+// of Poisson arrivals with exponential sizes of mean m to FCFS servers:
+// server k is an M/M/1 queue of rate lambda p_k and mean service m / mu_k,
+// and a job meets server k with probability p_k (theory.Mixture).
+func randomSplitQuantiles(loads []serverLoad, lambda, m float64) *ExactQuantiles {
+	var w []float64
+	var waits, resps []theory.Tail
+	for _, q := range loads {
+		if q.share == 0 {
+			continue
+		}
+		wait, resp, err := theory.MMKTails(lambda*q.share, 1, m/q.speed)
+		if err != nil {
+			return nil
+		}
+		w, waits, resps = append(w, float64(q.to-q.from)*q.share), append(waits, wait), append(resps, resp)
+	}
+	return exactQuantiles(theory.Mixture(w, waits), theory.Mixture(w, resps))
+}
+
+// exactQuantiles are the quantiles at Percentiles of the laws of wait and
+// response.
+func exactQuantiles(wait, response theory.Tail) *ExactQuantiles {
+	var out ExactQuantiles
+	for i, p := range percentiles {
+		out.Wait[i], out.Response[i] = theory.Quantile(wait, p.P), theory.Quantile(response, p.P)
+	}
+	return &out
 }
 
 // perServer is the Reference of a policy that sends 1/K of the jobs to
@@ -230,8 +268,14 @@ func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
 }
 
 // centralMMK is the central M/M/K queue (Erlang C) of K equal servers and
-// exponential sizes: exactly LWL under FCFS.
+// exponential sizes, with its quantiles (theory.MMKTails): exactly LWL
+// under FCFS.
 func centralMMK(s system) (Reference, bool) {
-	d, err := theory.MMK(s.lambda, s.k, s.sizes.Mean()/s.mu)
-	return reference(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", s.k), ExactValue)
+	m := s.sizes.Mean() / s.mu
+	d, err := theory.MMK(s.lambda, s.k, m)
+	ref, ok := reference(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", s.k), ExactValue)
+	if wait, resp, err := theory.MMKTails(s.lambda, s.k, m); ok && err == nil {
+		ref.Quantiles = exactQuantiles(wait, resp)
+	}
+	return ref, ok
 }

@@ -16,7 +16,8 @@ func TestQuantilesFollowMagnitude(t *testing.T) {
 	const rho = 0.6
 	for _, scale := range []float64{1e-90, 1e90} {
 		r := run(t, lbsim.Config{Servers: 1, Load: rho, Sizes: lbsim.Exponential{M: scale}, Policy: lbsim.Random{}, Jobs: 2_000_000})
-		for _, c := range []struct{ got, q float64 }{{r.P50Wait, 0.5}, {r.P95Wait, 0.95}, {r.P99Wait, 0.99}} {
+		for i, p := range lbsim.Percentiles() {
+			c := struct{ got, q float64 }{r.WaitQuantiles[i].Mean, p.P}
 			want := scale * math.Log(rho/(1-c.q)) / (1 - rho)
 			if !(math.Abs(c.got-want) <= 0.02*want) {
 				t.Errorf("scale %g: p%v wait %g, want %g within 2%%", scale, c.q*100, c.got, want)

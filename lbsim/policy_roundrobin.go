@@ -81,9 +81,32 @@ func (RoundRobin) theory(c Config) (Reference, bool) {
 	if !s.exp {
 		return Reference{}, false
 	}
-	return perServer(s, fmt.Sprintf("E_%d/M/1 per server (GI/M/1 root)", s.k), func(mu float64) (theory.Delay, error) {
+	ref, ok := perServer(s, fmt.Sprintf("E_%d/M/1 per server (GI/M/1 root)", s.k), func(mu float64) (theory.Delay, error) {
 		return theory.RoundRobinExp(s.lambda, s.k, s.sizes.Mean()/mu)
 	})
+	if ok && !s.ps {
+		ref.Quantiles = rrQuantiles(s)
+	}
+	return ref, ok
+}
+
+// rrQuantiles are the exact quantiles of round robin with exponential sizes
+// under FCFS: a job meets each server with probability 1/K, an E_K/M/1
+// queue whose delays are GI/M/1's (theory.GIM1Tails).
+func rrQuantiles(s system) *ExactQuantiles {
+	g, err := theory.ErlangGaps(s.k, float64(s.k)/s.lambda)
+	if err != nil {
+		return nil
+	}
+	w := make([]float64, s.k)
+	waits, resps := make([]theory.Tail, s.k), make([]theory.Tail, s.k)
+	for k, mu := range s.speeds {
+		w[k] = 1 / float64(s.k)
+		if waits[k], resps[k], err = theory.GIM1Tails(g, mu/s.sizes.Mean()); err != nil {
+			return nil
+		}
+	}
+	return exactQuantiles(theory.Mixture(w, waits), theory.Mixture(w, resps))
 }
 
 // gapTheory: under deterministic arrivals (gap a = 1/lambda) every server

@@ -68,7 +68,7 @@ func TestViewMatchesFastPaths(t *testing.T) {
 					// classes are summed per class on the fast path).
 					same := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(a) }
 					if !same(fast.Wait.Mean, slow.Wait.Mean) || !same(fast.Response.Mean, slow.Response.Mean) ||
-						!same(fast.Wait.CI95, slow.Wait.CI95) || fast.P99Wait != slow.P99Wait {
+						!same(fast.Wait.CI95, slow.Wait.CI95) || fast.WaitQuantiles[2].Mean != slow.WaitQuantiles[2].Mean {
 						t.Errorf("fast path %v, through the View %v", fast.Wait, slow.Wait)
 					}
 				})
@@ -239,7 +239,7 @@ func TestFastPathsOnTracesMatchView(t *testing.T) {
 	for _, p := range []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}} {
 		cfg := Config{Servers: 10, Trace: &tr, Policy: p, Seed: 3, Workers: 1}
 		fast, slow := runBothWays(t, cfg)
-		if fast.Wait != slow.Wait || fast.P99Wait != slow.P99Wait {
+		if fast.Wait != slow.Wait || fast.WaitQuantiles[2].Mean != slow.WaitQuantiles[2].Mean {
 			t.Errorf("%s on a trace: fast path %v, through the View %v", p, fast.Wait, slow.Wait)
 		}
 	}

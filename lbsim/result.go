@@ -39,14 +39,16 @@ type Result struct {
 	// response time minus the job's own service time x/mu).
 	Wait     Estimate
 	Response Estimate
-	// RepWait and RepResponse are the means of the interval's units, in
-	// order: one per replication, or with one replication one per batch mean
-	// that holds jobs (CIMethod says which). Two runs on the same seeds see
-	// the same arrivals and sizes unit by unit, so Compare pairs them.
-	RepWait, RepResponse []float64
-	// P50Wait, P95Wait and P99Wait are waiting-time quantiles over all
-	// measured jobs, within 0.8% (histogram bins, see stat_histogram.go).
-	P50Wait, P95Wait, P99Wait float64
+	// WaitQuantiles and ResponseQuantiles are the quantiles at Percentiles
+	// of the waiting and the response time with their intervals (see
+	// Quantiles).
+	WaitQuantiles, ResponseQuantiles Quantiles
+	// Units holds, for each metric (Metrics: mean_wait, p99_response, ...),
+	// its value in each of the interval's units, in order: one per
+	// replication, or with one replication one per batch that holds jobs
+	// (CIMethod says which). Two runs on the same seeds see the same
+	// arrivals and sizes unit by unit, so compare pairs them.
+	Units map[string][]float64
 	// Handout is the course's R quantity, FCFS only (HasHandout): per job
 	// max(V + X/mu - A_next, 0), the workload just after the job joined minus
 	// the time to the next arrival. It is not the waiting time.
@@ -122,7 +124,7 @@ func (r Result) String() string {
 	fmt.Fprintf(&b, "\n%d jobs x %d replication(s), seed %d, %s\n", r.Config.jobs(), r.Config.reps(), r.Config.Seed, ci)
 	fmt.Fprintf(&b, "  mean waiting time   %s\n", r.Wait)
 	fmt.Fprintf(&b, "  mean response time  %s\n", r.Response)
-	fmt.Fprintf(&b, "  waiting time p50 %.4g  p95 %.4g  p99 %.4g\n", r.P50Wait, r.P95Wait, r.P99Wait)
+	b.WriteString(quantilesText(r))
 	for _, c := range r.Classes {
 		if c.Jobs == 0 {
 			fmt.Fprintf(&b, "  %-5s jobs: none measured\n", c.Name)
@@ -273,7 +275,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 	}
 	w, resp := unit(all, sumW), unit(all, sumR)
 	r.Wait, r.Response = cv.estimate(w, counts), cv.estimate(resp, counts)
-	r.RepWait, r.RepResponse = unitMeans(w, counts), unitMeans(resp, counts)
+	r.Units = map[string][]float64{"mean_wait": unitMeans(w, counts), "mean_response": unitMeans(resp, counts)}
 	if r.HasHandout {
 		r.Handout = cv.estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
 	}
@@ -290,11 +292,13 @@ func aggregate(cfg *Config, reps []replication) Result {
 			})
 		}
 	}
-	hist := newHistogram()
-	for _, rep := range reps {
-		hist.merge(rep.m.hist)
+	smallest := math.Inf(1) // jobs of the smallest unit that holds any
+	for _, c := range counts {
+		if c > 0 {
+			smallest = min(smallest, c)
+		}
 	}
-	r.P50Wait, r.P95Wait, r.P99Wait = hist.quantile(0.50), hist.quantile(0.95), hist.quantile(0.99)
+	r.WaitQuantiles, r.ResponseQuantiles = quantilesOf(reps, len(units) == 1, smallest, r.Units)
 	r.ServerUtilization = make([]float64, cfg.Servers)
 	for _, rep := range reps {
 		span := rep.tEnd - rep.tStart
@@ -317,4 +321,74 @@ func aggregate(cfg *Config, reps []replication) Result {
 	}
 	r.Warnings = diagnose(cfg, reps, &r)
 	return r
+}
+
+// quantilesOf are the replications' quantiles with their intervals
+// (Quantiles), and each unit's in units (p99_wait, ...). The units are the
+// replications, or with one (byBatch) its batches; the replays of a trace
+// (ciReplications) are one replication whose batch quantiles are the
+// means over the replays of each batch's, a block of the trace averaged
+// over the dispatcher's draws as its batch means are.
+func quantilesOf(reps []replication, byBatch bool, smallest float64, units map[string][]float64) (Quantiles, Quantiles) {
+	wait, resp := newHistogram(), newHistogram()
+	for _, rep := range reps {
+		wait.merge(rep.m.waitAll)
+		resp.merge(rep.m.respAll)
+	}
+	var uw, ur [][nPercentiles]float64
+	if byBatch {
+		n := float64(len(reps))
+		uw, ur = make([][nPercentiles]float64, len(reps[0].m.unitWait)), make([][nPercentiles]float64, len(reps[0].m.unitWait))
+		for u := range uw {
+			for _, rep := range reps {
+				for i := range nPercentiles {
+					uw[u][i] += rep.m.unitWait[u][i] / n
+					ur[u][i] += rep.m.unitResp[u][i] / n
+				}
+			}
+		}
+	} else {
+		uw, ur = make([][nPercentiles]float64, len(reps)), make([][nPercentiles]float64, len(reps))
+		for j, rep := range reps {
+			rep.m.waitAll.quantiles(percentileProbs, uw[j][:])
+			rep.m.respAll.quantiles(percentileProbs, ur[j][:])
+		}
+	}
+	for i, p := range percentiles {
+		units[p.Name+"_wait"], units[p.Name+"_response"] = unitValues(uw, i), unitValues(ur, i)
+	}
+	return sectioned(&wait, uw, smallest), sectioned(&resp, ur, smallest)
+}
+
+// quantilesText is the summary's lines of quantiles: the measured ones with
+// their intervals, and the exact ones when theory knows them.
+func quantilesText(r Result) string {
+	var b strings.Builder
+	for _, side := range []struct {
+		name  string
+		q     Quantiles
+		exact func(*ExactQuantiles) [nPercentiles]float64
+	}{
+		{"waiting time ", r.WaitQuantiles, func(e *ExactQuantiles) [nPercentiles]float64 { return e.Wait }},
+		{"response time", r.ResponseQuantiles, func(e *ExactQuantiles) [nPercentiles]float64 { return e.Response }},
+	} {
+		fmt.Fprintf(&b, "  %s", side.name)
+		for i, p := range percentiles {
+			fmt.Fprintf(&b, "  %s %.4g", p.Name, side.q[i].Mean)
+			if ci := side.q[i].CI95; !math.IsNaN(ci) {
+				fmt.Fprintf(&b, " ± %.2g", ci)
+			} else {
+				b.WriteString(" (no CI)")
+			}
+		}
+		b.WriteString("\n")
+		if r.HasExact && r.Exact.Quantiles != nil {
+			fmt.Fprintf(&b, "    exact      ")
+			for i, p := range percentiles {
+				fmt.Fprintf(&b, "  %s %.4g", p.Name, side.exact(r.Exact.Quantiles)[i])
+			}
+			b.WriteString("\n")
+		}
+	}
+	return b.String()
 }

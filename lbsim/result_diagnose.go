@@ -100,7 +100,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	case ps && math.IsInf(sizes.SecondMoment(), 1):
 		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
 	case !ps && math.IsInf(sizes.SecondMoment(), 1):
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50, p95, p99) still mean something, and under PS the mean response E[X]/(1-rho) exists", sizes, r.Wait.Mean)
+		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS the mean response E[X]/(1-rho) exists", sizes, r.Wait.Mean)
 	case !ps && alpha <= 3:
 		add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS", sizes, alpha)
 	}

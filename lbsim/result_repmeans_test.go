@@ -11,29 +11,34 @@ import (
 	"github.com/perfeval/lbsim/lbsim"
 )
 
-// The result keeps each replication's mean wait and response, and the row
-// carries them (out of the CSV, through gob).
+// The result keeps each replication's value of every metric (means and
+// quantiles), and the row carries them (out of the CSV, through gob).
 func TestRepMeans(t *testing.T) {
 	a := lbsim.Config{Servers: 4, Load: 0.8, Sizes: exp1, Policy: lbsim.Random{}, Jobs: 20_000, Reps: 4, Seed: 21}
 	r := run(t, a)
-	if len(r.RepWait) != 4 || len(r.RepResponse) != 4 {
-		t.Fatalf("RepWait %v, RepResponse %v: want 4 replication means each", r.RepWait, r.RepResponse)
+	for _, name := range lbsim.Metrics() {
+		if len(r.Units[name]) != 4 {
+			t.Fatalf("Units[%s] %v: want 4 replication values", name, r.Units[name])
+		}
 	}
 	var mean float64
-	for _, w := range r.RepWait {
+	for _, w := range r.Units["mean_wait"] {
 		mean += w / 4
 	}
 	if math.Abs(mean-r.Wait.Mean) > 1e-12*r.Wait.Mean {
-		t.Errorf("mean of RepWait %v is %v, Wait.Mean %v: equal replications should agree", r.RepWait, mean, r.Wait.Mean)
+		t.Errorf("mean of the units %v is %v, Wait.Mean %v: equal replications should agree", r.Units["mean_wait"], mean, r.Wait.Mean)
 	}
 	one := a
 	one.Reps = 1
-	if r1 := run(t, one); len(r1.RepWait) != 20 {
-		t.Errorf("one replication: %d unit means, want the 20 batch means (%s)", len(r1.RepWait), r1.CIMethod)
+	r1 := run(t, one)
+	for _, name := range lbsim.Metrics() {
+		if len(r1.Units[name]) != 20 {
+			t.Errorf("one replication: %d units of %s, want the 20 batches (%s)", len(r1.Units[name]), name, r1.CIMethod)
+		}
 	}
 	row := lbsim.NewRow(r)
-	if !slices.Equal(row.RepWait, r.RepWait) || !slices.Equal(row.RepResponse, r.RepResponse) {
-		t.Errorf("row RepWait %v, want %v", row.RepWait, r.RepWait)
+	if !slices.Equal(row.Units["p99_response"], r.Units["p99_response"]) || !slices.Equal(row.Units["mean_wait"], r.Units["mean_wait"]) {
+		t.Errorf("row units %v, want %v", row.Units, r.Units)
 	}
 	for _, h := range lbsim.RowHeader() {
 		if strings.Contains(h, "rep_") {
@@ -48,7 +53,7 @@ func TestRepMeans(t *testing.T) {
 	if err := gob.NewDecoder(&buf).Decode(&back); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(back[0].RepWait, r.RepWait) {
-		t.Errorf("gob round trip: RepWait %v, want %v", back[0].RepWait, r.RepWait)
+	if !slices.Equal(back[0].Units["p99_wait"], r.Units["p99_wait"]) {
+		t.Errorf("gob round trip: units %v, want %v", back[0].Units["p99_wait"], r.Units["p99_wait"])
 	}
 }

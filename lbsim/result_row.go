@@ -69,13 +69,29 @@ type Row struct {
 	// give the load (1 at the trace's own load), NaN without a trace.
 	TraceScale float64 `json:"trace_scale"`
 
-	MeanWait          float64 `json:"mean_wait"`            // mean waiting time
-	MeanWaitCI95      float64 `json:"mean_wait_ci95"`       // half-width of its 95% interval (so every _ci95)
-	MeanResponse      float64 `json:"mean_response"`        // mean response time, wait and service
-	MeanResponseCI95  float64 `json:"mean_response_ci95"`   // its half-width
+	MeanWait         float64 `json:"mean_wait"`          // mean waiting time
+	MeanWaitCI95     float64 `json:"mean_wait_ci95"`     // half-width of its 95% interval (so every _ci95)
+	MeanResponse     float64 `json:"mean_response"`      // mean response time, wait and service
+	MeanResponseCI95 float64 `json:"mean_response_ci95"` // its half-width
+	// The quantiles of the wait and the response at Percentiles with their
+	// half-widths (see Quantiles: the pooled quantile, the interval from the
+	// units' quantiles).
 	P50Wait           float64 `json:"p50_wait"`             // median wait
-	P95Wait           float64 `json:"p95_wait"`             // 95th percentile of the wait
+	P50WaitCI95       float64 `json:"p50_wait_ci95"`        // its half-width
+	P90Wait           float64 `json:"p90_wait"`             // 90th percentile of the wait
+	P90WaitCI95       float64 `json:"p90_wait_ci95"`        // its half-width
 	P99Wait           float64 `json:"p99_wait"`             // 99th percentile of the wait
+	P99WaitCI95       float64 `json:"p99_wait_ci95"`        // its half-width
+	P999Wait          float64 `json:"p999_wait"`            // 99.9th percentile of the wait
+	P999WaitCI95      float64 `json:"p999_wait_ci95"`       // its half-width
+	P50Response       float64 `json:"p50_response"`         // median response
+	P50ResponseCI95   float64 `json:"p50_response_ci95"`    // its half-width
+	P90Response       float64 `json:"p90_response"`         // 90th percentile of the response
+	P90ResponseCI95   float64 `json:"p90_response_ci95"`    // its half-width
+	P99Response       float64 `json:"p99_response"`         // 99th percentile of the response
+	P99ResponseCI95   float64 `json:"p99_response_ci95"`    // its half-width
+	P999Response      float64 `json:"p999_response"`        // 99.9th percentile of the response
+	P999ResponseCI95  float64 `json:"p999_response_ci95"`   // its half-width
 	HandoutWait       float64 `json:"handout_wait"`         // the course handout's quantity (FCFS only)
 	HandoutWaitCI95   float64 `json:"handout_wait_ci95"`    // its half-width
 	MeanWaitShort     float64 `json:"mean_wait_short"`      // mean wait of short jobs (two-point sizes, SITA)
@@ -103,19 +119,28 @@ type Row struct {
 	TotalJobs       int64   `json:"total_jobs"`    // jobs simulated, warm-ups and precision rounds included
 	PrecisionMet    bool    `json:"precision_met"` // a precision target was reached (false without one)
 
-	ExactWait     float64  `json:"exact_wait"`     // the exact mean wait when theory knows it (see Exact), else NaN
-	ExactResponse float64  `json:"exact_response"` // the exact mean response, else NaN
-	ExactMethod   string   `json:"exact_method"`   // its formula, or "none: " and why a promised exact chain is out of reach
-	LimitWait     float64  `json:"limit_wait"`     // a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
-	LimitResponse float64  `json:"limit_response"` // the same of the mean response, else NaN
-	LimitMethod   string   `json:"limit_method"`   // its formula
-	LimitKind     string   `json:"limit_kind"`     // limit or lower bound
-	Warnings      Warnings `json:"warnings"`       // the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
+	ExactWait     float64 `json:"exact_wait"`     // the exact mean wait when theory knows it (see Exact), else NaN
+	ExactResponse float64 `json:"exact_response"` // the exact mean response, else NaN
+	ExactMethod   string  `json:"exact_method"`   // its formula, or "none: " and why a promised exact chain is out of reach
+	// The exact quantiles at Percentiles when theory knows them
+	// (Reference.Quantiles), else NaN.
+	ExactP50Wait      float64  `json:"exact_p50_wait"`      // exact median wait when theory knows it, else NaN
+	ExactP90Wait      float64  `json:"exact_p90_wait"`      // exact 90th percentile of the wait when theory knows it, else NaN
+	ExactP99Wait      float64  `json:"exact_p99_wait"`      // exact 99th percentile of the wait when theory knows it, else NaN
+	ExactP999Wait     float64  `json:"exact_p999_wait"`     // exact 99.9th percentile of the wait when theory knows it, else NaN
+	ExactP50Response  float64  `json:"exact_p50_response"`  // exact median response when theory knows it, else NaN
+	ExactP90Response  float64  `json:"exact_p90_response"`  // exact 90th percentile of the response when theory knows it, else NaN
+	ExactP99Response  float64  `json:"exact_p99_response"`  // exact 99th percentile of the response when theory knows it, else NaN
+	ExactP999Response float64  `json:"exact_p999_response"` // exact 99.9th percentile of the response when theory knows it, else NaN
+	LimitWait         float64  `json:"limit_wait"`          // a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
+	LimitResponse     float64  `json:"limit_response"`      // the same of the mean response, else NaN
+	LimitMethod       string   `json:"limit_method"`        // its formula
+	LimitKind         string   `json:"limit_kind"`          // limit or lower bound
+	Warnings          Warnings `json:"warnings"`            // the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
 
-	// RepWait and RepResponse are Result's per-replication (or batch)
-	// means, for Compare: not columns, but kept by gob (nb's cache).
-	RepWait     []float64 `json:"-"`
-	RepResponse []float64 `json:"-"`
+	// Units are Result's per-replication (or batch) values of each metric
+	// (Result.Units), for compare: not columns, but kept by gob (nb's cache).
+	Units map[string][]float64 `json:"-"`
 
 	Config Config `json:"-"` // the configuration the row came from
 }
@@ -136,7 +161,6 @@ func NewRow(r Result) Row {
 		Label: r.Label, MessagesPerJob: r.MessagesPerJob,
 		MeanWait: r.Wait.Mean, MeanWaitCI95: r.Wait.CI95,
 		MeanResponse: r.Response.Mean, MeanResponseCI95: r.Response.CI95,
-		P50Wait: r.P50Wait, P95Wait: r.P95Wait, P99Wait: r.P99Wait,
 		HandoutWait: math.NaN(), HandoutWaitCI95: math.NaN(),
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
@@ -145,9 +169,10 @@ func NewRow(r Result) Row {
 		MaxServerUtilization: math.NaN(), MaxServerLoad: math.NaN(), CIMethod: r.CIMethod,
 		ExactWait: math.NaN(), ExactResponse: math.NaN(), LimitWait: math.NaN(), LimitResponse: math.NaN(),
 		Warnings: r.Warnings, Config: r.Config, TotalJobs: r.TotalJobs,
-		RepWait: r.RepWait, RepResponse: r.RepResponse,
+		Units: r.Units,
 	}
 	row.setSettings(c)
+	row.setQuantiles(r)
 	row.D, row.C = rowParams(c.Policy, c.Servers)
 	if len(r.ServerUtilization) > 0 {
 		row.MaxServerUtilization = slices.Max(r.ServerUtilization)
@@ -179,6 +204,41 @@ func NewRow(r Result) Row {
 	}
 	return row
 }
+
+// setQuantiles fills the quantile columns from the percentile table: p99_wait
+// and p99_wait_ci95 from r.WaitQuantiles, exact_p99_wait from the exact
+// reference's (NaN without one), and so on.
+func (r *Row) setQuantiles(res Result) {
+	v := reflect.ValueOf(r).Elem()
+	set := func(col string, x float64) { v.FieldByIndex(columnField()[col].Index).SetFloat(x) }
+	for i, p := range percentiles {
+		for _, side := range []struct {
+			name  string
+			q     Quantiles
+			exact func(*ExactQuantiles) float64
+		}{
+			{"_wait", res.WaitQuantiles, func(e *ExactQuantiles) float64 { return e.Wait[i] }},
+			{"_response", res.ResponseQuantiles, func(e *ExactQuantiles) float64 { return e.Response[i] }},
+		} {
+			set(p.Name+side.name, side.q[i].Mean)
+			set(p.Name+side.name+"_ci95", side.q[i].CI95)
+			exact := math.NaN()
+			if res.HasExact && res.Exact.Quantiles != nil {
+				exact = side.exact(res.Exact.Quantiles)
+			}
+			set("exact_"+p.Name+side.name, exact)
+		}
+	}
+}
+
+// columnField is Row's field of each column, by its name.
+var columnField = sync.OnceValue(func() map[string]reflect.StructField {
+	out := map[string]reflect.StructField{}
+	for _, sf := range rowColumns() {
+		out[sf.Tag.Get("json")] = sf
+	}
+	return out
+})
 
 // setSettings fills the setting columns from c through the field table:
 // into the Row field of the column's name, else into Extra.

@@ -200,8 +200,12 @@ func (s *sim) run() replication {
 				}
 				if measured {
 					m.sumNext(class, wait, wait+service) // recordNext, inlined
-					if !m.hist.addFast(wait, int(n)) {
-						m.hist.addSlow(wait)
+					m.unitCheck()
+					if !m.wait.addFast(wait, int(n)) {
+						m.wait.addSlow(wait)
+					}
+					if !m.resp.addFast(wait+service, int(n)) {
+						m.resp.addSlow(wait + service)
 					}
 				}
 				pending = wait + service
@@ -246,6 +250,7 @@ func (s *sim) run() replication {
 			srv.ps[k].advance(math.Inf(1), m)
 		}
 	}
+	m.endUnit(-1)
 	out.m, out.busy, out.series, out.ctl = m, srv.busy, s.series, s.ctl
 	out.nX, out.sumX2, out.warmup, out.simulated = s.nX, s.sumX2, warm, total
 	return out

@@ -132,8 +132,12 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 			srv.deps[k].push(start+service, &srv.held)
 		}
 		m.sumNext(classOf(x, cuts), wait, wait+service) // recordNext, inlined
-		if !m.hist.addFast(wait, int(n)+j) {
-			m.hist.addSlow(wait)
+		m.unitCheck()
+		if !m.wait.addFast(wait, int(n)+j) {
+			m.wait.addSlow(wait)
+		}
+		if !m.resp.addFast(wait+service, int(n)+j) {
+			m.resp.addSlow(wait + service)
 		}
 		pending = wait + service
 		srv.busy[k] += service

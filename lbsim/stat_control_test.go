@@ -72,8 +72,8 @@ func TestControlVariatesRun(t *testing.T) {
 	if cv.Wait.CI95 >= plain.Wait.CI95 {
 		t.Errorf("controlled half-width %.4g is not below the plain %.4g", cv.Wait.CI95, plain.Wait.CI95)
 	}
-	if cv.P99Wait != plain.P99Wait || cv.Utilization != plain.Utilization {
-		t.Errorf("not the same sample path: p99 %v against %v", cv.P99Wait, plain.P99Wait)
+	if cv.WaitQuantiles[2].Mean != plain.WaitQuantiles[2].Mean || cv.Utilization != plain.Utilization {
+		t.Errorf("not the same sample path: p99 %v against %v", cv.WaitQuantiles[2].Mean, plain.WaitQuantiles[2].Mean)
 	}
 	if want := "20 batch means, control variates (sizes, arrivals, sizes²)"; cv.CIMethod != want {
 		t.Errorf("CIMethod %q, want %q", cv.CIMethod, want)

@@ -9,8 +9,9 @@ import "math"
 // and slides up whenever a larger value would fall above it, folding the
 // octaves it leaves into bin 0. So the largest values are always resolved,
 // whatever their magnitude (1e-300 or 1e300), and only values more than 70
-// octaves below the largest are reported as 0. A quantile is reported as the
-// middle of its bin, so its relative error is at most 1/128 (0.8%).
+// octaves below the largest are reported as 0. A quantile is interpolated
+// within its bin (quantiles), within 1/64 (1.6%) at worst and far less for
+// a smooth law.
 //
 // A bin is the top 17 bits of the value's float64 encoding (11 exponent and
 // 6 mantissa bits). Bin 0 is spread over the histZero first counters and
@@ -62,6 +63,15 @@ func (h *histogram) addFast(x float64, slot int) bool {
 	below := (i - histZero) >> 63 // all ones when i < histZero: no branch
 	h.counts[i&^below|slot&(histZero-1)&below]++
 	return true
+}
+
+// count is the number of values added.
+func (h *histogram) count() int64 {
+	n := int64(0)
+	for _, c := range h.counts {
+		n += c
+	}
+	return n
 }
 
 // zeros is the count of bin 0.
@@ -129,28 +139,49 @@ func (h *histogram) merge(o histogram) {
 	}
 }
 
-// quantile is the q-quantile: the smallest bin whose cumulative count reaches
-// q of the total, reported at the bin's centre.
+// quantile is the q-quantile (see quantiles).
 func (h *histogram) quantile(q float64) float64 {
-	total := int64(0)
-	for _, c := range h.counts {
-		total += c
-	}
+	var out [1]float64
+	h.quantiles([]float64{q}, out[:])
+	return out[0]
+}
+
+// quantiles sets out[i] to the ps[i]-quantile (ps increasing), in one pass:
+// the point where the counts' distribution function, spread evenly within
+// each bin, reaches ps[i] (0 when bin 0 reaches it, NaN with no count). The
+// interpolation leaves a quantile well inside the 0.8% of a bin's middle: a
+// bin holds 1/64 of an octave, across which a smooth density is nearly flat.
+func (h *histogram) quantiles(ps, out []float64) {
+	total, j := h.count(), 0
 	if total == 0 {
-		return math.NaN()
+		for ; j < len(ps); j++ {
+			out[j] = math.NaN()
+		}
+		return
 	}
-	need := int64(math.Ceil(q * float64(total)))
-	cum := h.zeros()
-	if cum >= need {
-		return 0
+	cum := float64(h.zeros())
+	for ; j < len(ps) && ps[j]*float64(total) <= cum; j++ {
+		out[j] = 0
 	}
 	for i, c := range h.counts[histZero:] {
-		cum += c
-		if cum >= need {
-			// The bin's lower edge with the next mantissa bit set: its centre.
-			bits := uint64(h.base+i)<<histShift | 1<<(histShift-1)
-			return math.Float64frombits(bits)
+		if c == 0 {
+			continue
 		}
+		next := cum + float64(c)
+		for ; j < len(ps) && ps[j]*float64(total) <= next; j++ {
+			lo := math.Float64frombits(uint64(h.base+i) << histShift)
+			hi := math.Float64frombits(uint64(h.base+i+1) << histShift)
+			out[j] = lo + (ps[j]*float64(total)-cum)/float64(c)*(hi-lo)
+		}
+		cum = next
 	}
-	return math.NaN()
+	for ; j < len(ps); j++ { // rounding left p = 1 above the last count
+		out[j] = math.NaN()
+	}
+}
+
+// reset empties h and unplaces its window.
+func (h *histogram) reset() {
+	clear(h.counts)
+	h.base = unplaced
 }

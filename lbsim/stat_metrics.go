@@ -1,10 +1,14 @@
 package lbsim
 
-import "slices"
+import (
+	"math"
+	"slices"
+)
 
 // metrics accumulates one replication's measurements: per batch and size
 // class the job count and the sums of waiting and response times, the
-// handout's quantity, and a waiting-time histogram. Batches are contiguous
+// handout's quantity, and histograms of the waiting and response times,
+// with the quantiles of each unit of fineFactor batches (see Quantiles). Batches are contiguous
 // blocks of measured jobs; with a single replication their means give the
 // confidence interval (batch means). Totals over classes are summed when the
 // replication is aggregated, which keeps the per-job cost to one class.
@@ -14,7 +18,17 @@ type metrics struct {
 
 	cnt, sumW, sumR []float64 // [batch*classes + class]
 	handout         []float64 // [batch]
-	hist            histogram
+
+	// waitAll and respAll hold every measured job; wait and resp the jobs
+	// of the current unit (fineFactor batches in recording order), whose
+	// quantiles endUnit keeps in unitWait and unitResp (NaN: no job) before
+	// adding them to the replication's. One unit's histograms at a time
+	// keep the memory of any number of batches at four histograms.
+	waitAll, respAll, wait, resp histogram
+	unitWait, unitResp           [][nPercentiles]float64
+	unit                         int   // the current unit
+	unitEnd                      int   // its end: the first batch of the next unit
+	recorded                     int64 // jobs recorded by record
 
 	// bound[b] is the first job of batch b: batch b holds the measured jobs
 	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
@@ -32,7 +46,16 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 	m := &metrics{
 		classes: classes, batches: batches,
 		cnt: make([]float64, n), sumW: make([]float64, n), sumR: make([]float64, n),
-		handout: make([]float64, batches), hist: newHistogram(), bound: make([]int64, batches+2),
+		handout: make([]float64, batches), bound: make([]int64, batches+2),
+		waitAll: newHistogram(), respAll: newHistogram(), wait: newHistogram(), resp: newHistogram(),
+		unitEnd: fineFactor,
+	}
+	units := (batches + fineFactor - 1) / fineFactor
+	m.unitWait, m.unitResp = make([][nPercentiles]float64, units), make([][nPercentiles]float64, units)
+	for u := range units {
+		for i := range nPercentiles {
+			m.unitWait[u][i], m.unitResp[u][i] = math.NaN(), math.NaN()
+		}
 	}
 	for b := range batches + 1 {
 		m.bound[b] = int64(b) * jobs / int64(batches)
@@ -55,11 +78,13 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 func (m *metrics) clone() *metrics {
 	c := *m
 	c.cnt, c.sumW, c.sumR, c.handout = slices.Clone(m.cnt), slices.Clone(m.sumW), slices.Clone(m.sumR), slices.Clone(m.handout)
-	c.hist.counts = slices.Clone(m.hist.counts)
+	c.waitAll.counts, c.respAll.counts = slices.Clone(m.waitAll.counts), slices.Clone(m.respAll.counts)
+	c.unitWait, c.unitResp = slices.Clone(m.unitWait), slices.Clone(m.unitResp)
 	return &c
 }
 
-// add adds o's sums batch by batch (the same batches and classes).
+// add adds o's sums batch by batch (the same batches and classes), and
+// its units' quantiles (the caller divides their sums: ciReplications).
 func (m *metrics) add(o *metrics) {
 	for i := range m.cnt {
 		m.cnt[i], m.sumW[i], m.sumR[i] = m.cnt[i]+o.cnt[i], m.sumW[i]+o.sumW[i], m.sumR[i]+o.sumR[i]
@@ -67,7 +92,14 @@ func (m *metrics) add(o *metrics) {
 	for b := range m.handout {
 		m.handout[b] += o.handout[b]
 	}
-	m.hist.merge(o.hist)
+	m.waitAll.merge(o.waitAll)
+	m.respAll.merge(o.respAll)
+	for u := range m.unitWait {
+		for i := range nPercentiles {
+			m.unitWait[u][i] += o.unitWait[u][i]
+			m.unitResp[u][i] += o.unitResp[u][i]
+		}
+	}
 }
 
 // batch locates job seq: a guess from the proportion, then corrected.
@@ -85,16 +117,27 @@ func (m *metrics) batch(seq int64) int {
 // recordNext records the next measured job in arrival order (FCFS); it is
 // record(seq, ...) for seq = 0, 1, 2, ... without locating the batch. The
 // slot (any number that changes from job to job, such as the job's) is
-// the histogram's (see histogram.addFast).
+// the histograms' (see histogram.addFast).
 func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	m.sumNext(class, w, r)
-	if !m.hist.addFast(w, slot) {
-		m.hist.addSlow(w)
+	m.unitCheck()
+	if !m.wait.addFast(w, slot) {
+		m.wait.addSlow(w)
+	}
+	if !m.resp.addFast(r, slot) {
+		m.resp.addSlow(r)
 	}
 }
 
-// sumNext is recordNext without the histogram. The run loops write
-// recordNext out as sumNext and histogram.addFast, which are small enough
+// unitCheck ends the current unit when sumNext has entered the next one.
+func (m *metrics) unitCheck() {
+	if m.b >= m.unitEnd {
+		m.endUnit(m.b / fineFactor)
+	}
+}
+
+// sumNext is recordNext without the histograms. The run loops write
+// recordNext out as sumNext, unitCheck and histogram.addFast, which are small enough
 // to be inlined, where recordNext is not: a call in a run loop makes the
 // compiler save and reload every live value around it.
 func (m *metrics) sumNext(class int, w, r float64) {
@@ -123,7 +166,36 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 	m.cnt[i]++
 	m.sumW[i] += w
 	m.sumR[i] += r
-	m.hist.add(w)
+	// Units follow the recording order (departures, under PS): the unit
+	// of the recorded-th job in arrival order.
+	if u := m.batch(m.recorded) / fineFactor; u != m.unit {
+		m.endUnit(u)
+	}
+	m.recorded++
+	m.wait.add(w)
+	m.resp.add(r)
+}
+
+// endUnit keeps the current unit's quantiles, adds its histograms to the
+// replication's and makes next the current unit (-1: the run has ended,
+// and the unit's histograms are freed).
+func (m *metrics) endUnit(next int) {
+	if m.wait.counts == nil {
+		return // ended
+	}
+	if m.unit >= 0 && m.unit < len(m.unitWait) && m.wait.count() > 0 {
+		m.wait.quantiles(percentileProbs, m.unitWait[m.unit][:])
+		m.resp.quantiles(percentileProbs, m.unitResp[m.unit][:])
+	}
+	m.waitAll.merge(m.wait)
+	m.respAll.merge(m.resp)
+	m.wait.reset()
+	m.resp.reset()
+	m.unit, m.unitEnd = next, (next+1)*fineFactor
+	if next < 0 {
+		m.unitEnd = math.MaxInt
+		m.wait.counts, m.resp.counts = nil, nil
+	}
 }
 
 // recordHandoutLast adds the course's quantity (V + X/mu - A_next)^+ of the

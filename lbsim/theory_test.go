@@ -226,7 +226,8 @@ func TestBoardRefreshedOftenIsLive(t *testing.T) {
 func TestQuantilesMM1(t *testing.T) {
 	for _, rho := range []float64{0.3, 0.6} {
 		r := run(t, lbsim.Config{Servers: 1, Load: rho, Sizes: exp1, Policy: lbsim.Random{}, Jobs: 2_000_000})
-		for _, c := range []struct{ got, q float64 }{{r.P50Wait, 0.5}, {r.P95Wait, 0.95}, {r.P99Wait, 0.99}} {
+		for i, p := range lbsim.Percentiles() {
+			c := struct{ got, q float64 }{r.WaitQuantiles[i].Mean, p.P}
 			want := max(0, math.Log(rho/(1-c.q))/(1-rho))
 			if math.Abs(c.got-want) > 0.02*want {
 				t.Errorf("rho=%v: p%v wait %.4f, want %.4f within 2%%", rho, c.q*100, c.got, want)

@@ -1,6 +1,7 @@
 // Package compare compares two dispatching policies run on the same system
-// and the same random numbers: the difference and the ratio of their mean
-// waits with paired 95% intervals.
+// and the same random numbers: the difference and the ratio of a metric
+// (the mean wait by default, or any of lbsim.Metrics: mean_response,
+// p99_response, p50_wait, ...) with paired 95% intervals.
 //
 // Runs on the same seed see the same arrivals and the same job sizes: they
 // are drawn from their own streams, apart from the policy's choices (common
@@ -8,8 +9,9 @@
 // replication i of A and of B (or, with one replication, batch b of each) met
 // the same jobs, so their means move together, and the difference of the
 // pairs varies far less than either mean. This package ([Results] on
-// results, [Rows] on rows, which keep each replication's mean in RepWait,
-// out of the CSV; [ByLoad] over a sweep), nb.Compare and lbsim compare give
+// results, [Rows] on rows, which keep each replication's value of every
+// metric in Units, out of the CSV; [ByLoad] over a sweep; the On variants
+// take a metric), nb.Compare and lbsim compare give
 // A - B and A / B of the metric with the paired 95% interval (Student t on the per-replication
 // differences; the ratio's by the delta method on the paired means) beside
 // the unpaired one that treats the runs as independent (sqrt(h_A^2 + h_B^2),
@@ -54,11 +56,13 @@ import (
 // Comparison is policy A against policy B on the same system and the same
 // random numbers: the difference and the ratio of their means with paired
 // 95% intervals, and the unpaired intervals beside them to show the gain.
-// The metric is the mean wait, or the mean response when either run is PS
-// (as everywhere in lbsim: under PS the response is what is measured).
+// The metric is one of lbsim.Metrics; by default the mean wait, or the mean
+// response when either run is PS (as everywhere in lbsim: under PS the
+// response is what is measured).
 //
-// With n units (replications, or the batch means of one replication) and
-// a_i, b_i their means, d_i = a_i - b_i, and A, B the runs' pooled means:
+// With n units (replications, or the batches of one replication) and
+// a_i, b_i their values (means, or quantiles: each unit's own), d_i = a_i -
+// b_i, and A, B the runs' values (pooled means, quantiles of all jobs):
 //
 //	Diff  = A - B,  half-width t_{0.975,n-1} s_d / sqrt(n)
 //	Ratio = A / B,  half-width t_{0.975,n-1} s_e / (sqrt(n) |B|),  e_i = a_i - Ratio b_i
@@ -74,7 +78,7 @@ type Comparison struct {
 	A         string  `json:"a"` // policy labels
 	B         string  `json:"b"`
 	Load      float64 `json:"load"`
-	Metric    string  `json:"metric"` // "wait" or "response"
+	Metric    string  `json:"metric"` // lbsim.Metrics' name: mean_wait, p99_response, ...
 	MeanA     float64 `json:"mean_a"`
 	MeanACI95 float64 `json:"mean_a_ci95"`
 	MeanB     float64 `json:"mean_b"`
@@ -90,27 +94,43 @@ type Comparison struct {
 	ExactDiff float64 `json:"exact_diff"`
 
 	Pairs    int    `json:"pairs"`
-	Units    string `json:"units"`    // "replications" or "batch means"
+	Units    string `json:"units"`    // "replications" or "batch means" (batch quantiles for a percentile)
 	Warnings string `json:"warnings"` // each run's warning rules, by policy
 }
 
 // Results is Rows on two results.
-func Results(a, b lbsim.Result) (Comparison, error) { return Rows(lbsim.NewRow(a), lbsim.NewRow(b)) }
+func Results(a, b lbsim.Result) (Comparison, error) { return ResultsOn(a, b, "") }
 
-// Rows compares the runs of two rows (see Comparison). It refuses
-// rows that are not paired: the policy, the board (refresh, tally) and the
-// discipline may differ, nothing that sets the arrivals, the sizes or the
-// units.
-func Rows(a, b lbsim.Row) (Comparison, error) {
-	if err := paired(a, b); err != nil {
+// ResultsOn is RowsOn on two results.
+func ResultsOn(a, b lbsim.Result, metric string) (Comparison, error) {
+	return RowsOn(lbsim.NewRow(a), lbsim.NewRow(b), metric)
+}
+
+// Rows compares the runs of two rows on the default metric (see RowsOn).
+func Rows(a, b lbsim.Row) (Comparison, error) { return RowsOn(a, b, "") }
+
+// RowsOn compares the runs of two rows on metric, one of lbsim.Metrics, or
+// "" for the default: the mean wait, the mean response when either run is
+// PS (see Comparison). It refuses an unknown metric, naming the allowed,
+// and rows that are not paired: the policy, the board (refresh, tally) and
+// the discipline may differ, nothing that sets the arrivals, the sizes or
+// the units.
+func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
+	if metric == "" {
+		metric = "mean_wait"
+		if a.Discipline == lbsim.PS.String() || b.Discipline == lbsim.PS.String() {
+			metric = "mean_response"
+		}
+	}
+	if err := lbsim.CheckMetric(metric); err != nil {
 		return Comparison{}, err
 	}
-	metric := "wait"
-	mA, hA, mB, hB, ua, ub := a.MeanWait, a.MeanWaitCI95, b.MeanWait, b.MeanWaitCI95, a.RepWait, b.RepWait
-	if a.Discipline == lbsim.PS.String() || b.Discipline == lbsim.PS.String() {
-		metric = "response"
-		mA, hA, mB, hB, ua, ub = a.MeanResponse, a.MeanResponseCI95, b.MeanResponse, b.MeanResponseCI95, a.RepResponse, b.RepResponse
+	if err := paired(a, b, metric); err != nil {
+		return Comparison{}, err
 	}
+	ea, ua, _ := a.Metric(metric)
+	eb, ub, _ := b.Metric(metric)
+	mA, hA, mB, hB := ea.Mean, ea.CI95, eb.Mean, eb.CI95
 	c := Comparison{
 		A: a.Label, B: b.Label, Load: a.Load, Metric: metric, MeanA: mA, MeanACI95: hA, MeanB: mB, MeanBCI95: hB,
 		Diff: mA - mB, UnpairedDiffCI95: math.Hypot(hA, hB),
@@ -120,18 +140,22 @@ func Rows(a, b lbsim.Row) (Comparison, error) {
 	}
 	if a.Reps == 1 {
 		c.Units = "batch means"
+		if !strings.HasPrefix(metric, "mean_") {
+			c.Units = "batch quantiles"
+		}
 	}
-	if metric == "wait" {
-		c.ExactDiff = a.ExactWait - b.ExactWait
-	} else {
-		c.ExactDiff = a.ExactResponse - b.ExactResponse
-	}
+	c.ExactDiff = a.MetricExact(metric) - b.MetricExact(metric)
 	d, e := make([]float64, len(ua)), make([]float64, len(ua))
 	for i := range ua {
 		d[i], e[i] = ua[i]-ub[i], ua[i]-c.Ratio*ub[i]
 	}
 	c.DiffCI95 = lbsim.MeanCI95(d).CI95
 	c.RatioCI95 = lbsim.MeanCI95(e).CI95 / math.Abs(mB)
+	if math.IsNaN(hA) || math.IsNaN(hB) {
+		// A quantile with too few jobs beyond it in a unit has no interval
+		// (lbsim.Quantiles); neither have its differences.
+		c.DiffCI95, c.RatioCI95 = math.NaN(), math.NaN()
+	}
 	return c, nil
 }
 
@@ -150,7 +174,7 @@ func ruleList(r lbsim.Row) string {
 // mayDiffer are the settings (columns of the field table, lbsim.Fields)
 // two paired runs may differ in: how jobs are dispatched and served, not
 // which jobs arrive when, nor what is measured of them.
-var mayDiffer = []string{"policy", "refresh", "tally", "dispatchers", "dispatcher_weights", "stagger", "discipline", "overload", "sample_every"}
+var mayDiffer = []string{"policy", "view", "refresh", "tally", "dispatchers", "dispatcher_weights", "stagger", "discipline", "overload", "sample_every"}
 
 // paired says why two rows do not share their random numbers unit by unit,
 // or nil: every other setting the same (the seed, the length, the
@@ -158,10 +182,10 @@ var mayDiffer = []string{"policy", "refresh", "tally", "dispatchers", "dispatche
 // arrivals or trace, the batches), and the same number of units; and one
 // of mayDiffer different (the same configuration twice gives the same run,
 // a difference 0 by construction).
-func paired(a, b lbsim.Row) error {
+func paired(a, b lbsim.Row, metric string) error {
 	for _, r := range []lbsim.Row{a, b} {
-		if len(r.RepWait) == 0 {
-			return fmt.Errorf("%s has no replication means to pair (a row read from CSV, or made by hand): compare results of Run, or rows of Sweep or nb.Sweep", r.Label)
+		if len(r.Units[metric]) == 0 {
+			return fmt.Errorf("%s has no per-replication values of %s to pair (a row read from CSV, or made by hand): compare results of Run, or rows of Sweep or nb.Sweep", r.Label, metric)
 		}
 	}
 	ra, rb := a.Record(), b.Record()
@@ -178,7 +202,7 @@ func paired(a, b lbsim.Row) error {
 			return fmt.Errorf("%s and %s are not paired: %s %s and %s differ; common random numbers need the same %s in both runs (only the policy, the board, the dispatchers and the discipline may differ)", a.Label, b.Label, col, ra[i], rb[i], col)
 		}
 	}
-	if na, nb := len(a.RepWait), len(b.RepWait); na != nb {
+	if na, nb := len(a.Units[metric]), len(b.Units[metric]); na != nb {
 		return fmt.Errorf("%s and %s are not paired: %d and %d units; common random numbers need the same units in both runs", a.Label, b.Label, na, nb)
 	}
 	if ta, tb := a.Config.Trace, b.Config.Trace; ta != nil && tb != nil && ta != tb &&
@@ -209,10 +233,19 @@ func field(col string) (lbsim.Field, bool) {
 	return lbsim.Field{}, false
 }
 
-// ByLoad compares policy a against b at every load of a sweep at
-// which a has a row (labels as in Find), in increasing load; an error names
-// the missing row or the load whose runs are not paired.
-func ByLoad(rows []lbsim.Row, a, b string) ([]Comparison, error) {
+// ByLoad is ByLoadOn the default metric.
+func ByLoad(rows []lbsim.Row, a, b string) ([]Comparison, error) { return ByLoadOn(rows, a, b, "") }
+
+// ByLoadOn compares policy a against b on metric (see RowsOn) at every
+// load of a sweep at which a has a row (labels as in Find), in increasing
+// load; an error names the missing row or the load whose runs are not
+// paired.
+func ByLoadOn(rows []lbsim.Row, a, b, metric string) ([]Comparison, error) {
+	if metric != "" {
+		if err := lbsim.CheckMetric(metric); err != nil {
+			return nil, err
+		}
+	}
 	var loads []float64
 	labels := map[string]bool{}
 	for _, r := range rows {
@@ -235,7 +268,7 @@ func ByLoad(rows []lbsim.Row, a, b string) ([]Comparison, error) {
 		if err != nil {
 			return nil, err
 		}
-		if out[i], err = Rows(ra, rb); err != nil {
+		if out[i], err = RowsOn(ra, rb, metric); err != nil {
 			return nil, fmt.Errorf("at load %s: %w", strconv.FormatFloat(load, 'g', -1, 64), err)
 		}
 	}

@@ -36,8 +36,8 @@ func TestCompareExact(t *testing.T) {
 			t.Errorf("ExactDiff %v, want %v", c.ExactDiff, exact)
 		}
 		units := map[int]int{10: 10, 1: 20}[reps] // replications, or the 20 batch means
-		if c.Metric != "wait" || c.Pairs != units {
-			t.Errorf("metric %q over %d pairs, want wait over %d", c.Metric, c.Pairs, units)
+		if c.Metric != "mean_wait" || c.Pairs != units {
+			t.Errorf("metric %q over %d pairs, want mean_wait over %d", c.Metric, c.Pairs, units)
 		}
 		if math.Abs(c.Diff-(a.Wait.Mean-b.Wait.Mean)) > 1e-12 {
 			t.Errorf("Diff %v, want %v", c.Diff, a.Wait.Mean-b.Wait.Mean)
@@ -61,9 +61,9 @@ func TestCompareExact(t *testing.T) {
 // t_{0.975,2} s/sqrt(3) with s = 1; the ratio by the delta method.
 func TestCompareFormulas(t *testing.T) {
 	a := lbsim.Row{Label: "A", Policy: "a", Discipline: "fcfs", Reps: 3, Jobs: 10, Seed: 1,
-		MeanWait: 4, MeanWaitCI95: 5, RepWait: []float64{2, 4, 6}, RepResponse: []float64{3, 5, 7}}
+		MeanWait: 4, MeanWaitCI95: 5, Units: map[string][]float64{"mean_wait": {2, 4, 6}, "mean_response": {3, 5, 7}}}
 	b := a
-	b.Label, b.Policy, b.MeanWait, b.RepWait = "B", "b", 2, []float64{1, 2, 3}
+	b.Label, b.Policy, b.MeanWait, b.Units = "B", "b", 2, map[string][]float64{"mean_wait": {1, 2, 3}}
 	c, err := compare.Rows(a, b)
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestCompareNotPaired(t *testing.T) {
 	if _, err := compare.Results(run(t, cv), run(t, cv)); err == nil || !strings.Contains(err.Error(), "ControlVariates") {
 		t.Errorf("runs with control variates: got %v, want a refusal", err)
 	}
-	if _, err := compare.Rows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no replication means") {
+	if _, err := compare.Rows(lbsim.Row{Label: "A", Reps: 1}, lbsim.Row{Label: "B", Reps: 1}); err == nil || !strings.Contains(err.Error(), "no per-replication values of mean_wait") {
 		t.Errorf("rows without replication means: got %v", err)
 	}
 	ll := base
@@ -129,8 +129,8 @@ func TestCompareNotPaired(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if c.Metric != "response" {
-		t.Errorf("FCFS against PS: metric %q, want response", c.Metric)
+	if c.Metric != "mean_response" {
+		t.Errorf("FCFS against PS: metric %q, want mean_response", c.Metric)
 	}
 }
 
@@ -175,5 +175,60 @@ func TestCompareSameConfigurationRefused(t *testing.T) {
 	r := run(t, a)
 	if _, err := compare.Results(r, r); err == nil || !strings.Contains(err.Error(), "same configuration") {
 		t.Errorf("RND against itself: %v", err)
+	}
+}
+
+// RND - RR on the p99 response, K=4, exponential sizes: RND's servers are
+// M/M/1 (response Exp(1 - rho)), RR's E_4/M/1 (response Exp(1 - sigma),
+// sigma the root of sigma = (4 rho / (4 rho + 1 - sigma))^4, solved here by
+// its fixed-point iteration). The paired interval, from 10 replications
+// and from the 20 batch quantiles of one, covers the exact difference.
+func TestCompareQuantileExact(t *testing.T) {
+	const rho = 0.8
+	sigma := 0.5
+	for range 10_000 {
+		sigma = math.Pow(4*rho/(4*rho+1-sigma), 4)
+	}
+	p99 := math.Log(100)
+	exact := p99/(1-rho) - p99/(1-sigma)
+	for _, reps := range []int{10, 1} {
+		ca, cb := rndVsRR(reps)
+		ca.Jobs, cb.Jobs = 200_000, 200_000
+		if reps == 1 {
+			ca.Jobs, cb.Jobs = 2_000_000, 2_000_000
+		}
+		c, err := compare.ResultsOn(run(t, ca), run(t, cb), "p99_response")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if math.Abs(c.ExactDiff-exact) > 1e-6*exact {
+			t.Errorf("R=%d: exact difference %v, want %v", reps, c.ExactDiff, exact)
+		}
+		if math.Abs(c.Diff-exact) > c.DiffCI95 || !(c.Diff > 0) {
+			t.Errorf("R=%d: paired %v ± %v does not cover the exact %v", reps, c.Diff, c.DiffCI95, exact)
+		}
+		ratio := (p99 / (1 - rho)) / (p99 / (1 - sigma))
+		if math.Abs(c.Ratio-ratio) > c.RatioCI95 || !(c.RatioCI95 < 0.1*ratio) {
+			t.Errorf("R=%d: ratio %v ± %v, exact %v", reps, c.Ratio, c.RatioCI95, ratio)
+		}
+		wantUnits := map[int]string{10: "replications", 1: "batch quantiles"}[reps]
+		if c.Metric != "p99_response" || c.Units != wantUnits {
+			t.Errorf("R=%d: metric %q over %s, want p99_response over %s", reps, c.Metric, c.Units, wantUnits)
+		}
+		t.Logf("R=%d: p99 response RND - RR %.4g ± %.3g (unpaired ± %.3g), exact %.4g; ratio %.4g ± %.3g, exact %.4g",
+			reps, c.Diff, c.DiffCI95, c.UnpairedDiffCI95, exact, c.Ratio, c.RatioCI95, ratio)
+	}
+}
+
+// An unknown metric is refused, naming the allowed ones.
+func TestCompareUnknownMetric(t *testing.T) {
+	ca, cb := rndVsRR(2)
+	ca.Jobs, cb.Jobs = 2000, 2000
+	_, err := compare.ResultsOn(run(t, ca), run(t, cb), "p95_wait")
+	if err == nil || !strings.Contains(err.Error(), `"p95_wait"`) || !strings.Contains(err.Error(), "p99_response") {
+		t.Errorf("metric p95_wait: %v, want an error naming it and the allowed metrics", err)
+	}
+	if _, err := compare.ByLoadOn(nil, "RND", "RR", "p97_wait"); err == nil || !strings.Contains(err.Error(), "mean_wait") {
+		t.Errorf("ByLoadOn with p97_wait: %v", err)
 	}
 }

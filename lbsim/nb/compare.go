@@ -2,6 +2,7 @@ package nb
 
 import (
 	"math"
+	"strings"
 
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/compare"
@@ -19,7 +20,18 @@ import (
 //	rows := nb.M1(nb.Sweep("JSQ-2 and LL-2", g))
 //	nb.Compare(rows, "JSQ-2", "LL-2", "JSQ-2 minus LL-2")
 func Compare(rows []lbsim.Row, a, b, caption string, opts ...TableOption) []compare.Comparison {
-	cs := M1(compare.ByLoad(rows, a, b))
+	return CompareOn(rows, "", a, b, caption, opts...)
+}
+
+// CompareOn is Compare on metric, one of lbsim.Metrics (mean_response,
+// p99_response, p99_wait, ...; "" for Compare's default): the paired
+// differences and ratios of the units' values, per replication or, with
+// one replication, per batch (compare.RowsOn). An unknown metric stops the
+// cell with the allowed ones.
+//
+//	nb.CompareOn(rows, "p99_response", "JSQ-2", "JIQ", "p99 response, JSQ-2 minus JIQ")
+func CompareOn(rows []lbsim.Row, metric, a, b, caption string, opts ...TableOption) []compare.Comparison {
+	cs := M1(compare.ByLoadOn(rows, a, b, metric))
 	Table(cs, caption, opts...)
 	Figure(differenceFigure(cs, caption))
 	return cs
@@ -40,7 +52,7 @@ func differenceFigure(cs []compare.Comparison, title string) plots.Figure {
 			diff.Warned[i] = c.Warnings
 		}
 	}
-	fig := plots.Figure{Title: title, XLabel: "load rho", YLabel: "mean " + c0.Metric + ", " + c0.A + " − " + c0.B, Series: []plots.Series{diff}}
+	fig := plots.Figure{Title: title, XLabel: "load rho", YLabel: strings.ReplaceAll(c0.Metric, "_", " ") + ", " + c0.A + " − " + c0.B, Series: []plots.Series{diff}}
 	exact := plots.CurveFrom("exact difference", name, cs, func(c compare.Comparison) (float64, float64, bool) {
 		return c.Load, c.ExactDiff, !math.IsNaN(c.ExactDiff)
 	})

@@ -41,7 +41,7 @@ func TestNbCompare(t *testing.T) {
 			t.Errorf("pass %d: %d figures shown, want 1", pass, r.pngs-pngs)
 		}
 	}
-	fig := differenceFigure([]compare.Comparison{{A: "RND", B: "RR", Metric: "wait", Load: 0.5, Diff: 1, DiffCI95: 0.1, ExactDiff: 1.1}}, "t")
+	fig := differenceFigure([]compare.Comparison{{A: "RND", B: "RR", Metric: "mean_wait", Load: 0.5, Diff: 1, DiffCI95: 0.1, ExactDiff: 1.1}}, "t")
 	if fig.YLabel != "mean wait, RND − RR" || len(fig.Series) != 1 || fig.Series[0].CI[0] != 0.1 || len(fig.Curves) != 2 || fig.Curves[0].Y[0] != 1.1 {
 		t.Errorf("figure %+v: want the difference with its paired CI, the exact difference and zero", fig)
 	}

@@ -16,6 +16,30 @@ type Metric func(lbsim.Row) (mean, ci95 float64)
 func MeanWait(r lbsim.Row) (float64, float64)     { return r.MeanWait, r.MeanWaitCI95 }
 func MeanResponse(r lbsim.Row) (float64, float64) { return r.MeanResponse, r.MeanResponseCI95 }
 
+// Named is the metric of that name, one of lbsim.Metrics (mean_wait,
+// mean_response, p50_wait, ..., p999_response): its column and its _ci95
+// half-width. An unknown name is an error naming the allowed ones.
+//
+//	series, err := plots.ByLabel(rows, plots.MustNamed("p99_response"))
+func Named(name string) (Metric, error) {
+	if err := lbsim.CheckMetric(name); err != nil {
+		return nil, fmt.Errorf("plots: %w", err)
+	}
+	return func(r lbsim.Row) (float64, float64) {
+		e, _, _ := r.Metric(name)
+		return e.Mean, e.CI95
+	}, nil
+}
+
+// MustNamed is Named for a name known to be right; it panics on an unknown one.
+func MustNamed(name string) Metric {
+	m, err := Named(name)
+	if err != nil {
+		panic(err)
+	}
+	return m
+}
+
 // Load is the usual x of a row: its load rho.
 func Load(r lbsim.Row) float64 { return r.Load }
 

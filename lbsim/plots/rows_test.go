@@ -185,3 +185,21 @@ func TestByLabelAmbiguous(t *testing.T) {
 		t.Errorf("after the filter: %v, %v", ss, err)
 	}
 }
+
+// A metric by name reads its column and half-width; an unknown name is
+// refused with the allowed ones.
+func TestNamedMetric(t *testing.T) {
+	r := lbsim.Row{P99Response: 12.5, P99ResponseCI95: 0.5, MeanWait: 3, MeanWaitCI95: 0.1}
+	for name, want := range map[string][2]float64{"p99_response": {12.5, 0.5}, "mean_wait": {3, 0.1}} {
+		m, err := Named(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ci := m(r); got != want[0] || ci != want[1] {
+			t.Errorf("%s: %v ± %v, want %v", name, got, ci, want)
+		}
+	}
+	if _, err := Named("p95_wait"); err == nil || !strings.Contains(err.Error(), "p999_response") {
+		t.Errorf("unknown metric: %v, want an error naming the allowed", err)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strings"
 
 	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/compare"
@@ -13,16 +14,23 @@ import (
 func init() { commands["compare"] = compareCommand }
 
 // compareCommand runs two policies on the same system and the same seeds
-// (common random numbers) and prints A - B and A / B of the mean wait (PS:
-// response) with paired 95% intervals and the unpaired ones beside them
-// (compare.Results). Every run flag applies to both runs.
+// (common random numbers) and prints A - B and A / B of a metric (-metric:
+// by default the mean wait, under PS the mean response) with paired 95%
+// intervals and the unpaired ones beside them (compare.ResultsOn). Every
+// run flag applies to both runs.
 func compareCommand(args []string, stdout, stderr io.Writer) error {
 	var c gridFlags
 	fs := newFlagSet("compare", stderr, &c)
 	fs.Lookup("policy").Usage = "the two policies A,B to compare, e.g. rnd,rr (" + fs.Lookup("policy").Usage + ")"
 	asJSON := fs.Bool("json", false, "print exactly one JSON object on stdout")
+	metric := fs.String("metric", "", "the metric to compare: one of "+strings.Join(lbsim.Metrics(), ", ")+" (default mean_wait, under PS mean_response)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *metric != "" {
+		if err := lbsim.CheckMetric(*metric); err != nil {
+			return fmt.Errorf("-metric: %w", err)
+		}
 	}
 	if err := c.settle(); err != nil {
 		return err
@@ -53,7 +61,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := compare.Results(res[0], res[1])
+	cmp, err := compare.ResultsOn(res[0], res[1], *metric)
 	if err != nil {
 		return err
 	}
@@ -73,14 +81,19 @@ func comparisonText(c compare.Comparison, res []lbsim.Result) string {
 	if c.DiffCI95 > 0 {
 		wider = fmt.Sprintf("%.2gx wider", c.UnpairedDiffCI95/c.DiffCI95)
 	}
-	s := fmt.Sprintf("%s - %s: mean %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%s)\n",
-		c.A, c.B, c.Metric, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, wider)
+	name := strings.ReplaceAll(c.Metric, "_", " ") // mean wait, p99 response
+	if math.IsNaN(c.DiffCI95) && !math.IsNaN(c.Diff) && !strings.HasPrefix(c.Metric, "mean_") {
+		return fmt.Sprintf("%s - %s: %s difference %.6g, no 95%% CI: too few jobs beyond the quantile in a unit (%s; see go doc lbsim.Quantiles); run more jobs or replications\n",
+			c.A, c.B, name, c.Diff, unit)
+	}
+	s := fmt.Sprintf("%s - %s: %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%s)\n",
+		c.A, c.B, name, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, wider)
 	s += fmt.Sprintf("%s / %s: ratio %.6g, paired 95%% CI ± %.3g; unpaired ± %.3g\n", c.A, c.B, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95)
 	if !math.IsNaN(c.ExactDiff) {
 		s += fmt.Sprintf("exact difference %.6g\n", c.ExactDiff)
 	}
-	s += fmt.Sprintf("%s: mean %s %s; %s: mean %s %s\n", c.A, c.Metric, lbsim.Estimate{Mean: c.MeanA, CI95: c.MeanACI95},
-		c.B, c.Metric, lbsim.Estimate{Mean: c.MeanB, CI95: c.MeanBCI95})
+	s += fmt.Sprintf("%s: %s %s; %s: %s %s\n", c.A, name, lbsim.Estimate{Mean: c.MeanA, CI95: c.MeanACI95},
+		c.B, name, lbsim.Estimate{Mean: c.MeanB, CI95: c.MeanBCI95})
 	for _, r := range res {
 		for _, w := range r.Warnings {
 			s += fmt.Sprintf("WARNING %s: %s\n", r.Label, w)
@@ -90,11 +103,12 @@ func comparisonText(c compare.Comparison, res []lbsim.Result) string {
 }
 
 // comparisonJSON is compare's JSON object: the difference and ratio of the
-// mean wait (diff_mean_wait, ...; under PS of the mean response,
-// diff_mean_response, ...) with paired _ci95 half-widths, the unpaired ones,
-// and both runs as lbsim run -json reports them.
+// metric (diff_mean_wait, ...; under PS by default of the mean response,
+// diff_mean_response, ...; diff_p99_response with -metric p99_response)
+// with paired _ci95 half-widths, the unpaired ones, and both runs as lbsim
+// run -json reports them.
 func comparisonJSON(c compare.Comparison, res []lbsim.Result) map[string]any {
-	m := "mean_" + c.Metric
+	m := c.Metric
 	return map[string]any{
 		"a": c.A, "b": c.B, "metric": c.Metric, "load": c.Load, "pairs": c.Pairs, "ci_method": c.Units,
 		m + "_a": jsonNum(c.MeanA), m + "_a_ci95": jsonNum(c.MeanACI95),

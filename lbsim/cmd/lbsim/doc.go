@@ -1,8 +1,9 @@
 // Command lbsim runs the dispatching simulator from the command line.
 //
 //	lbsim run [flags]      one configuration: a readable summary, or one JSON object with -json
-//	lbsim compare [flags]  -policy A,B: A - B and A / B of the mean wait on the same
-//	                       random numbers, paired 95% intervals beside the unpaired ones
+//	lbsim compare [flags]  -policy A,B: A - B and A / B of the mean wait (or -metric:
+//	                       p99_response, ...) on the same random numbers, paired 95%
+//	                       intervals beside the unpaired ones
 //	lbsim sweep [flags]    a grid (comma-separated lists of policies, loads, ...) as CSV
 //	                       (-shard i/n -out DIR runs one part; -spec FILE.json reads the grid)
 //	lbsim merge DIR        merges the parts into the same CSV
@@ -71,6 +72,11 @@
 // run and compare add:
 //
 //	-json  print exactly one JSON object on stdout
+
+// compare adds:
+//
+//	-metric  the metric to compare: mean_wait (default; under PS mean_response),
+//	         mean_response, p50_wait, p50_response, ..., p999_response
 //
 // sweep and slurm add:
 //
@@ -245,8 +251,21 @@
 //	mean_response  mean response time, wait and service
 //	mean_response_ci95  its half-width
 //	p50_wait  median wait
-//	p95_wait  95th percentile of the wait
+//	p50_wait_ci95  its half-width
+//	p90_wait  90th percentile of the wait
+//	p90_wait_ci95  its half-width
 //	p99_wait  99th percentile of the wait
+//	p99_wait_ci95  its half-width
+//	p999_wait  99.9th percentile of the wait
+//	p999_wait_ci95  its half-width
+//	p50_response  median response
+//	p50_response_ci95  its half-width
+//	p90_response  90th percentile of the response
+//	p90_response_ci95  its half-width
+//	p99_response  99th percentile of the response
+//	p99_response_ci95  its half-width
+//	p999_response  99.9th percentile of the response
+//	p999_response_ci95  its half-width
 //	handout_wait  the course handout's quantity (FCFS only)
 //	handout_wait_ci95  its half-width
 //	mean_wait_short  mean wait of short jobs (two-point sizes, SITA)
@@ -265,6 +284,14 @@
 //	exact_wait  the exact mean wait when theory knows it (see Exact), else NaN
 //	exact_response  the exact mean response, else NaN
 //	exact_method  its formula, or "none: " and why a promised exact chain is out of reach
+//	exact_p50_wait  exact median wait when theory knows it, else NaN
+//	exact_p90_wait  exact 90th percentile of the wait when theory knows it, else NaN
+//	exact_p99_wait  exact 99th percentile of the wait when theory knows it, else NaN
+//	exact_p999_wait  exact 99.9th percentile of the wait when theory knows it, else NaN
+//	exact_p50_response  exact median response when theory knows it, else NaN
+//	exact_p90_response  exact 90th percentile of the response when theory knows it, else NaN
+//	exact_p99_response  exact 99th percentile of the response when theory knows it, else NaN
+//	exact_p999_response  exact 99.9th percentile of the response when theory knows it, else NaN
 //	limit_wait  a K -> infinity limit or a lower bound of the mean wait (see Limit), else NaN
 //	limit_response  the same of the mean response, else NaN
 //	limit_method  its formula
@@ -286,15 +313,25 @@
 // list of {"rule", "message"} objects; and, for one release, "exact" and
 // "limit", the former names of exact_wait and limit_wait. Every _ci95 is the
 // half-width of a 95% interval: Student t over the R replications, or over
-// 20 batch means when R = 1. Waiting-time percentiles come from a
-// fixed-memory histogram with 64 bins per octave: within 0.8%.
+// 20 batch means when R = 1. The percentiles of the wait and the response
+// (p50, p90, p99, p999) come from fixed-memory histograms with 64 bins per
+// octave, interpolated within their bin; each is the quantile of all
+// measured jobs, its _ci95 Student t over the quantiles of the R
+// replications, or with R = 1 of the 20 batches (sectioning). exact_p99_wait
+// and the like are the exact quantiles where theory has them (random or
+// round robin dispatching with exponential sizes under FCFS: M/M/1 and
+// E_K/M/1 servers; LWL: the central M/M/K queue), else null.
 //
-// lbsim compare -json prints a, b, metric (wait, or response under PS), load,
-// pairs, ci_method, mean_wait_a, mean_wait_a_ci95, mean_wait_b,
+// lbsim compare -json prints a, b, metric (-metric: mean_wait by default,
+// mean_response under PS; or mean_response, p50_wait, ..., p999_response),
+// load, pairs, ci_method, mean_wait_a, mean_wait_a_ci95, mean_wait_b,
 // mean_wait_b_ci95, diff_mean_wait, diff_mean_wait_ci95 (paired),
 // ratio_mean_wait, ratio_mean_wait_ci95 (paired), unpaired_diff_ci95,
 // unpaired_ratio_ci95, exact_diff (null unless theory knows both) and runs,
-// both runs as run -json gives them; under PS the keys say mean_response. What
+// both runs as run -json gives them; the keys carry the metric's name
+// (p99_response_a, diff_p99_response, ...). A percentile is paired unit by
+// unit as a mean is: each replication's quantile, or with R = 1 each batch's
+// (batch b of both runs holds the same arrivals under FCFS). What
 // the paired intervals are, and when runs are paired, is in the lbsim package
 // documentation (Paired comparisons).
 //
