@@ -294,25 +294,28 @@ func BenchmarkWeightedRoundRobinDistinct(b *testing.B) {
 
 // BenchmarkOwnView is JSQ-2 and JSQ on each dispatcher's own counts
 // against live state, with M = 1, 4 and 100 dispatchers at K = 100, load
-// 0.9, exponential sizes: under the own view each dispatcher keeps K
-// counts and a radix heap of its jobs' departures.
+// 0.9, exponential sizes, FCFS and PS: under the own view each dispatcher
+// keeps a FIFO of its jobs' departures a server (FCFS), or the servers
+// count each dispatcher's jobs (PS).
 func BenchmarkOwnView(b *testing.B) {
-	for _, p := range []Policy{JSQ{D: 2}, JSQ{}} {
-		for _, view := range []ViewKind{LiveView, OwnView} {
-			for _, m := range []int{1, 4, 100} {
-				b.Run(fmt.Sprintf("%s/%s/M=%d", p, view, m), func(b *testing.B) {
-					const jobs = 1 << 20
-					b.ReportAllocs()
-					for b.Loop() {
-						cfg := Config{Servers: 100, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Dispatchers: m, View: view,
-							Jobs: jobs, Seed: 1, Workers: 1}
-						if err := cfg.Validate(); err != nil {
-							b.Fatal(err)
+	for _, disc := range []Discipline{FCFS, PS} {
+		for _, p := range []Policy{JSQ{D: 2}, JSQ{}} {
+			for _, view := range []ViewKind{LiveView, OwnView} {
+				for _, m := range []int{1, 4, 100} {
+					b.Run(fmt.Sprintf("%s/%s/%s/M=%d", disc, p, view, m), func(b *testing.B) {
+						const jobs = 1 << 20
+						b.ReportAllocs()
+						for b.Loop() {
+							cfg := Config{Servers: 100, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Discipline: disc,
+								Dispatchers: m, View: view, Jobs: jobs, Seed: 1, Workers: 1}
+							if err := cfg.Validate(); err != nil {
+								b.Fatal(err)
+							}
+							runSim(&cfg, 0)
 						}
-						runSim(&cfg, 0)
-					}
-					b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
-				})
+						b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+					})
+				}
 			}
 		}
 	}

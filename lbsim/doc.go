@@ -200,9 +200,11 @@
 //     get no theory value for M > 1.
 //   - With View = OwnView (-view own) each dispatcher counts only its own
 //     jobs at each server, as a proxy counting its own connections: no
-//     messages, and JSQ and SED read those counts. With M = 1 it is live
-//     JSQ to the bit; JSQ at K = 20, load 0.9 waits 0.45 live, 1.50 on own
-//     counts with 4 dispatchers, 3.29 with 16, 5.35 with 64 (random: 9).
+//     messages, and JSQ and SED read those counts, under FCFS or PS (a
+//     PS job carries its dispatcher, whose count drops at its departure).
+//     With M = 1 it is live JSQ to the bit; JSQ at K = 20, load 0.9
+//     waits 0.45 live, 1.50 on own counts with 4 dispatchers, 3.29 with
+//     16, 5.35 with 64 (random: 9).
 //   - On a stale board private tallies bring herding back: JSQ at K = 100,
 //     load 0.9, T = 10 waits 2.06 with one tallying dispatcher, 7.1 with 4,
 //     17.1 with 16, 24 with 64 and 22 without tallies.

@@ -2,7 +2,6 @@ package lbsim
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -147,16 +146,24 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 	return d
 }
 
-// syncPS brings server k's count and next departure up to time t (PS).
+// syncPS brings server k's count and next departure up to time t (PS):
+// the server's count, or under the own view the dispatcher's (whose jobs
+// leave at the server's departures, none before the next one kept here).
 func (d *leastCount) syncPS(k int, t float64) {
 	srv := d.s.srv
-	d.b.set(k, srv.count(k, t, d.s.m))
-	if next := srv.nextDeparture(k); math.IsInf(next, 1) {
+	var n int32
+	if own := d.s.own; own != nil {
+		n = int32(own.count(k, t, d.s.m))
+	} else {
+		n = srv.count(k, t, d.s.m)
+	}
+	d.b.set(k, n)
+	if n == 0 {
 		if d.ps.has(k) {
 			d.ps.remove(k)
 		}
 	} else {
-		d.ps.set(k, next)
+		d.ps.set(k, srv.nextDeparture(k))
 	}
 }
 

@@ -62,7 +62,7 @@ func (v *View) Workload(k int) float64 {
 func (v *View) Count(k int) int {
 	v.s.spend()
 	if own := v.s.own; own != nil {
-		return own[k].popUntil(v.t, &v.s.srv.held)
+		return own.count(k, v.t, v.s.m)
 	}
 	if b := v.s.board; b != nil && b.count != nil {
 		return int(b.count[k])

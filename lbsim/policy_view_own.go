@@ -14,14 +14,19 @@ import (
 // one dispatcher they are the servers' true counts, and the run is the
 // live one to the bit.
 //
-// Under FCFS a job's departure is known when it is sent (the server's new
-// free time), and a dispatcher's jobs at a server leave in the order it
-// sent them: each dispatcher keeps, for each server, the departures of its
-// jobs there in a FIFO of its own (as the servers keep theirs for live
-// counts), dropped when it reads the count. The job remembers its
-// dispatcher by being in that dispatcher's FIFO, at no cost per job beyond
-// its entry. JSQ and SED over all K servers already count the jobs they
-// are told of (leastCount): under the own view each is told only of its own.
+// The counts have one home, ownView.count, read by View.Count and by JSQ
+// and SED over all K (leastCount). Under FCFS a job's departure is known
+// when it is sent (the server's new free time), and a dispatcher's jobs at
+// a server leave in the order it sent them: each dispatcher keeps, for
+// each server, the departures of its jobs there in a FIFO of its own (as
+// the servers keep theirs for live counts), dropped when it reads the
+// count. Under PS a departure is known only when it happens: the job
+// carries its dispatcher (psJob.owner) and each server counts each
+// dispatcher's jobs (psQueue.owned); bringing the server up to the
+// arrival takes the departed jobs from their dispatchers' counts. Nothing
+// is allocated per job beyond its entry. JSQ and SED over all K servers
+// already count the jobs they are told of (leastCount): under the own view
+// each is told only of its own.
 
 // ViewKind is what the dispatchers see of the servers' job counts.
 type ViewKind uint8
@@ -55,7 +60,7 @@ func parseView(s string) (ViewKind, error) {
 const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, or a policy of your own whose Reads() is Count"
 
 // checkView: the own view is exact knowledge of counts, without a board,
-// for policies that read job counts only, under FCFS.
+// for policies that read job counts only.
 func (c *Config) checkView() error {
 	switch {
 	case c.View != LiveView && c.View != OwnView:
@@ -64,8 +69,6 @@ func (c *Config) checkView() error {
 		return nil
 	case c.Refresh > 0:
 		return fmt.Errorf("view own with refresh T=%v: a dispatcher that counts its own jobs knows them at every instant and reads no board; use -refresh 0 with -view own, or -view live for a board every T", c.Refresh)
-	case c.Discipline == PS:
-		return fmt.Errorf("view own is not modelled under processor sharing (discipline ps): it needs FCFS servers, whose departures are known at dispatch; use -discipline fcfs, or -view live")
 	case c.Policy == nil:
 		return nil // checkPolicy reports it
 	case Reads(c.Policy) == 0:
@@ -76,34 +79,65 @@ func (c *Config) checkView() error {
 	return nil
 }
 
-// ownViewBytes is the memory of one dispatcher's own departure FIFOs of
-// the K servers (ownDispatcher's), for the memory estimate
+// ownViewBytes is the memory of one dispatcher's own counts of the K
+// servers: under FCFS its departure FIFOs (ownDispatcher's), under PS its
+// share of the servers' counts (psQueue.owned), for the memory estimate
 // (dispatcherState).
 func (c *Config) ownViewBytes() int64 {
-	if c.View != OwnView {
+	switch {
+	case c.View != OwnView:
 		return 0
+	case c.Discipline == PS:
+		return allocBytes(int64(unsafe.Sizeof(int32(0))) * int64(c.Servers))
 	}
 	return allocBytes(int64(unsafe.Sizeof(fifo{})) * int64(c.Servers))
 }
 
-// ownDispatcher is a dispatcher under the own view: for each server the
-// departures of its own jobs there, whose number its policy reads through
-// View.Count (s.own).
-type ownDispatcher struct {
-	dispatcher
-	srv  *servers
-	deps []fifo
+// ownView is one dispatcher's own counts: the departures of its jobs at
+// each server (FCFS), or its index into the servers' counts (PS).
+type ownView struct {
+	deps []fifo    // FCFS: the departures of its jobs at each server
+	held *backlog  // FCFS: charged for the FIFOs' long buffers
+	ps   []psQueue // PS: the servers, which count each dispatcher's jobs
+	i    int32     // PS: this dispatcher
 }
 
-// newOwnView is d under the own view: itself if it already counts the jobs
-// it is told of (leastCount, told of its own only: dispatcherSet.sent),
-// else d with departure FIFOs of its own, and those FIFOs (nil for none).
-func newOwnView(s *sim, d dispatcher) (dispatcher, []fifo) {
-	if _, ok := d.(*leastCount); ok {
-		return d, nil
+// count is the number of the dispatcher's jobs at server k at t (t must
+// not decrease between calls for the same server): under FCFS its FIFO's
+// departures after t; under PS, server k brought up to t (its departures
+// recorded in m and taken from their dispatchers' counts), then its count.
+func (o *ownView) count(k int, t float64, m *metrics) int {
+	if o.ps != nil {
+		q := &o.ps[k]
+		q.advance(t, m)
+		return int(q.owned[o.i])
 	}
-	o := &ownDispatcher{dispatcher: d, srv: s.srv, deps: make([]fifo, s.k)}
-	return o, o.deps
+	return o.deps[k].popUntil(t, o.held)
+}
+
+// ownDispatcher is a dispatcher under the own view and FCFS: for each
+// server the departures of its own jobs there, whose number its policy
+// reads through View.Count (s.own).
+type ownDispatcher struct {
+	dispatcher
+	srv *servers
+	own *ownView
+}
+
+// newOwnView is d, the dispatcher at hand (s.front), under the own view,
+// and its counts. Under PS the servers count each dispatcher's jobs, and d
+// is itself. Under FCFS it is itself too if it already counts the jobs it
+// is told of (leastCount, told of its own only: dispatcherSet.sent), else
+// d with departure FIFOs of its own.
+func newOwnView(s *sim, d dispatcher) (dispatcher, *ownView) {
+	if s.srv.ps != nil {
+		return d, &ownView{ps: s.srv.ps, i: int32(s.front)}
+	}
+	if _, ok := d.(*leastCount); ok {
+		return d, nil // its own radix heap of departures; View.Count is not read
+	}
+	o := &ownView{deps: make([]fifo, s.k), held: &s.srv.held}
+	return &ownDispatcher{dispatcher: d, srv: s.srv, own: o}, o
 }
 
 // sent queues the departure of the job just joined to server k: under
@@ -111,9 +145,9 @@ func newOwnView(s *sim, d dispatcher) (dispatcher, []fifo) {
 // departures due are dropped first, so that a FIFO holds no more than the
 // dispatcher's jobs at the server and the one sent.
 func (d *ownDispatcher) sent(k int, t, x float64) {
-	q := &d.deps[k]
-	q.popUntil(t, &d.srv.held)
-	q.push(d.srv.free[k], &d.srv.held)
+	q, held := &d.own.deps[k], d.own.held
+	q.popUntil(t, held)
+	q.push(d.srv.free[k], held)
 	if o, ok := d.dispatcher.(observer); ok {
 		o.sent(k, t, x)
 	}
@@ -122,8 +156,8 @@ func (d *ownDispatcher) sent(k int, t, x float64) {
 // held is the number of this dispatcher's jobs in its FIFOs.
 func (d *ownDispatcher) held() (int, string) {
 	n := 0
-	for i := range d.deps {
-		n += int(d.deps[i].size)
+	for i := range d.own.deps {
+		n += int(d.own.deps[i].size)
 	}
 	return n, "the own view's departure queues"
 }

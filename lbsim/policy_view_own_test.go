@@ -227,7 +227,6 @@ func TestOwnViewRefused(t *testing.T) {
 		{func(c *Config) { c.Policy = RoundRobin{} }, []string{"view own", "reads no server state", "sed:d=D"}},
 		{func(c *Config) { c.Policy, c.Refresh = JSQ{D: 2}, 5 }, []string{"view own", "refresh T=5", "-refresh 0"}},
 		{func(c *Config) { c.Policy = LeastLoaded{D: 2} }, []string{"view own", "ll:d=2", "workload", "jsq"}},
-		{func(c *Config) { c.Policy, c.Discipline = JSQ{}, PS }, []string{"view own", "ps", "-discipline fcfs"}},
 		{func(c *Config) { c.Policy = LSQ{} }, []string{"view own", "lsq", "-view live"}},
 		{func(c *Config) { c.Policy, c.View = JSQ{}, 7 }, []string{"view 7", "OwnView"}},
 	} {

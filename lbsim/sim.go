@@ -22,7 +22,7 @@ type sim struct {
 	ref   refresher      // nil when the dispatcher keeps no board index
 	many  *dispatcherSet // the M dispatchers; nil for one
 	front int            // the index of the dispatcher at hand
-	own   []fifo         // under the own view, its departures of its own jobs (View.Count); else nil
+	own   *ownView       // under the own view, its counts of its own jobs (View.Count); else nil
 	m     *metrics
 	ctl   *controlSums // nil unless Config.ControlVariates
 
@@ -86,6 +86,9 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	counting := kind&Count != 0 && cfg.View == LiveView || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	s.srv.held.limit = cfg.backlogLimit()
+	if cfg.View == OwnView && s.srv.ps != nil {
+		s.srv.countOwners(cfg.dispatchers())
+	}
 	classes := max(1, len(cfg.classes()))
 	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs())
 	if cfg.ControlVariates && cfg.Trace == nil {
@@ -213,7 +216,10 @@ func (s *sim) run() replication {
 				ps := &srv.ps[k]
 				ps.advance(t, m)
 				ps.reserve(&srv.held)
-				ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), measured: measured, seq: n - warm})
+				ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), owner: int32(s.front), seq: n - warm})
+				if ps.owned != nil {
+					ps.owned[s.front]++
+				}
 			}
 			if measured {
 				srv.busy[k] += service

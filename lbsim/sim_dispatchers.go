@@ -33,8 +33,8 @@ import (
 // front is one dispatcher of several.
 type front struct {
 	r     *Stream
-	board *board // nil: live state
-	own   []fifo // its departures of its own jobs (the own view), else nil
+	board *board   // nil: live state
+	own   *ownView // its counts of its own jobs (the own view), else nil
 	disp  dispatcher
 	obs   observer
 	ref   refresher

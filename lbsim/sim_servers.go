@@ -87,6 +87,15 @@ func (s *servers) count(k int, t float64, m *metrics) int32 {
 	return int32(s.deps[k].popUntil(t, &s.held))
 }
 
+// countOwners gives each PS server a count of each of m dispatchers' jobs
+// there (the own view): m K counts in one array.
+func (s *servers) countOwners(m int) {
+	all := make([]int32, m*len(s.ps))
+	for k := range s.ps {
+		s.ps[k].owned = all[k*m : (k+1)*m : (k+1)*m]
+	}
+}
+
 // nextDeparture is the time of the next departure from server k (+Inf if idle).
 func (s *servers) nextDeparture(k int) float64 {
 	if s.ps != nil {
@@ -157,18 +166,24 @@ func (q *fifo) popUntil(t float64, held *backlog) int {
 // psQueue is one processor-sharing server. With n jobs present each receives
 // 1/n of the server, so the attained "virtual time" v grows at rate 1/n; a job
 // of service time s arriving at virtual time v leaves when v reaches v+s.
+// Under the own view owned counts each dispatcher's jobs at the server: a
+// job's departure is known only when it happens, so it is the departure
+// that takes one from its dispatcher's count.
 type psQueue struct {
-	v, t float64 // virtual time at real time t
-	jobs []psJob // min-heap on fin
+	v, t  float64 // virtual time at real time t
+	jobs  []psJob // min-heap on fin
+	owned []int32 // under the own view, the jobs of each dispatcher here; else nil
 }
 
+// psJob is a job at a PS server: 40 bytes, its dispatcher in the room a
+// flag would take (measured is seq >= 0).
 type psJob struct {
-	fin      float64 // virtual finish time
-	arrival  float64
-	service  float64 // x/mu
-	class    int32
-	measured bool
-	seq      int64 // measured job index, for batch means
+	fin     float64 // virtual finish time
+	arrival float64
+	service float64 // x/mu
+	class   int32
+	owner   int32 // the dispatcher that sent it (the own view's count)
+	seq     int64 // measured job index, for batch means; < 0 in the warm-up
 }
 
 func (q *psQueue) nextDeparture() float64 {
@@ -192,7 +207,10 @@ func (q *psQueue) advance(to float64, m *metrics) int {
 		q.t += dt
 		q.v = q.jobs[0].fin
 		j := q.pop()
-		if j.measured {
+		if q.owned != nil {
+			q.owned[j.owner]--
+		}
+		if j.seq >= 0 { // measured
 			// Served at a rate of at most 1, a job stays at least its
 			// service time: less is the rounding of q.t, and a wait below 0.
 			r := max(q.t-j.arrival, j.service)
