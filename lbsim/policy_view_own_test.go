@@ -33,11 +33,17 @@ func TestOwnViewOneDispatcherIsLive(t *testing.T) {
 		if own.MessagesPerJob != 0 {
 			t.Errorf("%s: %v messages a job, want 0", c, own.MessagesPerJob)
 		}
-		// %#v writes every float exactly, and NaN (a quantile without an interval) equal to itself.
-		if fmt.Sprintf("%#v", numbers(live)) != fmt.Sprintf("%#v", numbers(own)) {
+		if !sameNumbers(live, own) {
 			t.Errorf("%s: own view\n%v\nlive\n%v", c, numbers(own), numbers(live))
 		}
 	}
+}
+
+// sameNumbers says whether two results measured the same numbers, bit for
+// bit: %#v writes every float exactly, and NaN (a quantile without an
+// interval) equal to itself, which reflect.DeepEqual does not.
+func sameNumbers(a, b Result) bool {
+	return fmt.Sprintf("%#v", numbers(a)) == fmt.Sprintf("%#v", numbers(b))
 }
 
 // numbers are a result's measured numbers.
