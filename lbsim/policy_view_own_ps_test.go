@@ -164,35 +164,6 @@ func ownViewPSChain(k, m, d int, mu []float64, load float64, l int) float64 {
 	return resp
 }
 
-// With one dispatcher the own view under PS is the servers' true counts:
-// the run is live JSQ's (SED's) number for number.
-func TestOwnViewPSOneDispatcherIsLive(t *testing.T) {
-	for _, c := range []Config{
-		{Servers: 5, Load: 0.85, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}, Jobs: 100_000, Reps: 2, Seed: 3},
-		{Servers: 5, Load: 0.85, Sizes: NewTwoPointBeta(1, 100, 0.8), Policy: JSQ{}, Jobs: 100_000, Warmup: 1000, Seed: 4},
-		{Servers: 6, Speeds: []float64{2, 2, 1, 1, 1, 1}, Load: 0.8, Sizes: TwoPoint{Xm: 1, XM: 20, P: 0.1}, Policy: SED{}, Jobs: 100_000, Seed: 5},
-		{Servers: 6, Speeds: []float64{2, 2, 1, 1, 1, 1}, Load: 0.8, Sizes: Exponential{M: 1}, Policy: SED{D: 3}, Jobs: 100_000, Warmup: 1000, Seed: 6},
-		{Servers: 8, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 3, Mem: 1}, Jobs: 100_000, Seed: 7},
-	} {
-		c.Discipline = PS
-		live, err := Run(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.View = OwnView
-		own, err := Run(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if own.MessagesPerJob != 0 {
-			t.Errorf("%s: %v messages a job, want 0", c, own.MessagesPerJob)
-		}
-		if !sameNumbers(live, own) {
-			t.Errorf("%s: own view\n%v\nlive\n%v", c, numbers(own), numbers(live))
-		}
-	}
-}
-
 // Several dispatchers under PS: lbsim's mean response against the exact
 // chain of the per-dispatcher counts at each server, which lies clearly
 // above the same chain with one dispatcher (live JSQ or SED): a view that

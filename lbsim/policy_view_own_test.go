@@ -9,10 +9,10 @@ import (
 	"testing"
 )
 
-// With one dispatcher the own view is the servers' true counts: the run is
-// live JSQ's, number for number (the sampled policies through their own
-// counts and radix heap, not the servers' departure queues), and only the
-// messages differ (none: the dispatcher counts its own jobs).
+// With one dispatcher the own view is the servers' true counts, under FCFS
+// and PS: the run is live JSQ's, number for number (the sampled policies
+// through their own counts, not the servers' departure queues), and only
+// the messages differ (none: the dispatcher counts its own jobs).
 func TestOwnViewOneDispatcherIsLive(t *testing.T) {
 	for _, c := range []Config{
 		{Servers: 5, Load: 0.85, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2}, Jobs: 100_000, Reps: 2, Seed: 3},
@@ -20,21 +20,25 @@ func TestOwnViewOneDispatcherIsLive(t *testing.T) {
 		{Servers: 6, Speeds: []float64{2, 2, 1, 1, 1, 1}, Load: 0.8, Sizes: TwoPoint{Xm: 1, XM: 20, P: 0.1}, Policy: SED{}, Jobs: 100_000, Seed: 5},
 		{Servers: 6, Speeds: []float64{2, 2, 1, 1, 1, 1}, Load: 0.8, Sizes: Exponential{M: 1}, Policy: SED{D: 3}, Jobs: 100_000, Warmup: 1000, Seed: 6},
 		{Servers: 8, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 3, Mem: 1}, Jobs: 100_000, Seed: 7},
+		{Servers: 5, Load: 0.85, Sizes: NewTwoPointBeta(1, 100, 0.8), Policy: JSQ{}, Jobs: 100_000, Warmup: 1000, Seed: 4},
 	} {
-		live, err := Run(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		c.View = OwnView
-		own, err := Run(c)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if own.MessagesPerJob != 0 {
-			t.Errorf("%s: %v messages a job, want 0", c, own.MessagesPerJob)
-		}
-		if !sameNumbers(live, own) {
-			t.Errorf("%s: own view\n%v\nlive\n%v", c, numbers(own), numbers(live))
+		for _, d := range []Discipline{FCFS, PS} {
+			c.Discipline, c.View = d, LiveView
+			live, err := Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.View = OwnView
+			own, err := Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if own.MessagesPerJob != 0 {
+				t.Errorf("%s: %v messages a job, want 0", c, own.MessagesPerJob)
+			}
+			if !sameNumbers(live, own) {
+				t.Errorf("%s: own view\n%v\nlive\n%v", c, numbers(own), numbers(live))
+			}
 		}
 	}
 }

@@ -248,42 +248,29 @@ func sizeLog(b *testing.B, n int) string {
 }
 
 // BenchmarkSizesFromFile: a 10^6-line log read, validated and keyed,
-// without the parse cache.
+// without the parse cache (the first read), and from it (as a notebook's
+// cell reads it after the first).
 func BenchmarkSizesFromFile(b *testing.B) {
-	b.Setenv("LBSIM_NO_CACHE", "1")
-	path := sizeLog(b, 1_000_000)
-	b.ResetTimer()
-	for b.Loop() {
-		s, err := SizesFromFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		cfg := Config{Servers: 40, Load: 0.7, Sizes: s, Policy: Random{}, Jobs: 1000}
-		if err := cfg.Validate(); err != nil || cfg.Key() == "" {
-			b.Fatal(err)
-		}
-	}
-}
-
-// BenchmarkSizesFromFileCached: the same from the parse cache, as a
-// notebook's cell reads it after the first.
-func BenchmarkSizesFromFileCached(b *testing.B) {
 	b.Setenv("LBSIM_CACHE_DIR", b.TempDir())
-	b.Setenv("LBSIM_NO_CACHE", "")
 	path := sizeLog(b, 1_000_000)
-	if _, err := SizesFromFile(path); err != nil { // fills the cache
-		b.Fatal(err)
-	}
-	b.ResetTimer()
-	for b.Loop() {
-		s, err := SizesFromFile(path)
-		if err != nil {
-			b.Fatal(err)
-		}
-		cfg := Config{Servers: 40, Load: 0.7, Sizes: s, Policy: Random{}, Jobs: 1000}
-		if err := cfg.Validate(); err != nil || cfg.Key() == "" {
-			b.Fatal(err)
-		}
+	for _, cached := range []bool{false, true} {
+		b.Run(map[bool]string{false: "uncached", true: "cached"}[cached], func(b *testing.B) {
+			b.Setenv("LBSIM_NO_CACHE", map[bool]string{false: "1", true: ""}[cached])
+			if _, err := SizesFromFile(path); err != nil { // fills the cache
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for b.Loop() {
+				s, err := SizesFromFile(path)
+				if err != nil {
+					b.Fatal(err)
+				}
+				cfg := Config{Servers: 40, Load: 0.7, Sizes: s, Policy: Random{}, Jobs: 1000}
+				if err := cfg.Validate(); err != nil || cfg.Key() == "" {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
 
