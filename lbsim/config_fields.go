@@ -459,11 +459,14 @@ func traceOr(c *Config, s string) string {
 	return s
 }
 
-// choices are a registry's families as a menu's values.
+// choices are a registry's families as a menu's values, but those whose
+// text names a file (NewText: its example need not exist where the menu runs).
 func choices[T any](fams []Family[T]) []Choice {
-	out := make([]Choice, len(fams))
-	for i, f := range fams {
-		out[i] = Choice{f.Example, f.Summary}
+	var out []Choice
+	for _, f := range fams {
+		if f.NewText == nil {
+			out = append(out, Choice{f.Example, f.Summary})
+		}
 	}
 	return out
 }

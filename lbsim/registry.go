@@ -32,6 +32,8 @@ type Family[T any] struct {
 	NewList func(values []float64) (T, error)
 	// NewText builds a value from the text after the colon as it is
 	// ("file:requests.csv"). A family has one of New, NewList and NewText.
+	// A menu (the explorer's) does not offer a NewText family: its text
+	// names something outside the configuration, a file the menu cannot pick.
 	NewText func(text string) (T, error)
 }
 

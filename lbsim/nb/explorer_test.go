@@ -275,3 +275,24 @@ func TestExplorerDispatchersSlider(t *testing.T) {
 		t.Errorf("JSQ on a board T=10 with tallies, K=100, load 0.9: wait %.3g with 20 dispatchers, not twice the %.3g of one", waits[1], waits[0])
 	}
 }
+
+// Every value of the size menu runs: a family whose text names a file
+// (file:PATH) is not offered, since its example need not exist where the
+// notebook runs.
+func TestExplorerSizesMenuRuns(t *testing.T) {
+	e, menu := testExplorer(), SizesMenu("exp:mean=1").Name
+	for i, c := range e.Controls {
+		if c.Name != menu {
+			continue
+		}
+		for j, v := range c.Values {
+			ch := e.defaults()
+			ch[i] = j
+			if _, err := e.Config(ch); err != nil {
+				t.Errorf("sizes menu value %q: %v", v, err)
+			}
+		}
+		return
+	}
+	t.Fatal("no sizes menu")
+}
