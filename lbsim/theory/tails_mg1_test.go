@@ -241,3 +241,29 @@ func TestMG1TailsErrors(t *testing.T) {
 	_, _, err = MPH1Tails(0.1, ErlangPhases(MaxTailPhases+1, 1))
 	wantErr(t, err, "order 1..20")
 }
+
+// The cost of the exact quantile columns for one server: p50, p90, p99 and
+// p99.9 of the wait and the response, by the roots (H2) and by matrix
+// exponentials (Erlang, up to MaxTailPhases phases).
+func BenchmarkMG1TailsQuantiles(b *testing.B) {
+	for _, c := range []mg1Case{h2Case(10), erlangCase(4), erlangCase(MaxTailPhases)} {
+		b.Run(c.name, func(b *testing.B) {
+			for b.Loop() {
+				var err error
+				var wait, resp Tail
+				if c.erlang > 0 {
+					wait, resp, err = MPH1Tails(0.8, ErlangPhases(c.erlang, c.m[0]))
+				} else {
+					wait, resp, err = MG1HyperExpTails(0.8, c.p, c.m)
+				}
+				if err != nil {
+					b.Fatal(err)
+				}
+				for _, p := range []float64{0.5, 0.9, 0.99, 0.999} {
+					Quantile(wait, p)
+					Quantile(resp, p)
+				}
+			}
+		})
+	}
+}
