@@ -35,8 +35,9 @@ type Reference struct {
 	Classes []ClassReference
 	// Quantiles are the exact quantiles of the waiting and response times
 	// at Percentiles, when theory knows them (an exact Reference whose
-	// servers are M/M/1 or whose system is the central M/M/K queue), else
-	// nil.
+	// servers are M/M/1, M/H2/1 or M/E_k/1 with k <= theory.MaxTailPhases
+	// under a random split, E_K/M/1 under round robin, or whose system is
+	// the central M/M/K queue), else nil.
 	Quantiles *ExactQuantiles
 	// NoExact says why theory has no exact value where one is promised
 	// (the Markov chain of a count-based policy with exponential sizes at
@@ -199,30 +200,43 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	if len(split) == 1 && math.IsInf(ref.Wait, 1) && c.Discipline == FCFS {
 		ref.Method = "M/G/1 with E[X^2] = inf: no finite mean wait"
 	}
-	if _, exp := c.Sizes.(Exponential); exp && len(split) == 1 && c.Discipline == FCFS {
-		ref.Quantiles = randomSplitQuantiles(loads, lambda, c.Sizes.Mean())
+	if t, ok := c.Sizes.(mg1Tailer); ok && len(split) == 1 && c.Discipline == FCFS {
+		ref.Quantiles = randomSplitQuantiles(t, loads, lambda)
 	}
 	return ref, split != nil
 }
 
+// mg1Tailer is a size law for which theory knows the laws of an M/G/1 FCFS
+// server's wait and response: the exponential (M/M/1), H2 (the roots of the
+// Pollaczek-Khinchine transform) and Erlang (its phase-type form) laws.
+type mg1Tailer interface {
+	// mg1Tails are the tails at arrival rate lambda and speed mu, and how
+	// they were found (ExactQuantiles.Method).
+	mg1Tails(lambda, mu float64) (wait, response theory.Tail, how string, err error)
+}
+
 // randomSplitQuantiles are the exact quantiles of a size-blind random split
-// of Poisson arrivals with exponential sizes of mean m to FCFS servers:
-// server k is an M/M/1 queue of rate lambda p_k and mean service m / mu_k,
-// and a job meets server k with probability p_k (theory.Mixture).
-func randomSplitQuantiles(loads []serverLoad, lambda, m float64) *ExactQuantiles {
+// of Poisson arrivals to FCFS servers, with sizes whose M/G/1 laws theory
+// knows: server k is an M/G/1 queue of rate lambda p_k at speed mu_k, and a
+// job meets server k with probability p_k (theory.Mixture). None when a
+// server's law is out of reach.
+func randomSplitQuantiles(sizes mg1Tailer, loads []serverLoad, lambda float64) *ExactQuantiles {
+	var how string
 	var w []float64
 	var waits, resps []theory.Tail
 	for _, q := range loads {
 		if q.share == 0 {
 			continue
 		}
-		wait, resp, err := theory.MMKTails(lambda*q.share, 1, m/q.speed)
+		wait, resp, h, err := sizes.mg1Tails(lambda*q.share, q.speed)
 		if err != nil {
 			return nil
 		}
-		w, waits, resps = append(w, float64(q.to-q.from)*q.share), append(waits, wait), append(resps, resp)
+		w, waits, resps, how = append(w, float64(q.to-q.from)*q.share), append(waits, wait), append(resps, resp), h
 	}
-	return exactQuantiles(theory.Mixture(w, waits), theory.Mixture(w, resps))
+	out := exactQuantiles(theory.Mixture(w, waits), theory.Mixture(w, resps))
+	out.Method = how
+	return out
 }
 
 // exactQuantiles are the quantiles at Percentiles of the laws of wait and

@@ -190,6 +190,9 @@ func NewRow(r Result) Row {
 		row.ExactWait, row.ExactResponse = r.Exact.Wait, r.Exact.Response
 	}
 	row.ExactMethod = r.Exact.Method // without HasExact, why there is none
+	if q := r.Exact.Quantiles; r.HasExact && q != nil && q.Method != "" {
+		row.ExactMethod += "; quantiles " + q.Method
+	}
 	if r.HasLimit {
 		row.LimitWait, row.LimitResponse, row.LimitMethod, row.LimitKind = r.Limit.Wait, r.Limit.Response, r.Limit.Method, string(r.Limit.Kind)
 	}

@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 
+	"github.com/perfeval/lbsim/lbsim/theory"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -68,6 +69,14 @@ func gammaBelow(k, u float64) (f0, f1, f2 float64) {
 	}
 	return mathext.GammaIncReg(k, u), mathext.GammaIncReg(k+1, u), mathext.GammaIncReg(k+2, u)
 }
+
+// mg1Tails: M/E_K/1, K phases of rate K mu/M (theory.MPH1Tails), up to
+// theory.MaxTailPhases phases.
+func (s Erlang) mg1Tails(lambda, mu float64) (wait, response theory.Tail, how string, err error) {
+	wait, response, err = theory.MPH1Tails(lambda, theory.ErlangPhases(s.K, float64(s.K)*mu/s.M))
+	return wait, response, "from its phase-type form (M/E_k/1)", err
+}
+
 func (s Erlang) Validate() error {
 	if s.K < 1 || s.K > maxErlangPhases {
 		return fmt.Errorf("erlang k=%d is invalid: need 1 <= k <= %d phases; use det for a smaller SCV", s.K, maxErlangPhases)

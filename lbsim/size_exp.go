@@ -1,5 +1,7 @@
 package lbsim
 
+import "github.com/perfeval/lbsim/lbsim/theory"
+
 // Exponential sizes with mean M: E[X] = M, E[X^2] = 2 M^2.
 type Exponential struct{ M float64 }
 
@@ -23,6 +25,12 @@ func (s Exponential) belowCut(cut float64) (p, m1, m2 float64) {
 
 // thirdMoment is E[X^3] = 6 M^3.
 func (s Exponential) thirdMoment() float64 { return 6 * s.M * s.M * s.M }
+
+// mg1Tails: M/M/1 (theory.MMKTails with one server).
+func (s Exponential) mg1Tails(lambda, mu float64) (wait, response theory.Tail, how string, err error) {
+	wait, response, err = theory.MMKTails(lambda, 1, s.M/mu)
+	return wait, response, "", err
+}
 
 func (s Exponential) Validate() error {
 	return positive("exp mean", s.M, "e.g. exp:mean=1")

@@ -3,6 +3,8 @@ package lbsim
 import (
 	"fmt"
 	"math"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // H2 is a two-phase hyperexponential: with probability P1 an exponential of
@@ -83,6 +85,14 @@ func (s H2) belowCut(cut float64) (p, m1, m2 float64) {
 func (s H2) thirdMoment() float64 {
 	return 6*s.P1/(s.Rate1*s.Rate1*s.Rate1) + 6*(1-s.P1)/(s.Rate2*s.Rate2*s.Rate2)
 }
+
+// mg1Tails: M/H2/1, a mixture of two exponentials of rates Rate_i mu
+// (theory.MG1HyperExpTails).
+func (s H2) mg1Tails(lambda, mu float64) (wait, response theory.Tail, how string, err error) {
+	wait, response, err = theory.MG1HyperExpTails(lambda, []float64{s.P1, 1 - s.P1}, []float64{s.Rate1 * mu, s.Rate2 * mu})
+	return wait, response, "from the roots of its transform (M/H2/1)", err
+}
+
 func (s H2) Validate() error {
 	if !(s.P1 >= 0 && s.P1 <= 1) {
 		return fmt.Errorf("h2 p1=%v is invalid: need 0 <= p1 <= 1; give the law as h2:mean=M,scv=C", s.P1)

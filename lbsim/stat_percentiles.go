@@ -51,6 +51,10 @@ type Quantiles [nPercentiles]Estimate
 // (Reference.Quantiles).
 type ExactQuantiles struct {
 	Wait, Response [nPercentiles]float64
+	// Method is how they were found when the mean's formula
+	// (Reference.Method) does not say it, else "": the row's exact_method
+	// adds it.
+	Method string
 }
 
 // tailJobs is the fewest jobs beyond a quantile (n (1 - p), n the jobs of

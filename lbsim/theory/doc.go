@@ -56,6 +56,12 @@
 //   - generic truncated CTMC stationary solver (Gauss-Seidel with level
 //     aggregation), for JIQ and JSQ(d,1) at small K: [theory.Chain].
 //   - H2 with balanced means: [theory.HyperExpBalanced].
+//   - delay laws and their quantiles ([theory.Tail], [theory.Quantile],
+//     [theory.Mixture]): M/M/K wait and response [theory.MMKTails], GI/M/1
+//     [theory.GIM1Tails], M/G/1 FCFS with a mixture of exponentials by the
+//     roots of the Pollaczek-Khinchine transform [theory.MG1HyperExpTails],
+//     with phase-type (Erlang) service by its matrix-exponential form
+//     [theory.MPH1Tails], [theory.ErlangPhases].
 //
 // The tests (theory_test.go, handout_test.go) compare long simulations with
 // these values, with a tolerance taken from the run's own interval: RND
