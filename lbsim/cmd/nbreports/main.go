@@ -12,8 +12,10 @@
 // date, where its results came from (computed or read from the nb.Cached cache), with links to
 // those files; it lists every notebook exported into OUT, by this run or an earlier or
 // concurrent one (OUT/index.json keeps the entries). Every file is replaced whole: a failed
-// export (a full disk) leaves the previous report's files as they were. It prints each notebook's wall time and exits non-zero when any notebook fails
-// (the index then says which and why). -check also checks each report as the tests do
+// export (a full disk) leaves the previous report's files as they were. Notebooks execute one
+// after another, each exported while the next executes. It prints each notebook's wall time
+// (and its export's) and exits non-zero when any notebook fails (the index then says which and
+// why). -check also checks each report as the tests do
 // (figures, no error text, offline in Chromium, the PDF); -cell-timeout bounds one cell.
 //
 // Notebooks must live in the repository's notebooks/ folder: their first cell imports lbsim from
@@ -98,65 +100,64 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 	start := time.Now()
 	var failed []string
 	indexPath := filepath.Join(outAbs, "index.html")
+	// Notebooks execute one after another; each is exported (nbconvert, MathJax and the PDF in
+	// Chromium, mostly one core) while the next one executes. One export waits at most: the
+	// channel holds one, so a slow export holds the runs back rather than piling up.
+	// An index that cannot be written stops the run (ctx).
+	ctx, stop := context.WithCancelCause(context.Background())
+	defer stop(nil)
+	executed := make(chan executedNotebook, 1)
+	published := make(chan struct{})
+	go func() {
+		defer close(published)
+		for x := range executed {
+			if ctx.Err() != nil {
+				os.RemoveAll(x.staged) // the run stops: no report, no tables
+				continue
+			}
+			if err := x.publish(outAbs, tmp, check, quick, indexPath); err != nil {
+				failed = append(failed, x.nb)
+				if errors.Is(err, errIndex) {
+					stop(err)
+				}
+			}
+		}
+	}()
 	for _, nb := range notebooks {
+		if ctx.Err() != nil {
+			break
+		}
 		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
-		fmt.Printf("%-40s ", nb)
+		x := executedNotebook{nb: nb, stem: stem, entry: nbrun.IndexEntry{Notebook: nb, RanAt: time.Now()}}
 		nbEnv := env[:len(env):len(env)]
-		tables, staged := os.Getenv("LBSIM_OUT_DIR"), ""
 		if !outDirSet {
 			// A folder per notebook (notebooks name their tables freely: results.csv), written
 			// afresh into a staging folder that replaces OUT/NAME/ once the report is written:
 			// an export that fails before keeps the previous report and its tables together.
-			tables = filepath.Join(outAbs, stem)
-			if staged, err = os.MkdirTemp(outAbs, "."+stem+".tables-"); err != nil {
+			x.tables = filepath.Join(outAbs, stem)
+			if x.staged, err = os.MkdirTemp(outAbs, "."+stem+".tables-"); err != nil {
+				close(executed)
+				<-published
 				return files.Describe(err, "creating a folder in", outAbs)
 			}
-			if err := os.Chmod(staged, 0o755); err != nil {
+			if err := os.Chmod(x.staged, 0o755); err != nil {
+				close(executed)
+				<-published
 				return err
 			}
-			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+staged)
+			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+x.staged)
 		}
-		entry := nbrun.IndexEntry{Notebook: nb, RanAt: time.Now()}
-		res, err := nbrun.Execute(context.Background(), nb, nbrun.Options{
+		x.res, x.err = nbrun.Execute(ctx, nb, nbrun.Options{
 			CellTimeout: cellTimeout,
 			Env:         nbEnv,
 			Output:      filepath.Join(tmp, stem+".ipynb"),
 		})
-		if res != nil {
-			entry.Elapsed = res.Elapsed
-			// A failed notebook's report is still written when nbconvert got that far, to
-			// show what went wrong.
-			rep, perr := nbrun.Publish(res.Executed, outAbs, stem)
-			entry.Report = rep
-			err = errors.Join(err, perr)
-		}
-		if err == nil && check {
-			err = entry.Report.Check(filepath.Join(tmp, stem+".png"))
-		}
-		if staged != "" {
-			if entry.Report != nil {
-				err = errors.Join(err, files.ReplaceDir(tables, staged))
-			}
-			os.RemoveAll(staged) // the new tables of an export that wrote no report
-			entry.Tables, _ = filepath.Glob(filepath.Join(tables, "*.csv"))
-		}
-		entry.Err = err
-		switch {
-		case err != nil:
-			fmt.Printf("FAIL\n%v\n", err)
-			failed = append(failed, nb)
-		default:
-			fmt.Printf("ok  %6.1fs  %s", res.Elapsed.Seconds(), relative(entry.Report.View))
-			if r := res.Run.String(); r != "" {
-				fmt.Printf("  (%s)", r)
-			}
-			fmt.Println()
-		}
-		// The index is brought up to date after each notebook (it merges what the folder
-		// already lists), so a stopped run keeps the notebooks done so far.
-		if err := nbrun.WriteIndex(indexPath, []nbrun.IndexEntry{entry}, quick); err != nil {
-			return fmt.Errorf("the index was not updated (it lists the notebooks as before): %w", err)
-		}
+		executed <- x
+	}
+	close(executed)
+	<-published
+	if err := context.Cause(ctx); err != nil {
+		return err
 	}
 	if check {
 		if _, err := nbrun.CheckOffline(indexPath, 0, true); err != nil {
@@ -168,6 +169,63 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 		return fmt.Errorf("%d of %d notebooks failed: %s", len(failed), len(notebooks), strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// executedNotebook is a notebook that Execute ran (or failed to run), waiting for its export.
+type executedNotebook struct {
+	nb, stem       string
+	tables, staged string // OUT/NAME/ and its staging folder ("" when LBSIM_OUT_DIR is set)
+	entry          nbrun.IndexEntry
+	res            *nbrun.Result
+	err            error
+}
+
+// errIndex marks an index that could not be updated: the run stops with it.
+var errIndex = errors.New("the index was not updated (it lists the notebooks as before)")
+
+// publish exports the executed notebook's report, checks it when asked, moves its tables into
+// place, prints its line and brings the index up to date; it returns the notebook's failure.
+func (x executedNotebook) publish(outAbs, tmp string, check, quick bool, indexPath string) error {
+	err, entry := x.err, x.entry
+	var exported time.Duration
+	if x.res != nil {
+		entry.Elapsed = x.res.Elapsed
+		// A failed notebook's report is still written when nbconvert got that far, to
+		// show what went wrong.
+		t := time.Now()
+		rep, perr := nbrun.Publish(x.res.Executed, outAbs, x.stem)
+		exported = time.Since(t)
+		entry.Report = rep
+		err = errors.Join(err, perr)
+	}
+	if err == nil && check {
+		err = entry.Report.Check(filepath.Join(tmp, x.stem+".png"))
+	}
+	if x.staged != "" {
+		if entry.Report != nil {
+			err = errors.Join(err, files.ReplaceDir(x.tables, x.staged))
+		}
+		os.RemoveAll(x.staged) // the new tables of an export that wrote no report
+		entry.Tables, _ = filepath.Glob(filepath.Join(x.tables, "*.csv"))
+	}
+	entry.Err = err
+	fmt.Printf("%-40s ", x.nb)
+	switch {
+	case err != nil:
+		fmt.Printf("FAIL\n%v\n", err)
+	default:
+		fmt.Printf("ok  %6.1fs  %s  (export %.1fs", x.res.Elapsed.Seconds(), relative(entry.Report.View), exported.Seconds())
+		if r := x.res.Run.String(); r != "" {
+			fmt.Printf("; %s", r)
+		}
+		fmt.Println(")")
+	}
+	// The index is brought up to date after each notebook (it merges what the folder
+	// already lists), so a stopped run keeps the notebooks done so far.
+	if ierr := nbrun.WriteIndex(indexPath, []nbrun.IndexEntry{entry}, quick); ierr != nil {
+		return fmt.Errorf("%w: %w", errIndex, ierr)
+	}
+	return err
 }
 
 // relative shortens an absolute path to one relative to the working directory when possible.
