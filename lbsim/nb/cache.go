@@ -52,7 +52,10 @@ import (
 // read whole. A result that cannot be stored (a full disk) is returned with
 // one warning per directory and cause, which says what to do. The directory is
 // $LBSIM_CACHE_DIR, else $XDG_CACHE_HOME/lbsim, else ~/.cache/lbsim;
-// LBSIM_NO_CACHE=1 turns caching off. Files are written atomically. An
+// LBSIM_NO_CACHE=1 turns caching off. Files are written atomically, and a key
+// is computed by one process at a time (a lock file beside its entry): a
+// second notebook asking for results another is computing waits and reads
+// them. An
 // error from compute is returned and nothing is stored. A key that holds
 // an lbsim.Config.Key whose policy's probe did not finish
 // (lbsim.KeyUnfinished) names no known behaviour: its value is computed
@@ -116,6 +119,16 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 		logRun(runlog.Event{Key: name, Hit: true})
 		return old, nil
 	}
+	// One process computes a key at a time: another (a second notebook running the same
+	// configurations, e.g. notebook 05 the FCFS runs of 04) waits, then reads its result.
+	unlock := lockEntry(path + ".lock")
+	defer unlock()
+	if !fresh {
+		if old, hit = readEntry(path, e); hit {
+			logRun(runlog.Event{Key: name, Hit: true})
+			return old, nil
+		}
+	}
 	v, err := computeLogged(name, compute)
 	if err != nil {
 		return zero, err
@@ -142,6 +155,26 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 		storeFailed(dir, err)
 	}
 	return v, nil
+}
+
+// lockEntry takes the lock of a cache entry (files.Lock, released however the process
+// ends), saying so when it has to wait for another process. Without a lock (a read-only
+// directory, a file system without flock) it computes as before.
+func lockEntry(lock string) (unlock func()) {
+	unlock, err := files.Lock(lock, false)
+	if errors.Is(err, files.ErrLocked) {
+		lockWaiting(lock)
+		unlock, err = files.Lock(lock, true)
+	}
+	if err != nil {
+		return func() {}
+	}
+	return unlock
+}
+
+// lockWaiting says that Cached waits for the lock of an entry (a seam for the tests).
+var lockWaiting = func(lock string) {
+	fmt.Fprintf(os.Stderr, "nb.Cached: another process is computing these results (lock %s): waiting to read them\n", lock)
 }
 
 // A key is ambiguous when it names results of different code. Config.Key

@@ -148,3 +148,41 @@ func TestCacheEntryOversized(t *testing.T) {
 		return f.Truncate(maxEntryBytes + 1) // sparse: no disk used
 	}, "larger than")
 }
+
+// Issue 36: two notebooks that run the same configurations at once (04 and 05 share the FCFS
+// runs) computed them twice. The second caller of a key being computed waits for the first
+// and reads its result: one computation, the same value for both.
+func TestCachedComputesOnceAtATime(t *testing.T) {
+	freshCache(t)
+	started, release, waiting, secondComputed := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
+	saved := lockWaiting
+	lockWaiting = func(string) { close(waiting) }
+	defer func() { lockWaiting = saved }()
+	var first, second int
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		v, err := Cached("shared sweep", func() (int, error) { close(started); <-release; return 42, nil })
+		if err != nil {
+			t.Error(err)
+		}
+		first = v
+	})
+	<-started
+	wg.Go(func() {
+		v, err := Cached("shared sweep", func() (int, error) { close(secondComputed); return 43, nil })
+		if err != nil {
+			t.Error(err)
+		}
+		second = v
+	})
+	select {
+	case <-secondComputed:
+		t.Error("the second caller computed the key while the first was computing it")
+	case <-waiting:
+	}
+	close(release)
+	wg.Wait()
+	if first != 42 || second != 42 {
+		t.Errorf("values %d and %d, want 42 for both (the first caller's result, read by the second)", first, second)
+	}
+}
