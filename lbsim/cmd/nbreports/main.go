@@ -2,7 +2,7 @@
 //
 // Usage (from the repository root; `make reports` runs it with -out reports):
 //
-//	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [-cell-timeout 20m] [notebooks...]
+//	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [-cell-timeout 20m] [-parallel 2] [notebooks...]
 //
 // Without arguments it runs every notebooks/*.ipynb at full size; -quick runs the notebooks'
 // quick versions (LBSIM_QUICK=1). For each notebook NAME it writes (see nbrun.Report)
@@ -12,8 +12,9 @@
 // date, where its results came from (computed or read from the nb.Cached cache), with links to
 // those files; it lists every notebook exported into OUT, by this run or an earlier or
 // concurrent one (OUT/index.json keeps the entries). Every file is replaced whole: a failed
-// export (a full disk) leaves the previous report's files as they were. Notebooks execute one
-// after another, each exported while the next executes. It prints each notebook's wall time
+// export (a full disk) leaves the previous report's files as they were. -parallel notebooks
+// (default 2) execute at once, each exported while the next ones execute; a run two notebooks
+// share is computed once (nb.Cached). It prints each notebook's wall time
 // (and its export's) and exits non-zero when any notebook fails (the index then says which and
 // why). -check also checks each report as the tests do
 // (figures, no error text, offline in Chromium, the PDF); -cell-timeout bounds one cell.
@@ -38,6 +39,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/perfeval/lbsim/lbsim/internal/files"
@@ -49,18 +51,19 @@ func main() {
 	out := flag.String("out", "reports", "folder for the reports OUT/NAME.html, OUT/NAME-code.html, OUT/NAME.pdf, OUT/index.html (and CSV tables in OUT/NAME/ unless LBSIM_OUT_DIR is set)")
 	check := flag.Bool("check", false, "also check each report as the tests do: figures, no error text, offline in Chromium, the PDF")
 	cellTimeout := flag.Duration("cell-timeout", 20*time.Minute, "maximum run time of one cell")
+	parallel := flag.Int("parallel", 2, "notebooks executed at once (one compiles its cells while another simulates)")
 	flag.Usage = func() {
 		fmt.Fprintf(flag.CommandLine.Output(), "usage: nbreports [flags] [notebook.ipynb ...]\n\nExecutes notebooks (default notebooks/*.ipynb) and writes their reports and OUT/index.html.\n\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if err := run(flag.Args(), *out, *quick, *check, *cellTimeout); err != nil {
+	if err := run(flag.Args(), *out, *quick, *check, *cellTimeout, *parallel); err != nil {
 		fmt.Fprintln(os.Stderr, "nbreports:", err)
 		os.Exit(1)
 	}
 }
 
-func run(notebooks []string, out string, quick, check bool, cellTimeout time.Duration) error {
+func run(notebooks []string, out string, quick, check bool, cellTimeout time.Duration, parallel int) error {
 	if len(notebooks) == 0 {
 		var err error
 		if notebooks, err = filepath.Glob("notebooks/*.ipynb"); err != nil {
@@ -70,6 +73,9 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 		if len(notebooks) == 0 {
 			return fmt.Errorf("no notebooks/*.ipynb in %s: run from the repository root or name the notebooks", mustGetwd())
 		}
+	}
+	if parallel < 1 {
+		return fmt.Errorf("-parallel %d: want at least 1 notebook at a time (1 runs them one after another)", parallel)
 	}
 	for _, nb := range notebooks {
 		if !strings.HasSuffix(nb, ".ipynb") {
@@ -100,9 +106,9 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 	start := time.Now()
 	var failed []string
 	indexPath := filepath.Join(outAbs, "index.html")
-	// Notebooks execute one after another; each is exported (nbconvert, MathJax and the PDF in
-	// Chromium, mostly one core) while the next one executes. One export waits at most: the
-	// channel holds one, so a slow export holds the runs back rather than piling up.
+	// Each notebook is exported (nbconvert, MathJax and the PDF in Chromium, mostly one core)
+	// while the next ones execute. One export waits at most: the channel holds one, so a slow
+	// export holds the runs back rather than piling up.
 	// An index that cannot be written stops the run (ctx).
 	ctx, stop := context.WithCancelCause(context.Background())
 	defer stop(nil)
@@ -123,37 +129,26 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 			}
 		}
 	}()
+	// Up to parallel notebooks execute at once: a notebook's cells compile (go build, mostly one
+	// core) while another's simulations run. A run that two notebooks share is computed once
+	// (nb.Cached locks its key): the second waits for it.
+	todo := make(chan string)
+	var running sync.WaitGroup
+	for range parallel {
+		running.Go(func() {
+			for nb := range todo {
+				executed <- execute(ctx, nb, outAbs, tmp, env, outDirSet, cellTimeout)
+			}
+		})
+	}
 	for _, nb := range notebooks {
 		if ctx.Err() != nil {
 			break
 		}
-		stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
-		x := executedNotebook{nb: nb, stem: stem, entry: nbrun.IndexEntry{Notebook: nb, RanAt: time.Now()}}
-		nbEnv := env[:len(env):len(env)]
-		if !outDirSet {
-			// A folder per notebook (notebooks name their tables freely: results.csv), written
-			// afresh into a staging folder that replaces OUT/NAME/ once the report is written:
-			// an export that fails before keeps the previous report and its tables together.
-			x.tables = filepath.Join(outAbs, stem)
-			if x.staged, err = os.MkdirTemp(outAbs, "."+stem+".tables-"); err != nil {
-				close(executed)
-				<-published
-				return files.Describe(err, "creating a folder in", outAbs)
-			}
-			if err := os.Chmod(x.staged, 0o755); err != nil {
-				close(executed)
-				<-published
-				return err
-			}
-			nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+x.staged)
-		}
-		x.res, x.err = nbrun.Execute(ctx, nb, nbrun.Options{
-			CellTimeout: cellTimeout,
-			Env:         nbEnv,
-			Output:      filepath.Join(tmp, stem+".ipynb"),
-		})
-		executed <- x
+		todo <- nb
 	}
+	close(todo)
+	running.Wait()
 	close(executed)
 	<-published
 	if err := context.Cause(ctx); err != nil {
@@ -169,6 +164,36 @@ func run(notebooks []string, out string, quick, check bool, cellTimeout time.Dur
 		return fmt.Errorf("%d of %d notebooks failed: %s", len(failed), len(notebooks), strings.Join(failed, ", "))
 	}
 	return nil
+}
+
+// execute runs the notebook nb with its tables staged for OUT/NAME/ (unless LBSIM_OUT_DIR is set).
+func execute(ctx context.Context, nb, outAbs, tmp string, env []string, outDirSet bool, cellTimeout time.Duration) executedNotebook {
+	stem := strings.TrimSuffix(filepath.Base(nb), ".ipynb")
+	x := executedNotebook{nb: nb, stem: stem, entry: nbrun.IndexEntry{Notebook: nb, RanAt: time.Now()}}
+	nbEnv := env[:len(env):len(env)]
+	if !outDirSet {
+		// A folder per notebook (notebooks name their tables freely: results.csv), written
+		// afresh into a staging folder that replaces OUT/NAME/ once the report is written:
+		// an export that fails before keeps the previous report and its tables together.
+		x.tables = filepath.Join(outAbs, stem)
+		staged, err := os.MkdirTemp(outAbs, "."+stem+".tables-")
+		if err != nil {
+			x.err = files.Describe(err, "creating a folder in", outAbs)
+			return x
+		}
+		x.staged = staged
+		if err := os.Chmod(staged, 0o755); err != nil {
+			x.err = err
+			return x
+		}
+		nbEnv = append(nbEnv, "LBSIM_OUT_DIR="+staged)
+	}
+	x.res, x.err = nbrun.Execute(ctx, nb, nbrun.Options{
+		CellTimeout: cellTimeout,
+		Env:         nbEnv,
+		Output:      filepath.Join(tmp, stem+".ipynb"),
+	})
+	return x
 }
 
 // executedNotebook is a notebook that Execute ran (or failed to run), waiting for its export.
