@@ -16,6 +16,10 @@ type Setup struct {
 	lbsim.Config
 	SCVs    []float64 // squared coefficients of variation of the sizes, each >= 1
 	Refresh []float64 // board refresh periods T > 0, increasing (the staleness grid)
+	// StaleReps, when set, is the replications of the staleness sweep (Reps when 0): a sweep
+	// read for its curves and crossings can need fewer than the live table compared with the
+	// document's numbers. Its rows carry their own intervals.
+	StaleReps int
 }
 
 // Document returns the document's setup at its fidelity: 100 FCFS servers, load 0.9, SCV 1, 4, 10,
@@ -67,6 +71,9 @@ func (s Setup) Validate() error {
 	if s.Reps < 2 {
 		return fmt.Errorf("reps R=%d is invalid: need R >= 2 for a confidence interval (the document uses 12)", s.Reps)
 	}
+	if s.StaleReps == 1 || s.StaleReps < 0 {
+		return fmt.Errorf("staleness sweep reps %d is invalid: need 0 (the live table's %d) or >= 2 for a confidence interval", s.StaleReps, s.Reps)
+	}
 	return nil
 }
 
@@ -104,6 +111,9 @@ func (s Setup) StaleConfigs() ([]lbsim.Config, error) {
 		if p.Board {
 			board = append(board, p)
 		}
+	}
+	if s.StaleReps > 0 {
+		s.Reps = s.StaleReps
 	}
 	return s.configs(board, s.Refresh)
 }

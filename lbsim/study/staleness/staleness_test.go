@@ -168,6 +168,7 @@ func TestSetupValidate(t *testing.T) {
 		{func(s *Setup) { s.Refresh = []float64{0} }, "T=0"},
 		{func(s *Setup) { s.Reps = 1 }, "R=1"},
 		{func(s *Setup) { s.Jobs = 0 }, "N=0"},
+		{func(s *Setup) { s.StaleReps = 1 }, "sweep reps 1"},
 	} {
 		s := Document()
 		c.edit(&s)
@@ -189,6 +190,15 @@ func TestSetupValidate(t *testing.T) {
 		if c.Refresh == 0 || c.Tally || c.Reps != 12 || c.Jobs != 2_000_000 {
 			t.Fatalf("stale config %s does not follow the document", c.Key())
 		}
+	}
+	// A sweep of its own length: the stale runs take StaleReps, the live table keeps Reps.
+	s.StaleReps = 4
+	stale, err = s.StaleConfigs()
+	if err != nil || stale[0].Reps != 4 {
+		t.Fatalf("stale configs with StaleReps 4: reps %d, %v", stale[0].Reps, err)
+	}
+	if live, _ := s.LiveConfigs(); live[0].Reps != 12 {
+		t.Fatalf("live configs with StaleReps 4: reps %d, want the document's 12", live[0].Reps)
 	}
 }
 
