@@ -163,8 +163,9 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 func lockEntry(lock string) (unlock func()) {
 	unlock, err := files.Lock(lock, false)
 	if errors.Is(err, files.ErrLocked) {
-		lockWaiting(lock)
+		done := lockWaiting(lock)
 		unlock, err = files.Lock(lock, true)
+		done()
 	}
 	if err != nil {
 		return func() {}
@@ -172,9 +173,11 @@ func lockEntry(lock string) (unlock func()) {
 	return unlock
 }
 
-// lockWaiting says that Cached waits for the lock of an entry (a seam for the tests).
-var lockWaiting = func(lock string) {
-	fmt.Fprintf(os.Stderr, "nb.Cached: another process is computing these results (lock %s): waiting to read them\n", lock)
+// lockWaiting shows, while Cached waits for the lock of an entry, a progress line (a bar in a
+// notebook, cleared when done: a report reads the same whether the results were waited for or
+// not). A seam for the tests.
+var lockWaiting = func(lock string) (done func()) {
+	return NewProgress("waiting for another process computing these results (lock "+lock+")", 0).Done
 }
 
 // A key is ambiguous when it names results of different code. Config.Key

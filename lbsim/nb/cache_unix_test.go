@@ -156,7 +156,7 @@ func TestCachedComputesOnceAtATime(t *testing.T) {
 	freshCache(t)
 	started, release, waiting, secondComputed := make(chan struct{}), make(chan struct{}), make(chan struct{}), make(chan struct{})
 	saved := lockWaiting
-	lockWaiting = func(string) { close(waiting) }
+	lockWaiting = func(string) func() { close(waiting); return func() {} }
 	defer func() { lockWaiting = saved }()
 	var first, second int
 	var wg sync.WaitGroup
