@@ -71,7 +71,7 @@ func (sb *speedBuckets) reset(counts []int32) {
 func (sb *speedBuckets) pick(r *Stream) int {
 	best, bestV := 0, 0.0
 	for g, grp := range sb.groups {
-		v := float64(grp.b.cnt[grp.b.ord[0]]+1) / grp.mu
+		v := float64(grp.b.least()+1) / grp.mu
 		if g == 0 || v < bestV { // groups are fastest first: ties stay with the faster
 			best, bestV = g, v
 		}
