@@ -196,6 +196,7 @@ func BenchmarkDispatchers(b *testing.B) {
 		for _, m := range []int{1, 10, 100} {
 			b.Run(fmt.Sprintf("%s/T=%g/M=%d", tc.p, tc.refresh, m), func(b *testing.B) {
 				const jobs = 1 << 20
+				b.ReportAllocs()
 				for b.Loop() {
 					cfg := Config{Servers: 1000, Load: 0.9, Sizes: Exponential{M: 1}, Policy: tc.p, Refresh: tc.refresh,
 						Tally: tc.refresh > 0, Dispatchers: m, Jobs: jobs, Seed: 1, Workers: 1}

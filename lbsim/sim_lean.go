@@ -160,7 +160,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 const farServers = 4096
 
 // drawServers draws the servers sampled by a lean block's jobs before the
-// block is run: the pairs of LL-2 and JSQ-2 (s.ka, s.kb), and beyond
+// block is run: the pairs of LL-2, JSQ-2 and SED-2 (s.ka, s.kb), and beyond
 // farServers RND's servers (s.ka), whose state it then loads: the loads do
 // not depend on one another, so the processor has many misses in flight at
 // once, and the jobs then find the state in cache. The dispatch stream
@@ -198,6 +198,9 @@ func (s *sim) drawServers() {
 			if srv.deps != nil {
 				sum += uint64(srv.deps[a].size + srv.deps[b].size)
 			}
+		}
+		if s.lean == leanSED2 {
+			sum += srv.touchSpeeds(s.ka, s.kb)
 		}
 	}
 	s.touched += sum

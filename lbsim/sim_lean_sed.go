@@ -1,5 +1,7 @@
 package lbsim
 
+import "math"
+
 // sedOfPair is SED's choice between the servers a and b, drawn in that
 // order, with na and nb jobs: b if its expected delay (n + 1)/mu is less
 // than a's, or the same on a faster server; else a (pickSED's rule, with
@@ -12,6 +14,16 @@ func (srv *servers) sedOfPair(a, b int, na, nb int64) int {
 		return b
 	}
 	return a
+}
+
+// touchSpeeds loads the speeds of a lean block's pairs, which SED-2
+// compares, for drawServers beyond farServers (see there).
+func (srv *servers) touchSpeeds(ka, kb []int32) uint64 {
+	var sum uint64
+	for j, a := range ka {
+		sum += math.Float64bits(srv.inv[a]) + math.Float64bits(srv.inv[kb[j]])
+	}
+	return sum
 }
 
 // sedPair is SED-2's dispatcher: the pair drawn as JSQ-2's (samplePair, the
