@@ -157,17 +157,19 @@ func BenchmarkScaling(b *testing.B) {
 
 // BenchmarkUnequalServers reports jobs per second on one core of the
 // speed-aware policies beside LL-2, half of the servers of speed 2
-// (exponential sizes, load 0.8), at K = 100 and 100,000. Run it with
-// -benchtime=1x: one iteration is 200,000 jobs.
+// (exponential sizes, load 0.8), at K = 100 and 100,000, K = 100 and
+// 100,000 back to back. Run it with -benchtime=1x: one iteration is 2^21
+// jobs, enough that the K = 100,000 warm-up is a small part.
 func BenchmarkUnequalServers(b *testing.B) {
-	for _, spec := range []string{"ll:d=2", "rnd:weights=speed", "rr:weights=speed", "sed", "sed:d=2"} {
+	for _, spec := range []string{"ll:d=2", "rnd:weights=speed", "rr:weights=speed", "sed", "sed:d=2", "jiq", "lsq:d=1"} {
 		p, err := ParsePolicy(spec)
 		if err != nil {
 			b.Fatal(err)
 		}
 		for _, k := range []int{100, 100_000} {
 			b.Run(fmt.Sprintf("%s/K=%d", spec, k), func(b *testing.B) {
-				const jobs = 200_000
+				const jobs = 1 << 21
+				b.ReportAllocs()
 				cfg := Config{Servers: k, Speeds: FastSlowSpeeds(k, 0.5, 2), Load: 0.8, Sizes: Exponential{M: 1}, Policy: p,
 					Jobs: jobs, Seed: 5, Workers: 1}
 				if err := cfg.Validate(); err != nil {
@@ -194,6 +196,7 @@ func BenchmarkDispatchers(b *testing.B) {
 		for _, m := range []int{1, 10, 100} {
 			b.Run(fmt.Sprintf("%s/T=%g/M=%d", tc.p, tc.refresh, m), func(b *testing.B) {
 				const jobs = 1 << 20
+				b.ReportAllocs()
 				for b.Loop() {
 					cfg := Config{Servers: 1000, Load: 0.9, Sizes: Exponential{M: 1}, Policy: tc.p, Refresh: tc.refresh,
 						Tally: tc.refresh > 0, Dispatchers: m, Jobs: jobs, Seed: 1, Workers: 1}

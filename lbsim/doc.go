@@ -482,12 +482,12 @@
 // course's R code) takes 1.3 s on one core (BenchmarkHandoutExperiment).
 //
 // Where the time goes. The common case, measured FCFS jobs of RND, RR, SITA,
-// LL-2 or JSQ-2 (live or on a board), runs in lean blocks (sim_lean.go): one
+// LL-2, JSQ-2 or SED-2 (live or on a board), runs in lean blocks (sim_lean.go): one
 // loop for 256 jobs, which draws each job's Poisson arrival gap (and RND's
 // and SITA's server) as it goes, with the generators in local variables, so
 // that the random draws (multiplications) overlap the queueing and the
-// bookkeeping (loads and stores). Sizes, and LL-2's and JSQ-2's pairs, are
-// drawn a block at a time. Everything else (the warm-up, PS, traces,
+// bookkeeping (loads and stores). Sizes, and the pairs of LL-2, JSQ-2 and
+// SED-2, are drawn a block at a time. Everything else (the warm-up, PS, traces,
 // sampling, the index policies, your own policies) runs in the general loop,
 // with the same numbers to the last bit (TestLeanBlocks). A job records six
 // things (batch and class sums, the handout's quantity, the waiting-time

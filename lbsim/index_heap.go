@@ -131,8 +131,11 @@ func (s *indexSet) add(k int) {
 	s.items = append(s.items, int32(k))
 }
 
-func (s *indexSet) remove(k int) {
-	i, last := s.pos[k], s.items[len(s.items)-1]
+func (s *indexSet) remove(k int) { s.removeAt(s.pos[k]) }
+
+// removeAt removes the server at place i of items.
+func (s *indexSet) removeAt(i int32) {
+	k, last := s.items[i], s.items[len(s.items)-1]
 	s.items[i] = last
 	s.pos[last] = i
 	s.items = s.items[:len(s.items)-1]

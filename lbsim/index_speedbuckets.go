@@ -13,10 +13,14 @@ import (
 // within it.
 type speedBuckets struct {
 	groups []speedGroup // fastest first
-	group  []int32      // server -> its group
-	local  []int32      // server -> its index within the group
+	place  []groupPlace // per server
 	buf    []int32      // reset's per-group counts
 }
+
+// groupPlace is a server's group and its index within the group: one
+// record, read at every change of the server's count (one cache miss at
+// large K, not two).
+type groupPlace struct{ group, local int32 }
 
 type speedGroup struct {
 	mu      float64
@@ -28,13 +32,13 @@ func newSpeedBuckets(speeds []float64) *speedBuckets {
 	distinct := slices.Clone(speeds)
 	slices.SortFunc(distinct, func(a, b float64) int { return cmp.Compare(b, a) })
 	distinct = slices.Compact(distinct)
-	sb := &speedBuckets{groups: make([]speedGroup, len(distinct)), group: make([]int32, len(speeds)), local: make([]int32, len(speeds))}
+	sb := &speedBuckets{groups: make([]speedGroup, len(distinct)), place: make([]groupPlace, len(speeds))}
 	for g, mu := range distinct {
 		sb.groups[g].mu = mu
 	}
 	for k, mu := range speeds {
 		g, _ := slices.BinarySearchFunc(distinct, mu, func(a, b float64) int { return cmp.Compare(b, a) })
-		sb.group[k], sb.local[k] = int32(g), int32(len(sb.groups[g].servers))
+		sb.place[k] = groupPlace{int32(g), int32(len(sb.groups[g].servers))}
 		sb.groups[g].servers = append(sb.groups[g].servers, int32(k))
 	}
 	for g := range sb.groups {
@@ -44,7 +48,8 @@ func newSpeedBuckets(speeds []float64) *speedBuckets {
 }
 
 func (sb *speedBuckets) at(k int) (*countBuckets, int) {
-	return sb.groups[sb.group[k]].b, int(sb.local[k])
+	p := sb.place[k]
+	return sb.groups[p.group].b, int(p.local)
 }
 
 func (sb *speedBuckets) inc(k int)          { b, i := sb.at(k); b.inc(i) }
@@ -71,7 +76,7 @@ func (sb *speedBuckets) reset(counts []int32) {
 func (sb *speedBuckets) pick(r *Stream) int {
 	best, bestV := 0, 0.0
 	for g, grp := range sb.groups {
-		v := float64(grp.b.cnt[grp.b.ord[0]]+1) / grp.mu
+		v := float64(grp.b.least()+1) / grp.mu
 		if g == 0 || v < bestV { // groups are fastest first: ties stay with the faster
 			best, bestV = g, v
 		}

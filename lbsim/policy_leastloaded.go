@@ -118,10 +118,14 @@ type leastWork struct {
 	live  *radixHeap // live: free times, with stale entries
 	board *indexHeap // on a board: the board's keys
 	idle  *indexSet
+	// drawn is the place in idle of the server randomIdle drew for the job
+	// at hand (-1: none), which sent takes out of the set without looking
+	// up its place: at large K one cache miss less a job.
+	drawn int32
 }
 
 func newLeastWork(s *sim) *leastWork {
-	d := &leastWork{s: s, idle: newIndexSet(s.k)}
+	d := &leastWork{s: s, idle: newIndexSet(s.k), drawn: -1}
 	if s.board != nil {
 		d.board = newIndexHeap(s.k)
 	} else {
@@ -180,7 +184,8 @@ func (d *leastWork) drain(t float64) int {
 
 // randomIdle is an idle server drawn uniformly (there must be one).
 func (d *leastWork) randomIdle() int {
-	return int(d.idle.items[d.s.rDispatch.IntN(len(d.idle.items))])
+	d.drawn = int32(d.s.rDispatch.IntN(len(d.idle.items)))
+	return int(d.idle.items[d.drawn])
 }
 
 // least is the server with the least work (none is idle).
@@ -208,6 +213,8 @@ func (d *leastWork) pick(t, _ float64) int {
 }
 
 func (d *leastWork) sent(k int, t, _ float64) {
+	drawn := d.drawn
+	d.drawn = -1
 	if b := d.s.board; b != nil {
 		if b.tally {
 			d.place(k, b.work[k], b.r0)
@@ -215,7 +222,10 @@ func (d *leastWork) sent(k int, t, _ float64) {
 		return
 	}
 	if free := d.s.srv.free[k]; free > t { // else a job of size 0 left k idle
-		if d.idle.has(k) {
+		switch {
+		case drawn >= 0 && int(drawn) < len(d.idle.items) && d.idle.items[drawn] == int32(k): // the server randomIdle drew
+			d.idle.removeAt(drawn)
+		case d.idle.has(k):
 			d.idle.remove(k)
 		}
 		d.live.push(k, free) // k's older entry, if any, is now stale

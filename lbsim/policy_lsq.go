@@ -184,8 +184,8 @@ func (d *lsqDispatcher) pick(t, _ float64) int {
 	d.probe()
 	k := d.est.pick(d.r)
 	d.est.inc(k)
-	if d.est.cnt[d.est.ord[0]] >= lsqRebase {
-		d.est.shift(int64(d.est.cnt[d.est.ord[0]]))
+	if least := d.est.least(); least >= lsqRebase {
+		d.est.shift(int64(least))
 	}
 	return k
 }
@@ -234,7 +234,7 @@ func (e *lsqEstimates) set(k int, n int32) {
 
 // shift lowers every bucket count by by and raises base by it.
 func (e *lsqEstimates) shift(by int64) {
-	e.scratch = append(e.scratch[:0], e.cnt...)
+	e.scratch = e.counts(e.scratch[:0])
 	for i := range e.scratch {
 		e.scratch[i] -= int32(by)
 	}

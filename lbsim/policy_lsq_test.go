@@ -32,7 +32,7 @@ func (p *lsqProbe) pick(t, x float64) int {
 
 // estimates are a dispatcher's estimates, rebased back.
 func estimates(e *lsqEstimates) []int32 {
-	out := slices.Clone(e.cnt)
+	out := e.counts(nil)
 	for i := range out {
 		out[i] += int32(e.base)
 	}
@@ -106,7 +106,7 @@ func TestLSQWithoutReportsDealsRounds(t *testing.T) {
 			if slices.Max(est)-slices.Min(est) > 1 {
 				spread++
 			}
-			highest = max(highest, slices.Max(s.shared.(*lsqShared).est[i].cnt)) // the buckets' counts, rebased
+			highest = max(highest, slices.Max(s.shared.(*lsqShared).est[i].counts(nil))) // the buckets' counts, rebased
 			sends[i]++
 			if to == 0 {
 				if last[i] > 0 {

@@ -89,10 +89,14 @@ func pickSED(v *View, ks []int) int {
 }
 
 // newDispatcher: over all servers, job counts kept by speed group
-// (speedBuckets, O(distinct speeds) a job); SED-d picks through the View.
+// (speedBuckets, O(distinct speeds) a job); SED-2 by sedPair, run inline
+// where JSQ-2 is (sim_lean_sed.go); SED-d picks through the View.
 func (p SED) newDispatcher(s *sim) dispatcher {
-	if allServers(p.D, s.k, false) {
+	switch {
+	case allServers(p.D, s.k, false):
 		return newLeastCount(s, newSpeedBuckets(s.cfg.speeds()))
+	case p.D == 2:
+		return &sedPair{v: View{s: s}}
 	}
 	return &viewDispatcher{p: p, v: View{s: s}}
 }

@@ -31,10 +31,16 @@ type iqueues struct {
 	busy *radixHeap
 	// The I-queues are FIFO lists threaded through the servers: a server
 	// holds at most one token.
-	head, tail, n []int32 // per dispatcher: first and last token, length
-	next, prev    []int32 // per server: the tokens after and before its own
-	on            []int32 // per server: the dispatcher holding its token, or -1
-	msgs          int     // messages a token costs
+	head, tail, n []int32     // per dispatcher: first and last token, length
+	tok           []tokenLink // per server
+	msgs          int         // messages a token costs
+}
+
+// tokenLink is a server's place in the I-queues, in one record: a join or a
+// leave at large K then misses the cache once for the server.
+type tokenLink struct {
+	next, prev int32 // the tokens after and before its own
+	on         int32 // the dispatcher holding its token, or -1
 }
 
 func newIQueues(s *sim) *iqueues {
@@ -42,7 +48,7 @@ func newIQueues(s *sim) *iqueues {
 	q := &iqueues{s: s, r: newStream(s.cfg.Seed, s.rep, streamShared), m: m,
 		busy: &radixHeap{held: &s.srv.held},
 		head: make([]int32, m), tail: make([]int32, m), n: make([]int32, m),
-		next: make([]int32, k), prev: make([]int32, k), on: make([]int32, k)}
+		tok: make([]tokenLink, k)}
 	if p, ok := s.cfg.Policy.(JIQ); ok {
 		q.d, q.withdraw = max(p.D, 1), p.Withdraw
 	}
@@ -53,8 +59,8 @@ func newIQueues(s *sim) *iqueues {
 	for i := range q.head {
 		q.head[i], q.tail[i] = -1, -1
 	}
-	for k := range q.on {
-		q.on[k] = -1
+	for k := range q.tok {
+		q.tok[k].on = -1
 	}
 	s.countTokens = false // the tokens are counted as they are sent
 	for k := range k {    // at time 0 every server is idle
@@ -66,13 +72,13 @@ func newIQueues(s *sim) *iqueues {
 // join puts server k's token in the I-queue chosen for it.
 func (q *iqueues) join(k int) {
 	i := q.choose()
-	q.prev[k], q.next[k] = q.tail[i], -1
+	q.tok[k] = tokenLink{next: -1, prev: q.tail[i], on: int32(i)}
 	if q.tail[i] >= 0 {
-		q.next[q.tail[i]] = int32(k)
+		q.tok[q.tail[i]].next = int32(k)
 	} else {
 		q.head[i] = int32(k)
 	}
-	q.tail[i], q.on[k] = int32(k), int32(i)
+	q.tail[i] = int32(k)
 	q.n[i]++
 	q.s.reports += int64(q.msgs)
 }
@@ -96,18 +102,18 @@ func (q *iqueues) choose() int {
 
 // leave takes server k's token out of its I-queue.
 func (q *iqueues) leave(k int) {
-	i, p, n := q.on[k], q.prev[k], q.next[k]
+	i, p, n := q.tok[k].on, q.tok[k].prev, q.tok[k].next
 	if p >= 0 {
-		q.next[p] = n
+		q.tok[p].next = n
 	} else {
 		q.head[i] = n
 	}
 	if n >= 0 {
-		q.prev[n] = p
+		q.tok[n].prev = p
 	} else {
 		q.tail[i] = p
 	}
-	q.on[k] = -1
+	q.tok[k].on = -1
 	q.n[i]--
 }
 
@@ -120,7 +126,7 @@ func (q *iqueues) settle(t float64) {
 		if !ok {
 			return
 		}
-		if key == free[k] && q.on[k] < 0 { // not stale, no token out
+		if key == free[k] && q.tok[k].on < 0 { // not stale, no token out
 			q.join(k)
 		}
 	}
@@ -129,13 +135,13 @@ func (q *iqueues) settle(t float64) {
 // sent: server k got a job at t. With withdrawals it withdraws its token
 // (one message); a server left idle (a job of size 0) offers a token now.
 func (q *iqueues) sent(k int, t, _ float64) {
-	if q.withdraw && q.on[k] >= 0 {
+	if q.withdraw && q.tok[k].on >= 0 {
 		q.leave(k)
 		q.s.reports++
 	}
 	if free := q.s.srv.free[k]; free > t {
 		q.busy.push(k, free)
-	} else if q.on[k] < 0 {
+	} else if q.tok[k].on < 0 {
 		q.join(k)
 	}
 }

@@ -24,6 +24,7 @@ const (
 	leanRoundRobin
 	leanLL2  // LL-2: the less loaded of two servers
 	leanJSQ2 // JSQ-2 under FCFS: the shorter of two queues
+	leanSED2 // SED-2 under FCFS: the less expected delay of two (sim_lean_sed.go)
 	leanSITA // SITA: a server at random in the job's size group
 )
 
@@ -106,7 +107,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 				k = int(hi)
 			}
 			k += lo
-		default: // LL-2 and JSQ-2
+		default: // LL-2, JSQ-2 and SED-2
 			a, b := int(s.ka[j]), int(s.kb[j])
 			// b if its workload (View.Workload), or its count (View.Count),
 			// is smaller than a's, as sampleMin; without a branch, as which
@@ -123,6 +124,9 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 				wa, wb = int64(srv.deps[a].popUntil(t, &srv.held)), int64(srv.deps[b].popUntil(t, &srv.held))
 			}
 			k = a ^ (a^b)&int((wb-wa)>>63)
+			if s.lean == leanSED2 {
+				k = srv.sedOfPair(a, b, wa, wb)
+			}
 		}
 
 		service := srv.service(k, x)
@@ -156,13 +160,13 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 const farServers = 4096
 
 // drawServers draws the servers sampled by a lean block's jobs before the
-// block is run: the pairs of LL-2 and JSQ-2 (s.ka, s.kb), and beyond
+// block is run: the pairs of LL-2, JSQ-2 and SED-2 (s.ka, s.kb), and beyond
 // farServers RND's servers (s.ka), whose state it then loads: the loads do
 // not depend on one another, so the processor has many misses in flight at
 // once, and the jobs then find the state in cache. The dispatch stream
 // serves nothing else, so these are the numbers of drawing job by job.
 func (s *sim) drawServers() {
-	pairs := s.lean == leanLL2 || s.lean == leanJSQ2
+	pairs := s.lean == leanLL2 || s.lean == leanJSQ2 || s.lean == leanSED2
 	far := s.k > farServers
 	if !pairs && !(far && s.lean == leanRandom) {
 		return
@@ -194,6 +198,9 @@ func (s *sim) drawServers() {
 			if srv.deps != nil {
 				sum += uint64(srv.deps[a].size + srv.deps[b].size)
 			}
+		}
+		if s.lean == leanSED2 {
+			sum += srv.touchSpeeds(s.ka, s.kb)
 		}
 	}
 	s.touched += sum

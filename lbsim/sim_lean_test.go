@@ -21,8 +21,8 @@ func TestLeanBlocks(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	ramp := Ramp{From: 0.3, To: 0.9, Over: 2000}
 	speeds := []float64{1, 2, 0.75, 1, 1.5, 1, 1, 2, 1, 0.75}
-	all := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}, SITA{C: 3, Cut: 2}}
-	board := []Policy{LeastLoaded{D: 2}, JSQ{D: 2}}
+	all := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}, SED{D: 2}, SITA{C: 3, Cut: 2}}
+	board := []Policy{LeastLoaded{D: 2}, JSQ{D: 2}, SED{D: 2}}
 	cases := []struct {
 		name     string
 		cfg      Config
