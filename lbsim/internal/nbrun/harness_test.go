@@ -96,8 +96,9 @@ func checkPrunedStyles(t *testing.T, executed, html, art string) {
 	}
 }
 
-// TestExecuteBad runs notebooks that fail in the three ways GoNB has: a compile error, a panic
-// and os.Exit(3), each the cell's error output (the kernel from .ci/setup.sh; GoNB as published
+// TestExecuteBad runs notebooks that fail in the three ways GoNB has: a compile error (in a
+// main body and in a function declared in a cell, each named by the cell's line), a panic and
+// os.Exit(3), each the cell's error output (the kernel from .ci/setup.sh; GoNB as published
 // leaves the last two as stderr text in a "successful" cell, which the scan also catches).
 func TestExecuteBad(t *testing.T) {
 	requireNotebooks(t)
@@ -105,7 +106,10 @@ func TestExecuteBad(t *testing.T) {
 		notebook string
 		want     []string // all must appear in the error
 	}{
-		{"compile_error.ipynb", []string{"notebook compile_error.ipynb: cell 2: error output", `cannot use "not an int"`}},
+		// GoNB names the cell's own line beside its generated main.go: "Cell[N]: Line L" is line L
+		// of the cell run as In [N] (its execution count), in a main body (%%) or a declaration.
+		{"compile_error.ipynb", []string{"notebook compile_error.ipynb: cell 2: error output", `cannot use "not an int"`, "Cell[3]: Line 2\n"}},
+		{"compile_error_func.ipynb", []string{"notebook compile_error_func.ipynb: cell 1: error output", "2.5 (untyped float constant) truncated to int", "Cell[2]: Line 3\n"}},
 		{"panic.ipynb", []string{"notebook panic.ipynb: cell 1: error output: ERROR: exit status 2", "index out of range [3] with length 0"}},
 		{"exit.ipynb", []string{"notebook exit.ipynb: cell 1: error output: ERROR: exit status 3"}},
 	}
