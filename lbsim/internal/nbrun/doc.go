@@ -109,4 +109,8 @@
 // twice on one cache and compares the two reports' text. TestExplorerInBrowser opens the
 // explorer (notebook 08) in headless Chromium against a real Jupyter server and operates its
 // controls (see package nb, "The explorer").
+//
+// The tests that run a kernel (each notebook of TestNotebooks, the harness notebooks, the
+// explorer) are parallel: go test runs as many at once as its -parallel, GOMAXPROCS by default,
+// one a core, since each is mostly a Go build or a simulation.
 package nbrun

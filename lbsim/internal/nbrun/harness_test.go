@@ -16,6 +16,7 @@ import (
 // LBSIM_OUT_DIR, then exports and checks its report.
 func TestExecuteGood(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	art := artifactDir(t)
 	outDir := t.TempDir()
 	res, err := Execute(context.Background(), "testdata/good.ipynb", Options{
@@ -102,6 +103,7 @@ func checkPrunedStyles(t *testing.T, executed, html, art string) {
 // leaves the last two as stderr text in a "successful" cell, which the scan also catches).
 func TestExecuteBad(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	tests := []struct {
 		notebook string
 		want     []string // all must appear in the error
@@ -115,6 +117,7 @@ func TestExecuteBad(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.notebook, func(t *testing.T) {
+			t.Parallel()
 			_, err := Execute(context.Background(), filepath.Join("testdata", tt.notebook), Options{
 				Output: filepath.Join(artifactDir(t), tt.notebook),
 			})
@@ -138,6 +141,7 @@ func TestExecuteBad(t *testing.T) {
 // the program exited with status 1 before the statement after nb.M1.
 func TestExecuteMust(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	out := filepath.Join(artifactDir(t), "must.ipynb")
 	_, err := Execute(context.Background(), "testdata/must.ipynb", Options{Output: out})
 	if err == nil || !strings.Contains(err.Error(), "notebook must.ipynb: cell 2") || !strings.Contains(err.Error(), `error: no row has the policy "LL-3"`) {
