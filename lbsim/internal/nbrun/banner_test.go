@@ -65,6 +65,7 @@ func checkBannerIs(t *testing.T, r *Report, pdf PDF, quick bool) {
 // ones show none.
 func TestQuickBanner(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	for _, quick := range []bool{true, false} {
 		dir := t.TempDir()
 		nb := smallNotebook(t, dir, "**Answer.** Yes.")

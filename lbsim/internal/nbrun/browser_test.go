@@ -31,6 +31,7 @@ const explorerNotebook = "08-explorer.ipynb"
 // long each change took to redraw. The notebook file must be left unchanged (autosave is off).
 func TestExplorerInBrowser(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	nbDir := filepath.Join(repoRoot, "notebooks")
 	before, err := os.ReadFile(filepath.Join(nbDir, explorerNotebook))
 	if err != nil {

@@ -109,4 +109,9 @@
 // twice on one cache and compares the two reports' text. TestExplorerInBrowser opens the
 // explorer (notebook 08) in headless Chromium against a real Jupyter server and operates its
 // controls (see package nb, "The explorer").
+//
+// The tests that run a kernel or Chromium (each notebook of TestNotebooks, the harness
+// notebooks, the explorer, the publish checks) are parallel: go test runs as many at once as
+// its -parallel, GOMAXPROCS by default, one a core. TestPublishFullDisk stays serial (its
+// simulated full disk is global), so it runs before them all.
 package nbrun

@@ -16,6 +16,7 @@ import (
 // LBSIM_OUT_DIR, then exports and checks its report.
 func TestExecuteGood(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	art := artifactDir(t)
 	outDir := t.TempDir()
 	res, err := Execute(context.Background(), "testdata/good.ipynb", Options{
@@ -96,21 +97,27 @@ func checkPrunedStyles(t *testing.T, executed, html, art string) {
 	}
 }
 
-// TestExecuteBad runs notebooks that fail in the three ways GoNB has: a compile error, a panic
-// and os.Exit(3), each the cell's error output (the kernel from .ci/setup.sh; GoNB as published
+// TestExecuteBad runs notebooks that fail in the three ways GoNB has: a compile error (in a
+// main body and in a function declared in a cell, each named by the cell's line), a panic and
+// os.Exit(3), each the cell's error output (the kernel from .ci/setup.sh; GoNB as published
 // leaves the last two as stderr text in a "successful" cell, which the scan also catches).
 func TestExecuteBad(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	tests := []struct {
 		notebook string
 		want     []string // all must appear in the error
 	}{
-		{"compile_error.ipynb", []string{"notebook compile_error.ipynb: cell 2: error output", `cannot use "not an int"`}},
+		// GoNB names the cell's own line beside its generated main.go: "Cell[N]: Line L" is line L
+		// of the cell run as In [N] (its execution count), in a main body (%%) or a declaration.
+		{"compile_error.ipynb", []string{"notebook compile_error.ipynb: cell 2: error output", `cannot use "not an int"`, "Cell[3]: Line 2\n"}},
+		{"compile_error_func.ipynb", []string{"notebook compile_error_func.ipynb: cell 1: error output", "2.5 (untyped float constant) truncated to int", "Cell[2]: Line 3\n"}},
 		{"panic.ipynb", []string{"notebook panic.ipynb: cell 1: error output: ERROR: exit status 2", "index out of range [3] with length 0"}},
 		{"exit.ipynb", []string{"notebook exit.ipynb: cell 1: error output: ERROR: exit status 3"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.notebook, func(t *testing.T) {
+			t.Parallel()
 			_, err := Execute(context.Background(), filepath.Join("testdata", tt.notebook), Options{
 				Output: filepath.Join(artifactDir(t), tt.notebook),
 			})
@@ -134,6 +141,7 @@ func TestExecuteBad(t *testing.T) {
 // the program exited with status 1 before the statement after nb.M1.
 func TestExecuteMust(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	out := filepath.Join(artifactDir(t), "must.ipynb")
 	_, err := Execute(context.Background(), "testdata/must.ipynb", Options{Output: out})
 	if err == nil || !strings.Contains(err.Error(), "notebook must.ipynb: cell 2") || !strings.Contains(err.Error(), `error: no row has the policy "LL-3"`) {

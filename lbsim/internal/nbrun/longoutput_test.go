@@ -107,6 +107,7 @@ func TestChromiumLogDropsNoise(t *testing.T) {
 // shows the output's ends with the note, not the 2 MB.
 func TestExecuteLongOutput(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	dir := t.TempDir()
 	md := func(src string) map[string]any {
 		return map[string]any{"cell_type": "markdown", "metadata": map[string]any{}, "source": src}

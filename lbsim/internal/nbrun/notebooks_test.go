@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 )
@@ -20,7 +21,9 @@ const repoRoot = "../../.."
 // its links. Notebooks run quick (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, write their
 // CSV tables into a fresh LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh
 // LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in
-// $TMPDIR/lbsim-nbrun-tests-*/.
+// $TMPDIR/lbsim-nbrun-tests-*/. The notebooks run in parallel, as many at once as go test's
+// -parallel (GOMAXPROCS by default: each run is a kernel compiling and a simulation running, so
+// one a core), and so beside this package's other parallel tests.
 // noAnswer lists the notebooks that ask without answering: the explorer is a tool.
 var noAnswer = map[string]bool{"08-explorer.ipynb": true}
 
@@ -48,6 +51,7 @@ func TestNotebooks(t *testing.T) {
 		t.Skip(msg)
 	}
 	requireNotebooks(t)
+	t.Parallel()
 	for name := range notebookChecks {
 		if _, err := os.Stat(filepath.Join(repoRoot, "notebooks", name)); err != nil {
 			t.Errorf("notebookChecks has an entry for %s, which is not in notebooks/", name)
@@ -58,11 +62,27 @@ func TestNotebooks(t *testing.T) {
 		env = append(env, "LBSIM_QUICK=1")
 	}
 	art := artifactDir(t)
-	var index []IndexEntry
+	var (
+		mu    sync.Mutex // guards index, which the parallel subtests fill
+		index []IndexEntry
+	)
+	// The index once every notebook's subtest has finished (they run after this function returns).
+	t.Cleanup(func() {
+		sort.Slice(index, func(i, j int) bool { return index[i].Notebook < index[j].Notebook })
+		indexPath := filepath.Join(art, "index.html")
+		if err := WriteIndex(indexPath, index, os.Getenv("LBSIM_QUICK") != "0"); err != nil {
+			t.Error(err)
+			return
+		}
+		if _, err := CheckOffline(indexPath, 0, true); err != nil {
+			t.Error(err)
+		}
+	})
 	for _, path := range paths {
 		name := filepath.Base(path)
 		stem := strings.TrimSuffix(name, ".ipynb")
 		t.Run(stem, func(t *testing.T) {
+			t.Parallel()
 			outDir := filepath.Join(art, stem) // the tables, linked from the index
 			if err := os.MkdirAll(outDir, 0o755); err != nil {
 				t.Fatal(err)
@@ -77,7 +97,11 @@ func TestNotebooks(t *testing.T) {
 				nbEnv = append(nbEnv, "LBSIM_CACHE_DIR="+t.TempDir())
 			}
 			entry := IndexEntry{Notebook: "notebooks/" + name, RanAt: time.Now()}
-			defer func() { index = append(index, entry) }()
+			defer func() {
+				mu.Lock()
+				index = append(index, entry)
+				mu.Unlock()
+			}()
 			res, err := Execute(context.Background(), path, Options{
 				Env:    nbEnv,
 				Output: filepath.Join(art, name),
@@ -117,12 +141,5 @@ func TestNotebooks(t *testing.T) {
 				check(t, res.Executed, r, pdf)
 			}
 		})
-	}
-	indexPath := filepath.Join(art, "index.html")
-	if err := WriteIndex(indexPath, index, os.Getenv("LBSIM_QUICK") != "0"); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := CheckOffline(indexPath, 0, true); err != nil {
-		t.Error(err)
 	}
 }

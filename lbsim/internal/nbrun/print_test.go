@@ -184,6 +184,7 @@ func TestFindPrinted(t *testing.T) {
 // line whole, and no page shows the bar.
 func TestPrintedText(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	dir := t.TempDir()
 	nb := smallNotebook(t, dir, "**Answer.** Yes.")
 	grid := "K = 100 servers, load 0.90, fcfs, SCVs [1 4 10 30], T grid [1 2 5 10 20 50 100 200 500 1000 2000 5000 10000]; 4 replications x 100000 jobs"

@@ -84,6 +84,7 @@ func TestReportIndependentOfCache(t *testing.T) {
 		t.Skip("runs a notebook twice (about 2 minutes)")
 	}
 	requireNotebooks(t)
+	t.Parallel()
 	const name = "01-dispatching"
 	nbPath := filepath.Join(repoRoot, "notebooks", name+".ipynb")
 	art, cache := artifactDir(t), t.TempDir()

@@ -76,6 +76,7 @@ func smallNotebook(t *testing.T, dir string, answer string) string {
 // check on them: the pipeline of `make reports` and TestNotebooks without a kernel.
 func TestPublish(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	dir := t.TempDir()
 	nb := smallNotebook(t, dir, "## Answer\n\nYes: $W = \\rho/(1-\\rho)$ when $m = 1$.")
 	out := filepath.Join(dir, "reports")
@@ -160,6 +161,7 @@ func TestPublish(t *testing.T) {
 // and a TeX error in the markdown fails the export with the formula.
 func TestPublishErrors(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	dir := t.TempDir()
 	nb := smallNotebook(t, dir, "## Discussion\n\nNo marked answer here.")
 	if r, err := Publish(nb, filepath.Join(dir, "r"), "small"); err != nil || r.AnswerHTML != "" {
@@ -174,6 +176,7 @@ func TestPublishErrors(t *testing.T) {
 // TestCheckOfflineFails feeds CheckOffline pages that break each rule: every check can fail.
 func TestCheckOfflineFails(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	fig := pngURI(t, 30, 20)
 	tests := []struct {
 		name, body string
@@ -212,6 +215,7 @@ func TestCheckOfflineFails(t *testing.T) {
 // cut (drawn on two pages) and CheckPDF reports it; a wrong figure count or title fails.
 func TestCheckPDFFigures(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	dir := t.TempDir()
 	figure := func(h int) string {
 		return `<img style="width:600px;height:` + strconv.Itoa(h) + `px" src="data:image/png;base64,` +

@@ -114,6 +114,7 @@ func TestBlank(t *testing.T) {
 // not: the screenshot check can fail.
 func TestScreenshotBlankPage(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	dir := t.TempDir()
 	for _, tt := range []struct {
 		body  string

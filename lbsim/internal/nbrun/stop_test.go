@@ -33,6 +33,7 @@ func cellsRan(t *testing.T, dir string) []string {
 // and runs every cell.
 func TestNbconvertStopsAtFailedCell(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	nb, err := filepath.Abs("testdata/stop.ipynb")
 	if err != nil {
 		t.Fatal(err)
@@ -65,6 +66,7 @@ func TestNbconvertStopsAtFailedCell(t *testing.T) {
 // running them; without the failure every cell replies "ok".
 func TestRunAllStopsAtFailedCell(t *testing.T) {
 	requireNotebooks(t)
+	t.Parallel()
 	for _, stop := range []bool{false, true} {
 		outDir := t.TempDir()
 		cmd := exec.Command("/usr/bin/python3", "testdata/runall.py", "testdata/stop.ipynb")

@@ -104,6 +104,14 @@ write(
     ("code", '%%\nvar x int = "not an int"\nfmt.Println(x)'),
 )
 
+# compile_error_func: the function declared in cell 1 (In [2]) does not compile at the cell's line 3
+# (GoNB as published maps a function's lines to no cell: its message names main.go only).
+write(
+    "compile_error_func.ipynb",
+    ("code", WORK),
+    ("code", '// half is declared in a cell of its own, as the notebooks declare their helpers.\nfunc half(n int) int {\n\treturn n / 2.5\n}'),
+)
+
 # panic: cell 1 panics: "panic:" on stderr and the cell's error "exit status 2" (GoNB as published
 # prints "exit status 2" to stderr instead and the cell "succeeds").
 write(
