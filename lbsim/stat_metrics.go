@@ -16,8 +16,8 @@ type metrics struct {
 	classes int
 	batches int
 
-	cnt, sumW, sumR []float64 // [batch*classes + class]
-	handout         []float64 // [batch]
+	sums    []classSums // [batch*classes + class]
+	handout []float64   // [batch]
 
 	// waitAll and respAll hold every measured job; wait and resp the jobs
 	// of the current unit (fineFactor batches in recording order), whose
@@ -41,11 +41,29 @@ type metrics struct {
 	jobsIn []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
 
+// classSums are a batch's sums for one size class: its jobs, and their
+// waiting and response times. One record, not three arrays: a job then
+// updates one cache line after one bounds check.
+type classSums struct{ n, wait, resp float64 }
+
+// counts, waits and responses are the sums' columns, in the order of sums.
+func (m *metrics) counts() []float64    { return m.column(func(s classSums) float64 { return s.n }) }
+func (m *metrics) waits() []float64     { return m.column(func(s classSums) float64 { return s.wait }) }
+func (m *metrics) responses() []float64 { return m.column(func(s classSums) float64 { return s.resp }) }
+
+func (m *metrics) column(f func(classSums) float64) []float64 {
+	out := make([]float64, len(m.sums))
+	for i, s := range m.sums {
+		out[i] = f(s)
+	}
+	return out
+}
+
 func newMetrics(classes, batches int, jobs int64) *metrics {
 	n := batches * classes
 	m := &metrics{
 		classes: classes, batches: batches,
-		cnt: make([]float64, n), sumW: make([]float64, n), sumR: make([]float64, n),
+		sums:    make([]classSums, n),
 		handout: make([]float64, batches), bound: make([]int64, batches+2),
 		waitAll: newHistogram(), respAll: newHistogram(), wait: newHistogram(), resp: newHistogram(),
 		unitEnd: fineFactor,
@@ -77,7 +95,7 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 // clone is a copy of m's sums, to add others to (ciReplications).
 func (m *metrics) clone() *metrics {
 	c := *m
-	c.cnt, c.sumW, c.sumR, c.handout = slices.Clone(m.cnt), slices.Clone(m.sumW), slices.Clone(m.sumR), slices.Clone(m.handout)
+	c.sums, c.handout = slices.Clone(m.sums), slices.Clone(m.handout)
 	c.waitAll.counts, c.respAll.counts = slices.Clone(m.waitAll.counts), slices.Clone(m.respAll.counts)
 	c.unitWait, c.unitResp = slices.Clone(m.unitWait), slices.Clone(m.unitResp)
 	return &c
@@ -86,8 +104,9 @@ func (m *metrics) clone() *metrics {
 // add adds o's sums batch by batch (the same batches and classes), and
 // its units' quantiles (the caller divides their sums: ciReplications).
 func (m *metrics) add(o *metrics) {
-	for i := range m.cnt {
-		m.cnt[i], m.sumW[i], m.sumR[i] = m.cnt[i]+o.cnt[i], m.sumW[i]+o.sumW[i], m.sumR[i]+o.sumR[i]
+	for i, o := range o.sums {
+		s := &m.sums[i]
+		s.n, s.wait, s.resp = s.n+o.n, s.wait+o.wait, s.resp+o.resp
 	}
 	for b := range m.handout {
 		m.handout[b] += o.handout[b]
@@ -145,10 +164,10 @@ func (m *metrics) sumNext(class int, w, r float64) {
 		m.b, m.left = m.nextBatch(m.b)
 	}
 	m.left--
-	i := m.b*m.classes + class
-	m.cnt[i]++
-	m.sumW[i] += w
-	m.sumR[i] += r
+	s := &m.sums[m.b*m.classes+class]
+	s.n++
+	s.wait += w
+	s.resp += r
 }
 
 // nextBatch is the first non-empty batch after b and its number of jobs
@@ -162,10 +181,10 @@ func (m *metrics) nextBatch(b int) (int, int64) {
 
 // record adds the measured job number seq (0-based) of the given class.
 func (m *metrics) record(seq int64, class int, w, r float64) {
-	i := m.batch(seq)*m.classes + class
-	m.cnt[i]++
-	m.sumW[i] += w
-	m.sumR[i] += r
+	s := &m.sums[m.batch(seq)*m.classes+class]
+	s.n++
+	s.wait += w
+	s.resp += r
 	// Units follow the recording order (departures, under PS): the unit
 	// of the recorded-th job in arrival order.
 	if u := m.batch(m.recorded) / fineFactor; u != m.unit {
