@@ -34,9 +34,13 @@ type metrics struct {
 	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
 	bound []int64
 	// Sequential recording (FCFS measures jobs in arrival order): the
-	// batch of the last job recorded, and the jobs left in it.
+	// batch of the last job recorded, and the jobs left in it; its sums
+	// (row) and its handout's quantity (hand), kept at hand so that a job
+	// does not locate them.
 	b      int
 	left   int64
+	row    []classSums
+	hand   *float64
 	after  []int32 // after[b]: the first non-empty batch after b (the last if none)
 	jobsIn []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
@@ -80,6 +84,7 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 	}
 	m.bound[batches+1] = -1 // never reached: recordNext stays in the last batch
 	m.left = m.bound[1]
+	m.row, m.hand = m.sums[:classes], &m.handout[0]
 	m.after, m.jobsIn = make([]int32, batches), make([]int64, batches)
 	next := int32(batches - 1)
 	m.jobsIn[next] = -1
@@ -96,6 +101,7 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 func (m *metrics) clone() *metrics {
 	c := *m
 	c.sums, c.handout = slices.Clone(m.sums), slices.Clone(m.handout)
+	c.row, c.hand = c.sums[c.b*c.classes:][:c.classes], &c.handout[c.b]
 	c.waitAll.counts, c.respAll.counts = slices.Clone(m.waitAll.counts), slices.Clone(m.respAll.counts)
 	c.unitWait, c.unitResp = slices.Clone(m.unitWait), slices.Clone(m.unitResp)
 	return &c
@@ -162,9 +168,10 @@ func (m *metrics) unitCheck() {
 func (m *metrics) sumNext(class int, w, r float64) {
 	if m.left == 0 {
 		m.b, m.left = m.nextBatch(m.b)
+		m.row, m.hand = m.sums[m.b*m.classes:][:m.classes], &m.handout[m.b]
 	}
 	m.left--
-	s := &m.sums[m.b*m.classes+class]
+	s := &m.row[class]
 	s.n++
 	s.wait += w
 	s.resp += r
@@ -222,5 +229,5 @@ func (m *metrics) endUnit(next int) {
 // added before the next job is recorded): to its batch, where recordNext
 // left the cursor. One cursor serves both, so it costs no bookkeeping.
 func (m *metrics) recordHandoutLast(v float64) {
-	m.handout[m.b] += v
+	*m.hand += v
 }
