@@ -3,6 +3,8 @@ package lbsim
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 )
@@ -322,4 +324,57 @@ func BenchmarkOwnView(b *testing.B) {
 			}
 		}
 	}
+}
+
+// BenchmarkFloor is the speed target's measure: lbsim's one-core time a
+// job over the minimal loop's (minimalLoop), for the handout's model with
+// every metric on, "ratio" in the output. The two run side by side in one
+// process, alternating, each time the processor time of the run's thread
+// (cpuTime); the ratio is the median of floorRounds pairs' ratios, each
+// pair run within a second, so that it holds on a machine shared with
+// other work (whose load changes from second to second). One iteration is
+// enough (-benchtime=1x).
+func BenchmarkFloor(b *testing.B) {
+	const jobs, floorRounds = 10_000_000, 9
+	sizes := NewTwoPointBeta(1, 1000, 0.8)
+	gap := sizes.Mean() / (0.5 * 50)
+	for _, tc := range []struct {
+		name string
+		p    Policy
+	}{{"rnd", Random{}}, {"rr", RoundRobin{}}, {"ll:d=2", LeastLoaded{D: 2}}} {
+		b.Run(tc.name, func(b *testing.B) {
+			cfg := benchConfig(tc.p, FCFS, jobs)
+			if err := cfg.Validate(); err != nil {
+				b.Fatal(err)
+			}
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			runSim(&cfg, 0)
+			runtime.ReadMemStats(&after)
+			// A run's allocations are its setup's: none a job.
+			b.ReportMetric(float64(after.Mallocs-before.Mallocs), "allocs/run")
+			var sim, loop, ratio []float64 // seconds a run, and their ratio
+			for b.Loop() {
+				for range floorRounds {
+					s := cpuTime(func() { runSim(&cfg, 0) }).Seconds()
+					var sum float64
+					l := cpuTime(func() { sum = minimalLoop(tc.name, jobs, gap, sizes) }).Seconds()
+					if !(sum > 0) {
+						b.Fatal(sum)
+					}
+					sim, loop, ratio = append(sim, s), append(loop, l), append(ratio, s/l)
+				}
+			}
+			b.ReportMetric(median(ratio), "ratio")
+			b.ReportMetric(jobs/median(sim), "jobs/s")
+			b.ReportMetric(jobs/median(loop), "loop-jobs/s")
+		})
+	}
+}
+
+// median is the median of xs (the mean of the middle two for an even count).
+func median(xs []float64) float64 {
+	s := slices.Sorted(slices.Values(xs))
+	n := len(s)
+	return (s[(n-1)/2] + s[n/2]) / 2
 }

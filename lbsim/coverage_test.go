@@ -289,15 +289,15 @@ func runCoverageOne(cfg Config, exact float64, metric string) (covRun, error) {
 	}
 	for _, rep := range reps {
 		m := rep.m
-		v := m.sumW
+		v, counts := m.waits(), m.counts()
 		if cfg.Discipline == PS {
-			v = m.sumR
+			v = m.responses()
 		}
 		s, n := make([]float64, m.batches), make([]float64, m.batches)
 		for b := range m.batches {
 			for c := range m.classes {
 				s[b] += v[b*m.classes+c]
-				n[b] += m.cnt[b*m.classes+c]
+				n[b] += counts[b*m.classes+c]
 			}
 		}
 		out.Sums, out.Cnts = append(out.Sums, s), append(out.Cnts, n)

@@ -462,7 +462,10 @@
 // of this project's 2-core machine when it was otherwise idle; K = 50,
 // rho = 0.5, handout sizes, every metric on). BenchmarkMinimalLoop is the
 // yardstick: bare hand-written RND, RR and LL-2 loops, PCG called directly,
-// lazy free times, summing the waits only. BenchmarkScaling gives jobs per
+// lazy free times, summing the waits only; BenchmarkFloor runs each policy
+// and its loop side by side in one process and reports the ratio of their
+// processor times, which holds better than two separate runs on a shared
+// machine. BenchmarkScaling gives jobs per
 // second against K = 100 .. 100,000, exponential sizes, load 0.9:
 //
 //	policy             FCFS jobs/s  PS jobs/s  yardstick  K=100  K=100,000

@@ -249,9 +249,9 @@ func aggregate(cfg *Config, reps []replication) Result {
 		}
 		return out
 	}
-	cnt := func(m *metrics) []float64 { return m.cnt }
-	sumW := func(m *metrics) []float64 { return m.sumW }
-	sumR := func(m *metrics) []float64 { return m.sumR }
+	cnt := func(m *metrics) []float64 { return m.counts() }
+	sumW := func(m *metrics) []float64 { return m.waits() }
+	sumR := func(m *metrics) []float64 { return m.responses() }
 	all := -1
 	counts := unit(all, cnt)
 	if len(units) == 1 { // the batch means that hold jobs: fewer jobs than batches leave some empty

@@ -277,15 +277,15 @@ func timeScales(cfg *Config, reps []replication, add func(rule, format string, a
 // `group` consecutive fine batches (empty groups skipped).
 func batchMeans(cfg *Config, rep replication, group int) []float64 {
 	m := rep.m
-	sums := m.sumW
+	sums, counts := m.waits(), m.counts()
 	if cfg.Discipline == PS {
-		sums = m.sumR
+		sums = m.responses()
 	}
 	var out []float64
 	for b0 := 0; b0+group <= m.batches; b0 += group {
 		var s, n float64
 		for i := b0 * m.classes; i < (b0+group)*m.classes; i++ {
-			s, n = s+sums[i], n+m.cnt[i]
+			s, n = s+sums[i], n+counts[i]
 		}
 		if n > 0 {
 			out = append(out, s/n)

@@ -49,7 +49,7 @@ func messagesPerJob(cfg *Config, reps []replication) float64 {
 	var msgs, jobs float64
 	for _, r := range reps {
 		msgs += r.messages
-		for _, c := range r.m.cnt {
+		for _, c := range r.m.counts() {
 			jobs += c
 		}
 	}

@@ -45,7 +45,7 @@ func (s *sim) leanOf() leanPolicy {
 }
 
 // leanBlock runs the jobs n .. n+blockSize-1 of a lean block, whose sizes
-// are in xs (and arrival times in times, unless they are Poisson and no
+// are in xs and classes in s.classes (and arrival times in times, unless they are Poisson and no
 // control variates need them drawn with the block), after
 // the arrival at t whose wait plus service is pending. These are the
 // general loop's steps (sim.run), in the same order and with the same
@@ -57,17 +57,20 @@ func (s *sim) leanOf() leanPolicy {
 // The pairs of LL-2 and JSQ-2 come drawn with the block (drawServers):
 // drawing them here too costs more registers than it saves (28.3 against
 // 27.2 ns a job for LL-2, 47.3 against 43.8 for JSQ-2).
-func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, gen arrivalGen) (float64, float64) {
+func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float64, gen arrivalGen) (float64, float64) {
+	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
+	if p, ok := gen.(poissonGen); ok && s.ctl == nil {
+		mean = p.mean
+	}
 	srv, m, K, bd := s.srv, s.m, s.k, s.board
+	// The block's arrays by pointer: no length to keep in a register, and
+	// no bounds check a job.
+	times, xs, classes := (*[blockSize]float64)(timesBlock), (*[blockSize]float64)(xsBlock), (*[blockSize]int32)(s.classes)
 	// The dispatchers written out below, asserted here rather than kept in
 	// fields of s: with fields the loop takes 4 more instructions a job
 	// (callgrind, RND: 327 against 323), the register allocator's doing.
 	rr, _ := s.disp.(*rrDispatcher)
 	sita, _ := s.disp.(*sitaDispatcher)
-	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
-	if p, ok := gen.(poissonGen); ok && s.ctl == nil {
-		mean = p.mean
-	}
 	drawn := K > farServers // RND's servers were drawn with the block (drawServers)
 	ra, rd := s.rArrivals.pcg, s.rDispatch.pcg
 	for j := range blockSize {
@@ -135,12 +138,12 @@ func (s *sim) leanBlock(n int64, t, pending float64, times, xs, cuts []float64, 
 		if srv.deps != nil {
 			srv.deps[k].push(start+service, &srv.held)
 		}
-		m.sumNext(classOf(x, cuts), wait, wait+service) // recordNext, inlined
+		m.sumNext(int(classes[j]), wait, wait+service) // recordNext, inlined
 		m.unitCheck()
 		if !m.wait.addFast(wait, int(n)+j) {
 			m.wait.addSlow(wait)
 		}
-		if !m.resp.addFast(wait+service, int(n)+j) {
+		if !m.resp.addFastPositive(wait + service) {
 			m.resp.addSlow(wait + service)
 		}
 		pending = wait + service

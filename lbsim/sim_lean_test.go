@@ -70,7 +70,7 @@ func TestLeanBlocks(t *testing.T) {
 				if !reflect.DeepEqual(a.m, b.m) || !reflect.DeepEqual(a.busy, b.busy) ||
 					a.tStart != b.tStart || a.tEnd != b.tEnd || a.nX != b.nX || a.sumX2 != b.sumX2 {
 					t.Errorf("lean blocks: wait sums %v, handout %v, work %v\ngeneral loop: wait sums %v, handout %v, work %v",
-						a.m.sumW[:4], a.m.handout[:2], a.busy[:2], b.m.sumW[:4], b.m.handout[:2], b.busy[:2])
+						a.m.waits()[:4], a.m.handout[:2], a.busy[:2], b.m.waits()[:4], b.m.handout[:2], b.busy[:2])
 				}
 			})
 		}

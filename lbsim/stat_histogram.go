@@ -65,6 +65,18 @@ func (h *histogram) addFast(x float64, slot int) bool {
 	return true
 }
 
+// addFastPositive is addFast for a value that is never 0, such as a
+// response time: no run of zeros to spread, so a value below the window
+// goes to bin 0's first counter, and the job's number is not needed.
+func (h *histogram) addFastPositive(x float64) bool {
+	i := code(x) - h.base + histZero
+	if i >= len(h.counts) {
+		return false
+	}
+	h.counts[max(i, 0)]++ // i < histZero: below the window, bin 0
+	return true
+}
+
 // count is the number of values added.
 func (h *histogram) count() int64 {
 	n := int64(0)

@@ -16,8 +16,8 @@ type metrics struct {
 	classes int
 	batches int
 
-	cnt, sumW, sumR []float64 // [batch*classes + class]
-	handout         []float64 // [batch]
+	sums    []classSums // [batch*classes + class]
+	handout []float64   // [batch]
 
 	// waitAll and respAll hold every measured job; wait and resp the jobs
 	// of the current unit (fineFactor batches in recording order), whose
@@ -34,18 +34,40 @@ type metrics struct {
 	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
 	bound []int64
 	// Sequential recording (FCFS measures jobs in arrival order): the
-	// batch of the last job recorded, and the jobs left in it.
+	// batch of the last job recorded, and the jobs left in it; its sums
+	// (row) and its handout's quantity (hand), kept at hand so that a job
+	// does not locate them.
 	b      int
 	left   int64
+	row    []classSums
+	hand   *float64
 	after  []int32 // after[b]: the first non-empty batch after b (the last if none)
 	jobsIn []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
+}
+
+// classSums are a batch's sums for one size class: its jobs, and their
+// waiting and response times. One record, not three arrays: a job then
+// updates one cache line after one bounds check.
+type classSums struct{ n, wait, resp float64 }
+
+// counts, waits and responses are the sums' columns, in the order of sums.
+func (m *metrics) counts() []float64    { return m.column(func(s classSums) float64 { return s.n }) }
+func (m *metrics) waits() []float64     { return m.column(func(s classSums) float64 { return s.wait }) }
+func (m *metrics) responses() []float64 { return m.column(func(s classSums) float64 { return s.resp }) }
+
+func (m *metrics) column(f func(classSums) float64) []float64 {
+	out := make([]float64, len(m.sums))
+	for i, s := range m.sums {
+		out[i] = f(s)
+	}
+	return out
 }
 
 func newMetrics(classes, batches int, jobs int64) *metrics {
 	n := batches * classes
 	m := &metrics{
 		classes: classes, batches: batches,
-		cnt: make([]float64, n), sumW: make([]float64, n), sumR: make([]float64, n),
+		sums:    make([]classSums, n),
 		handout: make([]float64, batches), bound: make([]int64, batches+2),
 		waitAll: newHistogram(), respAll: newHistogram(), wait: newHistogram(), resp: newHistogram(),
 		unitEnd: fineFactor,
@@ -62,6 +84,7 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 	}
 	m.bound[batches+1] = -1 // never reached: recordNext stays in the last batch
 	m.left = m.bound[1]
+	m.row, m.hand = m.sums[:classes], &m.handout[0]
 	m.after, m.jobsIn = make([]int32, batches), make([]int64, batches)
 	next := int32(batches - 1)
 	m.jobsIn[next] = -1
@@ -77,7 +100,8 @@ func newMetrics(classes, batches int, jobs int64) *metrics {
 // clone is a copy of m's sums, to add others to (ciReplications).
 func (m *metrics) clone() *metrics {
 	c := *m
-	c.cnt, c.sumW, c.sumR, c.handout = slices.Clone(m.cnt), slices.Clone(m.sumW), slices.Clone(m.sumR), slices.Clone(m.handout)
+	c.sums, c.handout = slices.Clone(m.sums), slices.Clone(m.handout)
+	c.row, c.hand = c.sums[c.b*c.classes:][:c.classes], &c.handout[c.b]
 	c.waitAll.counts, c.respAll.counts = slices.Clone(m.waitAll.counts), slices.Clone(m.respAll.counts)
 	c.unitWait, c.unitResp = slices.Clone(m.unitWait), slices.Clone(m.unitResp)
 	return &c
@@ -86,8 +110,9 @@ func (m *metrics) clone() *metrics {
 // add adds o's sums batch by batch (the same batches and classes), and
 // its units' quantiles (the caller divides their sums: ciReplications).
 func (m *metrics) add(o *metrics) {
-	for i := range m.cnt {
-		m.cnt[i], m.sumW[i], m.sumR[i] = m.cnt[i]+o.cnt[i], m.sumW[i]+o.sumW[i], m.sumR[i]+o.sumR[i]
+	for i, o := range o.sums {
+		s := &m.sums[i]
+		s.n, s.wait, s.resp = s.n+o.n, s.wait+o.wait, s.resp+o.resp
 	}
 	for b := range m.handout {
 		m.handout[b] += o.handout[b]
@@ -143,12 +168,13 @@ func (m *metrics) unitCheck() {
 func (m *metrics) sumNext(class int, w, r float64) {
 	if m.left == 0 {
 		m.b, m.left = m.nextBatch(m.b)
+		m.row, m.hand = m.sums[m.b*m.classes:][:m.classes], &m.handout[m.b]
 	}
 	m.left--
-	i := m.b*m.classes + class
-	m.cnt[i]++
-	m.sumW[i] += w
-	m.sumR[i] += r
+	s := &m.row[class]
+	s.n++
+	s.wait += w
+	s.resp += r
 }
 
 // nextBatch is the first non-empty batch after b and its number of jobs
@@ -162,10 +188,10 @@ func (m *metrics) nextBatch(b int) (int, int64) {
 
 // record adds the measured job number seq (0-based) of the given class.
 func (m *metrics) record(seq int64, class int, w, r float64) {
-	i := m.batch(seq)*m.classes + class
-	m.cnt[i]++
-	m.sumW[i] += w
-	m.sumR[i] += r
+	s := &m.sums[m.batch(seq)*m.classes+class]
+	s.n++
+	s.wait += w
+	s.resp += r
 	// Units follow the recording order (departures, under PS): the unit
 	// of the recorded-th job in arrival order.
 	if u := m.batch(m.recorded) / fineFactor; u != m.unit {
@@ -203,5 +229,5 @@ func (m *metrics) endUnit(next int) {
 // added before the next job is recorded): to its batch, where recordNext
 // left the cursor. One cursor serves both, so it costs no bookkeeping.
 func (m *metrics) recordHandoutLast(v float64) {
-	m.handout[m.b] += v
+	*m.hand += v
 }

@@ -16,11 +16,12 @@ func TestMetricsBatches(t *testing.T) {
 			rnd.record(i, int(i%2), 1, 2)
 		}
 		total := 0.0
+		seqN, rndN := seq.counts(), rnd.counts()
 		for b := range tc.batches {
-			n := seq.cnt[2*b] + seq.cnt[2*b+1]
+			n := seqN[2*b] + seqN[2*b+1]
 			want := float64(seq.bound[b+1] - seq.bound[b])
-			if n != want || seq.cnt[2*b] != rnd.cnt[2*b] || seq.cnt[2*b+1] != rnd.cnt[2*b+1] {
-				t.Errorf("N=%d B=%d batch %d: %v jobs (random order %v), want %v", tc.jobs, tc.batches, b, n, rnd.cnt[2*b]+rnd.cnt[2*b+1], want)
+			if n != want || seqN[2*b] != rndN[2*b] || seqN[2*b+1] != rndN[2*b+1] {
+				t.Errorf("N=%d B=%d batch %d: %v jobs (random order %v), want %v", tc.jobs, tc.batches, b, n, rndN[2*b]+rndN[2*b+1], want)
 			}
 			if lo, hi := tc.jobs/int64(tc.batches), (tc.jobs+int64(tc.batches)-1)/int64(tc.batches); n < float64(lo) || n > float64(hi) {
 				t.Errorf("N=%d B=%d batch %d has %v jobs, want %d..%d", tc.jobs, tc.batches, b, n, lo, hi)
