@@ -113,6 +113,9 @@ func (c *Config) sizes() SizeLaw {
 
 // Capacity is sum(mu_k), the total service rate in work units per time unit.
 func (c *Config) Capacity() float64 {
+	if len(c.Speeds) == 0 {
+		return float64(c.Servers) // K ones sum to K exactly
+	}
 	sum := 0.0
 	for k := range c.Servers { // in server order, as ever: the same bits
 		sum += c.speed(k)

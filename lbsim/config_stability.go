@@ -215,12 +215,13 @@ type samplingLimit struct {
 // ends (or at m = d): only those are evaluated, a few per distinct speed
 // rather than a power for each of K servers.
 func (c *Config) samplingBound(d int, replace bool) samplingLimit {
-	speeds := c.speeds()
-	order := slowestFirst(speeds)
-	b := samplingLimit{maxLoad: 1, order: order}
-	if speeds[order[0]] == speeds[order[len(order)-1]] {
+	b := samplingLimit{maxLoad: 1}
+	if allEqual(c.Speeds) {
 		return b // equal speeds: the bound is load < 1
 	}
+	speeds := c.speeds()
+	order := slowestFirst(speeds)
+	b.order = order
 	k, total := len(speeds), c.Capacity()
 	capM := 0.0
 	for m := 1; m <= k; m++ {

@@ -122,7 +122,7 @@ func Limit(cfg Config) (Reference, bool) {
 type system struct {
 	lambda float64   // total arrival rate
 	k      int       // servers
-	speeds []float64 // mu_k
+	speeds []float64 // mu_k, at K <= theory.DispatchMaxServers
 	// classes are the model's classes of alike servers (loadClasses), nil
 	// for a policy that reads the servers
 	classes []loadClass
@@ -135,9 +135,11 @@ type system struct {
 }
 
 func systemOf(c Config) system {
-	speeds := c.speeds()
-	s := system{lambda: c.ArrivalRate(), k: c.Servers, speeds: speeds, classes: loadClasses(c.serverLoads()), mu: speeds[0],
-		equal: allEqual(speeds), ps: c.Discipline == PS, sizes: c.Sizes}
+	s := system{lambda: c.ArrivalRate(), k: c.Servers, classes: loadClasses(c.serverLoads()), mu: c.speed(0),
+		equal: allEqual(c.Speeds), ps: c.Discipline == PS, sizes: c.Sizes}
+	if s.k <= theory.DispatchMaxServers {
+		s.speeds = c.speeds() // for the small chains
+	}
 	s.unit = s.equal && s.mu == 1
 	_, s.exp = c.Sizes.(Exponential)
 	return s
