@@ -35,29 +35,12 @@ func (p WeightedRandom) newDispatcher(s *sim) dispatcher {
 // dispatcherState: its own alias table of the K servers.
 func (WeightedRandom) dispatcherState(c *Config) int64 { return indexBytes * int64(c.Servers) }
 
-// weightedRandomDispatcher draws its picks a block ahead: the draws'
-// reads of the alias table do not depend on each other, so at large K
-// their cache misses overlap instead of adding up (drawn one a job, the
-// table's miss came on top of the server's: at K = 100,000 the run kept a
-// third of its K = 100 rate). The picks are the same, in the same order:
-// nothing else draws from the dispatcher's stream.
 type weightedRandomDispatcher struct {
-	t     *aliasTable
-	r     *Stream
-	picks [64]int32
-	next  int // the next of picks to hand out
+	t *aliasTable
+	r *Stream
 }
 
-func (d *weightedRandomDispatcher) pick(float64, float64) int {
-	if d.next == 0 {
-		for i := range d.picks {
-			d.picks[i] = int32(d.t.draw(d.r))
-		}
-	}
-	k := d.picks[d.next]
-	d.next = (d.next + 1) % len(d.picks)
-	return int(k)
-}
+func (d *weightedRandomDispatcher) pick(float64, float64) int { return d.t.draw(d.r) }
 
 // split: the share w_k / sum(w) of the jobs to server k.
 func (p WeightedRandom) split(c *Config) []classSplit {
