@@ -1,10 +1,12 @@
 package lbsim
 
 import (
+	"encoding/json"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 )
@@ -377,4 +379,38 @@ func median(xs []float64) float64 {
 	s := slices.Sorted(slices.Values(xs))
 	n := len(s)
 	return (s[(n-1)/2] + s[n/2]) / 2
+}
+// BenchmarkShortRun is `lbsim run -json` of 1000 jobs at K = 100,000, load
+// 0.9, exponential sizes, for every policy: Validate, the simulation, the
+// analysis (theory, warnings) and the row's JSON. The run is short, so
+// what it measures is the per-server cost of everything around the
+// simulation, which should be about the same under every policy. The
+// speed-aware policies run on half the servers at speed 2, the rest on
+// equal speeds. Reports seconds a run.
+func BenchmarkShortRun(b *testing.B) {
+	const k = 100_000
+	for _, spec := range []string{"rnd", "rr", "ll:d=2", "jsq:d=2", "lwl", "jsq", "sita:cut=1,c=26000", "jiq", "lsq", "sed", "sed:d=2",
+		"rnd:weights=speed", "rr:weights=speed"} {
+		p, err := ParsePolicy(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var speeds []float64
+		if strings.Contains(spec, "speed") || strings.HasPrefix(spec, "sed") {
+			speeds = FastSlowSpeeds(k, 0.5, 2)
+		}
+		b.Run(spec, func(b *testing.B) {
+			for b.Loop() {
+				cfg := Config{Servers: k, Speeds: speeds, Load: 0.9, Sizes: Exponential{M: 1}, Policy: p, Jobs: 1000, Seed: 1}
+				res, err := Run(cfg)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if _, err := json.Marshal(NewRow(res)); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(b.Elapsed().Seconds()/float64(b.N), "s/run")
+		})
+	}
 }

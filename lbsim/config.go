@@ -113,9 +113,12 @@ func (c *Config) sizes() SizeLaw {
 
 // Capacity is sum(mu_k), the total service rate in work units per time unit.
 func (c *Config) Capacity() float64 {
+	if len(c.Speeds) == 0 {
+		return float64(c.Servers) // K ones sum to K exactly
+	}
 	sum := 0.0
-	for _, mu := range c.speeds() {
-		sum += mu
+	for k := range c.Servers { // in server order, as ever: the same bits
+		sum += c.speed(k)
 	}
 	return sum
 }
@@ -190,8 +193,8 @@ func (c *Config) checkSpeeds() error {
 		return fmt.Errorf("speeds: %d values given for K=%d servers: give one value for all servers or exactly K values", n, c.Servers)
 	}
 	for i, mu := range c.Speeds {
-		if err := positive(fmt.Sprintf("speed mu_%d", i+1), mu, "speeds are service rates, e.g. 1"); err != nil {
-			return err
+		if !(mu >= MinMagnitude && mu <= MaxMagnitude) { // the name only for the error: K Sprintfs cost more than a run
+			return positive(fmt.Sprintf("speed mu_%d", i+1), mu, "speeds are service rates, e.g. 1")
 		}
 	}
 	return nil

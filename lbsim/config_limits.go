@@ -194,10 +194,7 @@ func (c *Config) checkMagnitudes() error {
 			}
 		}
 	}
-	capacity := 0.0
-	for k := range c.Servers {
-		capacity += c.speed(k)
-	}
+	capacity := c.Capacity()
 	if c.Trace != nil {
 		return c.checkPeriods(c.Trace.Times[c.Trace.Len()-1] * c.traceScale())
 	}

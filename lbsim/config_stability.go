@@ -53,7 +53,9 @@ func (c *Config) offeredLoad() float64 {
 // serverLoads is the model at the offered load, nil without one.
 func (c *Config) serverLoads() []serverLoad { return c.loadsAt(c.offeredLoad()) }
 
-// loadsAt is the model at offered load rho.
+// loadsAt is the model at offered load rho. A run is computed once, from
+// its first server: it ends where a speed, a class's range of servers or
+// a class's share changes, so equal speeds cost O(classes), not O(K).
 func (c *Config) loadsAt(rho float64) []serverLoad {
 	if c.Policy == nil || c.sizes() == nil {
 		return nil
@@ -64,23 +66,65 @@ func (c *Config) loadsAt(rho float64) []serverLoad {
 	}
 	lambda := rho * c.Capacity() / c.sizes().Mean()
 	var out []serverLoad
-	for k := range c.Servers {
-		q := serverLoad{from: k, to: k + 1, speed: c.speed(k)}
+	for k := 0; k < c.Servers; {
+		q := serverLoad{from: k, to: c.speedRunEnd(k), speed: c.speed(k)}
 		for _, cl := range split {
+			q.to = cl.alikeEnd(k, q.to)
 			if p := cl.Prob * cl.share(k); p > 0 {
 				q.share, q.m1, q.m2 = q.share+p, q.m1+p*cl.M1, q.m2+p*cl.M2
 			}
 		}
+		k = q.to
 		q.rho = lambda * q.m1 / q.speed // p_k E[X | k] = sum of p E[X | class]
 		if q.share > 0 {
 			q.m1, q.m2 = q.m1/q.share, q.m2/q.share
 		}
 		if last := len(out) - 1; last >= 0 && out[last].share == q.share && out[last].m1 == q.m1 &&
 			out[last].m2 == q.m2 && out[last].speed == q.speed {
-			out[last].to++
+			out[last].to = q.to
 			continue
 		}
 		out = append(out, q)
+	}
+	return out
+}
+
+// speedRunEnd is the end of the run of servers of server k's speed that
+// starts at k.
+func (c *Config) speedRunEnd(k int) int {
+	if len(c.Speeds) <= 1 {
+		return c.Servers
+	}
+	j := k + 1
+	for j < c.Servers && c.Speeds[j] == c.Speeds[k] {
+		j++
+	}
+	return j
+}
+
+// loadClass is a class of alike servers of the model: n servers of the
+// same share, sizes and speed, wherever they stand (speeds 2,1,2,1 are two
+// classes of four runs). Theory that holds server by server is computed
+// once a class and weighed by n.
+type loadClass struct {
+	serverLoad // the class's first run
+	n          int
+}
+
+// loadClasses groups the runs of the model into classes of alike servers,
+// in the order of their first servers.
+func loadClasses(loads []serverLoad) []loadClass {
+	type alike struct{ share, m1, m2, speed float64 }
+	at := map[alike]int{}
+	var out []loadClass
+	for _, q := range loads {
+		key := alike{q.share, q.m1, q.m2, q.speed}
+		if i, ok := at[key]; ok {
+			out[i].n += q.to - q.from
+			continue
+		}
+		at[key] = len(out)
+		out = append(out, loadClass{serverLoad: q, n: q.to - q.from})
 	}
 	return out
 }
@@ -165,21 +209,27 @@ type samplingLimit struct {
 	order                []int // servers, slowest first
 }
 
+// samplingBound finds that bound. Within a run of equal speeds in the
+// order, cap_m is linear in m and q_m convex where positive (m >= d), so
+// q_m / cap_m is quasi-convex and the bound is least at one of the run's
+// ends (or at m = d): only those are evaluated, a few per distinct speed
+// rather than a power for each of K servers.
 func (c *Config) samplingBound(d int, replace bool) samplingLimit {
-	speeds := c.speeds()
-	order := make([]int, len(speeds)) // servers, slowest first
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(speeds[a], speeds[b]) })
-	b := samplingLimit{maxLoad: 1, order: order}
-	if speeds[order[0]] == speeds[order[len(order)-1]] {
+	b := samplingLimit{maxLoad: 1}
+	if allEqual(c.Speeds) {
 		return b // equal speeds: the bound is load < 1
 	}
+	speeds := c.speeds()
+	order := slowestFirst(speeds)
+	b.order = order
 	k, total := len(speeds), c.Capacity()
 	capM := 0.0
 	for m := 1; m <= k; m++ {
-		capM += speeds[order[m-1]]
+		mu := speeds[order[m-1]]
+		capM += mu
+		if m > 1 && m < k && m != d && speeds[order[m-2]] == mu && speeds[order[m]] == mu {
+			continue // inside a run of equal speeds
+		}
 		q := math.Pow(float64(m)/float64(k), float64(d)) // with replacement: O(1), d may be 64 K
 		if !replace {
 			q = 1.0
@@ -195,6 +245,35 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 		}
 	}
 	return b
+}
+
+// slowestFirst is the servers sorted by speed, slowest first, in server
+// order among equal speeds (as a stable sort by cmp.Compare): a counting
+// sort over the distinct speeds, found from the runs of equal speeds.
+func slowestFirst(speeds []float64) []int {
+	var distinct []float64 // a value a run of equal speeds, then sorted and compacted
+	for k, mu := range speeds {
+		if k == 0 || cmp.Compare(mu, speeds[k-1]) != 0 {
+			distinct = append(distinct, mu)
+		}
+	}
+	slices.Sort(distinct)
+	distinct = slices.CompactFunc(distinct, func(a, b float64) bool { return cmp.Compare(a, b) == 0 })
+	bucket := func(mu float64) int { i, _ := slices.BinarySearch(distinct, mu); return i }
+	start := make([]int, len(distinct)+1) // where each speed's servers start in the order
+	for _, mu := range speeds {
+		start[bucket(mu)+1]++
+	}
+	for i := range distinct {
+		start[i+1] += start[i]
+	}
+	order := make([]int, len(speeds))
+	for k, mu := range speeds {
+		i := bucket(mu)
+		order[start[i]] = k
+		start[i]++
+	}
+	return order
 }
 
 // StabilityLimit is the highest load (rho = lambda E[X] / sum(mu)) below

@@ -145,6 +145,12 @@ func TestServerLoads(t *testing.T) {
 		{"rr on speeds 2,1 (the slow server at 0.6 rho 3/2)",
 			Config{Servers: 2, Speeds: []float64{2, 1}, Load: 0.6, Sizes: exp, Policy: RoundRobin{}},
 			[]run{{0, 1, 0.5, 1, 2, 0.45}, {1, 2, 0.5, 1, 2, 0.9}}},
+		{"rr on speeds 2,2,1,2, rho 0.4 (lambda 2.8): a run ends where the speed changes",
+			Config{Servers: 4, Speeds: []float64{2, 2, 1, 2}, Load: 0.4, Sizes: exp, Policy: RoundRobin{}},
+			[]run{{0, 2, 0.25, 1, 2, 0.35}, {2, 3, 0.25, 1, 2, 0.7}, {3, 4, 0.25, 1, 2, 0.35}}},
+		{"rnd:weights=1/2/2/1 on equal speeds, rho 0.5 (lambda 2): a run ends where the share changes",
+			Config{Servers: 4, Load: 0.5, Sizes: exp, Policy: WeightedRandom{Weights: Weights{Values: []float64{1, 2, 2, 1}}}},
+			[]run{{0, 1, 1.0 / 6, 1, 2, 2.0 / 6}, {1, 3, 2.0 / 6, 1, 2, 4.0 / 6}, {3, 4, 1.0 / 6, 1, 2, 2.0 / 6}}},
 		{"jsq reads the servers: no model", Config{Servers: 4, Load: 0.5, Sizes: exp, Policy: JSQ{D: 2}}, nil},
 	} {
 		got := c.cfg.serverLoads()
@@ -189,6 +195,45 @@ func TestGapSCV(t *testing.T) {
 			if got := gapSCV(&cfg, 1, q); math.Abs(got-c.want[q.from]) > 1e-3 {
 				t.Errorf("%s, servers %d..%d: gap SCV %v, want %v", c.p, q.from+1, q.to, got, c.want[q.from])
 			}
+		}
+	}
+}
+
+// The d-sampling bound evaluates only the ends of each run of equal speeds
+// (samplingBound): against every m of the sorted servers, by a stable
+// sort, on random speeds from a few values.
+func TestSamplingBoundAtRunEnds(t *testing.T) {
+	r := NewStream(7, 8)
+	for trial := range 300 {
+		k := 2 + r.IntN(60)
+		speeds := make([]float64, k)
+		for i := range speeds {
+			speeds[i] = []float64{0.5, 1, 1, 2, 3, 10}[r.IntN(6)]
+		}
+		d, replace := 1+r.IntN(min(k, 5)), trial%2 == 0
+		cfg := Config{Servers: k, Speeds: speeds}
+		got := cfg.samplingBound(d, replace)
+		order := make([]int, k)
+		for i := range order {
+			order[i] = i
+		}
+		slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(speeds[a], speeds[b]) })
+		want, capM := 1.0, 0.0
+		for m := 1; m <= k; m++ {
+			capM += speeds[order[m-1]]
+			q := math.Pow(float64(m)/float64(k), float64(d))
+			if !replace {
+				q = 1.0
+				for i := range min(d, m+1) {
+					q *= float64(m-i) / float64(k-i)
+				}
+			}
+			if q > 0 {
+				want = min(want, capM/(q*cfg.Capacity()))
+			}
+		}
+		if math.Abs(got.maxLoad-want) > 1e-12*want || !slices.Equal(got.order, order) {
+			t.Errorf("speeds %v, d=%d, replace %v: bound %.15g, order %v; every m gives %.15g, order %v", speeds, d, replace, got.maxLoad, got.order, want, order)
 		}
 	}
 }

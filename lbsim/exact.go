@@ -122,19 +122,24 @@ func Limit(cfg Config) (Reference, bool) {
 type system struct {
 	lambda float64   // total arrival rate
 	k      int       // servers
-	speeds []float64 // mu_k
-	mu     float64   // the common speed, when equal
-	equal  bool      // all speeds equal
-	unit   bool      // all speeds 1
-	ps     bool      // processor sharing
-	exp    bool      // exponential sizes
-	sizes  SizeLaw
+	speeds []float64 // mu_k, at K <= theory.DispatchMaxServers
+	// classes are the model's classes of alike servers (loadClasses), nil
+	// for a policy that reads the servers
+	classes []loadClass
+	mu      float64 // the common speed, when equal
+	equal   bool    // all speeds equal
+	unit    bool    // all speeds 1
+	ps      bool    // processor sharing
+	exp     bool    // exponential sizes
+	sizes   SizeLaw
 }
 
 func systemOf(c Config) system {
-	speeds := c.speeds()
-	s := system{lambda: c.ArrivalRate(), k: c.Servers, speeds: speeds, mu: speeds[0], equal: allEqual(speeds),
-		ps: c.Discipline == PS, sizes: c.Sizes}
+	s := system{lambda: c.ArrivalRate(), k: c.Servers, classes: loadClasses(c.serverLoads()), mu: c.speed(0),
+		equal: allEqual(c.Speeds), ps: c.Discipline == PS, sizes: c.Sizes}
+	if s.k <= theory.DispatchMaxServers {
+		s.speeds = c.speeds() // for the small chains
+	}
 	s.unit = s.equal && s.mu == 1
 	_, s.exp = c.Sizes.(Exponential)
 	return s
@@ -218,13 +223,14 @@ type mg1Tailer interface {
 // randomSplitQuantiles are the exact quantiles of a size-blind random split
 // of Poisson arrivals to FCFS servers, with sizes whose M/G/1 laws theory
 // knows: server k is an M/G/1 queue of rate lambda p_k at speed mu_k, and a
-// job meets server k with probability p_k (theory.Mixture). None when a
-// server's law is out of reach.
+// job meets server k with probability p_k (theory.Mixture), a class of n
+// alike servers with probability n p_k. None when a server's law is out of
+// reach.
 func randomSplitQuantiles(sizes mg1Tailer, loads []serverLoad, lambda float64) *ExactQuantiles {
 	var how string
 	var w []float64
 	var waits, resps []theory.Tail
-	for _, q := range loads {
+	for _, q := range loadClasses(loads) {
 		if q.share == 0 {
 			continue
 		}
@@ -232,7 +238,7 @@ func randomSplitQuantiles(sizes mg1Tailer, loads []serverLoad, lambda float64) *
 		if err != nil {
 			return nil
 		}
-		w, waits, resps, how = append(w, float64(q.to-q.from)*q.share), append(waits, wait), append(resps, resp), h
+		w, waits, resps, how = append(w, float64(q.n)*q.share), append(waits, wait), append(resps, resp), h
 	}
 	out := exactQuantiles(theory.Mixture(w, waits), theory.Mixture(w, resps))
 	out.Method = how
@@ -250,19 +256,20 @@ func exactQuantiles(wait, response theory.Tail) *ExactQuantiles {
 }
 
 // perServer is the Reference of a policy that sends 1/K of the jobs to
-// every server: the average over the servers of delay(mu_k).
+// every server: the average over the servers of delay(mu_k), found once
+// for each class of alike servers and weighed by its count.
 func perServer(s system, method string, delay func(mu float64) (theory.Delay, error)) (Reference, bool) {
 	out := Reference{Method: method, Kind: ExactValue}
-	k := float64(s.k)
-	for _, mu := range s.speeds {
-		d, err := delay(mu)
+	for _, q := range s.classes {
+		d, err := delay(q.speed)
 		if err != nil {
 			return Reference{}, false
 		}
-		out.Wait += d.Wait / k
-		out.Response += d.Response / k
+		w := float64(q.n) / float64(s.k)
+		out.Wait += w * d.Wait
+		out.Response += w * d.Response
 	}
-	return out, true
+	return out, s.classes != nil
 }
 
 // smallChain is the exact Markov chain of a count-based policy with

@@ -1,9 +1,12 @@
 package lbsim
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
 // Theory gives the closed forms the core's theory tests check against, and
@@ -129,5 +132,101 @@ func TestExactChainOutOfReach(t *testing.T) {
 	cfg := Config{Servers: 8, Speeds: speeds, Load: 0.9, Sizes: Erlang{K: 4, M: 1}, Policy: SED{}, Jobs: 2000, Seed: 1}
 	if r, err := Run(cfg); err != nil || NewRow(r).ExactMethod != "" {
 		t.Errorf("SED with Erlang sizes: exact_method %q (%v), want nothing: no chain is promised", NewRow(r).ExactMethod, err)
+	}
+}
+
+// Theory at unequal speeds is computed once for each class of alike
+// servers and weighed by its count (perServer, rrQuantiles,
+// randomSplitQuantiles): here against the average over the servers, one
+// by one, straight from the theory package, on speeds whose classes are
+// split into runs (2,1,2,1,1) and are not (2,2,1,1,1).
+func TestTheoryPerClassIsPerServer(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 10)
+	type perServer func(lambda float64, k int, mu float64) (theory.Delay, theory.Tail, theory.Tail)
+	rrExp := func(lambda float64, k int, mu float64) (theory.Delay, theory.Tail, theory.Tail) {
+		d, _ := theory.RoundRobinExp(lambda, k, 1/mu)
+		g, _ := theory.ErlangGaps(k, float64(k)/lambda)
+		w, r, _ := theory.GIM1Tails(g, mu)
+		return d, w, r
+	}
+	rrH2 := func(lambda float64, k int, mu float64) (theory.Delay, theory.Tail, theory.Tail) {
+		d, _ := theory.RoundRobinH2(lambda, k, theory.HyperExp{P1: h2.P1, Rate1: h2.Rate1, Rate2: h2.Rate2}, mu)
+		return d, nil, nil
+	}
+	rrDet := func(lambda float64, k int, mu float64) (theory.Delay, theory.Tail, theory.Tail) {
+		g, _ := theory.DetGaps(float64(k) / lambda)
+		d, _ := theory.GIM1(g, mu)
+		return d, nil, nil
+	}
+	rndDet := func(lambda float64, k int, mu float64) (theory.Delay, theory.Tail, theory.Tail) {
+		g, _ := theory.ThinnedDetGaps(1/lambda, 1/float64(k))
+		d, _ := theory.GIM1(g, mu)
+		return d, nil, nil
+	}
+	// a random split: server k an M/G/1 queue of rate lambda p_k
+	split := func(size SizeLaw, p func(mu float64) float64) perServer {
+		return func(lambda float64, k int, mu float64) (theory.Delay, theory.Tail, theory.Tail) {
+			r, _ := theory.WeightedRandomDispatch(lambda*p(mu), size, []float64{mu}, []float64{1})
+			if _, ok := size.(Exponential); ok {
+				w, resp, _ := theory.MMKTails(lambda*p(mu), 1, 1/mu)
+				return r.Delay, w, resp
+			}
+			w, resp, _ := theory.MG1HyperExpTails(lambda*p(mu), []float64{h2.P1, 1 - h2.P1}, []float64{h2.Rate1 * mu, h2.Rate2 * mu})
+			return r.Delay, w, resp
+		}
+	}
+	for _, speeds := range [][]float64{{2, 1, 2, 1, 1}, {2, 2, 1, 1, 1}} {
+		even := func(float64) float64 { return 1 / float64(len(speeds)) }
+		bySpeed := func(mu float64) float64 { return mu / 7 } // sum of the speeds
+		for _, c := range []struct {
+			name     string
+			policy   Policy
+			sizes    SizeLaw
+			arrivals ArrivalProcess
+			server   perServer
+			weight   func(mu float64) float64 // the share of the jobs a server gets
+		}{
+			{"rr, exp", RoundRobin{}, Exponential{M: 1}, nil, rrExp, even},
+			{"rr:weights=1/1/1/1/1, exp", WeightedRoundRobin{Weights: Weights{Values: []float64{1, 1, 1, 1, 1}}}, Exponential{M: 1}, nil, rrExp, even},
+			{"rr, h2", RoundRobin{}, h2, nil, rrH2, even},
+			{"rr, exp, det arrivals", RoundRobin{}, Exponential{M: 1}, DeterministicArrivals{}, rrDet, even},
+			{"rnd, exp", Random{}, Exponential{M: 1}, nil, split(Exponential{M: 1}, even), even},
+			{"rnd, h2", Random{}, h2, nil, split(h2, even), even},
+			{"rnd, exp, det arrivals", Random{}, Exponential{M: 1}, DeterministicArrivals{}, rndDet, even},
+			{"rnd:weights=speed, h2", WeightedRandom{Weights: Weights{Speed: true}}, h2, nil, split(h2, bySpeed), bySpeed},
+		} {
+			name := fmt.Sprintf("%s on speeds %v", c.name, speeds)
+			cfg := Config{Servers: len(speeds), Speeds: speeds, Load: 0.5, Sizes: c.sizes, Arrivals: c.arrivals, Policy: c.policy, Jobs: 1000}
+			ref, ok := Exact(cfg)
+			if !ok {
+				t.Errorf("%s: no exact value", name)
+				continue
+			}
+			var want theory.Delay
+			var w []float64
+			var waits, resps []theory.Tail
+			for _, mu := range speeds {
+				d, wait, resp := c.server(cfg.ArrivalRate(), len(speeds), mu)
+				want.Wait, want.Response = want.Wait+c.weight(mu)*d.Wait, want.Response+c.weight(mu)*d.Response
+				w, waits, resps = append(w, c.weight(mu)), append(waits, wait), append(resps, resp)
+			}
+			close := func(a, b float64) bool { return a == b || math.Abs(a-b) <= 1e-12*math.Abs(b) }
+			if !close(ref.Wait, want.Wait) || !close(ref.Response, want.Response) {
+				t.Errorf("%s: wait %.15g, response %.15g; per server %.15g, %.15g", name, ref.Wait, ref.Response, want.Wait, want.Response)
+			}
+			if waits[0] == nil {
+				continue
+			}
+			if ref.Quantiles == nil {
+				t.Errorf("%s: no exact quantiles", name)
+				continue
+			}
+			wait, resp := theory.Mixture(w, waits), theory.Mixture(w, resps)
+			for i, p := range Percentiles() {
+				if qw, qr := theory.Quantile(wait, p.P), theory.Quantile(resp, p.P); !close(ref.Quantiles.Wait[i], qw) || !close(ref.Quantiles.Response[i], qr) {
+					t.Errorf("%s: %s wait %.15g, response %.15g; per server %.15g, %.15g", name, p.Name, ref.Quantiles.Wait[i], ref.Quantiles.Response[i], qw, qr)
+				}
+			}
+		}
 	}
 }

@@ -313,6 +313,24 @@ func (cl classSplit) share(k int) float64 {
 	return 1 / float64(cl.to-cl.from)
 }
 
+// alikeEnd is where, from server k on and before end, a server's share of
+// the class first differs from server k's.
+func (cl classSplit) alikeEnd(k, end int) int {
+	switch {
+	case k < cl.from:
+		return min(end, cl.from)
+	case k >= cl.to:
+		return end
+	case cl.shares == nil:
+		return min(end, cl.to)
+	}
+	j := k + 1
+	for j < min(end, cl.to) && cl.shares[j-cl.from] == cl.shares[k-cl.from] {
+		j++
+	}
+	return j
+}
+
 // allJobs is the split of a policy that tells no class apart: every job to
 // the K servers with the given shares (nil: evenly).
 func allJobs(c *Config, shares []float64) []classSplit {

@@ -91,18 +91,19 @@ func (RoundRobin) theory(c Config) (Reference, bool) {
 }
 
 // rrQuantiles are the exact quantiles of round robin with exponential sizes
-// under FCFS: a job meets each server with probability 1/K, an E_K/M/1
-// queue whose delays are GI/M/1's (theory.GIM1Tails).
+// under FCFS: a job meets each server with probability 1/K (a class of n
+// alike servers with n/K), an E_K/M/1 queue whose delays are GI/M/1's
+// (theory.GIM1Tails).
 func rrQuantiles(s system) *ExactQuantiles {
 	g, err := theory.ErlangGaps(s.k, float64(s.k)/s.lambda)
 	if err != nil {
 		return nil
 	}
-	w := make([]float64, s.k)
-	waits, resps := make([]theory.Tail, s.k), make([]theory.Tail, s.k)
-	for k, mu := range s.speeds {
-		w[k] = 1 / float64(s.k)
-		if waits[k], resps[k], err = theory.GIM1Tails(g, mu/s.sizes.Mean()); err != nil {
+	n := len(s.classes)
+	w, waits, resps := make([]float64, n), make([]theory.Tail, n), make([]theory.Tail, n)
+	for i, q := range s.classes {
+		w[i] = float64(q.n) / float64(s.k)
+		if waits[i], resps[i], err = theory.GIM1Tails(g, q.speed/s.sizes.Mean()); err != nil {
 			return nil
 		}
 	}

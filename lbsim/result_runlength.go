@@ -105,15 +105,15 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 	}
 	b := float64(cfg.ciBatches())
 	var weight, bias, perBatch, tau, rho, share float64
-	for _, q := range qs {
+	for _, q := range loadClasses(qs) { // alike servers relax alike: once a class
 		if q.share == 0 {
 			continue // no job comes
 		}
 		if q.rho >= 1 || math.IsInf(q.scv(), 0) || math.IsNaN(q.scv()) {
 			return false // the unstable and infinite-moment rules speak
 		}
-		ca2 := gapSCV(cfg, c0, q)
-		w := float64(q.to-q.from) * q.share * q.metric(ca2, ps)
+		ca2 := gapSCV(cfg, c0, q.serverLoad)
+		w := float64(q.n) * q.share * q.metric(ca2, ps)
 		t := q.relaxation(ca2)
 		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)
 		perBatch += w * t / (n * q.share / b)
