@@ -380,6 +380,7 @@ func median(xs []float64) float64 {
 	n := len(s)
 	return (s[(n-1)/2] + s[n/2]) / 2
 }
+
 // BenchmarkShortRun is `lbsim run -json` of 1000 jobs at K = 100,000, load
 // 0.9, exponential sizes, for every policy: Validate, the simulation, the
 // analysis (theory, warnings) and the row's JSON. The run is short, so
