@@ -268,8 +268,8 @@ func (c *Config) checkTrace() error {
 }
 
 func (c *Config) checkDiscipline() error {
-	if c.Discipline != FCFS && c.Discipline != PS {
-		return fmt.Errorf("discipline %d is invalid: use FCFS or PS", int(c.Discipline))
+	if !c.Discipline.valid() {
+		return fmt.Errorf("discipline %d is invalid: use %s", int(c.Discipline), disciplineNames())
 	}
 	return nil
 }

@@ -185,12 +185,16 @@ func init() {
 			ops: with(value(func(c *Config) **Trace { return &c.Trace }, nil, readTraceFile, traceSource),
 				func(o *fieldOps) { o.key, o.column = traceKey, func(c *Config) any { return traceName(c.Trace) } })},
 		{Name: "discipline", check: (*Config).checkDiscipline, Label: "discipline", Go: "Discipline", Default: "fcfs", Axis: true,
-			Doc: "service discipline: fcfs or ps",
+			Doc: "service discipline: " + disciplineNames(),
 			ops: with(value(func(c *Config) *Discipline { return &c.Discipline }, func(g *Grid) *[]Discipline { return &g.Disciplines },
 				parseDiscipline, Discipline.String),
 				func(o *fieldOps) {
 					o.choices = func() []Choice {
-						return []Choice{{"fcfs", "first come, first served"}, {"ps", "processor sharing"}}
+						var out []Choice
+						for _, d := range disciplines {
+							out = append(out, Choice{d.name, d.doc})
+						}
+						return out
 					}
 				})},
 		{Name: "refresh", check: (*Config).checkRefresh, Label: "refresh T", Go: "Refresh", Default: "0", Axis: true, kind: kindFloat,

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -295,11 +296,14 @@ type splitter interface{ split(c *Config) []classSplit }
 
 // classSplit is a class of jobs, its share of all jobs and its conditional
 // moments (Prob, M1 = E[X | class], M2 = E[X^2 | class]), sent to servers
-// from..to-1 with the given shares (nil: evenly).
+// from..to-1 with the given shares (nil: evenly). Its jobs are those of
+// sizes in (lo, hi]: theory that needs the class's whole law (SRPT's) reads
+// it as the sizes' law conditioned on that interval.
 type classSplit struct {
 	theory.ClassMoments
 	from, to int
 	shares   []float64 // per server of from..to-1, summing to 1
+	lo, hi   float64   // the class's sizes, (lo, hi]
 }
 
 // share is server k's share of the class's jobs.
@@ -335,7 +339,7 @@ func (cl classSplit) alikeEnd(k, end int) int {
 // the K servers with the given shares (nil: evenly).
 func allJobs(c *Config, shares []float64) []classSplit {
 	sizes := c.sizes()
-	return []classSplit{{ClassMoments: theory.ClassMoments{Prob: 1, M1: sizes.Mean(), M2: sizes.SecondMoment()}, to: c.Servers, shares: shares}}
+	return []classSplit{{ClassMoments: theory.ClassMoments{Prob: 1, M1: sizes.Mean(), M2: sizes.SecondMoment()}, to: c.Servers, shares: shares, hi: math.Inf(1)}}
 }
 
 // jobSplit is c's policy's split, or its WorkShares as the shares of all jobs.

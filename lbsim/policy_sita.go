@@ -148,7 +148,11 @@ func (p SITA) split(c *Config) []classSplit {
 	} else {
 		return nil
 	}
-	return []classSplit{{ClassMoments: short, to: p.C}, {ClassMoments: long, from: p.C, to: c.Servers}}
+	cut := p.Cut
+	if cut == 0 {
+		cut = sizes.(TwoPoint).Xm // short is x_m, long x_M > x_m
+	}
+	return []classSplit{{ClassMoments: short, to: p.C, hi: cut}, {ClassMoments: long, from: p.C, to: c.Servers, lo: cut, hi: math.Inf(1)}}
 }
 
 // loadAdvice is added to the error for an unstable group: the cut that

@@ -1,6 +1,10 @@
 package lbsim
 
-import "math"
+import (
+	"fmt"
+	"math"
+	"strings"
+)
 
 // Discipline is the service discipline of every server's queue.
 type Discipline int
@@ -10,13 +14,37 @@ const (
 	FCFS Discipline = iota
 	// PS shares the server equally among the jobs present (processor sharing).
 	PS
+	// SRPT serves the job with the shortest remaining service time,
+	// preempting the one in service when a shorter job arrives (ties: the
+	// earlier job first, so equal sizes are served FCFS).
+	SRPT
 )
 
+// disciplines is each discipline's name (its spec, -discipline's value)
+// and what it does: the one list the parser, the checks, the menus and the
+// docs read.
+var disciplines = [...]struct{ name, doc string }{
+	FCFS: {"fcfs", "first come, first served"},
+	PS:   {"ps", "processor sharing"},
+	SRPT: {"srpt", "shortest remaining processing time first (preemptive)"},
+}
+
 func (d Discipline) String() string {
-	if d == PS {
-		return "ps"
+	if d.valid() {
+		return disciplines[d].name
 	}
-	return "fcfs"
+	return fmt.Sprintf("Discipline(%d)", int(d))
+}
+
+func (d Discipline) valid() bool { return d >= 0 && int(d) < len(disciplines) }
+
+// disciplineNames is "fcfs, ps or srpt", for docs and errors.
+func disciplineNames() string {
+	var names []string
+	for _, d := range disciplines {
+		names = append(names, d.name)
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // servers is the state of the K queues.

@@ -160,15 +160,18 @@ func (p Params) Bool(key string) (bool, error) {
 	return true, nil
 }
 
-// parseDiscipline reads "fcfs" or "ps".
+// parseDiscipline reads a discipline's name (disciplines; "fifo" is FCFS).
 func parseDiscipline(s string) (Discipline, error) {
-	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "fcfs", "fifo":
+	name := strings.ToLower(strings.TrimSpace(s))
+	if name == "fifo" {
 		return FCFS, nil
-	case "ps":
-		return PS, nil
 	}
-	return 0, fmt.Errorf("discipline %q is unknown: use fcfs or ps", s)
+	for d, dd := range disciplines {
+		if dd.name == name {
+			return Discipline(d), nil
+		}
+	}
+	return 0, fmt.Errorf("discipline %q is unknown: use %s", s, disciplineNames())
 }
 
 // splitList splits a comma-separated list of specs, keeping a spec's own

@@ -47,7 +47,7 @@
 //	-sizes  job size law (default twopoint:xm=1,xM=1000,beta=0.8)
 //	-arrivals  arrival process (default poisson)
 //	-trace  replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes; -load scales its arrival times)
-//	-discipline  service discipline: fcfs or ps (default fcfs)
+//	-discipline  service discipline: fcfs, ps or srpt (default fcfs)
 //	-refresh  board refresh period T (0 = live state) (default 0)
 //	-tally  each dispatcher adds its own sends since the last refresh to its board
 //	-dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (default 1)
@@ -166,7 +166,7 @@
 //	sizes  job size law (a list)
 //	arrivals  arrival process
 //	trace  replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes; -load scales its arrival times)
-//	discipline  service discipline: fcfs or ps (a list)
+//	discipline  service discipline: fcfs, ps or srpt (a list)
 //	refresh  board refresh period T (0 = live state) (a list)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (a list)
@@ -221,7 +221,7 @@
 //	sizes  job size law
 //	arrivals  arrival process
 //	trace  replay a trace CSV of arrival_time,size (replaces -arrivals and -sizes; -load scales its arrival times)
-//	discipline  service discipline: fcfs or ps
+//	discipline  service discipline: fcfs, ps or srpt
 //	refresh  board refresh period T (0 = live state)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
