@@ -133,9 +133,8 @@ func TestCompareNotPaired(t *testing.T) {
 		t.Errorf("FCFS against PS: metric %q, want mean_response", c.Metric)
 	}
 	ll.Discipline = lbsim.SRPT
-	srpt := run(t, ll)
-	if c, err = compare.Results(srpt, srpt); err != nil || c.Metric != "mean_response" {
-		t.Errorf("SRPT against SRPT: metric %q (%v), want mean_response", c.Metric, err)
+	if c, err = compare.Results(a, run(t, ll)); err != nil || c.Metric != "mean_response" {
+		t.Errorf("FCFS against SRPT: metric %q (%v), want mean_response", c.Metric, err)
 	}
 }
 
