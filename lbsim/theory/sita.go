@@ -192,3 +192,82 @@ func sitaStableRange(lambda float64, K int, short, long ClassMoments) (lo, hi in
 	hi = min(K-1, K-(int(math.Floor(al))+1))
 	return lo, hi
 }
+
+// EqualLoadCuts returns the cutoffs x_1 < ... < x_{G-1} of size-interval
+// assignment that give the groups of sizes (x_{g-1}, x_g] the given shares
+// of the work (SITA-E, Harchol-Balter, Crovella and Murta 1999): x_g solves
+//
+//	E[X; X <= x_g] = levels[g-1],
+//
+// for increasing levels in (0, E[X]), where partial(x) = E[X; X <= x] is
+// the law's partial first moment (non-decreasing, right-continuous, 0 at
+// 0). x_g is the least x with partial(x) >= level, found by bisection to
+// the last bit of x, or the size before an atom when that meets the level
+// to 1e-12 (sums of atoms round). A law whose partial moment jumps over a
+// level (an atom of size x_g: two-point, deterministic, empirical laws)
+// has no such cutoff: the error is an *AtomError.
+func EqualLoadCuts(partial func(x float64) float64, levels []float64) ([]float64, error) {
+	const slack, atom = 1e-12, 1e-9
+	cuts := make([]float64, len(levels))
+	lo := 0.0 // partial(lo) < level: the previous cutoff's level is lower
+	for g, level := range levels {
+		if !(level > 0) || g > 0 && !(level > levels[g-1]) {
+			return nil, fmt.Errorf("theory: equal-load level %d is %g: need increasing levels > 0", g+1, level)
+		}
+		hi := max(2*lo, 1.0)
+		for partial(hi) < level {
+			if hi *= 2; math.IsInf(hi, 1) {
+				return nil, fmt.Errorf("theory: the partial moment never reaches level %g (group %d): need levels below E[X]", level, g+1)
+			}
+		}
+		hi = leastReaching(partial, level, lo, hi)
+		if at := partial(hi); at > level*(1+atom) { // a jump at hi
+			e := &AtomError{Group: g + 1, X: hi, Level: level, Below: partial(prevBelow(hi)), At: at}
+			if e.Below > 0 { // the size before the atom: the least x with partial(x) = Below
+				e.Before = leastReaching(partial, e.Below, 0, hi)
+			}
+			if e.Below < level*(1-slack) || !(e.Before > lo) {
+				return nil, e
+			}
+			hi = e.Before // the level met, but for rounding, by the sizes before the atom
+		}
+		cuts[g], lo = hi, hi
+	}
+	return cuts, nil
+}
+
+// leastReaching is the least x in (lo, hi] with partial(x) >= level, by
+// bisection to the last bit, given partial(lo) < level <= partial(hi).
+func leastReaching(partial func(x float64) float64, level, lo, hi float64) float64 {
+	for {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			return hi
+		}
+		if partial(mid) >= level {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+}
+
+// prevBelow is the float just below x > 0.
+func prevBelow(x float64) float64 { return math.Nextafter(x, 0) }
+
+// AtomError is an equal-load level that falls inside a jump of the partial
+// moment: the sizes at X bring E[X; X < x] = Below up to At at once, past
+// Level, so no cutoff gives group Group its share of the work.
+type AtomError struct {
+	Group            int
+	X                float64
+	Level, Below, At float64
+	// Before is the largest size below X (the least x with E[X; X <= x] =
+	// Below), 0 when there is none: the other cutoff nearest the level.
+	Before float64
+}
+
+func (e *AtomError) Error() string {
+	return fmt.Sprintf("theory: no cutoff gives group %d its share of the work, E[X; X <= x] = %.6g: the sizes at x = %.6g bring it from %.6g to %.6g at once",
+		e.Group, e.Level, e.X, e.Below, e.At)
+}
