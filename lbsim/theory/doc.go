@@ -20,7 +20,7 @@
 // deterministic arrivals); RR (E_K/M/1 per server at any speeds, E_K/H2/1
 // with H2 sizes, D/M/1 under deterministic arrivals); weighted RND (M/G/1
 // per server at rate lambda w_k/sum(w)); weighted RR with equal weights (it
-// is RR); SITA (M/G/1 and M/G/1-PS per group from the law's moments below the
+// is RR); SITA (M/G/1, M/G/1-PS and M/G/1-SRPT per group from the law below the
 // cut, any speeds; M/D/1 per group for the two-point law); LWL (Erlang C,
 // M/D/K); JSQ-d, JSQ, SED-d, SED and JIQ at K <= 8 with exponential sizes
 // (the exact Markov chain, any speeds, within a state budget).
