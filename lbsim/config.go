@@ -56,8 +56,8 @@ type Config struct {
 	// are simulated and the truncated ones are not measured.
 	WarmupAuto bool
 	// Precision > 0 runs until the 95% half-width of the mean wait (of the
-	// mean response under PS) is at most Precision times the mean, adding
-	// replications or lengthening them (see run_precision.go; it starts with
+	// mean response under PS and SRPT) is at most Precision times the mean,
+	// adding replications or lengthening them (see run_precision.go; it starts with
 	// Reps replications, at least 4: Reps 2 or 3 is refused), within MaxJobs
 	// jobs in all (0 = 1e10) and MaxSeconds of wall time (0 = no limit;
 	// a time limit makes the stopping point depend on the machine).

@@ -268,7 +268,7 @@ func init() {
 			Doc: "batch means for the CI when R=1 (0 = 20)",
 			ops: value(func(c *Config) *int { return &c.Batches }, nil, parseInt, strconv.Itoa)},
 		{Name: "precision", check: (*Config).checkPrecision, Label: "precision", Go: "Precision", Default: "0", kind: kindFloat,
-			Doc: "run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)",
+			Doc: "run until the 95% half-width of the mean wait (PS, SRPT: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)",
 			ops: value(func(c *Config) *float64 { return &c.Precision }, nil, number.Float, fmtNum)},
 		{Name: "max-jobs", check: (*Config).checkBudget, Label: "max jobs", Go: "MaxJobs", Default: "0", kind: kindInt,
 			Doc: "with -precision: at most this many jobs in all (0 = 1e10)",

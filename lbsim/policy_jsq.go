@@ -110,16 +110,16 @@ func (p JSQ) dispatcherState(c *Config) int64 {
 // per change, uniform among the shortest). Live under FCFS, each job's
 // departure time is known when it is sent: a monotone radix heap holds one
 // entry a job, and the departures due before an arrival take one from their
-// server's count. Live under PS every arrival moves the departures: a 4-ary
-// heap of the servers' next departures brings their counts up to date. On a
-// board the buckets are rebuilt at each refresh. The index b picks the
-// server: the fewest jobs (countBuckets, JSQ) or the shortest expected
-// delay (speedBuckets, SED).
+// server's count. Live under PS and SRPT an arrival can move the
+// departures: a 4-ary heap of the servers' next departures brings their
+// counts up to date. On a board the buckets are rebuilt at each refresh.
+// The index b picks the server: the fewest jobs (countBuckets, JSQ) or the
+// shortest expected delay (speedBuckets, SED).
 type leastCount struct {
 	s    *sim
 	b    countIndex
 	fcfs *radixHeap // live FCFS: the departures of the jobs in the system
-	ps   *indexHeap // live PS: each busy server's next departure
+	ps   *indexHeap // live PS or SRPT: each busy server's next departure
 }
 
 // countIndex keeps the K servers' job counts and picks a server by them.
@@ -135,7 +135,7 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 	d := &leastCount{s: s, b: b}
 	switch {
 	case s.board != nil:
-	case s.srv.ps != nil:
+	case s.srv.preemptive():
 		d.ps = newIndexHeap(s.k)
 	default:
 		d.fcfs = &radixHeap{held: &s.srv.held}
@@ -146,7 +146,7 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 	return d
 }
 
-// syncPS brings server k's count and next departure up to time t (PS):
+// syncPS brings server k's count and next departure up to time t (PS, SRPT):
 // the server's count, or under the own view the dispatcher's (whose jobs
 // leave at the server's departures, none before the next one kept here).
 func (d *leastCount) syncPS(k int, t float64) {

@@ -263,8 +263,8 @@ type lsqShared struct {
 	r   *Stream         // whether a departure reports, and to which dispatcher
 	est []*lsqEstimates // dispatcher i's estimates
 	n   []int32         // jobs at each server
-	// FCFS: every job's departure, known when it is sent; PS: each busy
-	// server's next departure, moved by every arrival there.
+	// FCFS: every job's departure, known when it is sent; PS, SRPT: each
+	// busy server's next departure, moved by arrivals there.
 	fcfs *radixHeap
 	ps   *indexHeap
 }
@@ -275,7 +275,7 @@ func newLSQShared(s *sim, p float64) *lsqShared {
 	for i := range sh.est {
 		sh.est[i] = &lsqEstimates{countBuckets: newCountBuckets(s.k)}
 	}
-	if s.srv.ps != nil {
+	if s.srv.preemptive() {
 		sh.ps = newIndexHeap(s.k)
 		return sh
 	}
@@ -295,7 +295,7 @@ func (sh *lsqShared) sent(k int, t, _ float64) {
 	sh.schedule(k)
 }
 
-// schedule keys server k by its next departure (PS).
+// schedule keys server k by its next departure (PS, SRPT).
 func (sh *lsqShared) schedule(k int) {
 	if next := sh.s.srv.nextDeparture(k); !math.IsInf(next, 1) {
 		sh.ps.set(k, next)

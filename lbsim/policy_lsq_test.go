@@ -65,9 +65,9 @@ func runProbed(t *testing.T, cfg Config, look func(s *sim, i int, est, at []int3
 // TestLSQEstimatesExactWithEveryReport: with one dispatcher and p = 1
 // every departure reports to it, so at every pick its estimates are the
 // servers' true counts, read here from the servers' own queues (the
-// departure FIFOs kept for sampling under FCFS, the PS queues).
+// departure FIFOs kept for sampling under FCFS, the PS and SRPT queues).
 func TestLSQEstimatesExactWithEveryReport(t *testing.T) {
-	for _, disc := range []Discipline{FCFS, PS} {
+	for _, disc := range []Discipline{FCFS, PS, SRPT} {
 		cfg := Config{Servers: 5, Load: 0.9, Sizes: Exponential{M: 1}, Policy: LSQ{P: 1}, Discipline: disc,
 			Jobs: 50_000, Seed: 3, SampleEvery: 1e12} // sampled at 0 only: the servers keep their counts
 		picks, wrong := 0, 0

@@ -20,9 +20,9 @@ import (
 // a server leave in the order it sent them: each dispatcher keeps, for
 // each server, the departures of its jobs there in a FIFO of its own (as
 // the servers keep theirs for live counts), dropped when it reads the
-// count. Under PS a departure is known only when it happens: the job
-// carries its dispatcher (psJob.owner) and each server counts each
-// dispatcher's jobs (psQueue.owned); bringing the server up to the
+// count. Under PS and SRPT a departure is known only when it happens: the
+// job carries its dispatcher (jobRecord.owner) and each server counts each
+// dispatcher's jobs (servers.owned); bringing the server up to the
 // arrival takes the departed jobs from their dispatchers' counts. Nothing
 // is allocated per job beyond its entry. JSQ and SED over all K servers
 // already count the jobs they are told of (leastCount): under the own view
@@ -80,37 +80,37 @@ func (c *Config) checkView() error {
 }
 
 // ownViewBytes is the memory of one dispatcher's own counts of the K
-// servers: under FCFS its departure FIFOs (ownDispatcher's), under PS its
-// share of the servers' counts (psQueue.owned), for the memory estimate
-// (dispatcherState).
+// servers: under FCFS its departure FIFOs (ownDispatcher's), under PS and
+// SRPT its share of the servers' counts (servers.owned), for the memory
+// estimate (dispatcherState).
 func (c *Config) ownViewBytes() int64 {
 	switch {
 	case c.View != OwnView:
 		return 0
-	case c.Discipline == PS:
+	case c.Discipline.preemptive():
 		return allocBytes(int64(unsafe.Sizeof(int32(0))) * int64(c.Servers))
 	}
 	return allocBytes(int64(unsafe.Sizeof(fifo{})) * int64(c.Servers))
 }
 
 // ownView is one dispatcher's own counts: the departures of its jobs at
-// each server (FCFS), or its index into the servers' counts (PS).
+// each server (FCFS), or its index into the servers' counts (PS, SRPT).
 type ownView struct {
-	deps []fifo    // FCFS: the departures of its jobs at each server
-	held *backlog  // FCFS: charged for the FIFOs' long buffers
-	ps   []psQueue // PS: the servers, which count each dispatcher's jobs
-	i    int32     // PS: this dispatcher
+	deps []fifo   // FCFS: the departures of its jobs at each server
+	held *backlog // FCFS: charged for the FIFOs' long buffers
+	srv  *servers // PS, SRPT: the servers, which count each dispatcher's jobs
+	i    int32    // PS, SRPT: this dispatcher
 }
 
 // count is the number of the dispatcher's jobs at server k at t (t must
 // not decrease between calls for the same server): under FCFS its FIFO's
-// departures after t; under PS, server k brought up to t (its departures
-// recorded in m and taken from their dispatchers' counts), then its count.
+// departures after t; under PS and SRPT, server k brought up to t (its
+// departures recorded in m and taken from their dispatchers' counts), then
+// its count.
 func (o *ownView) count(k int, t float64, m *metrics) int {
-	if o.ps != nil {
-		q := &o.ps[k]
-		q.advance(t, m)
-		return int(q.owned[o.i])
+	if o.srv != nil {
+		o.srv.count(k, t, m)
+		return int(o.srv.owned(k)[o.i])
 	}
 	return o.deps[k].popUntil(t, o.held)
 }
@@ -125,13 +125,13 @@ type ownDispatcher struct {
 }
 
 // newOwnView is d, the dispatcher at hand (s.front), under the own view,
-// and its counts. Under PS the servers count each dispatcher's jobs, and d
-// is itself. Under FCFS it is itself too if it already counts the jobs it
+// and its counts. Under PS and SRPT the servers count each dispatcher's
+// jobs, and d is itself. Under FCFS it is itself too if it already counts the jobs it
 // is told of (leastCount, told of its own only: dispatcherSet.sent), else
 // d with departure FIFOs of its own.
 func newOwnView(s *sim, d dispatcher) (dispatcher, *ownView) {
-	if s.srv.ps != nil {
-		return d, &ownView{ps: s.srv.ps, i: int32(s.front)}
+	if s.srv.preemptive() {
+		return d, &ownView{srv: s.srv, i: int32(s.front)}
 	}
 	if _, ok := d.(*leastCount); ok {
 		return d, nil // its own radix heap of departures; View.Count is not read

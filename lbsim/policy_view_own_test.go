@@ -9,8 +9,8 @@ import (
 	"testing"
 )
 
-// With one dispatcher the own view is the servers' true counts, under FCFS
-// and PS: the run is live JSQ's, number for number (the sampled policies
+// With one dispatcher the own view is the servers' true counts, under FCFS,
+// PS and SRPT: the run is live JSQ's, number for number (the sampled policies
 // through their own counts, not the servers' departure queues), and only
 // the messages differ (none: the dispatcher counts its own jobs).
 func TestOwnViewOneDispatcherIsLive(t *testing.T) {
@@ -22,7 +22,7 @@ func TestOwnViewOneDispatcherIsLive(t *testing.T) {
 		{Servers: 8, Load: 0.9, Sizes: Exponential{M: 1}, Policy: JSQ{D: 3, Mem: 1}, Jobs: 100_000, Seed: 7},
 		{Servers: 5, Load: 0.85, Sizes: NewTwoPointBeta(1, 100, 0.8), Policy: JSQ{}, Jobs: 100_000, Warmup: 1000, Seed: 4},
 	} {
-		for _, d := range []Discipline{FCFS, PS} {
+		for _, d := range []Discipline{FCFS, PS, SRPT} {
 			c.Discipline, c.View = d, LiveView
 			live, err := Run(c)
 			if err != nil {

@@ -10,7 +10,7 @@ import (
 // Precision-driven run length (sequential stopping on the relative
 // half-width, Law and Kelton, Simulation Modeling and Analysis, sec. 9.4.1):
 // run R replications (Reps, at least minPrecisionReps) of N jobs; while the 95% half-width
-// of the metric (mean wait, or mean response under PS) exceeds Precision
+// of the metric (mean wait, or mean response under PS and SRPT) exceeds Precision
 // times its mean, or a warning says the run is too short, grow the run and
 // aggregate again:
 //
@@ -134,7 +134,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		r.Config, r.Seconds, r.TotalJobs = *cfg, time.Since(start).Seconds(), used
 		r.Config.Reps, r.Config.Jobs = c.Reps, c.Jobs
 		metric := r.Wait
-		if c.Discipline == PS {
+		if c.Discipline.preemptive() {
 			metric = r.Response
 		}
 		round++
@@ -196,7 +196,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 
 // metricName is the metric a precision target is for.
 func metricName(d Discipline) string {
-	if d == PS {
+	if d.preemptive() {
 		return "response"
 	}
 	return "wait"

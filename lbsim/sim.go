@@ -87,7 +87,7 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	counting := kind&Count != 0 && cfg.View == LiveView || cfg.SampleEvery > 0
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	s.srv.held.limit = cfg.backlogLimit()
-	if cfg.View == OwnView && s.srv.ps != nil {
+	if cfg.View == OwnView && s.srv.preemptive() {
 		s.srv.countOwners(cfg.dispatchers())
 	}
 	classes := max(1, len(cfg.classes()))
@@ -119,7 +119,8 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 // run simulates Warmup + Jobs arrivals, a block of jobs at a time. Each
 // job: draw its arrival time and size, refresh the board if due, let the
 // policy pick a server, and join that server: under FCFS the waiting time
-// is max(free_k - t, 0) at once. The blocks of the common case, measured
+// is max(free_k - t, 0) at once; under PS and SRPT the server keeps the job
+// and records it when it leaves (servers.enqueue). The blocks of the common case, measured
 // FCFS jobs of a built-in policy with nothing else to do, are run by
 // leanBlock (sim_lean.go), without the tests of the general loop below.
 func (s *sim) run() replication {
@@ -215,13 +216,7 @@ func (s *sim) run() replication {
 				}
 				pending = wait + service
 			} else {
-				ps := &srv.ps[k]
-				ps.advance(t, m)
-				ps.reserve(&srv.held)
-				ps.push(psJob{fin: ps.v + service, arrival: t, service: service, class: int32(class), owner: int32(s.front), seq: n - warm})
-				if ps.owned != nil {
-					ps.owned[s.front]++
-				}
+				srv.enqueue(k, t, jobRecord{arrival: t, service: service, class: int32(class), owner: int32(s.front), seq: n - warm}, m)
 			}
 			if measured {
 				srv.busy[k] += service
@@ -253,11 +248,7 @@ func (s *sim) run() replication {
 		}
 		m.recordHandoutLast(orZero(pending - (next - t)))
 	}
-	if !fcfs {
-		for k := range srv.ps {
-			srv.ps[k].advance(math.Inf(1), m)
-		}
-	}
+	srv.drain(m)
 	m.endUnit(-1)
 	out.m, out.busy, out.series, out.ctl = m, srv.busy, s.series, s.ctl
 	out.nX, out.sumX2, out.warmup, out.simulated = s.nX, s.sumX2, warm, total

@@ -9,8 +9,8 @@ import (
 
 // The backlog is the per-job state of the jobs in the system: the FCFS
 // departure queues kept for job counts (8 bytes a job), the live indexes
-// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job) and the PS queues
-// (a psJob a job). A stable system keeps it small; an unstable one (load
+// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job) and the PS and
+// SRPT queues (a psJob or an srptJob a job). A stable system keeps it small; an unstable one (load
 // >= 1 with -overload, a ramp above 1) grows it with every job. Each
 // replication charges the capacity of those buffers, when they grow, to
 // its backlog (twice for a slice grown by a copy, growHeld: the copy it
@@ -75,16 +75,22 @@ func backlogError(bytes int64, n int64, what string) error {
 // the structure holding them: the largest count of its structures (a job
 // may be in two).
 func (s *sim) heldJobs() (int64, string) {
-	var fifos, ps int64
+	var fifos, ps, srpt int64
 	for i := range s.srv.deps {
 		fifos += int64(s.srv.deps[i].size)
 	}
 	for i := range s.srv.ps {
 		ps += int64(len(s.srv.ps[i].jobs))
 	}
+	for i := range s.srv.srpt {
+		srpt += int64(len(s.srv.srpt[i].jobs))
+	}
 	n, what := fifos, "the servers' departure queues"
 	if ps > n {
 		n, what = ps, "the processor-sharing queues"
+	}
+	if srpt > n {
+		n, what = srpt, "the SRPT queues"
 	}
 	var own int64 // the own view's departures, of every dispatcher
 	if s.many != nil && s.cfg.View == OwnView {
@@ -114,14 +120,19 @@ const (
 	fifoJobBytes  = 8                                 // a departure time
 	indexJobBytes = int64(unsafe.Sizeof(heapEntry{})) // a radix-heap entry
 	psJobBytes    = int64(unsafe.Sizeof(psJob{}))
+	srptJobBytes  = int64(unsafe.Sizeof(srptJob{}))
 )
 
 // perJobBytes is the per-job state a job in the system holds under c: PS
-// queues; under FCFS, departure queues when job counts are read (by the
-// policy, on a board, or sampled), and a live index for JSQ, LWL, JIQ and LSQ.
+// or SRPT queues; under FCFS, departure queues when job counts are read (by
+// the policy, on a board, or sampled), and a live index for JSQ, LWL, JIQ
+// and LSQ.
 func (c *Config) perJobBytes() int64 {
-	if c.Discipline == PS {
+	switch c.Discipline {
+	case PS:
 		return psJobBytes
+	case SRPT:
+		return srptJobBytes
 	}
 	var b int64
 	live := c.Refresh == 0

@@ -29,6 +29,8 @@ func TestBacklogBounded(t *testing.T) {
 		{"ps", Config{Policy: Random{}, Discipline: PS, Load: 2, AllowOverload: true}},
 		{"jsq-ramp", Config{Policy: JSQ{}, Arrivals: ramp}},
 		{"ps-jsq-ramp", Config{Policy: JSQ{}, Discipline: PS, Arrivals: ramp}},
+		{"srpt", Config{Policy: Random{}, Discipline: SRPT, Load: 2, AllowOverload: true}},
+		{"srpt-jsq-ramp", Config{Policy: JSQ{}, Discipline: SRPT, Arrivals: ramp}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
@@ -96,6 +98,8 @@ func TestBacklogRoom(t *testing.T) {
 		{Config{Policy: JSQ{D: 2}, Refresh: 1, Workers: 64, Reps: 64}, 200_000},
 		{Config{Policy: JSQ{}}, 10_000_000},
 		{Config{Policy: JSQ{}, Discipline: PS}, 10_000_000},
+		{Config{Policy: Random{}, Discipline: SRPT, Workers: 64, Reps: 64}, 200_000},
+		{Config{Policy: JSQ{}, Discipline: SRPT}, 10_000_000},
 	} {
 		cfg := c.cfg
 		cfg.Servers, cfg.Load, cfg.Sizes, cfg.Jobs = 1000, 0.99, pareto, 1e8
@@ -128,6 +132,7 @@ func TestBacklogNamesItsHolder(t *testing.T) {
 		{Config{Policy: JIQ{}, Dispatchers: 4, Servers: 4}, "in JIQ's index of busy servers"},
 		{Config{Policy: JIQ{}, Servers: 4}, "in the index of busy servers"},
 		{Config{Policy: Random{}, Discipline: PS, Servers: 1}, "in the processor-sharing queues"},
+		{Config{Policy: Random{}, Discipline: SRPT, Servers: 1}, "in the SRPT queues"},
 	} {
 		cfg := c.cfg
 		cfg.Load, cfg.AllowOverload, cfg.Sizes, cfg.Jobs, cfg.Workers = 5, true, Exponential{M: 1}, 40_000_000, 1

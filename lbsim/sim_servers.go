@@ -38,6 +38,11 @@ func (d Discipline) String() string {
 
 func (d Discipline) valid() bool { return d >= 0 && int(d) < len(disciplines) }
 
+// preemptive is whether a job's service can be interrupted (PS, SRPT): its
+// "wait" is then its response less its service, not the time before it
+// starts, and the mean response is what a run measures.
+func (d Discipline) preemptive() bool { return d != FCFS }
+
 // disciplineNames is "fcfs, ps or srpt", for docs and errors.
 func disciplineNames() string {
 	var names []string
@@ -51,11 +56,13 @@ func disciplineNames() string {
 //
 // Whatever the discipline, free[k] is the time at which server k's workload
 // reaches zero: the workload found at time t is max(free[k]-t, 0) time units,
-// because both FCFS and PS are work-conserving. Under FCFS this is also the
-// arriving job's waiting time (Lindley's recursion), so no events are needed.
-// Job counts need departures: under FCFS a job's departure time is known at
-// dispatch and each server keeps a FIFO of them (kept only when counts are
-// read); under PS each server keeps its jobs in a heap of virtual finish times.
+// because FCFS, PS and SRPT are all work-conserving. Under FCFS this is also
+// the arriving job's waiting time (Lindley's recursion), so no events are
+// needed. Job counts need departures: under FCFS a job's departure time is
+// known at dispatch and each server keeps a FIFO of them (kept only when
+// counts are read); under the preemptive disciplines a later arrival can
+// delay it, so each server keeps its jobs: in a heap of virtual finish
+// times (PS) or of remaining service times (SRPT, sim_srpt.go).
 type servers struct {
 	// Separate arrays, not one record per server: the sampled free times
 	// are on the critical path, and 8 bytes a server keep K = 100,000 of
@@ -66,9 +73,10 @@ type servers struct {
 	unit bool      // every speed is 1: service time = size, inv is not read
 
 	counting bool
-	deps     []fifo    // FCFS departure times, when counting
-	ps       []psQueue // PS queues
-	held     backlog   // the per-job state of deps, ps and the dispatcher's index
+	deps     []fifo      // FCFS departure times, when counting
+	ps       []psQueue   // PS queues
+	srpt     []srptQueue // SRPT queues
+	held     backlog     // the per-job state of deps, ps, srpt and the dispatcher's index
 }
 
 func newServers(speeds []float64, disc Discipline, counting bool) *servers {
@@ -79,13 +87,21 @@ func newServers(speeds []float64, disc Discipline, counting bool) *servers {
 		s.inv[i] = 1 / mu
 		s.unit = s.unit && mu == 1
 	}
-	if disc == PS {
+	switch {
+	case disc == PS:
 		s.ps = make([]psQueue, k)
-	} else if counting {
+	case disc == SRPT:
+		s.srpt = make([]srptQueue, k)
+	case counting:
 		s.deps = make([]fifo, k)
 	}
 	return s
 }
+
+// preemptive is whether a job's departure can move after it is sent (PS,
+// SRPT): the servers then keep their jobs, and departures are found by
+// bringing a server up to a time (count), not known at dispatch.
+func (s *servers) preemptive() bool { return s.ps != nil || s.srpt != nil }
 
 // service is the service time of a job of size x at server k: x / mu_k.
 func (s *servers) service(k int, x float64) float64 {
@@ -106,28 +122,79 @@ func (s *servers) join(k int, t, service float64) (start float64) {
 }
 
 // count is the number of jobs at server k at time t (t must not decrease
-// between calls for the same server). Under PS it completes the departures
-// due by t, recording them in m.
+// between calls for the same server). Under PS and SRPT it completes the
+// departures due by t, recording them in m.
 func (s *servers) count(k int, t float64, m *metrics) int32 {
-	if s.ps != nil {
+	switch {
+	case s.ps != nil:
 		return int32(s.ps[k].advance(t, m))
+	case s.srpt != nil:
+		return int32(s.srpt[k].advance(t, m))
 	}
 	return int32(s.deps[k].popUntil(t, &s.held))
 }
 
-// countOwners gives each PS server a count of each of m dispatchers' jobs
-// there (the own view): m K counts in one array.
-func (s *servers) countOwners(m int) {
-	all := make([]int32, m*len(s.ps))
-	for k := range s.ps {
-		s.ps[k].owned = all[k*m : (k+1)*m : (k+1)*m]
+// enqueue brings preemptive server k up to the arrival time t and adds the
+// job j, sent by dispatcher j.owner.
+func (s *servers) enqueue(k int, t float64, j jobRecord, m *metrics) {
+	if s.ps != nil {
+		q := &s.ps[k]
+		q.advance(t, m)
+		q.reserve(&s.held)
+		q.push(psJob{fin: q.v + j.service, jobRecord: j})
+		if q.owned != nil {
+			q.owned[j.owner]++
+		}
+		return
+	}
+	q := &s.srpt[k]
+	q.advance(t, m)
+	q.reserve(&s.held)
+	q.push(j)
+	if q.owned != nil {
+		q.owned[j.owner]++
 	}
 }
 
-// nextDeparture is the time of the next departure from server k (+Inf if idle).
-func (s *servers) nextDeparture(k int) float64 {
+// drain completes every departure of the preemptive servers.
+func (s *servers) drain(m *metrics) {
+	for k := range s.ps {
+		s.ps[k].advance(math.Inf(1), m)
+	}
+	for k := range s.srpt {
+		s.srpt[k].advance(math.Inf(1), m)
+	}
+}
+
+// countOwners gives each preemptive server a count of each of m
+// dispatchers' jobs there (the own view): m K counts in one array.
+func (s *servers) countOwners(m int) {
+	all := make([]int32, m*len(s.inv))
+	for k := range s.ps {
+		s.ps[k].owned = all[k*m : (k+1)*m : (k+1)*m]
+	}
+	for k := range s.srpt {
+		s.srpt[k].owned = all[k*m : (k+1)*m : (k+1)*m]
+	}
+}
+
+// owned is, under the own view, the count of each dispatcher's jobs at
+// preemptive server k (countOwners).
+func (s *servers) owned(k int) []int32 {
 	if s.ps != nil {
+		return s.ps[k].owned
+	}
+	return s.srpt[k].owned
+}
+
+// nextDeparture is the time of the next departure from server k (+Inf if
+// idle), as things stand: under PS and SRPT an arrival can delay it.
+func (s *servers) nextDeparture(k int) float64 {
+	switch {
+	case s.ps != nil:
 		return s.ps[k].nextDeparture()
+	case s.srpt != nil:
+		return s.srpt[k].nextDeparture()
 	}
 	return s.deps[k].front()
 }
@@ -203,15 +270,37 @@ type psQueue struct {
 	owned []int32 // under the own view, the jobs of each dispatcher here; else nil
 }
 
-// psJob is a job at a PS server: 40 bytes, its dispatcher in the room a
-// flag would take (measured is seq >= 0).
+// psJob is a job at a PS server: 40 bytes.
 type psJob struct {
-	fin     float64 // virtual finish time
+	fin float64 // virtual finish time
+	jobRecord
+}
+
+// jobRecord is what a preemptive server keeps of a job until it leaves:
+// 32 bytes, its dispatcher in the room a flag would take (measured is
+// seq >= 0).
+type jobRecord struct {
 	arrival float64
 	service float64 // x/mu
 	class   int32
 	owner   int32 // the dispatcher that sent it (the own view's count)
-	seq     int64 // measured job index, for batch means; < 0 in the warm-up
+	// seq is the job's index among the measured (< 0 in the warm-up): its
+	// batch, and its place in arrival order (SRPT's ties).
+	seq int64
+}
+
+// depart records the job's departure at t in m if it is measured, and
+// takes it from its dispatcher's count (owned, under the own view).
+func (j *jobRecord) depart(t float64, owned []int32, m *metrics) {
+	if owned != nil {
+		owned[j.owner]--
+	}
+	if j.seq >= 0 {
+		// Served at a rate of at most 1, a job stays at least its service
+		// time: less is the rounding of t, and a wait below 0.
+		r := max(t-j.arrival, j.service)
+		m.record(j.seq, int(j.class), r-j.service, r)
+	}
 }
 
 func (q *psQueue) nextDeparture() float64 {
@@ -235,15 +324,7 @@ func (q *psQueue) advance(to float64, m *metrics) int {
 		q.t += dt
 		q.v = q.jobs[0].fin
 		j := q.pop()
-		if q.owned != nil {
-			q.owned[j.owner]--
-		}
-		if j.seq >= 0 { // measured
-			// Served at a rate of at most 1, a job stays at least its
-			// service time: less is the rounding of q.t, and a wait below 0.
-			r := max(q.t-j.arrival, j.service)
-			m.record(j.seq, int(j.class), r-j.service, r)
-		}
+		j.depart(q.t, q.owned, m)
 	}
 	q.t = to
 	return 0

@@ -57,8 +57,8 @@ import (
 // random numbers: the difference and the ratio of their means with paired
 // 95% intervals, and the unpaired intervals beside them to show the gain.
 // The metric is one of lbsim.Metrics; by default the mean wait, or the mean
-// response when either run is PS (as everywhere in lbsim: under PS the
-// response is what is measured).
+// response when either run is PS or SRPT (as everywhere in lbsim: under a
+// preemptive discipline the response is what is measured).
 //
 // With n units (replications, or the batches of one replication) and
 // a_i, b_i their values (means, or quantiles: each unit's own), d_i = a_i -
@@ -109,16 +109,22 @@ func ResultsOn(a, b lbsim.Result, metric string) (Comparison, error) {
 // Rows compares the runs of two rows on the default metric (see RowsOn).
 func Rows(a, b lbsim.Row) (Comparison, error) { return RowsOn(a, b, "") }
 
+// preemptive is whether a row's discipline serves jobs preemptively (PS,
+// SRPT), where the response is what is measured; "" is the default, FCFS.
+func preemptive(discipline string) bool {
+	return discipline != "" && discipline != lbsim.FCFS.String()
+}
+
 // RowsOn compares the runs of two rows on metric, one of lbsim.Metrics, or
 // "" for the default: the mean wait, the mean response when either run is
-// PS (see Comparison). It refuses an unknown metric, naming the allowed,
-// and rows that are not paired: the policy, the board (refresh, tally) and
-// the discipline may differ, nothing that sets the arrivals, the sizes or
-// the units.
+// PS or SRPT (see Comparison). It refuses an unknown metric, naming the
+// allowed, and rows that are not paired: the policy, the board (refresh,
+// tally) and the discipline may differ, nothing that sets the arrivals, the
+// sizes or the units.
 func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 	if metric == "" {
 		metric = "mean_wait"
-		if a.Discipline == lbsim.PS.String() || b.Discipline == lbsim.PS.String() {
+		if preemptive(a.Discipline) || preemptive(b.Discipline) {
 			metric = "mean_response"
 		}
 	}

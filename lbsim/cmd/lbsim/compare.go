@@ -15,7 +15,7 @@ func init() { commands["compare"] = compareCommand }
 
 // compareCommand runs two policies on the same system and the same seeds
 // (common random numbers) and prints A - B and A / B of a metric (-metric:
-// by default the mean wait, under PS the mean response) with paired 95%
+// by default the mean wait, under PS and SRPT the mean response) with paired 95%
 // intervals and the unpaired ones beside them (compare.ResultsOn). Every
 // run flag applies to both runs.
 func compareCommand(args []string, stdout, stderr io.Writer) error {
@@ -23,7 +23,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", stderr, &c)
 	fs.Lookup("policy").Usage = "the two policies A,B to compare, e.g. rnd,rr (" + fs.Lookup("policy").Usage + ")"
 	asJSON := fs.Bool("json", false, "print exactly one JSON object on stdout")
-	metric := fs.String("metric", "", "the metric to compare: one of "+strings.Join(lbsim.Metrics(), ", ")+" (default mean_wait, under PS mean_response)")
+	metric := fs.String("metric", "", "the metric to compare: one of "+strings.Join(lbsim.Metrics(), ", ")+" (default mean_wait, under PS and SRPT mean_response)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -103,7 +103,7 @@ func comparisonText(c compare.Comparison, res []lbsim.Result) string {
 }
 
 // comparisonJSON is compare's JSON object: the difference and ratio of the
-// metric (diff_mean_wait, ...; under PS by default of the mean response,
+// metric (diff_mean_wait, ...; under PS and SRPT by default of the mean response,
 // diff_mean_response, ...; diff_p99_response with -metric p99_response)
 // with paired _ci95 half-widths, the unpaired ones, and both runs as lbsim
 // run -json reports them.

@@ -60,7 +60,7 @@
 //	-reps  independent replications R (CIs over replications; R=1 uses batch means) (default 1)
 //	-seed  base seed: replication r draws from streams derived from (seed, r) (default 1)
 //	-batches  batch means for the CI when R=1 (0 = 20) (default 0)
-//	-precision  run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length) (default 0)
+//	-precision  run until the 95% half-width of the mean wait (PS, SRPT: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length) (default 0)
 //	-max-jobs  with -precision: at most this many jobs in all (0 = 1e10) (default 0)
 //	-max-seconds  with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent) (default 0)
 //	-control-variates  narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)
@@ -75,7 +75,7 @@
 
 // compare adds:
 //
-//	-metric  the metric to compare: mean_wait (default; under PS mean_response),
+//	-metric  the metric to compare: mean_wait (default; under PS and SRPT mean_response),
 //	         mean_response, p50_wait, p50_response, ..., p999_response
 //
 // sweep and slurm add:
@@ -179,7 +179,7 @@
 //	reps  independent replications R (CIs over replications; R=1 uses batch means)
 //	seed  base seed: replication r draws from streams derived from (seed, r)
 //	batches  batch means for the CI when R=1 (0 = 20)
-//	precision  run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)
+//	precision  run until the 95% half-width of the mean wait (PS, SRPT: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)
 //	max_jobs  with -precision: at most this many jobs in all (0 = 1e10)
 //	max_seconds  with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)
 //	control_variates  narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)
@@ -234,7 +234,7 @@
 //	reps  independent replications R (CIs over replications; R=1 uses batch means)
 //	seed  base seed: replication r draws from streams derived from (seed, r)
 //	batches  batch means for the CI when R=1 (0 = 20)
-//	precision  run until the 95% half-width of the mean wait (PS: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)
+//	precision  run until the 95% half-width of the mean wait (PS, SRPT: response) is at most this fraction of it, e.g. 0.05 (0 = fixed length)
 //	max_jobs  with -precision: at most this many jobs in all (0 = 1e10)
 //	max_seconds  with -precision: stop after this many seconds (0 = no limit; makes the result machine-dependent)
 //	control_variates  narrow the intervals by control variates: the sizes drawn and the interarrival gaps, of known means (Poisson or det arrivals)
@@ -323,7 +323,7 @@
 // E_K/M/1 servers; LWL: the central M/M/K queue), else null.
 //
 // lbsim compare -json prints a, b, metric (-metric: mean_wait by default,
-// mean_response under PS; or mean_response, p50_wait, ..., p999_response),
+// mean_response under PS and SRPT; or mean_response, p50_wait, ..., p999_response),
 // load, pairs, ci_method, mean_wait_a, mean_wait_a_ci95, mean_wait_b,
 // mean_wait_b_ci95, diff_mean_wait, diff_mean_wait_ci95 (paired),
 // ratio_mean_wait, ratio_mean_wait_ci95 (paired), unpaired_diff_ci95,
