@@ -11,7 +11,7 @@ import (
 // unreliable, with a threshold chosen so that a benign run (exponential
 // sizes, moderate load, enough jobs) stays silent; TestWarnings checks both
 // ways. "The metric" is the mean wait under FCFS and the mean response
-// under PS and SRPT (responseMetric).
+// under the preemptive disciplines, PS and SRPT (Discipline.preemptive).
 const (
 	// RuleUnstable: a server ran at measured utilisation >= 1 (the work
 	// sent to it per unit time, in its own time units), a trace or -overload
@@ -93,7 +93,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	add := func(rule, format string, args ...any) {
 		ws = append(ws, Warning{Rule: rule, Message: fmt.Sprintf(format, args...)})
 	}
-	resp := responseMetric(cfg.Discipline)
+	resp := cfg.Discipline.preemptive()
 	metric, what := r.Wait, "mean wait"
 	if resp {
 		metric, what = r.Response, "mean response"
@@ -158,12 +158,6 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	}
 	return ws
 }
-
-// responseMetric reports whether d's metric (the warnings', the precision
-// target's) is the mean response rather than the mean wait: under PS and
-// SRPT a job is not served in one span after one wait, and its "wait" is
-// only its response less its service.
-func responseMetric(d Discipline) bool { return d != FCFS }
 
 // asResponse names, under FCFS, the mean response that goes with a mean wait
 // (a table of times in system shows that one): "; mean response 23.5".
@@ -296,7 +290,7 @@ func timeScales(cfg *Config, reps []replication, add func(rule, format string, a
 func batchMeans(cfg *Config, rep replication, group int) []float64 {
 	m := rep.m
 	sums, counts := m.waits(), m.counts()
-	if responseMetric(cfg.Discipline) {
+	if cfg.Discipline.preemptive() {
 		sums = m.responses()
 	}
 	var out []float64

@@ -107,7 +107,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 			qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
 		}
 	}
-	resp := responseMetric(cfg.Discipline)
+	resp := cfg.Discipline.preemptive()
 	n := float64(cfg.jobs())
 	warm := 0.0
 	for _, rep := range reps {
