@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -223,5 +224,56 @@ func TestSizeAtoms(t *testing.T) {
 	}
 	if _, ok := Atoms(Exponential{M: 1}); ok {
 		t.Error("the exponential law has no atoms")
+	}
+}
+
+// Simulated SRPT servers against the exact M/G/1-SRPT values: RND (equal
+// and unequal speeds; exponential and H2 sizes) and SITA (two-point groups,
+// and a cut through the exponential law) at several loads, the simulated
+// mean response (and each class's) within 1.5 half-widths of its 95%
+// interval (about three standard errors) of the exact value.
+func TestExactSRPTMatchesSimulation(t *testing.T) {
+	h10, _ := NewH2Balanced(1, 10)
+	h30, _ := NewH2Balanced(1, 30)
+	cases := []Config{
+		{Servers: 4, Load: 0.5, Sizes: Exponential{M: 1}, Policy: Random{}},
+		{Servers: 4, Load: 0.8, Sizes: Exponential{M: 1}, Policy: Random{}},
+		{Servers: 4, Load: 0.7, Sizes: h10, Policy: Random{}},
+		{Servers: 2, Load: 0.5, Sizes: h30, Policy: Random{}},
+		{Servers: 3, Load: 0.6, Speeds: []float64{2, 1, 1}, Sizes: Exponential{M: 1}, Policy: Random{}},
+		{Servers: 3, Load: 0.8, Speeds: []float64{2, 1, 1}, Sizes: Exponential{M: 1}, Policy: WeightedRandom{Weights: Weights{Speed: true}}},
+		{Servers: 10, Load: 0.6, Sizes: TwoPoint{Xm: 1, XM: 20, P: 0.05}, Policy: SITA{C: 5}},
+		{Servers: 4, Load: 0.5, Sizes: Exponential{M: 1}, Policy: SITA{C: 1, Cut: 0.96}},
+		{Servers: 4, Load: 0.8, Sizes: Exponential{M: 1}, Policy: SITA{C: 1, Cut: 0.96}},
+	}
+	for _, cfg := range cases {
+		cfg.Discipline, cfg.Jobs, cfg.Reps, cfg.Seed = SRPT, 200_000, 20, 2026
+		what := fmt.Sprintf("%s K=%d speeds %v %v rho=%g", policyName(cfg), cfg.Servers, cfg.Speeds, cfg.Sizes, cfg.Load)
+		ref, ok := Exact(cfg)
+		if !ok {
+			t.Fatalf("%s: no exact value", what)
+		}
+		r, err := Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		check := func(name string, got Estimate, exact float64) {
+			if math.IsNaN(got.CI95) || math.Abs(got.Mean-exact) > 1.5*got.CI95 {
+				t.Errorf("%s %s: simulated %.5g ± %.3g, exact %.6g", what, name, got.Mean, got.CI95, exact)
+			} else {
+				t.Logf("%s %s: simulated %.5g ± %.3g, exact %.6g", what, name, got.Mean, got.CI95, exact)
+			}
+		}
+		check("response", r.Response, ref.Response)
+		for _, c := range ref.Classes {
+			if sim, ok := r.Class(c.Name); ok {
+				check(c.Name, sim.Response, c.Response)
+			} else {
+				t.Errorf("%s: no simulated class %s", what, c.Name)
+			}
+		}
+		if r.Warnings.Has(RuleExactOutside) {
+			t.Errorf("%s: %v", what, r.Warnings)
+		}
 	}
 }
