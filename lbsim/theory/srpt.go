@@ -208,8 +208,8 @@ func (s *srpt) integrate(cuts []float64) {
 	target := SRPTTolerance * 2 * s.mean // of 2 mu E[T] >= 2 E[X]
 	for len(s.pts) < srptMaxPoints/2 {
 		last := s.pts[len(s.pts)-1]
-		if s.tailBound(last) <= target/4 {
-			break
+		if s.tailBound(last) <= target/4 || last.y > s.mean*0x1p200 {
+			break // small enough, or a tail too heavy to reach it (Bound says)
 		}
 		s.pts = append(s.pts, s.at(2*last.y))
 	}
