@@ -85,10 +85,12 @@ type SRPTMeans struct {
 // E[X; a < X <= b] is known, so Jensen and the chord of the convex Psi at
 // ybar, and Chebyshev's inequality for the weight 1/(1-r)^2, bracket the
 // cell's part to second order in its width; the cells are split where
-// the bracket is widest until the sum of the brackets and of the tail's
-// bound Psi(y_max) (G(inf) - G(y_max)) is below SRPTTolerance times E[X]/mu
-// (or srptMaxPoints are spent: Bound says what was reached). The value is
-// the middle of the bracket.
+// the bracket is widest until the sum of the brackets, of the tail's
+// bound Psi(y_max) (G(inf) - G(y_max)) and of the rounding is below
+// SRPTTolerance times E[T] (or srptMaxPoints are spent, or the rounding
+// outweighs the brackets: Bound says what was reached; a Pareto tail of
+// index near 1 keeps a tenth of its mean beyond 1e15 E[X], where y (1 -
+// F(y)) is lost to rounding). The value is the middle of the bracket.
 //
 // E[T; X <= c] for each cut c: the same integral up to c, with
 //
