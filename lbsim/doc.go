@@ -309,11 +309,14 @@
 //     alpha <= 2). FCFS: the mean wait is infinite (Pollaczek-Khinchine), a
 //     simulated mean only grows with N; the percentiles still mean
 //     something. PS: the mean response E[X]/(1-rho) exists, but the response
-//     time has infinite variance, so its interval is not valid.
+//     time has infinite variance, so its interval is not valid. SRPT: the
+//     mean response exists (at most PS's), and the response, at least the
+//     job's service, has infinite variance: as under PS.
 //   - infinite-third-moment ([RuleInfiniteThirdMoment]): E[X^3] = inf
 //     (Pareto alpha <= 3) under FCFS: E[W^2] is infinite (Takacs), so the
 //     normal interval is too narrow and the mean converges slower than
-//     1/sqrt(N). Compare runs of 10x the length, or use PS.
+//     1/sqrt(N). Compare runs of 10x the length, or use PS or SRPT (their
+//     response time's tail is the size's: a finite variance).
 //   - tail-undersampled ([RuleSampleMoment]): the sizes drawn have a sample
 //     E[X^2] below half (or above twice) the law's: the mean wait,
 //     proportional to E[X^2], is set by a tail the run has not seen. Run at
