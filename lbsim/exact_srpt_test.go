@@ -229,7 +229,8 @@ func TestSizeAtoms(t *testing.T) {
 
 // Simulated SRPT servers against the exact M/G/1-SRPT values: RND (equal
 // and unequal speeds; exponential and H2 sizes) and SITA (two-point groups,
-// and a cut through the exponential law) at several loads, the simulated
+// a cut through the exponential law, SITA-E's four groups of H2 sizes and
+// three groups of given cuts) at several loads, the simulated
 // mean response (and each class's) within 1.5 half-widths of its 95%
 // interval (about three standard errors) of the exact value.
 func TestExactSRPTMatchesSimulation(t *testing.T) {
@@ -245,6 +246,8 @@ func TestExactSRPTMatchesSimulation(t *testing.T) {
 		{Servers: 10, Load: 0.6, Sizes: TwoPoint{Xm: 1, XM: 20, P: 0.05}, Policy: SITA{C: 5}},
 		{Servers: 4, Load: 0.5, Sizes: Exponential{M: 1}, Policy: SITA{C: 1, Cut: 0.96}},
 		{Servers: 4, Load: 0.8, Sizes: Exponential{M: 1}, Policy: SITA{C: 1, Cut: 0.96}},
+		{Servers: 8, Load: 0.7, Sizes: h10, Policy: SITA{Groups: 4}}, // SITA-E's groups, each with its own law
+		{Servers: 6, Load: 0.6, Sizes: Exponential{M: 1}, Policy: SITA{Cuts: []float64{0.5, 2}, Servers: []int{2, 2, 2}}},
 	}
 	for _, cfg := range cases {
 		cfg.Discipline, cfg.Jobs, cfg.Reps, cfg.Seed = SRPT, 200_000, 20, 2026
