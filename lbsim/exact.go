@@ -166,10 +166,11 @@ func scale(d theory.Delay, m float64) theory.Delay {
 // finite wait when E[X^2 | k] = inf), M/G/1-PS under PS, E[R | x] = x /
 // mu_k / (1 - rho_k) (insensitive). A class of jobs waits as the servers
 // it is sent to do, weighed by its shares of them; the means weigh the
-// classes by their probabilities, and name them when there are several
-// (SITA's short and long jobs).
+// classes by their probabilities, and name them as c.classes() does when
+// there are several (SITA's groups).
 func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	split, loads, lambda := jobSplit(&c), c.serverLoads(), c.ArrivalRate()
+	names := c.classes() // one a class of split when it has several (SITA's groups)
 	ref := Reference{Method: fcfs, Kind: ExactValue}
 	if c.Discipline == PS {
 		ref.Method = ps
@@ -178,7 +179,10 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 		if cl.Prob == 0 {
 			continue // no job of this class: its servers stay idle
 		}
-		out := ClassReference{Name: [2]string{"short", "long"}[min(i, 1)]}
+		var out ClassReference
+		if len(split) > 1 && len(names) == len(split) {
+			out.Name = names[i].Name
+		}
 		for _, q := range loads {
 			s := 0.0 // the class's share of the run's jobs
 			for k := q.from; k < q.to; k++ {

@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"reflect"
 	"strings"
 	"testing"
 )
@@ -128,7 +129,9 @@ func FuzzSizeRoundTrip(f *testing.F) {
 func FuzzParsePolicy(f *testing.F) {
 	for _, s := range []string{"rnd", "rr", "ll:d=2", "lwl", "jsq:d=3", "jsq", "sita:c=20", "sita:cut=10,c=20",
 		"ll:d=0", "ll", "sita:c=1.5", "jsq:d=-2", "rr:x=1", "LL:D=2",
-		"jiq", "jsq:d=2,mem=1", "ll:d=3,replace=1,mem=2", "jsq:mem=1", "ll:d=2,mem=0", "jiq:mem=1"} {
+		"jiq", "jsq:d=2,mem=1", "ll:d=3,replace=1,mem=2", "jsq:mem=1", "ll:d=2,mem=0", "jiq:mem=1",
+		"rnd:weights=2/1/1", "sita:cuts=1/10,servers=3/3/4", "sita:cuts=1,servers=5/5", "sita:groups=10", "sita:groups=1",
+		"sita:cuts=10/1,servers=3/3/4", "sita:cuts=1,servers=2.5/7.5", "sita:groups=2,c=1"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, spec string) {
@@ -137,7 +140,7 @@ func FuzzParsePolicy(f *testing.F) {
 			return
 		}
 		back, err := ParsePolicy(p.String())
-		if err != nil || back != p {
+		if err != nil || !reflect.DeepEqual(back, p) { // a policy with a list (weights, cuts) is not comparable with !=
 			t.Fatalf("%q -> %q -> %v, %v", spec, p.String(), back, err)
 		}
 		_ = validatePolicy(p, 10, NewTwoPointBeta(1, 1000, 0.8)) // must not panic

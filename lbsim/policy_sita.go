@@ -1,76 +1,316 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
 
-// SITA (size interval task assignment) sends short jobs uniformly to servers
-// 1..C and long jobs uniformly to servers C+1..K. With Cut = 0 the size law
-// must be two-point and "long" means x = x_M; otherwise a job is long when
-// its size exceeds Cut. With Poisson arrivals each server is an M/G/1 queue
-// fed by one class.
+// SITA (size interval task assignment) splits the servers, in order, into
+// groups, and sends a job uniformly to the servers of the group of its
+// size: group g takes the sizes in (x_{g-1}, x_g], x_0 = 0 and x_G = +Inf.
+// It is given in one of three forms:
+//
+//   - C (sita:c=C, sita:cut=X,c=C): two groups, short jobs to servers 1..C
+//     and long ones to C+1..K. With Cut = 0 the size law must be two-point
+//     and "long" means x = x_M; otherwise a job is long when its size
+//     exceeds Cut.
+//   - Cuts and Servers (sita:cuts=X1/X2,servers=C1/C2/C3): G-1 increasing
+//     cutoffs and the G groups' server counts, summing to K.
+//   - Groups (sita:groups=G): G groups as equal as possible (the first
+//     K mod G one server larger), with the cutoffs at which every server
+//     carries the same load, E[X; X <= x_g] = (servers of groups 1..g / K)
+//     E[X], from the law's partial moments (BelowCut): SITA-E (Harchol-
+//     Balter, Crovella and Murta 1999) when G = K. With unequal speeds the
+//     servers carry equal work, not equal loads.
+//
+// With Poisson arrivals each server is an M/G/1 queue fed by one group's
+// sizes.
 type SITA struct {
-	C   int
-	Cut float64
+	C       int
+	Cut     float64
+	Cuts    []float64
+	Servers []int
+	Groups  int
 }
 
 func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "sita", Params: []string{"c", "cut"}, Example: "sita:c=20",
-		Summary: "size interval: short jobs to servers 1..c, long ones to c+1..K (sita:cut=X,c=C: long means size > X)",
-		New: func(p Params) (Policy, error) {
-			c, err := p.Int("c", 0)
-			if err != nil {
-				return nil, fmt.Errorf("sita: %w (the number of servers for short jobs, in 1..K-1)", err)
+	mustRegister(policyRegistry, PolicyType{Name: "sita", Params: []string{"c", "cut", "cuts", "servers", "groups"}, Lists: []string{"cuts", "servers"},
+		Example: "sita:c=20",
+		Summary: "size interval: short jobs to servers 1..c, long ones to c+1..K (sita:cut=X,c=C: long means size > X; sita:cuts=X1/X2,servers=C1/C2/C3: several groups; sita:groups=G: cutoffs of equal loads, SITA-E for G=K)",
+		New:     newSITA})
+}
+
+// newSITA reads one of SITA's three forms from a spec's parameters.
+func newSITA(p Params) (Policy, error) {
+	const forms = "give c (sita:c=20 or sita:cut=10,c=20), cuts and servers (sita:cuts=1/10,servers=30/30/40) or groups (sita:groups=4)"
+	switch {
+	case p.Has("groups"):
+		if p.Has("c") || p.Has("cut") || p.Has("cuts") || p.Has("servers") {
+			return nil, fmt.Errorf("sita: groups=G sets the cutoffs and servers itself, drop the other parameters; %s", forms)
+		}
+		g, err := p.Int("groups", 0)
+		if err != nil {
+			return nil, fmt.Errorf("sita: %w (the number of groups, 2..K)", err)
+		}
+		s := SITA{Groups: g}
+		return s, s.check()
+	case p.Has("cuts") || p.Has("servers"):
+		if p.Has("c") || p.Has("cut") {
+			return nil, fmt.Errorf("sita: cuts and servers replace c and cut, drop c and cut; %s", forms)
+		}
+		if !p.Has("cuts") || !p.Has("servers") {
+			return nil, fmt.Errorf("sita: cuts and servers go together; e.g. sita:cuts=1/10,servers=30/30/40")
+		}
+		cuts, err := listParam(p, "cuts", "the size cutoffs, increasing, e.g. cuts=1/10")
+		if err != nil {
+			return nil, err
+		}
+		counts, err := listParam(p, "servers", "the servers of each group, e.g. servers=30/30/40")
+		if err != nil {
+			return nil, err
+		}
+		s := SITA{Cuts: cuts}
+		for i, n := range counts {
+			if n != math.Trunc(n) || n < 1 || n > maxServers {
+				return nil, fmt.Errorf("sita: servers=%s: group %d has %v servers: need a whole number in 1..%d", listText(counts), i+1, n, maxServers)
 			}
-			if !p.Has("c") {
-				return nil, fmt.Errorf("sita: missing parameter c; e.g. sita:c=20 or sita:cut=10,c=20")
-			}
-			cut := p["cut"]
-			if p.Has("cut") && cut <= 0 {
-				return nil, fmt.Errorf("sita: cut=%v is invalid: need cut > 0", cut)
-			}
-			return SITA{C: c, Cut: cut}, nil
-		}})
+			s.Servers = append(s.Servers, int(n))
+		}
+		return s, s.check()
+	case !p.Has("c"):
+		return nil, fmt.Errorf("sita: missing parameter c; %s", forms)
+	}
+	c, err := p.Int("c", 0)
+	if err != nil {
+		return nil, fmt.Errorf("sita: %w (the number of servers for short jobs, in 1..K-1)", err)
+	}
+	cut := p["cut"]
+	if p.Has("cut") && cut <= 0 {
+		return nil, fmt.Errorf("sita: cut=%v is invalid: need cut > 0", cut)
+	}
+	return SITA{C: c, Cut: cut}, nil
+}
+
+// listParam is the list of numbers given to key: one number, or several
+// separated by '/'.
+func listParam(p Params, key, what string) ([]float64, error) {
+	if xs := p.List(key); xs != nil {
+		return xs, nil
+	}
+	if x, ok := p[key]; ok {
+		return []float64{x}, nil
+	}
+	return nil, fmt.Errorf("sita: %s=%s is invalid: need %s", key, p.Word(key), what)
+}
+
+// check is what SITA's parameters must satisfy whatever K: one form, and
+// its cutoffs, server counts and number of groups.
+func (p SITA) check() error {
+	switch {
+	case p.Groups != 0 && (p.C != 0 || p.Cut != 0 || p.Cuts != nil || p.Servers != nil),
+		p.Cuts != nil && (p.C != 0 || p.Cut != 0):
+		return fmt.Errorf("sita %v mixes its forms: give C (and Cut), Cuts and Servers, or Groups", p)
+	case p.Groups != 0 && p.Groups < 2:
+		return fmt.Errorf("sita groups=%d is invalid: need at least 2 groups (1 group is rnd); e.g. sita:groups=2", p.Groups)
+	case p.Groups != 0:
+		return nil
+	case p.Cuts == nil && p.Servers == nil:
+		if !(p.Cut >= 0) { // NaN too
+			return fmt.Errorf("sita cut=%v is invalid: need cut > 0 (or no cut with two-point sizes)", p.Cut)
+		}
+		return nil
+	case len(p.Cuts) == 0:
+		return fmt.Errorf("sita: no cutoffs given: need at least one, e.g. sita:cuts=10,servers=20/80")
+	case len(p.Servers) != len(p.Cuts)+1:
+		return fmt.Errorf("sita: %d cutoffs make %d groups, but servers lists %d: give one server count per group, e.g. servers=%s",
+			len(p.Cuts), len(p.Cuts)+1, len(p.Servers), strings.TrimSuffix(strings.Repeat("10/", len(p.Cuts)+1), "/"))
+	}
+	for i, x := range p.Cuts {
+		if !(x > 0) || math.IsInf(x, 1) || i > 0 && !(x > p.Cuts[i-1]) {
+			return fmt.Errorf("sita cuts=%s is invalid: cutoff %d is %v; need finite cutoffs > 0, each larger than the one before", listText(p.Cuts), i+1, x)
+		}
+	}
+	for i, n := range p.Servers {
+		if n < 1 {
+			return fmt.Errorf("sita servers=%s is invalid: group %d has %d servers; need at least 1 server a group", intsText(p.Servers), i+1, n)
+		}
+	}
+	return nil
 }
 
 func (p SITA) String() string {
-	if p.Cut > 0 {
+	switch {
+	case p.Groups != 0:
+		return fmt.Sprintf("sita:groups=%d", p.Groups)
+	case p.Cuts != nil || p.Servers != nil:
+		return fmt.Sprintf("sita:cuts=%s,servers=%s", listText(p.Cuts), intsText(p.Servers))
+	case p.Cut > 0:
 		return fmt.Sprintf("sita:cut=%s,c=%d", fmtNum(p.Cut), p.C)
 	}
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
 
 // label is SITA-c; a size cut changes the numbers, so it is named too
-// (SITA-5 (cut 2)). Without one the label stays SITA-c, which notebooks parse.
+// (SITA-5 (cut 2)). Without one the label stays SITA-c, which notebooks
+// parse. Several groups are SITA-C1/C2/C3 (cuts X1/X2) and SITA-E (G
+// groups).
 func (p SITA) label() string {
-	if p.Cut > 0 {
+	switch {
+	case p.Groups != 0:
+		return fmt.Sprintf("SITA-E (%d groups)", p.Groups)
+	case p.Cuts != nil || p.Servers != nil:
+		return fmt.Sprintf("SITA-%s (cuts %s)", intsText(p.Servers), listText(p.Cuts))
+	case p.Cut > 0:
 		return fmt.Sprintf("SITA-%d (cut %s)", p.C, fmtNum(p.Cut))
 	}
 	return fmt.Sprintf("SITA-%d", p.C)
 }
 
-// rowParams: SITA's c, the servers of the short jobs.
-func (p SITA) rowParams(int) (d, c int) { return 0, p.C }
-func (p SITA) reads() State             { return 0 }
+// listText is a list as a spec value, "1/10".
+func listText(xs []float64) string {
+	out := make([]string, len(xs))
+	for i, x := range xs {
+		out[i] = fmtNum(x)
+	}
+	return strings.Join(out, "/")
+}
+
+func intsText(ns []int) string {
+	out := make([]string, len(ns))
+	for i, n := range ns {
+		out[i] = strconv.Itoa(n)
+	}
+	return strings.Join(out, "/")
+}
+
+// rowParams: SITA's c, the servers of its first group (the shortest jobs').
+func (p SITA) rowParams(k int) (d, c int) {
+	if n := p.servers(k); n != nil {
+		return 0, n[0]
+	}
+	return 0, p.C
+}
+func (p SITA) reads() State { return 0 }
+
 func (p SITA) validate(k int, sizes SizeLaw) error {
 	if k < 2 {
 		return fmt.Errorf("sita needs at least 2 servers (short jobs on c of them, long jobs on the rest), got K=%d; use -servers 2 or more", k)
 	}
-	if p.C < 1 || p.C > k-1 {
+	if err := p.check(); err != nil {
+		return err
+	}
+	switch {
+	case p.Groups > k:
+		return fmt.Errorf("sita groups=%d is invalid for K=%d servers: need at most one group a server, groups <= %d; e.g. sita:groups=%d (SITA-E)", p.Groups, k, k, k)
+	case p.Servers != nil:
+		if n := sum(p.Servers); n != k {
+			return fmt.Errorf("sita servers=%s is invalid: the groups have %d servers in all, K=%d; need server counts summing to K", intsText(p.Servers), n, k)
+		}
+	case p.C < 1 || p.C > k-1:
 		return fmt.Errorf("sita c=%d is invalid: need 1 <= c <= K-1 = %d so that both short and long jobs have a server; pick c in 1..%d", p.C, k-1, k-1)
-	}
-	if p.Cut < 0 {
-		return fmt.Errorf("sita cut=%v is invalid: need cut > 0 (or no cut with two-point sizes)", p.Cut)
-	}
-	if p.Cut == 0 {
+	case p.Cut == 0:
 		if _, ok := sizes.(TwoPoint); !ok && sizes != nil {
 			return fmt.Errorf("sita without cut needs two-point sizes, not %s; give a size cut-off, e.g. sita:cut=10,c=%d", sizes, p.C)
 		}
 	}
-	return nil
+	if sizes == nil {
+		return nil
+	}
+	_, err := p.groupsOf(k, sizes)
+	return err
+}
+
+func sum(ns []int) int {
+	out := 0
+	for _, n := range ns {
+		out += n
+	}
+	return out
+}
+
+// servers are the server counts of the groups at K servers, in order.
+func (p SITA) servers(k int) []int {
+	switch {
+	case p.Groups != 0:
+		out := make([]int, p.Groups)
+		for g := range out {
+			out[g] = k / p.Groups
+			if g < k%p.Groups {
+				out[g]++
+			}
+		}
+		return out
+	case p.Servers != nil:
+		return p.Servers
+	}
+	return []int{p.C, k - p.C}
+}
+
+// sitaGroups is a SITA's groups under a configuration: group g takes the
+// sizes in (cuts[g-1], cuts[g]] (cuts[-1] = 0, cuts[G-1] = +Inf) on
+// servers from[g]..from[g+1]-1.
+type sitaGroups struct {
+	cuts []float64 // G-1 cutoffs
+	from []int     // G+1 entries, from[G] = K
+}
+
+// groupsOf is p's groups at K servers with sizes of the given law: the
+// one place that turns each form into cutoffs and servers. Without a cut
+// a two-point law's short jobs are those of size x_m.
+func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
+	counts := p.servers(k)
+	g := sitaGroups{from: make([]int, len(counts)+1)}
+	for i, n := range counts {
+		g.from[i+1] = g.from[i] + n
+	}
+	switch {
+	case p.Groups != 0:
+		if _, _, _, ok := BelowCut(sizes, 0); !ok {
+			return sitaGroups{}, fmt.Errorf("sita groups=%d needs a size law that knows its moments below a cutoff (Truncated), not %v; give the cutoffs, e.g. sita:cuts=1/10,servers=%s", p.Groups, sizes, intsText(counts))
+		}
+		cuts, err := equalLoadCuts(sizes, counts)
+		if err != nil {
+			return sitaGroups{}, fmt.Errorf("sita groups=%d with sizes %s: %w", p.Groups, sizes, err)
+		}
+		g.cuts = cuts
+	case p.Cuts != nil:
+		g.cuts = p.Cuts
+	case p.Cut > 0:
+		g.cuts = []float64{p.Cut}
+	default:
+		tp, ok := sizes.(TwoPoint)
+		if !ok {
+			return sitaGroups{}, fmt.Errorf("sita without cut needs two-point sizes, not %s", sizes)
+		}
+		g.cuts = []float64{tp.Xm} // x > x_m: the long size x_M
+	}
+	return g, nil
+}
+
+// equalLoadCuts are the cutoffs at which groups of the given server counts
+// carry work in proportion to their servers (theory.EqualLoadCuts); an
+// error names the law's atom that prevents it and the way out.
+func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
+	k, mean := sum(counts), sizes.Mean()
+	levels := make([]float64, len(counts)-1)
+	servers := 0
+	for g := range levels {
+		servers += counts[g]
+		levels[g] = float64(servers) / float64(k) * mean
+	}
+	cuts, err := theory.EqualLoadCuts(func(x float64) float64 { _, m1, _, _ := BelowCut(sizes, x); return m1 }, levels)
+	var atom *theory.AtomError
+	if errors.As(err, &atom) {
+		return nil, fmt.Errorf("no cutoff gives each server the same load: servers 1..%d need the jobs that bring %.4g of the work, but the sizes at x = %s bring it from %.4g to %.4g at once (an atom of the law); equal-load cutoffs need a law without atoms there: give cutoffs yourself, e.g. sita:cuts=%s,servers=%s",
+			sum(counts[:atom.Group]), levels[atom.Group-1]/mean, fmtNum(atom.X), atom.Below/mean, atom.At/mean, fmtNum(atom.X), intsText(counts))
+	}
+	return cuts, err
 }
 
 // Pick is SITA through a View; the run uses the equivalent sitaDispatcher.
@@ -81,20 +321,26 @@ func (p SITA) Pick(v *View, x float64) int {
 func (p SITA) newDispatcher(s *sim) dispatcher { return p.dispatcher(s.k, s.cfg.sizes(), s.rDispatch) }
 
 func (p SITA) dispatcher(k int, sizes SizeLaw, r *Stream) *sitaDispatcher {
-	d := &sitaDispatcher{c: p.C, k: k, cut: p.Cut, r: r}
-	if tp, ok := sizes.(TwoPoint); ok && p.Cut == 0 {
-		d.long = tp.XM
+	g, _ := p.groupsOf(k, sizes) // Validate checked it
+	d := &sitaDispatcher{r: r, k: k}
+	if len(g.cuts) == 1 {
+		d.cut, d.c = g.cuts[0], g.from[1]
+	} else {
+		d.groups = g
 	}
 	return d
 }
 
-// dispatcherState: its cut and a stream.
+// dispatcherState: its cutoffs and a stream.
 func (SITA) dispatcherState(*Config) int64 { return 0 }
 
+// sitaDispatcher is two groups by one comparison with the cut (servers
+// 0..c-1 and c..k-1), more by a binary search of the cutoffs.
 type sitaDispatcher struct {
-	c, k      int
-	cut, long float64
-	r         *Stream
+	c, k   int
+	cut    float64
+	groups sitaGroups // more than two groups
+	r      *Stream
 }
 
 func (d *sitaDispatcher) pick(_, x float64) int {
@@ -104,76 +350,122 @@ func (d *sitaDispatcher) pick(_, x float64) int {
 
 func (*sitaDispatcher) lean(*sim) leanPolicy { return leanSITA }
 
-// group is the servers of a job of size x, lo .. lo+n-1: the long jobs'
-// (sizes above the cut, or the two-point law's long size) or the others'.
+// group is the servers of a job of size x, lo .. lo+n-1.
 func (d *sitaDispatcher) group(x float64) (lo, n int) {
-	if (d.cut > 0 && x > d.cut) || (d.cut == 0 && x == d.long) {
+	if d.groups.cuts != nil {
+		return d.groups.of(x)
+	}
+	if x > d.cut {
 		return d.c, d.k - d.c
 	}
 	return 0, d.c
 }
 
-// classes: short jobs (sizes up to the cut, or the two-point law's short
-// class) on servers 1..C, long jobs on C+1..K.
+// of is the servers of the group of size x: the cutoffs below x count
+// the groups before it.
+func (g sitaGroups) of(x float64) (lo, n int) {
+	i, _ := slices.BinarySearch(g.cuts, x) // cuts[i-1] < x <= cuts[i]
+	return g.from[i], g.from[i+1] - g.from[i]
+}
+
+// classes: one a group, named by groupName.
 func (p SITA) classes(k int, sizes SizeLaw) []SizeClass {
-	cls := []SizeClass{{Name: "short", Upper: p.Cut}, {Name: "long", Upper: math.Inf(1)}}
-	if p.Cut == 0 {
-		if cls = lawClasses(sizes, k); len(cls) != 2 {
-			return nil
+	g, err := p.groupsOf(k, sizes)
+	if err != nil {
+		return nil
+	}
+	cls := make([]SizeClass, len(g.from)-1)
+	for i := range cls {
+		cls[i] = SizeClass{Name: groupName(i, len(cls)), Upper: math.Inf(1), From: g.from[i], To: g.from[i+1]}
+		if i < len(g.cuts) {
+			cls[i].Upper = g.cuts[i]
 		}
 	}
-	cls[0].From, cls[0].To = 0, p.C
-	cls[1].From, cls[1].To = p.C, k
 	return cls
 }
 
-// split: SITA's two classes of jobs, short ones evenly to servers 1..C
-// and long ones to C+1..K: without a cut the two-point law's sizes, with a
-// cut the law's moments below and above it (BelowCut); nil for a law
-// without them.
-func (p SITA) split(c *Config) []classSplit {
-	sizes := c.sizes()
-	var short, long theory.ClassMoments
-	if tp, isTP := sizes.(TwoPoint); isTP && p.Cut == 0 {
-		short = theory.ClassMoments{Prob: 1 - tp.P, M1: tp.Xm, M2: tp.Xm * tp.Xm}
-		long = theory.ClassMoments{Prob: tp.P, M1: tp.XM, M2: tp.XM * tp.XM}
-	} else if pb, m1, m2, ok := BelowCut(sizes, p.Cut); ok && p.Cut > 0 {
-		cond := func(prob, e1, e2 float64) theory.ClassMoments {
-			if prob <= 0 {
-				return theory.ClassMoments{}
-			}
-			return theory.ClassMoments{Prob: prob, M1: e1 / prob, M2: e2 / prob}
-		}
-		short, long = cond(pb, m1, m2), cond(1-pb, sizes.Mean()-m1, sizes.SecondMoment()-m2)
-	} else {
-		return nil
+// groupName is the name of group i of n in tables: short and long jobs
+// for two, as the course has it, else "group 1".."group G" (cutoffs
+// computed to the last bit would make long names).
+func groupName(i, n int) string {
+	if n == 2 {
+		return [2]string{"short", "long"}[i]
 	}
-	cut := p.Cut
-	if cut == 0 {
-		cut = sizes.(TwoPoint).Xm // short is x_m, long x_M > x_m
-	}
-	return []classSplit{{ClassMoments: short, to: p.C, hi: cut}, {ClassMoments: long, from: p.C, to: c.Servers, lo: cut, hi: math.Inf(1)}}
+	return fmt.Sprintf("group %d", i+1)
 }
 
-// loadAdvice is added to the error for an unstable group: the cut that
-// gives both groups the same load, c_E = K (1-p) x_m / E[X].
-func (p SITA) loadAdvice(c *Config) string {
-	tp, ok := c.sizes().(TwoPoint)
-	if !ok {
-		return ""
+// split: SITA's classes of jobs, each evenly to its group's servers, with
+// the law's moments in its size interval (BelowCut); without a cut the
+// two-point law's atoms; nil for a law without them.
+func (p SITA) split(c *Config) []classSplit {
+	sizes := c.sizes()
+	g, err := p.groupsOf(c.Servers, sizes)
+	if err != nil {
+		return nil
 	}
-	cE := float64(c.Servers) * (1 - tp.P) * tp.Xm / tp.Mean()
-	return fmt.Sprintf("choose c near the equal-load c=%d (K (1-p) x_m / E[X]), ", int(math.Round(cE)))
+	out := make([]classSplit, len(g.from)-1)
+	if tp, isTP := sizes.(TwoPoint); isTP && p.Cut == 0 && p.C != 0 {
+		out[0].ClassMoments = theory.ClassMoments{Prob: 1 - tp.P, M1: tp.Xm, M2: tp.Xm * tp.Xm}
+		out[1].ClassMoments = theory.ClassMoments{Prob: tp.P, M1: tp.XM, M2: tp.XM * tp.XM}
+	} else {
+		// below(x) = (P(X <= x), E[X; X <= x], E[X^2; X <= x]): a group's
+		// share and moments are the differences at its ends.
+		below := func(i int) (pb, m1, m2 float64, ok bool) {
+			switch {
+			case i < 0:
+				return 0, 0, 0, true
+			case i == len(g.cuts):
+				return 1, sizes.Mean(), sizes.SecondMoment(), true
+			}
+			return BelowCut(sizes, g.cuts[i])
+		}
+		p0, a0, b0, _ := below(-1)
+		for i := range out {
+			p1, a1, b1, ok := below(i)
+			if !ok {
+				return nil
+			}
+			if prob := p1 - p0; prob > 0 {
+				out[i].ClassMoments = theory.ClassMoments{Prob: prob, M1: (a1 - a0) / prob, M2: (b1 - b0) / prob}
+			}
+			p0, a0, b0 = p1, a1, b1
+		}
+	}
+	for i := range out {
+		out[i].from, out[i].to = g.from[i], g.from[i+1]
+		out[i].lo, out[i].hi = 0, math.Inf(1)
+		if i > 0 {
+			out[i].lo = g.cuts[i-1]
+		}
+		if i < len(g.cuts) {
+			out[i].hi = g.cuts[i]
+		}
+	}
+	return out
+}
+
+// loadAdvice is added to the error for an unstable group: with two-point
+// sizes and one cut the c that gives both groups the same load, c_E = K
+// (1-p) x_m / E[X]; with several groups the equal-load cutoffs.
+func (p SITA) loadAdvice(c *Config) string {
+	if tp, ok := c.sizes().(TwoPoint); ok && p.Groups == 0 && p.Cuts == nil {
+		cE := float64(c.Servers) * (1 - tp.P) * tp.Xm / tp.Mean()
+		return fmt.Sprintf("choose c near the equal-load c=%d (K (1-p) x_m / E[X]), ", int(math.Round(cE)))
+	}
+	if g := len(p.servers(c.Servers)); p.Groups == 0 && (SITA{Groups: g}).validate(c.Servers, c.sizes()) == nil {
+		return fmt.Sprintf("use the cutoffs of equal loads, sita:groups=%d, ", g)
+	}
+	return ""
 }
 
 // theory: by Poisson thinning each server of a group is an M/G/1 queue of
 // rate lambda p_g / n_g (n_g its servers) at its own speed, fed by its
 // class's conditional moments (see split and splitTheory): two-point sizes
-// without a cut (M/D/1 per group), or any law with a cut; each class's mean
-// is the average over its servers.
+// without a cut (M/D/1 per group), or any law with cutoffs; each class's
+// mean is the average over its servers.
 func (p SITA) theory(c Config) (Reference, bool) {
 	fcfs := "M/G/1 per group (conditional moments)"
-	if _, tp := c.Sizes.(TwoPoint); tp && p.Cut == 0 {
+	if _, tp := c.Sizes.(TwoPoint); tp && p.Cut == 0 && p.C != 0 {
 		fcfs = "M/D/1 per group"
 	}
 	return splitTheory(c, fcfs, "M/G/1-PS per group (insensitive)")

@@ -192,3 +192,64 @@ func sitaStableRange(lambda float64, K int, short, long ClassMoments) (lo, hi in
 	hi = min(K-1, K-(int(math.Floor(al))+1))
 	return lo, hi
 }
+
+// EqualLoadCuts returns the cutoffs x_1 < ... < x_{G-1} of size-interval
+// assignment that give the groups of sizes (x_{g-1}, x_g] the given shares
+// of the work (SITA-E, Harchol-Balter, Crovella and Murta 1999): x_g solves
+//
+//	E[X; X <= x_g] = levels[g-1],
+//
+// for increasing levels in (0, E[X]), where partial(x) = E[X; X <= x] is
+// the law's partial first moment (non-decreasing, right-continuous, 0 at
+// 0). x_g is the least x with partial(x) >= level, found by bisection to
+// the last bit of x (a level met to 1e-12 counts as met, for sums of
+// atoms). A law whose partial moment jumps over a level (an atom of size
+// x_g: two-point, deterministic, empirical laws) has no such cutoff: the
+// error is an *AtomError.
+func EqualLoadCuts(partial func(x float64) float64, levels []float64) ([]float64, error) {
+	const slack, atom = 1e-12, 1e-9
+	cuts := make([]float64, len(levels))
+	lo := 0.0 // partial(lo) < level: the previous cutoff's level is lower
+	for g, level := range levels {
+		if !(level > 0) || g > 0 && !(level > levels[g-1]) {
+			return nil, fmt.Errorf("theory: equal-load level %d is %g: need increasing levels > 0", g+1, level)
+		}
+		reached := func(x float64) bool { return partial(x) >= level*(1-slack) }
+		hi := max(2*lo, 1.0)
+		for !reached(hi) {
+			if hi *= 2; math.IsInf(hi, 1) {
+				return nil, fmt.Errorf("theory: the partial moment never reaches level %g (group %d): need levels below E[X]", level, g+1)
+			}
+		}
+		for {
+			mid := lo + (hi-lo)/2
+			if mid <= lo || mid >= hi {
+				break
+			}
+			if reached(mid) {
+				hi = mid
+			} else {
+				lo = mid
+			}
+		}
+		if at := partial(hi); at > level*(1+atom) {
+			return nil, &AtomError{Group: g + 1, X: hi, Level: level, Below: partial(lo), At: at}
+		}
+		cuts[g], lo = hi, hi
+	}
+	return cuts, nil
+}
+
+// AtomError is an equal-load level that falls inside a jump of the partial
+// moment: the sizes at X bring E[X; X < x] = Below up to At at once, past
+// Level, so no cutoff gives group Group its share of the work.
+type AtomError struct {
+	Group            int
+	X                float64
+	Level, Below, At float64
+}
+
+func (e *AtomError) Error() string {
+	return fmt.Sprintf("theory: no cutoff gives group %d its share of the work, E[X; X <= x] = %.6g: the sizes at x = %.6g bring it from %.6g to %.6g at once",
+		e.Group, e.Level, e.X, e.Below, e.At)
+}
