@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -58,8 +59,10 @@ func newSITA(p Params) (Policy, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sita: %w (the number of groups, 2..K)", err)
 		}
-		s := SITA{Groups: g}
-		return s, s.check()
+		if g < 2 {
+			return nil, fmt.Errorf("sita: groups=%d is invalid: need at least 2 groups (1 group is rnd); e.g. sita:groups=2", g)
+		}
+		return SITA{Groups: g}, nil
 	case p.Has("cuts") || p.Has("servers"):
 		if p.Has("c") || p.Has("cut") {
 			return nil, fmt.Errorf("sita: cuts and servers replace c and cut, drop c and cut; %s", forms)
@@ -208,6 +211,7 @@ func (p SITA) validate(k int, sizes SizeLaw) error {
 	switch {
 	case p.Groups > k:
 		return fmt.Errorf("sita groups=%d is invalid for K=%d servers: need at most one group a server, groups <= %d; e.g. sita:groups=%d (SITA-E)", p.Groups, k, k, k)
+	case p.Groups != 0: // its cutoffs below
 	case p.Servers != nil:
 		if n := sum(p.Servers); n != k {
 			return fmt.Errorf("sita servers=%s is invalid: the groups have %d servers in all, K=%d; need server counts summing to K", intsText(p.Servers), n, k)
@@ -295,8 +299,51 @@ func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 
 // equalLoadCuts are the cutoffs at which groups of the given server counts
 // carry work in proportion to their servers (theory.EqualLoadCuts); an
-// error names the law's atom that prevents it and the way out.
+// error names the law's atom that prevents it and the way out. They are
+// kept for the laws that are plain values (equalLoadMemo).
 func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
+	key, keep := equalLoadKey{k: sum(counts), groups: len(counts)}, false
+	switch s := sizes.(type) {
+	case Exponential, H2, Erlang, Pareto, TwoPoint, Deterministic:
+		key.law, keep = s, true
+	case Empirical:
+		key.law, keep = s.tab, s.tab != nil // its values do not change (NewEmpirical)
+	case SizeFile:
+		key.law, keep = s.tab, s.tab != nil
+	}
+	if !keep {
+		return solveEqualLoadCuts(sizes, counts)
+	}
+	equalLoadMemo.Lock()
+	defer equalLoadMemo.Unlock()
+	if cuts, ok := equalLoadMemo.cuts[key]; ok {
+		return cuts, nil
+	}
+	cuts, err := solveEqualLoadCuts(sizes, counts)
+	if err == nil {
+		if len(equalLoadMemo.cuts) >= 16 {
+			clear(equalLoadMemo.cuts)
+		}
+		equalLoadMemo.cuts[key] = cuts
+	}
+	return cuts, err
+}
+
+// equalLoadMemo: a configuration asks for its cutoffs many times
+// (Validate, the model of the loads, its classes, each replication's
+// dispatcher), and at K = 1000 they take about 20 ms to find. They are
+// read, never written, by their users.
+var equalLoadMemo = struct {
+	sync.Mutex
+	cuts map[equalLoadKey][]float64
+}{cuts: map[equalLoadKey][]float64{}}
+
+type equalLoadKey struct {
+	law       any // a comparable law, or an empirical law's table
+	k, groups int
+}
+
+func solveEqualLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	k, mean := sum(counts), sizes.Mean()
 	levels := make([]float64, len(counts)-1)
 	servers := 0
@@ -307,10 +354,26 @@ func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	cuts, err := theory.EqualLoadCuts(func(x float64) float64 { _, m1, _, _ := BelowCut(sizes, x); return m1 }, levels)
 	var atom *theory.AtomError
 	if errors.As(err, &atom) {
-		return nil, fmt.Errorf("no cutoff gives each server the same load: servers 1..%d need the jobs that bring %.4g of the work, but the sizes at x = %s bring it from %.4g to %.4g at once (an atom of the law); equal-load cutoffs need a law without atoms there: give cutoffs yourself, e.g. sita:cuts=%s,servers=%s",
-			sum(counts[:atom.Group]), levels[atom.Group-1]/mean, fmtNum(atom.X), atom.Below/mean, atom.At/mean, fmtNum(atom.X), intsText(counts))
+		return nil, fmt.Errorf("no cutoff gives each server the same load: servers 1..%d need the jobs that bring %.4g of the work, but the sizes at x = %s bring it from %.4g to %.4g at once (an atom of the law); equal-load cutoffs need a law without atoms there: %s",
+			sum(counts[:atom.Group]), levels[atom.Group-1]/mean, fmtNum(atom.X), atom.Below/mean, atom.At/mean, atomAdvice(atom, mean, k))
 	}
 	return cuts, err
+}
+
+// atomAdvice is a split that exists for a law with an atom where an
+// equal-load cutoff should be: two groups, cut at the atom (or the size
+// before it when the atom is the largest size), servers in proportion to
+// the work on each side.
+func atomAdvice(e *theory.AtomError, mean float64, k int) string {
+	cut, share := e.X, e.At/mean
+	if share > 1-1e-9 { // nothing above the atom
+		cut, share = e.Before, e.Below/mean
+	}
+	if cut == 0 {
+		return "every job has the same size, which size intervals cannot split; use rnd or rr"
+	}
+	c := min(max(int(math.Round(share*float64(k))), 1), k-1)
+	return fmt.Sprintf("give cutoffs between the law's sizes yourself, with servers in proportion to each group's work, e.g. sita:cuts=%s,servers=%d/%d", fmtNum(cut), c, k-c)
 }
 
 // Pick is SITA through a View; the run uses the equivalent sitaDispatcher.

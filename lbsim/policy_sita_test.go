@@ -1,6 +1,12 @@
 package lbsim
 
 import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -45,5 +51,269 @@ func TestSITAOneServer(t *testing.T) {
 	err := cfg.Validate()
 	if err == nil || strings.Contains(err.Error(), "1..0") || !strings.Contains(err.Error(), "at least 2 servers") {
 		t.Errorf("SITA with K=1: %v; want a message asking for at least 2 servers", err)
+	}
+}
+
+// SITA-E: sita:groups=G finds the cutoffs at which every server carries the
+// same load, the offered load, to 1e-9, for smooth laws and for an
+// empirical law (and its file) whose partial sums do reach the levels.
+// Where the law's partial moment is in closed form the cutoffs are checked
+// against it too: exponential E[X; X <= x] = 1 - e^-x (1 + x), Pareto
+// (alpha 1.5, mean 1, L = 1/3) E[X; X <= x] / E[X] = 1 - sqrt(L/x).
+func TestSITAEqualLoadCutoffs(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 30)
+	pareto, _ := NewPareto(1.5, 1, math.Inf(1))
+	emp := NewEmpirical([]float64{1, 1.5, 2, 2.5, 3, 4, 6, 10}) // thirds of the work: 1..3 | 4, 6 | 10
+	path := filepath.Join(t.TempDir(), "sizes.csv")
+	if err := os.WriteFile(path, []byte("size\n10\n1\n1.5\n6\n2\n2.5\n3\n4\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	file, err := SizesFromFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	exp := func(x float64) float64 { return 1 - math.Exp(-x)*(1+x) }
+	par := func(x float64) float64 { return 1 - math.Sqrt(pareto.L/x) }
+	for _, tc := range []struct {
+		sizes   SizeLaw
+		k, g    int
+		partial func(x float64) float64 // E[X; X <= x] / E[X], nil: not in closed form here
+		cuts    []float64               // exact cutoffs, nil: not known here
+	}{
+		{Exponential{M: 1}, 10, 10, exp, nil},
+		{Exponential{M: 1}, 10, 4, exp, nil}, // groups of 3, 3, 2, 2
+		{Exponential{M: 1}, 1000, 1000, exp, nil},
+		{h2, 100, 100, nil, nil},
+		{h2, 7, 3, nil, nil},
+		{pareto, 100, 100, par, nil},
+		{pareto, 10, 4, par, nil},
+		{Erlang{K: 4, M: 1}, 50, 50, nil, nil},
+		{emp, 3, 3, nil, []float64{3, 6}},
+		{emp, 6, 3, nil, []float64{3, 6}},
+		{file, 3, 3, nil, []float64{3, 6}},
+	} {
+		cfg := Config{Servers: tc.k, Load: 0.7, Sizes: tc.sizes, Policy: SITA{Groups: tc.g}, Jobs: 1000}
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%s K=%d groups=%d: %v", tc.sizes, tc.k, tc.g, err)
+			continue
+		}
+		for _, q := range cfg.serverLoads() {
+			if math.Abs(q.rho-0.7) > 1e-9*0.7 {
+				t.Errorf("%s K=%d groups=%d: servers %d..%d have load %.15g, want 0.7", tc.sizes, tc.k, tc.g, q.from+1, q.to, q.rho)
+			}
+		}
+		g, _ := SITA{Groups: tc.g}.groupsOf(tc.k, tc.sizes)
+		if tc.cuts != nil && !slices.Equal(g.cuts, tc.cuts) {
+			t.Errorf("%s K=%d groups=%d: cutoffs %v, want %v", tc.sizes, tc.k, tc.g, g.cuts, tc.cuts)
+		}
+		for i, x := range g.cuts {
+			if want := float64(g.from[i+1]) / float64(tc.k); tc.partial != nil && math.Abs(tc.partial(x)-want) > 1e-9*want {
+				t.Errorf("%s K=%d groups=%d: cutoff %d = %v has E[X; X <= x]/E[X] = %.15g, want %.15g", tc.sizes, tc.k, tc.g, i+1, x, tc.partial(x), want)
+			}
+		}
+	}
+}
+
+// Three groups of H2 sizes (SCV 10), cuts 0.5/3 on 3/3/4 servers at load
+// 0.6: each server is an M/G/1 queue of its group's conditional law,
+// whose moments are the exponential phases' partial moments, computed
+// here by hand: for rate r, P(X <= x) = 1 - e^-rx, E[X; X <= x] = (1 -
+// e^-rx (1 + rx))/r, E[X^2; X <= x] = (2 - e^-rx (2 + 2rx + r^2x^2))/r^2.
+// FCFS: Pollaczek-Khinchine per group; PS: E[R_g] = E[X|g] / (1 - rho_g).
+func TestSITAGroupsExactByHand(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 10)
+	cuts, servers := []float64{0.5, 3}, []int{3, 3, 4}
+	below := func(x float64) (p, m1, m2 float64) {
+		for _, ph := range []struct{ w, r float64 }{{h2.P1, h2.Rate1}, {1 - h2.P1, h2.Rate2}} {
+			if math.IsInf(x, 1) {
+				p, m1, m2 = p+ph.w, m1+ph.w/ph.r, m2+2*ph.w/(ph.r*ph.r)
+				continue
+			}
+			e, rx := math.Exp(-ph.r*x), ph.r*x
+			p, m1, m2 = p+ph.w*(1-e), m1+ph.w*(1-e*(1+rx))/ph.r, m2+ph.w*(2-e*(2+2*rx+rx*rx))/(ph.r*ph.r)
+		}
+		return p, m1, m2
+	}
+	for _, disc := range []Discipline{FCFS, PS} {
+		cfg := Config{Servers: 10, Load: 0.6, Sizes: h2, Policy: SITA{Cuts: cuts, Servers: servers}, Discipline: disc, Jobs: 1000}
+		lambda := 0.6 * 10 / h2.Mean()
+		var want Reference
+		edges := []float64{0, 0.5, 3, math.Inf(1)}
+		for g := range servers {
+			p0, a0, b0 := below(edges[g])
+			p1, a1, b1 := below(edges[g+1])
+			pg, m1, m2 := p1-p0, (a1-a0)/(p1-p0), (b1-b0)/(p1-p0)
+			rate := lambda * pg / float64(servers[g])
+			rho := rate * m1
+			w := rate * m2 / (2 * (1 - rho))
+			if disc == PS {
+				w = m1/(1-rho) - m1
+			}
+			want.Classes = append(want.Classes, ClassReference{Name: fmt.Sprintf("group %d", g+1), Wait: w, Response: w + m1})
+			want.Wait, want.Response = want.Wait+pg*w, want.Response+pg*(w+m1)
+		}
+		got, ok := Exact(cfg)
+		if !ok || len(got.Classes) != 3 {
+			t.Fatalf("%s: Exact %+v, %v; want three groups", disc, got, ok)
+		}
+		close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-9*b }
+		if !close(got.Wait, want.Wait) || !close(got.Response, want.Response) {
+			t.Errorf("%s: exact wait %.12g response %.12g, by hand %.12g %.12g", disc, got.Wait, got.Response, want.Wait, want.Response)
+		}
+		for g, c := range want.Classes {
+			if gc := got.Classes[g]; gc.Name != c.Name || !close(gc.Wait, c.Wait) || !close(gc.Response, c.Response) {
+				t.Errorf("%s: class %+v, by hand %+v", disc, gc, c)
+			}
+		}
+		t.Logf("%s: wait %.6g, groups %+v", disc, want.Wait, want.Classes)
+	}
+}
+
+// One cut given as a list is SITA's two groups of today: the same jobs to
+// the same servers (same seed, same numbers), the same exact values, the
+// short and long classes; so are two equal-load groups and their cutoff.
+func TestSITACutsOfOneCutIsSITACut(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 10)
+	base := Config{Servers: 10, Load: 0.7, Sizes: h2, Jobs: 30_000, Reps: 3, Seed: 5}
+	equal, err := SITA{Groups: 2}.groupsOf(10, h2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, pair := range [][2]Policy{
+		{SITA{C: 6, Cut: 2}, SITA{Cuts: []float64{2}, Servers: []int{6, 4}}},
+		{SITA{Groups: 2}, SITA{C: 5, Cut: equal.cuts[0]}},
+	} {
+		var res [2]Result
+		for i, p := range pair {
+			cfg := base
+			cfg.Policy = p
+			r, err := Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			res[i] = r
+		}
+		a, b := res[0], res[1]
+		if a.Wait != b.Wait || a.Response != b.Response || !reflect.DeepEqual(a.Classes, b.Classes) || !reflect.DeepEqual(a.Exact, b.Exact) {
+			t.Errorf("%s and %s differ: wait %v / %v, classes %+v / %+v, exact %+v / %+v", pair[0], pair[1], a.Wait, b.Wait, a.Classes, b.Classes, a.Exact, b.Exact)
+		}
+		if len(a.Classes) != 2 || a.Classes[0].Name != "short" || a.Exact.Classes[1].Name != "long" {
+			t.Errorf("%s: classes %+v, exact %+v; want short and long", pair[1], b.Classes, b.Exact.Classes)
+		}
+	}
+}
+
+// Every way to get several groups wrong is an error naming the value, the
+// allowed range and a fix: at parsing, or at Validate (which knows K and
+// the law).
+func TestSITAGroupsErrors(t *testing.T) {
+	for _, tc := range []struct{ spec, want string }{
+		{"sita:cuts=10/1,servers=3/3/4", "each larger than the one before"},
+		{"sita:cuts=1/1,servers=3/3/4", "each larger than the one before"},
+		{"sita:cuts=0/1,servers=3/3/4", "cutoffs > 0"},
+		{"sita:cuts=-1,servers=5/5", "cutoffs > 0"},
+		{"sita:cuts=1,servers=3/3/4", "1 cutoffs make 2 groups, but servers lists 3"},
+		{"sita:cuts=1/2,servers=5/5", "2 cutoffs make 3 groups, but servers lists 2"},
+		{"sita:cuts=1,servers=0/10", "group 1 has 0 servers: need a whole number in 1.."},
+		{"sita:cuts=1,servers=2.5/7.5", "group 1 has 2.5 servers: need a whole number"},
+		{"sita:cuts=1", "cuts and servers go together"},
+		{"sita:servers=5/5", "cuts and servers go together"},
+		{"sita:cuts=1,servers=5/5,c=5", "drop c and cut"},
+		{"sita:groups=1", "need at least 2 groups"},
+		{"sita:groups=0", "need at least 2 groups"},
+		{"sita:groups=2.5", "whole number"},
+		{"sita:groups=2,c=1", "drop the other parameters"},
+		{"sita:cuts=fast,servers=5/5", "cuts=fast is invalid"},
+	} {
+		if _, err := ParsePolicy(tc.spec); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: %v, want an error containing %q", tc.spec, err, tc.want)
+		}
+	}
+	h2, _ := NewH2Balanced(1, 10)
+	for _, tc := range []struct {
+		p     SITA
+		sizes SizeLaw
+		want  []string
+	}{
+		{SITA{Cuts: []float64{1}, Servers: []int{3, 3}}, h2, []string{"servers=3/3", "6 servers in all, K=10", "summing to K"}},
+		{SITA{Cuts: []float64{1, 2}, Servers: []int{3, 3, 5}}, h2, []string{"11 servers in all, K=10"}},
+		{SITA{Cuts: []float64{math.NaN()}, Servers: []int{5, 5}}, h2, []string{"cutoff 1 is NaN"}},
+		{SITA{Cuts: []float64{math.Inf(1)}, Servers: []int{5, 5}}, h2, []string{"finite cutoffs"}},
+		{SITA{Cuts: []float64{1}, Servers: []int{10, 0}}, h2, []string{"group 2 has 0 servers"}},
+		{SITA{Cuts: []float64{}, Servers: []int{10}}, h2, []string{"no cutoffs given"}},
+		{SITA{Groups: 11}, h2, []string{"groups=11", "K=10", "groups <= 10"}},
+		{SITA{Groups: 1}, h2, []string{"at least 2 groups"}},
+		{SITA{Groups: 2, C: 5}, h2, []string{"mixes its forms"}},
+		{SITA{Groups: 2}, NewTwoPointBeta(1, 1000, 0.8), []string{"twopoint:xm=1,xM=1000,beta=0.8", "no cutoff gives each server the same load", "servers 1..5", "x = 1000 bring it from 0.2001 to 1", "atom", "sita:cuts=1,servers=2/8"}},
+		{SITA{Groups: 2}, Deterministic{X0: 2}, []string{"det:x=2", "x = 2 bring it from 0 to 1", "every job has the same size", "use rnd or rr"}},
+		{SITA{Groups: 4}, NewEmpirical([]float64{1, 1.5, 2, 2.5, 3, 4, 6, 10}), []string{"empirical", "servers 1..3", "x = 3 bring it from 0.2333 to 0.3333", "sita:cuts=3,servers=3/7"}},
+		{SITA{Groups: 2}, ownSizes{}, []string{"groups=2 needs a size law that knows its moments below a cutoff"}},
+	} {
+		cfg := Config{Servers: 10, Load: 0.5, Sizes: tc.sizes, Policy: tc.p, Jobs: 1000}
+		err := cfg.Validate()
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%+v with %s: %v, want an error containing %q", tc.p, tc.sizes, err, w)
+			}
+		}
+	}
+}
+
+// ownSizes is a law of one's own without BelowCut: exponential of mean 1.
+type ownSizes struct{}
+
+func (ownSizes) Rand(r *Stream) float64 { return r.ExpFloat64() }
+func (ownSizes) Mean() float64          { return 1 }
+func (ownSizes) SecondMoment() float64  { return 2 }
+func (ownSizes) String() string         { return "own" }
+func (ownSizes) Validate() error        { return nil }
+
+// An overloaded group is refused by name, with its load, and the advice
+// of the equal-load cutoffs: exponential sizes at load 0.7 (lambda = 7 on
+// 10 servers), cuts 0.5/3 on 1/1/8 servers: server 2 gets the work
+// E[X; 0.5 < X <= 3] = 1.5 e^-0.5 - 4 e^-3 of each job.
+func TestSITARejectsAnUnstableGroupOfSeveral(t *testing.T) {
+	cfg := Config{Servers: 10, Load: 0.7, Sizes: Exponential{M: 1}, Policy: SITA{Cuts: []float64{0.5, 3}, Servers: []int{1, 1, 8}}, Jobs: 1000}
+	rho := 7 * (1.5*math.Exp(-0.5) - 4*math.Exp(-3))
+	err := cfg.Validate()
+	for _, want := range []string{"server 2 (group 2 jobs) has load " + loadText(rho), "sita:groups=3"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%v, want an error containing %q", err, want)
+		}
+	}
+}
+
+// The forms' specs read back as themselves, with their labels, rows' c
+// (the first group's servers) and classes.
+func TestSITAGroupsSpecs(t *testing.T) {
+	for _, tc := range []struct {
+		spec, label string
+		k, c        int
+		classes     []string
+	}{
+		{"sita:cuts=1/10,servers=30/30/40", "SITA-30/30/40 (cuts 1/10)", 100, 30, []string{"group 1", "group 2", "group 3"}},
+		{"sita:cuts=2,servers=6/4", "SITA-6/4 (cuts 2)", 10, 6, []string{"short", "long"}},
+		{"sita:groups=4", "SITA-E (4 groups)", 10, 3, []string{"group 1", "group 2", "group 3", "group 4"}},
+		{"sita:groups=2", "SITA-E (2 groups)", 10, 5, []string{"short", "long"}},
+		{"sita:cut=10,c=20", "SITA-20 (cut 10)", 100, 20, []string{"short", "long"}},
+	} {
+		p, err := ParsePolicy(tc.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.String() != tc.spec || Label(p) != tc.label {
+			t.Errorf("%s: String %q, label %q; want %q", tc.spec, p, Label(p), tc.label)
+		}
+		if _, c := rowParams(p, tc.k); c != tc.c {
+			t.Errorf("%s: row's c %d at K=%d, want %d", tc.spec, c, tc.k, tc.c)
+		}
+		cfg := Config{Servers: tc.k, Load: 0.5, Sizes: Exponential{M: 1}, Policy: p}
+		var names []string
+		for _, cl := range cfg.classes() {
+			names = append(names, cl.Name)
+		}
+		if !slices.Equal(names, tc.classes) {
+			t.Errorf("%s: classes %v, want %v", tc.spec, names, tc.classes)
+		}
 	}
 }

@@ -214,31 +214,44 @@ func EqualLoadCuts(partial func(x float64) float64, levels []float64) ([]float64
 		if !(level > 0) || g > 0 && !(level > levels[g-1]) {
 			return nil, fmt.Errorf("theory: equal-load level %d is %g: need increasing levels > 0", g+1, level)
 		}
-		reached := func(x float64) bool { return partial(x) >= level*(1-slack) }
 		hi := max(2*lo, 1.0)
-		for !reached(hi) {
+		for partial(hi) < level*(1-slack) {
 			if hi *= 2; math.IsInf(hi, 1) {
 				return nil, fmt.Errorf("theory: the partial moment never reaches level %g (group %d): need levels below E[X]", level, g+1)
 			}
 		}
-		for {
-			mid := lo + (hi-lo)/2
-			if mid <= lo || mid >= hi {
-				break
-			}
-			if reached(mid) {
-				hi = mid
-			} else {
-				lo = mid
-			}
-		}
+		hi = leastReaching(partial, level*(1-slack), lo, hi)
+		lo = prevBelow(hi)
 		if at := partial(hi); at > level*(1+atom) {
-			return nil, &AtomError{Group: g + 1, X: hi, Level: level, Below: partial(lo), At: at}
+			e := &AtomError{Group: g + 1, X: hi, Level: level, Below: partial(lo), At: at}
+			if e.Below > 0 { // the size before the atom: the least x with partial(x) = Below
+				e.Before = leastReaching(partial, e.Below*(1-slack), 0, hi)
+			}
+			return nil, e
 		}
 		cuts[g], lo = hi, hi
 	}
 	return cuts, nil
 }
+
+// leastReaching is the least x in (lo, hi] with partial(x) >= level, by
+// bisection to the last bit, given partial(lo) < level <= partial(hi).
+func leastReaching(partial func(x float64) float64, level, lo, hi float64) float64 {
+	for {
+		mid := lo + (hi-lo)/2
+		if mid <= lo || mid >= hi {
+			return hi
+		}
+		if partial(mid) >= level {
+			hi = mid
+		} else {
+			lo = mid
+		}
+	}
+}
+
+// prevBelow is the float just below x > 0.
+func prevBelow(x float64) float64 { return math.Nextafter(x, 0) }
 
 // AtomError is an equal-load level that falls inside a jump of the partial
 // moment: the sizes at X bring E[X; X < x] = Below up to At at once, past
@@ -247,6 +260,9 @@ type AtomError struct {
 	Group            int
 	X                float64
 	Level, Below, At float64
+	// Before is the largest size below X (the least x with E[X; X <= x] =
+	// Below), 0 when there is none: the other cutoff nearest the level.
+	Before float64
 }
 
 func (e *AtomError) Error() string {
