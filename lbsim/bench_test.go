@@ -415,3 +415,47 @@ func BenchmarkShortRun(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkDisciplines is the cost of each discipline at scale: FCFS, PS
+// and SRPT under RND and LL-2, K = 100 and 100,000, H2 sizes of SCV 10,
+// load 0.9, 2^21 jobs a run (go test -bench Disciplines -benchtime=1x).
+// The three run side by side, in rounds, each on the processor time of its
+// thread (cpuTime), so that their ratios hold on a shared machine; jobs/s
+// are the medians. allocs/job is every allocation of a run, its O(K) setup
+// included, over its jobs: a queue grows only to its backlog's peak, so the
+// steady state allocates nothing and allocs/job falls as the runs grow.
+func BenchmarkDisciplines(b *testing.B) {
+	const jobs, rounds = 1 << 21, 3
+	h2, err := NewH2Balanced(1, 10)
+	if err != nil {
+		b.Fatal(err)
+	}
+	disciplines := []Discipline{FCFS, PS, SRPT}
+	for _, k := range []int{100, 100_000} {
+		for _, p := range []Policy{Random{}, LeastLoaded{D: 2}} {
+			b.Run(fmt.Sprintf("K=%d/%s", k, p), func(b *testing.B) {
+				secs := make([][]float64, len(disciplines))
+				allocs := make([]uint64, len(disciplines))
+				for b.Loop() {
+					for range rounds {
+						for i, disc := range disciplines {
+							cfg := Config{Servers: k, Load: 0.9, Sizes: h2, Policy: p, Discipline: disc, Jobs: jobs, Seed: 1, Workers: 1}
+							if err := cfg.Validate(); err != nil {
+								b.Fatal(err)
+							}
+							var before, after runtime.MemStats
+							runtime.ReadMemStats(&before)
+							secs[i] = append(secs[i], cpuTime(func() { runSim(&cfg, 0) }).Seconds())
+							runtime.ReadMemStats(&after)
+							allocs[i] = after.Mallocs - before.Mallocs
+						}
+					}
+				}
+				for i, disc := range disciplines {
+					b.ReportMetric(jobs/median(secs[i]), disc.String()+"-jobs/s")
+					b.ReportMetric(float64(allocs[i])/jobs, disc.String()+"-allocs/job")
+				}
+			})
+		}
+	}
+}
