@@ -23,7 +23,7 @@ func benchConfig(p Policy, d Discipline, jobs int64) Config {
 func BenchmarkPolicies(b *testing.B) {
 	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, LeastLoaded{}, JSQ{D: 2}, JSQ{}, SITA{C: 20},
 		JIQ{}, JSQ{D: 2, Mem: 1}, LeastLoaded{D: 2, Mem: 1}, benchOwnPolicy{}}
-	for _, disc := range []Discipline{FCFS, PS} {
+	for _, disc := range []Discipline{FCFS, PS, SRPT} {
 		for _, p := range policies {
 			b.Run(fmt.Sprintf("%s/%s", disc, p), func(b *testing.B) {
 				const jobs = 1 << 20

@@ -78,7 +78,7 @@ func (c *Config) checkBounds() error {
 
 // Memory, in bytes: a histogram; per server and running replication the
 // state the heaviest policy keeps (speeds, free times, busy time, a
-// departure FIFO or PS queue, a policy index, a board slot); per server
+// departure FIFO or PS or SRPT queue, a policy index, a board slot); per server
 // and result its busy time (kept until the results are combined); per
 // server the combination's (utilization and the run-length analysis).
 const (

@@ -36,7 +36,7 @@ import (
 //
 // LBSIM_COVERAGE_OUT=FILE also writes the table as tab-separated values;
 // LBSIM_COVERAGE_FAMILIES=REGEXP runs only the families whose names match.
-// The metric is the mean wait under FCFS, the mean response under PS, but
+// The metric is the mean wait under FCFS, the mean response under PS and SRPT, but
 // for the percentile families ("pct: ..."), whose metric is a quantile
 // (covFamily.Metric) and its exact value M/M/1's.
 //
@@ -80,7 +80,7 @@ type covFamily struct {
 	// Trace, if set, is seed s's trace: the family replays a new trace of
 	// a known process for each seed, Exact being the process's.
 	Trace func(seed uint64) *Trace
-	// Metric is the family's metric (Metrics), "" for the mean wait (PS:
+	// Metric is the family's metric (Metrics), "" for the mean wait (PS, SRPT:
 	// response).
 	Metric string
 }
@@ -261,7 +261,7 @@ func runCoverageOne(cfg Config, exact float64, metric string) (covRun, error) {
 		return covRun{}, fmt.Errorf("%s: no exact value (%v)", cfg.Key(), res.Exact)
 	}
 	out := covRun{Mean: res.Wait.Mean, CI: res.Wait.CI95, Exact: res.Exact.Wait, Util: res.Utilization}
-	if cfg.Discipline == PS {
+	if cfg.Discipline.preemptive() {
 		out.Mean, out.CI, out.Exact = res.Response.Mean, res.Response.CI95, res.Exact.Response
 	}
 	if exact != 0 {
@@ -290,7 +290,7 @@ func runCoverageOne(cfg Config, exact float64, metric string) (covRun, error) {
 	for _, rep := range reps {
 		m := rep.m
 		v, counts := m.waits(), m.counts()
-		if cfg.Discipline == PS {
+		if cfg.Discipline.preemptive() {
 			v = m.responses()
 		}
 		s, n := make([]float64, m.batches), make([]float64, m.batches)

@@ -3,7 +3,8 @@
 // Jobs arrive (Poisson, deterministic, a linear ramp of the rate, or a
 // replayed [Trace]), each is sent at once by a dispatching [Policy] to one of
 // K servers of speeds mu_k, and waits in that server's own infinite queue,
-// served FCFS or by processor sharing (PS). The built-in policies are
+// served FCFS, by processor sharing (PS) or shortest remaining processing
+// time first (SRPT, preemptive; ties in arrival order). The built-in policies are
 // registered by their spec word: rnd and rr (with weights), ll (LL-d, and
 // LWL as lwl), jsq (JSQ-d and JSQ), sed (shortest expected delay), jiq
 // (join the idle queue), lsq (local shortest queue) and sita; or a policy
@@ -32,6 +33,8 @@
 //     so a job's wait is known when it is dispatched (Lindley's recursion,
 //     without the O(K) update of the course's R code); the common case runs
 //     in lean blocks (sim_lean.go) with the same numbers to the last bit.
+//     Under PS and SRPT (sim_srpt.go) each server keeps its jobs in a heap
+//     and records each when it leaves; its work runs out at the same time.
 //     Stale boards are sim_board.go, several dispatchers sim_dispatchers.go
 //     (JIQ's I-queues sim_iqueues.go), the bound on a growing backlog
 //     sim_backlog.go, the control variates' sums sim_control.go;
@@ -200,8 +203,9 @@
 //     get no theory value for M > 1.
 //   - With View = OwnView (-view own) each dispatcher counts only its own
 //     jobs at each server, as a proxy counting its own connections: no
-//     messages, and JSQ and SED read those counts, under FCFS or PS (a
-//     PS job carries its dispatcher, whose count drops at its departure).
+//     messages, and JSQ and SED read those counts, under FCFS, PS or SRPT
+//     (under PS and SRPT a job carries its dispatcher, whose count drops at
+//     its departure).
 //     With M = 1 it is live JSQ to the bit; JSQ at K = 20, load 0.9
 //     waits 0.45 live, 1.50 on own counts with 4 dispatchers, 3.29 with
 //     16, 5.35 with 64 (random: 9).
@@ -246,7 +250,7 @@
 // # What is measured
 //
 // The waiting time runs from a job's arrival to the start of its service
-// (under PS: its response time minus its own service time x/mu); the
+// (under PS and SRPT: its response time minus its own service time x/mu); the
 // response time adds the service time. The course's R code accumulates, for
 // job n sent to server U, max(V_U + X_n - A_{n+1}, 0): the workload just
 // after the job joined minus the time to the next arrival. That is not job
@@ -279,7 +283,7 @@
 // run); a benign run (exponential sizes, moderate load, enough jobs) carries
 // none. Each [Warning] names its rule ([Rules] lists them) and says, with the
 // numbers of the run, what to do. "The metric" is the mean wait under FCFS
-// and the mean response under PS. The rules:
+// and the mean response under PS and SRPT. The rules:
 //
 //   - unstable ([RuleUnstable]): the load, or a server's load as the
 //     configuration fixes it (the model of the servers' loads: the split of
@@ -432,7 +436,7 @@
 // are combined, the combination, the trace, and a reserve for max(10^5, K)
 // jobs of per-job state per running replication) of at most 2 GiB. The
 // per-job state (FCFS departure queues, the indexes of JSQ, LWL and JIQ, PS
-// queues) is charged to one account for all replications running at once;
+// and SRPT queues) is charged to one account for all replications running at once;
 // an unstable run that fills it ends with "the backlog reached N jobs ...:
 // the system is unstable at this load". LL-d and JSQ-d with replacement take
 // d <= 64 K (beyond, every server is sampled anyway: use lwl or jsq). A trace
@@ -453,7 +457,8 @@
 // O(K) update per job (the R code's cost). RND, RR and SITA cost O(1) a job,
 // LL-d and JSQ-d O(d), JSQ(d,m) and LL(d,m) O((d+m)^2), LWL, JIQ and JSQ O(1)
 // amortized live under FCFS (a radix heap: an entry moves down at most 64
-// times) and O(log K) under PS or on a board; memory does not grow with N
+// times) and O(log K) under PS and SRPT or on a board (a PS or SRPT server
+// costs O(log n) an arrival and a departure, n its jobs); memory does not grow with N
 // (for a stable load: the per-job state grows with the backlog, and is
 // bounded, see Limits). go test -bench . ./lbsim/ reports jobs per second for
 // every policy and discipline.
@@ -484,13 +489,25 @@
 // experiment (10 loads x RND, RR, LL-2 x 2e6 jobs, about 62 minutes in the
 // course's R code) takes 1.3 s on one core (BenchmarkHandoutExperiment).
 //
+// The disciplines at scale (BenchmarkDisciplines: RND and LL-2, H2 sizes of
+// SCV 10, load 0.9, 2^21 jobs, side by side on a thread's processor time,
+// the machine busy with other work), jobs/s for RND / LL-2:
+//
+//	K          FCFS           PS             SRPT
+//	100        51 M / 38 M    8.9 M / 9.5 M  11 M / 10 M
+//	100,000    39 M / 29 M    1.8 M / 1.8 M  2.1 M / 1.9 M
+//
+// At K = 100,000 a PS or SRPT arrival reads its server's heap, a cache
+// miss away, where FCFS reads one free time; nothing is allocated a job
+// beyond a queue's growth to its peak.
+//
 // Where the time goes. The common case, measured FCFS jobs of RND, RR, SITA,
 // LL-2, JSQ-2 or SED-2 (live or on a board), runs in lean blocks (sim_lean.go): one
 // loop for 256 jobs, which draws each job's Poisson arrival gap (and RND's
 // and SITA's server) as it goes, with the generators in local variables, so
 // that the random draws (multiplications) overlap the queueing and the
 // bookkeeping (loads and stores). Sizes, and the pairs of LL-2, JSQ-2 and
-// SED-2, are drawn a block at a time. Everything else (the warm-up, PS, traces,
+// SED-2, are drawn a block at a time. Everything else (the warm-up, PS, SRPT, traces,
 // sampling, the index policies, your own policies) runs in the general loop,
 // with the same numbers to the last bit (TestLeanBlocks). A job records six
 // things (batch and class sums, the handout's quantity, the waiting-time

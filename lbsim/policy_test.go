@@ -53,7 +53,7 @@ func TestViewMatchesFastPaths(t *testing.T) {
 		refresh float64
 		tally   bool
 	}{{0, false}, {5, false}, {5, true}}
-	for _, disc := range []Discipline{FCFS, PS} {
+	for _, disc := range []Discipline{FCFS, PS, SRPT} {
 		for _, p := range policies {
 			for _, b := range boards {
 				if b.refresh > 0 && Reads(p) == 0 {

@@ -177,10 +177,10 @@ func TestSmoothWeightedRoundRobin(t *testing.T) {
 }
 
 // SED with equal speeds is JSQ (the same draws: the same numbers), live and
-// on a board, FCFS and PS; SED and weighted random through the View agree
-// with their fast paths.
+// on a board, FCFS, PS and SRPT; SED and weighted random through the View
+// agree with their fast paths.
 func TestSEDEqualSpeedsIsJSQ(t *testing.T) {
-	for _, disc := range []Discipline{FCFS, PS} {
+	for _, disc := range []Discipline{FCFS, PS, SRPT} {
 		for _, refresh := range []float64{0, 3} {
 			for _, d := range []int{0, 2} {
 				cfg := Config{Servers: 8, Speeds: []float64{1.5}, Load: 0.8, Sizes: Exponential{M: 1}, Policy: SED{D: d},

@@ -35,8 +35,8 @@ type ClassResult struct {
 
 // Result is what a configuration measured over its replications.
 type Result struct {
-	// Wait is the waiting time (arrival to start of service; under PS the
-	// response time minus the job's own service time x/mu).
+	// Wait is the waiting time (arrival to start of service; under PS and
+	// SRPT the response time minus the job's own service time x/mu).
 	Wait     Estimate
 	Response Estimate
 	// WaitQuantiles and ResponseQuantiles are the quantiles at Percentiles

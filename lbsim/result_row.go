@@ -22,7 +22,7 @@ import (
 // Row is a flat summary of one configuration's result, for tables, CSV,
 // JSON and dataframes: one column per setting of the field table (Fields,
 // in its order), then the result's columns. Quantities that do not apply
-// (the handout's measure under PS, per-class waits without two-point
+// (the handout's measure under PS and SRPT, per-class waits without two-point
 // sizes, a CI from too few units, an exact value theory does not know) are
 // NaN. The configuration's parameters are typed fields, never to be parsed
 // back from the spec strings.

@@ -192,7 +192,7 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 	s.n++
 	s.wait += w
 	s.resp += r
-	// Units follow the recording order (departures, under PS): the unit
+	// Units follow the recording order (departures, under PS and SRPT): the unit
 	// of the recorded-th job in arrival order.
 	if u := m.batch(m.recorded) / fineFactor; u != m.unit {
 		m.endUnit(u)

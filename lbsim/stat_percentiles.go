@@ -39,7 +39,7 @@ var percentileProbs = func() []float64 {
 // replication, or with one replication one of the batches the means use
 // (Result.CIMethod): batch b holds the b-th block of measured jobs in the
 // order they are recorded, arrival order under FCFS and departure order
-// under PS (where jobs leave out of order; the blocks are still
+// under PS and SRPT (where jobs leave out of order; the blocks are still
 // consecutive stretches of the run). Centring on the pooled quantile
 // rather than the mean of the units' avoids the units' bias, which at
 // p99.9 of a small batch is large. A quantile with fewer than tailJobs jobs

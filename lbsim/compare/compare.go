@@ -109,6 +109,12 @@ func ResultsOn(a, b lbsim.Result, metric string) (Comparison, error) {
 // Rows compares the runs of two rows on the default metric (see RowsOn).
 func Rows(a, b lbsim.Row) (Comparison, error) { return RowsOn(a, b, "") }
 
+// preemptive is whether a row's discipline serves jobs preemptively (PS,
+// SRPT), where the response is what is measured; "" is the default, FCFS.
+func preemptive(discipline string) bool {
+	return discipline != "" && discipline != lbsim.FCFS.String()
+}
+
 // RowsOn compares the runs of two rows on metric, one of lbsim.Metrics, or
 // "" for the default: the mean wait, the mean response when either run is
 // PS or SRPT (see Comparison). It refuses an unknown metric, naming the
@@ -118,7 +124,7 @@ func Rows(a, b lbsim.Row) (Comparison, error) { return RowsOn(a, b, "") }
 func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 	if metric == "" {
 		metric = "mean_wait"
-		if a.Discipline != lbsim.FCFS.String() || b.Discipline != lbsim.FCFS.String() {
+		if preemptive(a.Discipline) || preemptive(b.Discipline) {
 			metric = "mean_response"
 		}
 	}

@@ -132,6 +132,10 @@ func TestCompareNotPaired(t *testing.T) {
 	if c.Metric != "mean_response" {
 		t.Errorf("FCFS against PS: metric %q, want mean_response", c.Metric)
 	}
+	ll.Discipline = lbsim.SRPT
+	if c, err = compare.Results(a, run(t, ll)); err != nil || c.Metric != "mean_response" {
+		t.Errorf("FCFS against SRPT: metric %q (%v), want mean_response", c.Metric, err)
+	}
 }
 
 // CompareByLoad pairs the rows of two policies at each load of a sweep.

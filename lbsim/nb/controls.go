@@ -195,7 +195,8 @@ func TallyMenu(def bool) Control {
 	return c
 }
 
-// DisciplineMenu sets the servers' discipline: FCFS or processor sharing.
+// DisciplineMenu sets the servers' discipline, one of the field's values
+// (FCFS, processor sharing, SRPT).
 func DisciplineMenu(def string) Control { return FieldMenu("discipline", def) }
 
 // FastShareSlider sets the share of fast servers, for two machine

@@ -189,7 +189,7 @@
 //     refresh to the board.
 //   - dispatchers M ([DispatchersSlider]): 1, 2, 5, ... 1000, each on its own
 //     knowledge (its own tally on a board, its own I-queue for JIQ).
-//   - discipline ([DisciplineMenu]): fcfs or ps.
+//   - discipline ([DisciplineMenu]): fcfs, ps or srpt.
 //   - sweep over: the control swept in the second view; stop explorer: ends
 //     the cell, and the last figures stay.
 //
