@@ -3,7 +3,9 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -70,9 +72,11 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 // policy that reads nothing is refused a board by Validate) and then asks:
 //
 //   - one server: an M/G/1 queue whatever the policy (Pollaczek-Khinchine
-//     under FCFS, M/G/1-PS under PS);
+//     under FCFS, M/G/1-PS under PS, M/G/1-SRPT under SRPT);
 //   - otherwise the policy, through its Theory method (see Policy), which
-//     each built-in policy documents in its own file.
+//     each built-in policy documents in its own file; under SRPT only a
+//     random split's (RND, weighted RND, SITA) or a policy of one's own
+//     (srptTheory).
 func Theory(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
 		return Reference{}, false
@@ -85,6 +89,9 @@ func Theory(cfg Config) (Reference, bool) {
 	}
 	if cfg.Servers == 1 {
 		cfg.Policy = Random{} // whatever the policy: RND's one M/G/1 (D/M/1) queue
+	}
+	if cfg.Discipline == SRPT && !srptTheory(cfg) {
+		return Reference{}, false
 	}
 	return checked(policyTheory(cfg.Policy, cfg))
 }
@@ -164,16 +171,31 @@ func scale(d theory.Delay, m float64) theory.Delay {
 // the model of the servers' loads (serverLoads): Pollaczek-Khinchine under
 // FCFS, E[W_k] = lambda p_k E[X^2 | k] / mu_k^2 / (2 (1 - rho_k)) (no
 // finite wait when E[X^2 | k] = inf), M/G/1-PS under PS, E[R | x] = x /
-// mu_k / (1 - rho_k) (insensitive). A class of jobs waits as the servers
-// it is sent to do, weighed by its shares of them; the means weigh the
-// classes by their probabilities, and name them as c.classes() does when
-// there are several (SITA's groups).
+// mu_k / (1 - rho_k) (insensitive), M/G/1-SRPT under SRPT (srptSplit:
+// the server's whole law, not its moments). A class of jobs waits as the
+// servers it is sent to do, weighed by its shares of them; the means weigh
+// the classes by their probabilities, and name them as c.classes() does
+// when there are several (SITA's groups).
 func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	split, loads, lambda := jobSplit(&c), c.serverLoads(), c.ArrivalRate()
 	names := c.classes() // one a class of split when it has several (SITA's groups)
 	ref := Reference{Method: fcfs, Kind: ExactValue}
-	if c.Discipline == PS {
+	// delay is the mean wait and response of class i's jobs at q's servers.
+	delay := func(i int, q serverLoad) (wait, response float64, ok bool) {
+		service := split[i].M1 / q.speed
+		wait = lambda * q.share * q.m2 / (q.speed * q.speed) / (2 * (1 - q.rho))
+		if c.Discipline == PS {
+			wait = service/(1-q.rho) - service
+		}
+		return wait, wait + service, true
+	}
+	var srpt *srptSplit
+	switch c.Discipline {
+	case PS:
 		ref.Method = ps
+	case SRPT:
+		srpt = &srptSplit{sizes: c.sizes(), split: split, lambda: lambda}
+		delay = srpt.delay
 	}
 	for i, cl := range split {
 		if cl.Prob == 0 {
@@ -193,18 +215,20 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 			} else if q.rho >= 1 {
 				return Reference{}, false
 			}
-			service := cl.M1 / q.speed
-			wait := lambda * q.share * q.m2 / (q.speed * q.speed) / (2 * (1 - q.rho))
-			if c.Discipline == PS {
-				wait = service/(1-q.rho) - service
+			wait, response, ok := delay(i, q)
+			if !ok {
+				return Reference{}, false
 			}
-			out.Wait, out.Response = out.Wait+s*wait, out.Response+s*(wait+service)
+			out.Wait, out.Response = out.Wait+s*wait, out.Response+s*response
 		}
 		ref.Wait, ref.Response = ref.Wait+out.Wait, ref.Response+out.Response
 		out.Wait, out.Response = out.Wait/cl.Prob, out.Response/cl.Prob
 		if len(split) > 1 {
 			ref.Classes = append(ref.Classes, out)
 		}
+	}
+	if srpt != nil {
+		ref.Method = srpt.method()
 	}
 	if len(split) == 1 && math.IsInf(ref.Wait, 1) && c.Discipline == FCFS {
 		ref.Method = "M/G/1 with E[X^2] = inf: no finite mean wait"
@@ -214,6 +238,219 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	}
 	return ref, split != nil
 }
+
+// srptTheory reports whether Theory may ask cfg's policy under SRPT: a
+// random split of Poisson arrivals (RND, weighted RND, SITA's groups: the
+// built-in theories that splitTheory gives, which knows SRPT servers) or
+// a policy of one's own, whose Theory reads c.Discipline. Every other
+// built-in formula (round robin's E_K/M/1, the Markov chains of JSQ and
+// its kin, Erlang C for LWL, the mean-field limits) assumes FCFS or PS
+// servers: with exponential sizes the count process of FCFS and PS is
+// one, SRPT's is not (it serves the job of least remaining work, which
+// empties the queue faster).
+func srptTheory(cfg Config) bool {
+	if _, poisson := cfg.arrivals().(Poisson); !poisson {
+		return false // a GI/G/1-SRPT queue has no formula here
+	}
+	switch cfg.Policy.(type) {
+	case Random, WeightedRandom, SITA:
+		return true
+	}
+	return has[theorist](cfg.Policy)
+}
+
+// srptSplit is splitTheory under SRPT. Server k's sizes are the mixture,
+// by their rates, of the classes sent to it, each the sizes' law
+// conditioned on its interval (lo, hi] (serverSizes): one M/G/1-SRPT queue
+// (theory.MG1SRPT, Schrage and Miller) of rate lambda p_k at speed mu_k,
+// solved once for each run of alike servers, and a class's mean is the
+// part of the server's mean its sizes bring, E[T; lo < X <= hi], over its
+// share of the server's jobs.
+type srptSplit struct {
+	sizes   SizeLaw
+	split   []classSplit
+	lambda  float64
+	solved  map[int]srptServer // by the run's first server
+	bound   float64            // the largest relative error bound
+	inexact bool               // a server's law is not atomic: integrated
+}
+
+// srptServer is the queue of a run of alike servers: its law, its
+// solution (Below at each part's lo and hi, in turn) and whether it
+// exists.
+type srptServer struct {
+	law serverSizes
+	sol theory.SRPTMeans
+	ok  bool
+}
+
+func (s *srptSplit) delay(i int, q serverLoad) (wait, response float64, ok bool) {
+	srv := s.solve(q)
+	if !srv.ok {
+		return 0, 0, false
+	}
+	for j, part := range srv.law.parts {
+		if part.class == i {
+			lo, hi := srv.sol.Below[2*j], srv.sol.Below[2*j+1]
+			bound := srv.sol.BelowBound[2*j] + srv.sol.BelowBound[2*j+1]
+			response = (hi - lo) / part.w
+			s.bound = max(s.bound, bound/(hi-lo), srv.sol.Bound/srv.sol.Response)
+			return response - s.split[i].M1/q.speed, response, true
+		}
+	}
+	return 0, 0, false
+}
+
+// solve is the M/G/1-SRPT queue of the servers of q (none when the law
+// has no partial moments, or the classes' composition changes within the
+// run, or their intervals overlap), found once for all alike runs.
+func (s *srptSplit) solve(q serverLoad) srptServer {
+	law := serverSizes{sizes: s.sizes}
+	var cuts []float64
+	key := srptKey{sizes: sizesKey(s.sizes), rate: s.lambda * q.share, speed: q.speed}
+	for i, cl := range s.split {
+		p := cl.Prob * cl.share(q.from)
+		key.shares += fmt.Sprintf("%x (%x, %x], ", p, cl.lo, cl.hi)
+		if p == 0 {
+			continue
+		}
+		if cl.alikeEnd(q.from, q.to) != q.to {
+			return srptServer{} // the run's servers do not all get the same classes
+		}
+		p0, m10, m20, ok := BelowCut(s.sizes, cl.lo)
+		p1, _, _, _ := BelowCut(s.sizes, cl.hi)
+		if !ok || !(p1 > p0) {
+			return srptServer{}
+		}
+		law.parts = append(law.parts, srptPart{class: i, w: p / q.share, lo: cl.lo, hi: cl.hi, p0: p0, m10: m10, m20: m20, prob: p1 - p0})
+		cuts = append(cuts, cl.lo, cl.hi)
+	}
+	for j := 1; j < len(law.parts); j++ {
+		if law.parts[j].lo < law.parts[j-1].hi {
+			return srptServer{} // overlapping classes at one server: E[T; interval] mixes them
+		}
+	}
+	if atoms, ok := Atoms(s.sizes); ok {
+		for _, x := range atoms {
+			if law.holds(x) {
+				law.atoms = append(law.atoms, x)
+			}
+		}
+	}
+	s.inexact = s.inexact || law.atoms == nil
+	srv, done := srptSolved.get(key)
+	if done {
+		return srv
+	}
+	queue := theory.MG1SRPT{Lambda: key.rate, Size: law, Mu: q.speed}
+	if law.atoms != nil {
+		queue.Size = atomicSizes{law}
+	}
+	sol, err := queue.Solve(cuts...)
+	srv = srptServer{law: law, sol: sol, ok: err == nil}
+	srptSolved.put(key, srv)
+	return srv
+}
+
+// srptKey names a server's M/G/1-SRPT queue: its law (the sizes, and the
+// share and interval of each of the split's classes), rate and speed.
+type srptKey struct {
+	sizes, shares string
+	rate, speed   float64
+}
+
+// srptSolved keeps the queues solved (some 20 ms each to 1e-9): Theory is
+// asked for one configuration by its rows, warnings and figures, and
+// alike servers share one queue.
+var srptSolved = memo[srptKey, srptServer]{max: 1024}
+
+// memo is a map of at most max entries, safe for concurrent use, emptied
+// when full.
+type memo[K comparable, V any] struct {
+	mu  sync.Mutex
+	m   map[K]V
+	max int
+}
+
+func (c *memo[K, V]) get(k K) (V, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	v, ok := c.m[k]
+	return v, ok
+}
+
+func (c *memo[K, V]) put(k K, v V) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= c.max {
+		c.m = map[K]V{}
+	}
+	c.m[k] = v
+}
+
+// method names the formula and how close its numbers are.
+func (s *srptSplit) method() string {
+	if !s.inexact {
+		return "M/G/1-SRPT per server (Schrage-Miller, exact sum over the sizes)"
+	}
+	return "M/G/1-SRPT per server (Schrage-Miller, numerical, relative error < " + ceilText(s.bound) + ")"
+}
+
+// ceilText is x rounded up to one significant digit: 3.2e-10 is "4e-10".
+func ceilText(x float64) string {
+	if !(x > 0) {
+		return "1e-16"
+	}
+	e := math.Pow(10, math.Floor(math.Log10(x)))
+	return strconv.FormatFloat(math.Ceil(x/e*(1-1e-12))*e, 'g', 1, 64)
+}
+
+// serverSizes is the law of the sizes a server receives: the mixture of
+// its parts, each a class's sizes conditioned on (lo, hi] with weight w
+// (its share of the server's jobs), as theory.MG1SRPT reads it.
+type serverSizes struct {
+	sizes SizeLaw
+	parts []srptPart // in order of their intervals
+	atoms []float64  // the law's atoms in the parts, when it is atomic
+}
+
+// srptPart is one class at a server: its index in the split, its weight,
+// its interval and the law below lo (p0, m10, m20), and P(lo < X <= hi).
+type srptPart struct {
+	class        int
+	w, lo, hi    float64
+	p0, m10, m20 float64
+	prob         float64
+}
+
+// Below is (F, E[X; X <= x], E[X^2; X <= x]) of the mixture: each part
+// adds w (BelowCut(min(x, hi)) - BelowCut(lo)) / P(lo < X <= hi) above lo.
+func (l serverSizes) Below(x float64) (p, m1, m2 float64) {
+	for _, part := range l.parts {
+		if x <= part.lo {
+			break
+		}
+		bp, b1, b2, _ := BelowCut(l.sizes, min(x, part.hi))
+		f := part.w / part.prob
+		p, m1, m2 = p+f*(bp-part.p0), m1+f*(b1-part.m10), m2+f*(b2-part.m20)
+	}
+	return p, m1, m2
+}
+
+// holds reports whether size x falls in one of the parts.
+func (l serverSizes) holds(x float64) bool {
+	for _, part := range l.parts {
+		if x > part.lo && x <= part.hi {
+			return true
+		}
+	}
+	return false
+}
+
+// atomicSizes is a server's law whose mass sits on its atoms.
+type atomicSizes struct{ serverSizes }
+
+func (l atomicSizes) Atoms() []float64 { return l.atoms }
 
 // mg1Tailer is a size law for which theory knows the laws of an M/G/1 FCFS
 // server's wait and response: the exponential (M/M/1), H2 (the roots of the

@@ -57,6 +57,28 @@ func BelowCut(s SizeLaw, cut float64) (p, m1, m2 float64, ok bool) {
 	return p, m1, m2, true
 }
 
+// Atomic is a size law whose mass sits on finitely many sizes, for the
+// exact finite sums of SRPT's mean (theory.MG1SRPT); the deterministic,
+// two-point, empirical and file laws have it.
+type Atomic interface {
+	// Atoms are the sizes of positive probability, ascending and distinct.
+	Atoms() []float64
+}
+
+type builtinAtomic interface{ atoms() []float64 }
+
+// Atoms is s's atoms (see Atomic); ok is false when s does not say its
+// mass sits on finitely many sizes.
+func Atoms(s SizeLaw) (atoms []float64, ok bool) {
+	switch a := s.(type) {
+	case Atomic:
+		return a.Atoms(), true
+	case builtinAtomic:
+		return a.atoms(), true
+	}
+	return nil, false
+}
+
 // ThirdMomenter is a size law that knows E[X^3] (+Inf when it does not
 // exist). Every built-in law has it.
 type ThirdMomenter interface {

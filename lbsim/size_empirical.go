@@ -104,6 +104,9 @@ func (s Empirical) belowCut(cut float64) (p, m1, m2 float64) {
 	return float64(i) / n, t.p1[i] / n, t.p2[i] / n
 }
 
+// atoms are the distinct values, ascending (see Atomic).
+func (s Empirical) atoms() []float64 { return slices.Compact(slices.Clone(s.table().sort().sorted)) }
+
 func (s Empirical) Validate() error {
 	if len(s.Values) == 0 {
 		return fmt.Errorf("%s sizes: no values given; list at least one, e.g. modal:100,500,1000", s.kind())
