@@ -3,6 +3,7 @@ package lbsim
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -455,6 +456,40 @@ func BenchmarkDisciplines(b *testing.B) {
 					b.ReportMetric(jobs/median(secs[i]), disc.String()+"-jobs/s")
 					b.ReportMetric(float64(allocs[i])/jobs, disc.String()+"-allocs/job")
 				}
+			})
+		}
+	}
+}
+
+// BenchmarkSITA reports jobs per second of SITA on one core at K = 100 and
+// 1000 (exponential sizes, load 0.7): two groups as sita:cut=1,c=C (C =
+// 26.4% of K, the work below 1) and as a list of one cut, 8 groups of
+// given cutoffs (SITA-E's for 8 groups), and SITA-E itself (groups=K: a
+// binary search of K-1 cutoffs, and as many classes).
+func BenchmarkSITA(b *testing.B) {
+	sizes := Exponential{M: 1}
+	for _, k := range []int{100, 1000} {
+		c := int(math.Round(0.264 * float64(k)))
+		eight, err := SITA{Groups: 8}.groupsOf(k, sizes)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, p := range []Policy{SITA{C: c, Cut: 1}, SITA{Cuts: []float64{1}, Servers: []int{c, k - c}},
+			SITA{Cuts: eight.cuts, Servers: SITA{Groups: 8}.servers(k)}, SITA{Groups: k}} {
+			name := p.String()
+			if len(name) > 40 {
+				name = "sita:cuts=(8 groups)"
+			}
+			b.Run(fmt.Sprintf("K=%d/%s", k, name), func(b *testing.B) {
+				const jobs = 1 << 20
+				for b.Loop() {
+					cfg := Config{Servers: k, Load: 0.7, Sizes: sizes, Policy: p, Jobs: jobs, Seed: 17, Workers: 1}
+					if err := cfg.Validate(); err != nil {
+						b.Fatal(err)
+					}
+					runSim(&cfg, 0)
+				}
+				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
 			})
 		}
 	}

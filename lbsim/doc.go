@@ -144,6 +144,14 @@
 //     state only (a board every T is jsq with a refresh period and Tally).
 //   - sita:c=C: size interval task assignment, short jobs to servers 1..C,
 //     long ones to C+1..K; sita:cut=X,c=C makes long mean size > X.
+//     sita:cuts=X1/X2,servers=C1/C2/C3 has several groups of servers, in
+//     order, group g taking the sizes in (X_{g-1}, X_g]; sita:groups=G has
+//     G groups as equal as possible and computes the cutoffs at which every
+//     server carries the same load from the law's partial moments (SITA-E
+//     when G = K); a law with an atom where a cutoff should be (two-point,
+//     det, empirical) gets an error suggesting cutoffs. Results, exact
+//     values and the row's columns name two groups short and long, more
+//     group 1..group G; the row's c is the first group's servers.
 //
 // A policy of your own is a type with String and Pick (see [Policy] for the
 // optional methods and ExamplePolicy); [RegisterPolicy] makes it a spec.

@@ -385,51 +385,35 @@ func (p SITA) newDispatcher(s *sim) dispatcher { return p.dispatcher(s.k, s.cfg.
 
 func (p SITA) dispatcher(k int, sizes SizeLaw, r *Stream) *sitaDispatcher {
 	g, _ := p.groupsOf(k, sizes) // Validate checked it
-	d := &sitaDispatcher{r: r, k: k}
-	if len(g.cuts) == 1 {
-		d.cut, d.c = g.cuts[0], g.from[1]
-	} else {
-		d.groups = g
-	}
-	return d
+	return &sitaDispatcher{groups: g, r: r}
 }
 
 // dispatcherState: its cutoffs and a stream.
 func (SITA) dispatcherState(*Config) int64 { return 0 }
 
-// sitaDispatcher is two groups by one comparison with the cut (servers
-// 0..c-1 and c..k-1), more by a binary search of the cutoffs.
 type sitaDispatcher struct {
-	c, k   int
-	cut    float64
-	groups sitaGroups // more than two groups
+	groups sitaGroups
 	r      *Stream
 }
 
 func (d *sitaDispatcher) pick(_, x float64) int {
-	lo, n := d.group(x)
+	lo, n := d.groups.of(x)
 	return lo + d.r.IntN(n)
 }
 
 func (*sitaDispatcher) lean(*sim) leanPolicy { return leanSITA }
 
-// group is the servers of a job of size x, lo .. lo+n-1.
-func (d *sitaDispatcher) group(x float64) (lo, n int) {
-	if d.groups.cuts != nil {
-		return d.groups.of(x)
-	}
-	if x > d.cut {
-		return d.c, d.k - d.c
-	}
-	return 0, d.c
-}
-
-// of is the servers of the group of size x: the cutoffs below x count
-// the groups before it.
+// of is the servers of the group of size x, lo .. lo+n-1: the cutoffs
+// below x count the groups before it.
 func (g sitaGroups) of(x float64) (lo, n int) {
 	i, _ := slices.BinarySearch(g.cuts, x) // cuts[i-1] < x <= cuts[i]
-	return g.from[i], g.from[i+1] - g.from[i]
+	return g.group(i)
 }
+
+// group is the servers of group i, lo .. lo+n-1. A lean block knows a
+// job's group without a search: its size class (SITA's classes are its
+// groups, from the same cutoffs).
+func (g sitaGroups) group(i int) (lo, n int) { return g.from[i], g.from[i+1] - g.from[i] }
 
 // classes: one a group, named by groupName.
 func (p SITA) classes(k int, sizes SizeLaw) []SizeClass {

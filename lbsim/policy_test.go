@@ -47,7 +47,7 @@ func runBothWays(t *testing.T, cfg Config) (fast, slow Result) {
 func TestViewMatchesFastPaths(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, LeastLoaded{D: 3}, LeastLoaded{D: 2, Replace: true},
-		JSQ{D: 2}, JSQ{D: 5}, JSQ{D: 3, Replace: true}, SITA{C: 5, Cut: 3},
+		JSQ{D: 2}, JSQ{D: 5}, JSQ{D: 3, Replace: true}, SITA{C: 5, Cut: 3}, SITA{Cuts: []float64{0.5, 2}, Servers: []int{2, 3, 5}}, SITA{Groups: 10},
 		JSQ{D: 2, Mem: 1}, JSQ{D: 1, Mem: 2}, LeastLoaded{D: 2, Mem: 1}, LeastLoaded{D: 3, Replace: true, Mem: 2}}
 	boards := []struct {
 		refresh float64

@@ -62,7 +62,7 @@ type Row struct {
 
 	Label    string  `json:"label"`     // the policy's name, e.g. LL-2
 	D        int     `json:"d"`         // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
-	C        int     `json:"c"`         // SITA's servers for short jobs, else 0
+	C        int     `json:"c"`         // SITA's servers for its shortest jobs (its first group), else 0
 	SizeMean float64 `json:"size_mean"` // E[X]
 	SCV      float64 `json:"scv"`       // the size law's squared coefficient of variation
 	// TraceScale is the factor a trace's arrival times are multiplied by to

@@ -25,7 +25,7 @@ const (
 	leanLL2  // LL-2: the less loaded of two servers
 	leanJSQ2 // JSQ-2 under FCFS: the shorter of two queues
 	leanSED2 // SED-2 under FCFS: the less expected delay of two (sim_lean_sed.go)
-	leanSITA // SITA: a server at random in the job's size group
+	leanSITA // SITA: a server at random in the job's size group (its class)
 )
 
 // leaner is a dispatcher that leanBlock may run inline: lean says which
@@ -100,7 +100,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 		case s.lean == leanRandom || s.lean == leanSITA: // lo + IntN(n), as rDispatch.fillIntN
 			lo, n := 0, K
 			if s.lean == leanSITA {
-				lo, n = sita.group(x)
+				lo, n = sita.groups.group(int(classes[j])) // its size class is its group
 			}
 			p0 := rd
 			hi, low := bits.Mul64(rd.Uint64(), uint64(n))

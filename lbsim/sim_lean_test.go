@@ -23,17 +23,19 @@ func TestLeanBlocks(t *testing.T) {
 	speeds := []float64{1, 2, 0.75, 1, 1.5, 1, 1, 2, 1, 0.75}
 	all := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, JSQ{D: 2}, SED{D: 2}, SITA{C: 3, Cut: 2}}
 	board := []Policy{LeastLoaded{D: 2}, JSQ{D: 2}, SED{D: 2}}
+	// SITA's several groups: binary search of the cutoffs and of the classes (SITA-E's 9 cuts)
+	groups := append(all[:len(all):len(all)], SITA{Cuts: []float64{0.5, 2}, Servers: []int{3, 3, 4}}, SITA{Groups: 10})
 	cases := []struct {
 		name     string
 		cfg      Config
 		policies []Policy
 	}{
 		{"handout", Config{Servers: 10, Load: 0.7, Sizes: NewTwoPointBeta(1, 1000, 0.8)}, append(all, SITA{C: 2})},
-		{"h2-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 300}, all},
-		{"speeds", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Speeds: speeds}, all},
+		{"h2-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 300}, groups},
+		{"speeds", Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Speeds: speeds}, groups},
 		{"deterministic-arrivals", Config{Servers: 10, Load: 0.8, Sizes: h2, Arrivals: DeterministicArrivals{}}, all},
 		{"ramp", Config{Servers: 10, Sizes: Exponential{M: 1}, Arrivals: ramp}, all},
-		{"far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: Exponential{M: 1}, Warmup: 1000}, all},
+		{"far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: Exponential{M: 1}, Warmup: 1000}, append(all, SITA{Groups: 7})},
 		{"long-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 5000}, all},
 		{"board", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 10}, board},
 		{"board-tally", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 2, Tally: true, Warmup: 500}, board},

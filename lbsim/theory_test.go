@@ -1,6 +1,7 @@
 package lbsim_test
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -110,6 +111,35 @@ func TestSITAMatchesMD1PerClass(t *testing.T) {
 	b := run(t, lbsim.Config{Servers: 10, Load: 0.6, Sizes: sizes, Policy: lbsim.SITA{C: 5, Cut: 10}, Jobs: 100_000})
 	if a.Wait != b.Wait {
 		t.Errorf("sita:c=5 and sita:cut=10,c=5 differ on two-point sizes: %v vs %v", a.Wait, b.Wait)
+	}
+}
+
+// SITA with several groups, simulated, against its exact value per group
+// (M/G/1 of the group's conditional law, see TestSITAGroupsExactByHand):
+// SITA-E's 4 groups of exponential sizes on 10 servers (3, 3, 2 and 2),
+// and 3 given cuts of Erlang-2 sizes (group loads 0.8, 0.99 and 1.06 rho),
+// at a light and a heavy load.
+func TestSITAGroupsMatchConditionalMG1(t *testing.T) {
+	for _, tc := range []struct {
+		sizes lbsim.SizeLaw
+		p     lbsim.SITA
+	}{
+		{exp1, lbsim.SITA{Groups: 4}},
+		{lbsim.Erlang{K: 2, M: 1}, lbsim.SITA{Cuts: []float64{0.5, 1.5}, Servers: []int{1, 5, 4}}},
+	} {
+		for _, load := range []float64{0.5, 0.8} {
+			cfg := lbsim.Config{Servers: 10, Load: load, Sizes: tc.sizes, Policy: tc.p, Jobs: 300_000, Reps: 8}
+			r := run(t, cfg)
+			ref, ok := lbsim.Exact(cfg)
+			if !ok || len(ref.Classes) != len(r.Classes) || len(r.Classes) < 3 {
+				t.Fatalf("%s load %v: exact %+v (%v), classes %+v", tc.p, load, ref, ok, r.Classes)
+			}
+			what := fmt.Sprintf("%s %s load %v", tc.p, tc.sizes, load)
+			within(t, what, r.Wait, ref.Wait, 0)
+			for i, c := range r.Classes {
+				within(t, what+" "+c.Name, c.Wait, ref.Classes[i].Wait, 0)
+			}
+		}
 	}
 }
 

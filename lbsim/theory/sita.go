@@ -202,10 +202,10 @@ func sitaStableRange(lambda float64, K int, short, long ClassMoments) (lo, hi in
 // for increasing levels in (0, E[X]), where partial(x) = E[X; X <= x] is
 // the law's partial first moment (non-decreasing, right-continuous, 0 at
 // 0). x_g is the least x with partial(x) >= level, found by bisection to
-// the last bit of x (a level met to 1e-12 counts as met, for sums of
-// atoms). A law whose partial moment jumps over a level (an atom of size
-// x_g: two-point, deterministic, empirical laws) has no such cutoff: the
-// error is an *AtomError.
+// the last bit of x, or the size before an atom when that meets the level
+// to 1e-12 (sums of atoms round). A law whose partial moment jumps over a
+// level (an atom of size x_g: two-point, deterministic, empirical laws)
+// has no such cutoff: the error is an *AtomError.
 func EqualLoadCuts(partial func(x float64) float64, levels []float64) ([]float64, error) {
 	const slack, atom = 1e-12, 1e-9
 	cuts := make([]float64, len(levels))
@@ -215,19 +215,21 @@ func EqualLoadCuts(partial func(x float64) float64, levels []float64) ([]float64
 			return nil, fmt.Errorf("theory: equal-load level %d is %g: need increasing levels > 0", g+1, level)
 		}
 		hi := max(2*lo, 1.0)
-		for partial(hi) < level*(1-slack) {
+		for partial(hi) < level {
 			if hi *= 2; math.IsInf(hi, 1) {
 				return nil, fmt.Errorf("theory: the partial moment never reaches level %g (group %d): need levels below E[X]", level, g+1)
 			}
 		}
-		hi = leastReaching(partial, level*(1-slack), lo, hi)
-		lo = prevBelow(hi)
-		if at := partial(hi); at > level*(1+atom) {
-			e := &AtomError{Group: g + 1, X: hi, Level: level, Below: partial(lo), At: at}
+		hi = leastReaching(partial, level, lo, hi)
+		if at := partial(hi); at > level*(1+atom) { // a jump at hi
+			e := &AtomError{Group: g + 1, X: hi, Level: level, Below: partial(prevBelow(hi)), At: at}
 			if e.Below > 0 { // the size before the atom: the least x with partial(x) = Below
-				e.Before = leastReaching(partial, e.Below*(1-slack), 0, hi)
+				e.Before = leastReaching(partial, e.Below, 0, hi)
 			}
-			return nil, e
+			if e.Below < level*(1-slack) || !(e.Before > lo) {
+				return nil, e
+			}
+			hi = e.Before // the level met, but for rounding, by the sizes before the atom
 		}
 		cuts[g], lo = hi, hi
 	}

@@ -1,6 +1,7 @@
 package theory
 
 import (
+	"errors"
 	"math"
 	"testing"
 )
@@ -135,4 +136,42 @@ func TestSITAErrors(t *testing.T) {
 	wantErr(t, err, "x_m=0")
 	_, err = SITAEqualLoadC(1, xm, xM, p)
 	wantErr(t, err, "K=1")
+}
+
+// EqualLoadCuts against closed forms: the uniform law on [0, 1] has
+// E[X; X <= x] = x^2/2, so the level q/2 is reached at x = sqrt(q); a law
+// of atoms 1 and 3 with probability 1/2 each (E[X; X <= x] = 0, 1/2, 2)
+// reaches 1/2 at 1 and jumps over 1 at 3, where the error names it, with
+// the size before it.
+func TestEqualLoadCuts(t *testing.T) {
+	uniform := func(x float64) float64 { return math.Min(x, 1) * math.Min(x, 1) / 2 }
+	cuts, err := EqualLoadCuts(uniform, []float64{0.1, 0.25, 0.45})
+	for i, q := range []float64{0.2, 0.5, 0.9} {
+		if err != nil || math.Abs(cuts[i]-math.Sqrt(q)) > 1e-15 {
+			t.Errorf("uniform: cutoffs %v, %v; want sqrt(%v) = %v", cuts, err, q, math.Sqrt(q))
+			break
+		}
+	}
+	atoms := func(x float64) float64 {
+		switch {
+		case x >= 3:
+			return 2
+		case x >= 1:
+			return 0.5
+		}
+		return 0
+	}
+	for _, level := range []float64{0.5, 0.5 * (1 + 1e-14), 0.5 * (1 - 1e-14)} { // met, or but for rounding
+		if cuts, err := EqualLoadCuts(atoms, []float64{level}); err != nil || cuts[0] != 1 {
+			t.Errorf("atoms at level %v: %v, %v; want the cutoff 1", level, cuts, err)
+		}
+	}
+	_, err = EqualLoadCuts(atoms, []float64{1})
+	var e *AtomError
+	if !errors.As(err, &e) || e.X != 3 || e.Before != 1 || e.Below != 0.5 || e.At != 2 || e.Group != 1 {
+		t.Errorf("a level inside the atom at 3: %v (%+v); want an AtomError at 3, before it 1", err, e)
+	}
+	if _, err := EqualLoadCuts(uniform, []float64{0.3, 0.2}); err == nil {
+		t.Error("decreasing levels: no error")
+	}
 }

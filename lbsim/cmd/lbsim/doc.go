@@ -242,7 +242,7 @@
 //	sample_every  record the jobs at every server every this many time units in replication 0 (0 = no time series)
 //	label  the policy's name, e.g. LL-2
 //	d  servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
-//	c  SITA's servers for short jobs, else 0
+//	c  SITA's servers for its shortest jobs (its first group), else 0
 //	size_mean  E[X]
 //	scv  the size law's squared coefficient of variation
 //	trace_scale  the factor a trace's arrival times are multiplied by to give the load (1 at the trace's own load), NaN without a trace
