@@ -11,7 +11,7 @@ import (
 // unreliable, with a threshold chosen so that a benign run (exponential
 // sizes, moderate load, enough jobs) stays silent; TestWarnings checks both
 // ways. "The metric" is the mean wait under FCFS and the mean response
-// under PS.
+// under PS and SRPT (responseMetric).
 const (
 	// RuleUnstable: a server ran at measured utilisation >= 1 (the work
 	// sent to it per unit time, in its own time units), a trace or -overload
@@ -27,11 +27,20 @@ const (
 	// lambda E[X^2]/(2(1-rho)): infinite; a simulated mean only grows with N.
 	// Under PS the mean response exists but E[R | x] = x/(1-rho): the
 	// response time has infinite variance and the interval is not valid.
+	// Under SRPT the mean response exists for every law of finite mean:
+	// mu E[T] = E[X] + int Psi dG / 2 with Psi <= 2 E[X] and int dG =
+	// rho/(1-rho) (theory.MG1SRPT), so E[T] <= E[X]/(mu (1-rho)), PS's;
+	// but T >= X/mu, so E[T^2] >= E[X^2]/mu^2 = inf: as under PS.
 	RuleInfiniteVariance = "infinite-second-moment"
 	// RuleInfiniteThirdMoment: E[X^3] = inf (Pareto 2 < alpha <= 3) under
 	// FCFS: E[W] exists but E[W^2] needs E[X^3] < inf (Takacs' recurrence;
 	// Asmussen, Applied Probability and Queues, ch. VIII), so the CLT behind
 	// the interval fails and the mean converges slower than 1/sqrt(N).
+	// Not under PS or SRPT: their response time's tail is the size's,
+	// P(T > t) ~ P(X > (1-rho) mu t) for regularly varying sizes (SRPT:
+	// Nunez-Queija, "Queues with equally heavy sojourn time and service
+	// requirement distributions", Ann. Oper. Res. 2002; PS: Zwart and
+	// Boxma 2000), so E[T^2] is finite when E[X^2] is.
 	RuleInfiniteThirdMoment = "infinite-third-moment"
 	// RuleSampleMoment: the sizes drawn have a sample E[X^2] below half (or
 	// above twice) the law's: the mean wait, proportional to E[X^2], is
@@ -84,9 +93,9 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	add := func(rule, format string, args ...any) {
 		ws = append(ws, Warning{Rule: rule, Message: fmt.Sprintf(format, args...)})
 	}
-	ps := cfg.Discipline == PS
+	resp := responseMetric(cfg.Discipline)
 	metric, what := r.Wait, "mean wait"
-	if ps {
+	if resp {
 		metric, what = r.Response, "mean response"
 	}
 	unstable := instability(cfg, reps, r)
@@ -96,13 +105,16 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	timeScales(cfg, reps, add)
 	sizes := cfg.sizes()
 	alpha := TailIndex(sizes)
+	infinite := math.IsInf(sizes.SecondMoment(), 1)
 	switch {
-	case ps && math.IsInf(sizes.SecondMoment(), 1):
+	case infinite && cfg.Discipline == PS:
 		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
-	case !ps && math.IsInf(sizes.SecondMoment(), 1):
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS the mean response E[X]/(1-rho) exists", sizes, r.Wait.Mean)
-	case !ps && alpha <= 3:
-		add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS", sizes, alpha)
+	case infinite && cfg.Discipline == SRPT:
+		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under SRPT the mean response exists (at most PS's E[X]/(1-rho) per server), but a job's response is at least its own service time x/mu, so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
+	case infinite:
+		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS or SRPT the mean response exists", sizes, r.Wait.Mean)
+	case !resp && alpha <= 3:
+		add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS or SRPT", sizes, alpha)
 	}
 	var nX, sumX2 float64
 	for _, rep := range reps {
@@ -130,7 +142,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	// off is the distance of ref's metric from the simulated one, in half-widths.
 	off := func(ref Reference) (float64, float64, bool) {
 		v := ref.Wait
-		if ps {
+		if resp {
 			v = ref.Response
 		}
 		if metric.CI95 == 0 { // every batch alike (e.g. no job waited): any other value is outside
@@ -139,18 +151,24 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 		return v, (metric.Mean - v) / metric.CI95, !math.IsInf(v, 0) && metric.CI95 > 0
 	}
 	if v, o, ok := off(r.Exact); r.HasExact && ok && math.Abs(o) > 2 {
-		add(RuleExactOutside, "the exact %s is %.6g (%s%s), %.1f half-widths from the simulated %s %s%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, asResponse(ps, r.Exact.Response), math.Abs(o), what, metric, asResponse(ps, r.Response.Mean))
+		add(RuleExactOutside, "the exact %s is %.6g (%s%s), %.1f half-widths from the simulated %s %s%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, asResponse(resp, r.Exact.Response), math.Abs(o), what, metric, asResponse(resp, r.Response.Mean))
 	}
 	if v, o, ok := off(r.Limit); r.HasLimit && r.Limit.Kind == LowerBound && ok && o < -2 {
-		add(RuleBelowBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(ps, r.Limit.Response), what, metric, asResponse(ps, r.Response.Mean), -o)
+		add(RuleBelowBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(resp, r.Limit.Response), what, metric, asResponse(resp, r.Response.Mean), -o)
 	}
 	return ws
 }
 
+// responseMetric reports whether d's metric (the warnings', the precision
+// target's) is the mean response rather than the mean wait: under PS and
+// SRPT a job is not served in one span after one wait, and its "wait" is
+// only its response less its service.
+func responseMetric(d Discipline) bool { return d != FCFS }
+
 // asResponse names, under FCFS, the mean response that goes with a mean wait
 // (a table of times in system shows that one): "; mean response 23.5".
-func asResponse(ps bool, response float64) string {
-	if ps || math.IsNaN(response) {
+func asResponse(resp bool, response float64) string {
+	if resp || math.IsNaN(response) {
 		return ""
 	}
 	return fmt.Sprintf("; mean response %.6g", response)
@@ -278,7 +296,7 @@ func timeScales(cfg *Config, reps []replication, add func(rule, format string, a
 func batchMeans(cfg *Config, rep replication, group int) []float64 {
 	m := rep.m
 	sums, counts := m.waits(), m.counts()
-	if cfg.Discipline == PS {
+	if responseMetric(cfg.Discipline) {
 		sums = m.responses()
 	}
 	var out []float64

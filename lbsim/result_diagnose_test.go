@@ -446,3 +446,36 @@ func TestNearCriticalServer(t *testing.T) {
 		t.Errorf("jsq-2 K=10 at 0.9: warned %v", r.Warnings)
 	}
 }
+
+// Under SRPT the heavy-tail rules are PS's: with E[X^2] = inf the mean
+// response exists and the warning says why the interval fails (not FCFS's
+// infinite mean wait); with E[X^2] < inf = E[X^3] the response time has a
+// finite variance (its tail is the size's), so no third-moment warning.
+// The rules read the configuration only: diagnose is asked of an empty
+// result.
+func TestWarningsSRPT(t *testing.T) {
+	par15, _ := NewPareto(1.5, 1, 0)
+	par22, _ := NewPareto(2.2, 1, 0)
+	warnings := func(sizes SizeLaw, d Discipline) map[string]string {
+		cfg := Config{Servers: 10, Load: 0.8, Sizes: sizes, Policy: Random{}, Discipline: d, Jobs: 100000, Reps: 2}
+		out := map[string]string{}
+		for _, w := range diagnose(&cfg, nil, &Result{}) {
+			out[w.Rule] = w.Message
+		}
+		return out
+	}
+	msg, ok := warnings(par15, SRPT)[RuleInfiniteVariance]
+	if !ok || !strings.Contains(msg, "under SRPT the mean response exists") || strings.Contains(msg, "FCFS server") {
+		t.Errorf("pareto 1.5 under SRPT: %q, want SRPT's reason", msg)
+	}
+	ws := warnings(par22, SRPT)
+	if _, third := ws[RuleInfiniteThirdMoment]; third {
+		t.Errorf("pareto 2.2 under SRPT: %v, want no third-moment warning", ws)
+	}
+	if _, third := warnings(par22, FCFS)[RuleInfiniteThirdMoment]; !third {
+		t.Error("pareto 2.2 under FCFS: want the third-moment warning")
+	}
+	if !responseMetric(SRPT) || !responseMetric(PS) || responseMetric(FCFS) {
+		t.Error("the metric is the mean response under PS and SRPT, the mean wait under FCFS")
+	}
+}

@@ -39,6 +39,14 @@ import (
 // covered 0.888 with it; at 6 it is warned, while PS with Pareto 2.5 sizes
 // at 0.9 (index 6.9, coverage 0.92) is not.
 //
+// The relaxation time is the workload's, the same under every
+// work-conserving discipline (FCFS, PS, SRPT serve the same work at the
+// same rate), and so are the run lengths it asks for. Heavy tails: with
+// E[X^2] = inf the response time of PS and SRPT has infinite variance and
+// of FCFS an infinite mean; with E[X^3] = inf FCFS's wait has infinite
+// variance, PS's and SRPT's response not (result_diagnose.go): those
+// rules speak, not this one.
+//
 // Which queue: the servers of the model of the servers' loads
 // (serverLoads), each with its jobs, sizes and load, weighed by its share
 // of the metric (Kingman's approximation of its mean wait); without a
@@ -69,10 +77,12 @@ func (q serverLoad) relaxation(ca2 float64) float64 {
 }
 
 // metric is Kingman's approximation of its mean wait (FCFS), or the
-// M/G/1-PS mean response (PS): the weight of this queue in the result.
-func (q serverLoad) metric(ca2 float64, ps bool) float64 {
+// M/G/1-PS mean response (PS; under SRPT its upper bound, within a factor
+// of the M/G/1-SRPT mean the moments do not give): the weight of this
+// queue in the result.
+func (q serverLoad) metric(ca2 float64, response bool) float64 {
 	service := q.m1 / q.speed
-	if ps {
+	if response {
 		return service / (1 - q.rho)
 	}
 	return (ca2 + q.scv()) / 2 * q.rho / (1 - q.rho) * service
@@ -97,7 +107,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 			qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
 		}
 	}
-	ps := cfg.Discipline == PS
+	resp := responseMetric(cfg.Discipline)
 	n := float64(cfg.jobs())
 	warm := 0.0
 	for _, rep := range reps {
@@ -113,7 +123,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 			return false // the unstable and infinite-moment rules speak
 		}
 		ca2 := gapSCV(cfg, c0, q.serverLoad)
-		w := float64(q.n) * q.share * q.metric(ca2, ps)
+		w := float64(q.n) * q.share * q.metric(ca2, resp)
 		t := q.relaxation(ca2)
 		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)
 		perBatch += w * t / (n * q.share / b)

@@ -16,11 +16,11 @@
 // # Which lbsim uses, and the tests that check them
 //
 // Exact values: one server (M/G/1, D/M/1); RND (M/G/1 per server at any
-// sizes and speeds, FCFS and PS; GI/M/1 with geometric gaps under
+// sizes and speeds, FCFS, PS and SRPT; GI/M/1 with geometric gaps under
 // deterministic arrivals); RR (E_K/M/1 per server at any speeds, E_K/H2/1
 // with H2 sizes, D/M/1 under deterministic arrivals); weighted RND (M/G/1
 // per server at rate lambda w_k/sum(w)); weighted RR with equal weights (it
-// is RR); SITA (M/G/1 and M/G/1-PS per group from the law's moments below the
+// is RR); SITA (M/G/1, M/G/1-PS and M/G/1-SRPT per group from the law below the
 // cut, any speeds; M/D/1 per group for the two-point law); LWL (Erlang C,
 // M/D/K); JSQ-d, JSQ, SED-d, SED and JIQ at K <= 8 with exponential sizes
 // (the exact Markov chain, any speeds, within a state budget).
@@ -30,6 +30,9 @@
 //
 //   - M/G/1 FCFS (Pollaczek-Khinchine), M/G/1-PS, M/D/1, M/M/1:
 //     [theory.MG1] (FCFS, PS), [theory.MD1], [theory.MM1]; RND, PS servers.
+//   - M/G/1-SRPT (Schrage and Miller), from the law's partial moments,
+//     with a rigorous error bound (exact sums for atomic laws), also per
+//     size interval: [theory.MG1SRPT]; RND and SITA on SRPT servers.
 //   - RND with speeds, each server M/G/1 at rate lambda/K (or lambda p_k):
 //     [theory.RandomDispatch], [theory.WeightedRandomDispatch].
 //   - SITA with random splitting, per class; equal-load c; optimal c; the

@@ -85,10 +85,12 @@ type SRPTMeans struct {
 // E[X; a < X <= b] is known, so Jensen and the chord of the convex Psi at
 // ybar, and Chebyshev's inequality for the weight 1/(1-r)^2, bracket the
 // cell's part to second order in its width; the cells are split where
-// the bracket is widest until the sum of the brackets and of the tail's
-// bound Psi(y_max) (G(inf) - G(y_max)) is below SRPTTolerance times E[X]/mu
-// (or srptMaxPoints are spent: Bound says what was reached). The value is
-// the middle of the bracket.
+// the bracket is widest until the sum of the brackets, of the tail's
+// bound Psi(y_max) (G(inf) - G(y_max)) and of the rounding is below
+// SRPTTolerance times E[T] (or srptMaxPoints are spent, or the rounding
+// outweighs the brackets: Bound says what was reached; a Pareto tail of
+// index near 1 keeps a tenth of its mean beyond 1e15 E[X], where y (1 -
+// F(y)) is lost to rounding). The value is the middle of the bracket.
 //
 // E[T; X <= c] for each cut c: the same integral up to c, with
 //
@@ -208,8 +210,8 @@ func (s *srpt) integrate(cuts []float64) {
 	target := SRPTTolerance * 2 * s.mean // of 2 mu E[T] >= 2 E[X]
 	for len(s.pts) < srptMaxPoints/2 {
 		last := s.pts[len(s.pts)-1]
-		if s.tailBound(last) <= target/4 {
-			break
+		if s.tailBound(last) <= target/4 || last.y > s.mean*0x1p200 {
+			break // small enough, or a tail too heavy to reach it (Bound says)
 		}
 		s.pts = append(s.pts, s.at(2*last.y))
 	}

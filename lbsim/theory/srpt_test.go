@@ -201,6 +201,23 @@ func TestSRPTTwoMethods(t *testing.T) {
 	}
 }
 
+// A tail too heavy for 1e-9 (Pareto 1.2: jobs above 1e15 bring a tenth
+// of the mean, where y (1 - F(y)) cannot be computed from F): the bound
+// is wide but holds the direct integration's value.
+func TestSRPTBoundHeavyTail(t *testing.T) {
+	l := paretoLaw(1.2)
+	for _, rho := range []float64{0.5, 0.9} {
+		got, err := MG1SRPT{Lambda: rho, Size: l, Mu: 1}.Solve(2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, below := srptReference(l, rho, math.Inf(1)), srptReference(l, rho, 2)
+		if math.Abs(got.Response-want) > got.Bound || math.Abs(got.Below[0]-below) > got.BelowBound[0] || got.Bound > 1e-3*want {
+			t.Errorf("pareto 1.2 rho=%g: E[T] = %.10g ± %.2g, direct %.10g; E[T; X <= 2] = %.10g ± %.2g, direct %.10g", rho, got.Response, got.Bound, want, got.Below[0], got.BelowBound[0], below)
+		}
+	}
+}
+
 // atoms is a discrete law written out here: sizes xs with probabilities ps.
 type atoms struct{ xs, ps []float64 }
 
