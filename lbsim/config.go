@@ -392,6 +392,12 @@ func (c *Config) classes() []SizeClass {
 	return lawClasses(c.sizes(), c.Servers)
 }
 
+// SizeClasses are the size classes results are reported for (Result.Classes,
+// Reference.Classes), in order, each with its upper size bound and its
+// servers: the policy's (SITA's groups, at the cutoffs it computes for the
+// law), else the size law's; nil when there are none.
+func (c Config) SizeClasses() []SizeClass { return c.classes() }
+
 // classCuts are the upper size bounds of all classes but the last: a job of
 // size x is in class i when cuts[i-1] < x <= cuts[i] (see classOf).
 func classCuts(cls []SizeClass) []float64 {
