@@ -10,7 +10,7 @@ import (
 // The backlog is the per-job state of the jobs in the system: the FCFS
 // departure queues kept for job counts (8 bytes a job), the live indexes
 // of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job) and the PS and
-// SRPT queues (a psJob or an srptJob a job). A stable system keeps it small; an unstable one (load
+// SRPT queues (a heapJob a job). A stable system keeps it small; an unstable one (load
 // >= 1 with -overload, a ramp above 1) grows it with every job. Each
 // replication charges the capacity of those buffers, when they grow, to
 // its backlog (twice for a slice grown by a copy, growHeld: the copy it
@@ -119,8 +119,7 @@ type holder interface{ held() (int, string) }
 const (
 	fifoJobBytes  = 8                                 // a departure time
 	indexJobBytes = int64(unsafe.Sizeof(heapEntry{})) // a radix-heap entry
-	psJobBytes    = int64(unsafe.Sizeof(psJob{}))
-	srptJobBytes  = int64(unsafe.Sizeof(srptJob{}))
+	heapJobBytes  = int64(unsafe.Sizeof(heapJob{}))
 )
 
 // perJobBytes is the per-job state a job in the system holds under c: PS
@@ -128,11 +127,8 @@ const (
 // the policy, on a board, or sampled), and a live index for JSQ, LWL, JIQ
 // and LSQ.
 func (c *Config) perJobBytes() int64 {
-	switch c.Discipline {
-	case PS:
-		return psJobBytes
-	case SRPT:
-		return srptJobBytes
+	if c.Discipline.preemptive() {
+		return heapJobBytes
 	}
 	var b int64
 	live := c.Refresh == 0

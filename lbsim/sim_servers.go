@@ -140,17 +140,19 @@ func (s *servers) enqueue(k int, t float64, j jobRecord, m *metrics) {
 	if s.ps != nil {
 		q := &s.ps[k]
 		q.advance(t, m)
-		q.reserve(&s.held)
-		q.push(psJob{fin: q.v + j.service, jobRecord: j})
+		q.jobs.reserve(&s.held)
+		q.jobs.push(heapJob{key: q.v + j.service, jobRecord: j})
 		if q.owned != nil {
 			q.owned[j.owner]++
 		}
 		return
 	}
+	// Under SRPT its key is all its service time: it preempts the job in
+	// service only when strictly shorter than what that job has left.
 	q := &s.srpt[k]
 	q.advance(t, m)
-	q.reserve(&s.held)
-	q.push(j)
+	q.jobs.reserve(&s.held)
+	q.jobs.push(heapJob{key: j.service, jobRecord: j})
 	if q.owned != nil {
 		q.owned[j.owner]++
 	}
@@ -266,14 +268,8 @@ func (q *fifo) popUntil(t float64, held *backlog) int {
 // that takes one from its dispatcher's count.
 type psQueue struct {
 	v, t  float64 // virtual time at real time t
-	jobs  []psJob // min-heap on fin
+	jobs  jobHeap // key: the job's virtual finish time
 	owned []int32 // under the own view, the jobs of each dispatcher here; else nil
-}
-
-// psJob is a job at a PS server: 40 bytes.
-type psJob struct {
-	fin float64 // virtual finish time
-	jobRecord
 }
 
 // jobRecord is what a preemptive server keeps of a job until it leaves:
@@ -307,7 +303,7 @@ func (q *psQueue) nextDeparture() float64 {
 	if len(q.jobs) == 0 {
 		return math.Inf(1)
 	}
-	return q.t + (q.jobs[0].fin-q.v)*float64(len(q.jobs))
+	return q.t + (q.jobs[0].key-q.v)*float64(len(q.jobs))
 }
 
 // advance moves the server to real time to, completing (and recording) the
@@ -315,62 +311,17 @@ func (q *psQueue) nextDeparture() float64 {
 func (q *psQueue) advance(to float64, m *metrics) int {
 	for len(q.jobs) > 0 {
 		n := float64(len(q.jobs))
-		dt := (q.jobs[0].fin - q.v) * n
+		dt := (q.jobs[0].key - q.v) * n
 		if q.t+dt > to {
 			q.v += (to - q.t) / n
 			q.t = to
 			return len(q.jobs)
 		}
 		q.t += dt
-		q.v = q.jobs[0].fin
-		j := q.pop()
+		q.v = q.jobs[0].key
+		j := q.jobs.pop()
 		j.depart(q.t, q.owned, m)
 	}
 	q.t = to
 	return 0
-}
-
-// reserve makes room for one more job, charged to held; push needs it
-// (apart, so that push stays small enough to be inlined).
-func (q *psQueue) reserve(held *backlog) {
-	if len(q.jobs) == cap(q.jobs) {
-		q.jobs = growHeld(held, q.jobs)
-	}
-}
-
-func (q *psQueue) push(j psJob) {
-	q.jobs = append(q.jobs, j)
-	i := len(q.jobs) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if q.jobs[p].fin <= q.jobs[i].fin {
-			break
-		}
-		q.jobs[p], q.jobs[i] = q.jobs[i], q.jobs[p]
-		i = p
-	}
-}
-
-func (q *psQueue) pop() psJob {
-	top := q.jobs[0]
-	last := len(q.jobs) - 1
-	q.jobs[0] = q.jobs[last]
-	q.jobs = q.jobs[:last]
-	i := 0
-	for {
-		l := 2*i + 1
-		if l >= last {
-			break
-		}
-		m := l
-		if r := l + 1; r < last && q.jobs[r].fin < q.jobs[l].fin {
-			m = r
-		}
-		if q.jobs[i].fin <= q.jobs[m].fin {
-			break
-		}
-		q.jobs[i], q.jobs[m] = q.jobs[m], q.jobs[i]
-		i = m
-	}
-	return top
 }

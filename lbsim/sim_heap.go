@@ -1,0 +1,68 @@
+package lbsim
+
+// heapJob is a job at a preemptive server, kept until it leaves in its
+// server's jobHeap: 40 bytes. Its key is its place in the server's order,
+// the virtual finish time under PS (psQueue), the remaining service time
+// under SRPT (srptQueue).
+type heapJob struct {
+	key float64
+	jobRecord
+}
+
+// before orders jobs by key, ties to the earlier arrival (SRPT's equal
+// remaining times; under PS equal finish times leave together).
+func (a *heapJob) before(b *heapJob) bool {
+	return a.key < b.key || a.key == b.key && a.seq < b.seq
+}
+
+// jobHeap is a binary min-heap of jobs in before's order: one heap for both
+// preemptive disciplines, concrete so that each comparison is inlined.
+type jobHeap []heapJob
+
+// reserve makes room for one more job, charged to held; push needs it
+// (apart, so that push stays small).
+func (h *jobHeap) reserve(held *backlog) {
+	if len(*h) == cap(*h) {
+		*h = growHeld(held, *h)
+	}
+}
+
+// push adds j (after reserve: append does not allocate).
+func (h *jobHeap) push(j heapJob) {
+	s := append(*h, j)
+	for i := len(s) - 1; i > 0; {
+		p := (i - 1) / 2
+		if !s[i].before(&s[p]) {
+			break
+		}
+		s[p], s[i] = s[i], s[p]
+		i = p
+	}
+	*h = s
+}
+
+// pop removes the least job of the non-empty heap.
+func (h *jobHeap) pop() heapJob {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	s = s[:last]
+	for i := 0; ; {
+		l := 2*i + 1
+		if l >= last {
+			break
+		}
+		m := l
+		if r := l + 1; r < last && s[r].before(&s[l]) {
+			m = r
+		}
+		if !s[m].before(&s[i]) {
+			break
+		}
+		s[i], s[m] = s[m], s[i]
+		i = m
+	}
+	*h = s
+	return top
+}
