@@ -135,8 +135,11 @@ func (p SITA) check() error {
 			len(p.Cuts), len(p.Cuts)+1, len(p.Servers), strings.TrimSuffix(strings.Repeat("10/", len(p.Cuts)+1), "/"))
 	}
 	for i, x := range p.Cuts {
-		if !(x > 0) || math.IsInf(x, 1) || i > 0 && !(x > p.Cuts[i-1]) {
-			return fmt.Errorf("sita cuts=%s is invalid: cutoff %d is %v; need finite cutoffs > 0, each larger than the one before", listText(p.Cuts), i+1, x)
+		switch {
+		case !(x > 0) || math.IsInf(x, 1):
+			return fmt.Errorf("sita cuts=%s is invalid: cutoff no. %d is %v; need finite cutoffs > 0, e.g. sita:cuts=1/10,servers=30/30/40", listText(p.Cuts), i+1, x)
+		case i > 0 && !(x > p.Cuts[i-1]):
+			return fmt.Errorf("sita cuts=%s is invalid: cutoff no. %d (%v) is not larger than the one before it (%v); list the cutoffs in increasing order, e.g. sita:cuts=1/10,servers=30/30/40", listText(p.Cuts), i+1, x, p.Cuts[i-1])
 		}
 	}
 	for i, n := range p.Servers {

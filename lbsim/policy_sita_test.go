@@ -208,8 +208,8 @@ func TestSITACutsOfOneCutIsSITACut(t *testing.T) {
 // the law).
 func TestSITAGroupsErrors(t *testing.T) {
 	for _, tc := range []struct{ spec, want string }{
-		{"sita:cuts=10/1,servers=3/3/4", "each larger than the one before"},
-		{"sita:cuts=1/1,servers=3/3/4", "each larger than the one before"},
+		{"sita:cuts=10/1,servers=3/3/4", "not larger than the one before it"},
+		{"sita:cuts=1/1,servers=3/3/4", "not larger than the one before it"},
 		{"sita:cuts=0/1,servers=3/3/4", "cutoffs > 0"},
 		{"sita:cuts=-1,servers=5/5", "cutoffs > 0"},
 		{"sita:cuts=1,servers=3/3/4", "1 cutoffs make 2 groups, but servers lists 3"},
@@ -237,7 +237,7 @@ func TestSITAGroupsErrors(t *testing.T) {
 	}{
 		{SITA{Cuts: []float64{1}, Servers: []int{3, 3}}, h2, []string{"servers=3/3", "6 servers in all, K=10", "summing to K"}},
 		{SITA{Cuts: []float64{1, 2}, Servers: []int{3, 3, 5}}, h2, []string{"11 servers in all, K=10"}},
-		{SITA{Cuts: []float64{math.NaN()}, Servers: []int{5, 5}}, h2, []string{"cutoff 1 is NaN"}},
+		{SITA{Cuts: []float64{math.NaN()}, Servers: []int{5, 5}}, h2, []string{"cutoff no. 1 is NaN"}},
 		{SITA{Cuts: []float64{math.Inf(1)}, Servers: []int{5, 5}}, h2, []string{"finite cutoffs"}},
 		{SITA{Cuts: []float64{1}, Servers: []int{10, 0}}, h2, []string{"group 2 has 0 servers"}},
 		{SITA{Cuts: []float64{}, Servers: []int{10}}, h2, []string{"no cutoffs given"}},

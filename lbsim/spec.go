@@ -67,7 +67,8 @@ func listValue(p map[string]float64, k, v string) error {
 	}
 	xs, err := ParseSpeeds(strings.ReplaceAll(v, "/", ","))
 	if err != nil {
-		return fmt.Errorf("need a word or a list of numbers separated by '/', e.g. 2/1/1 or 5@2/5@1 (%v)", strings.TrimPrefix(err.Error(), "speeds: "))
+		why, _, _ := strings.Cut(strings.TrimPrefix(err.Error(), "speeds: "), "; write speeds") // the list is not speeds
+		return fmt.Errorf("need a word or a list of numbers separated by '/', e.g. 2/1/1 or 5@2/5@1 (%v)", why)
 	}
 	for i, x := range xs {
 		p[fmt.Sprintf("%s.%d", k, i+1)] = x
