@@ -391,7 +391,7 @@ func median(xs []float64) float64 {
 // equal speeds. Reports seconds a run.
 func BenchmarkShortRun(b *testing.B) {
 	const k = 100_000
-	for _, spec := range []string{"rnd", "rr", "ll:d=2", "jsq:d=2", "lwl", "jsq", "sita:cut=1,c=26000", "jiq", "lsq", "sed", "sed:d=2",
+	for _, spec := range []string{"rnd", "rr", "ll:d=2", "jsq:d=2", "lwl", "jsq", "sita:cut=1,c=26000", "sita:groups=100000", "jiq", "lsq", "sed", "sed:d=2",
 		"rnd:weights=speed", "rr:weights=speed"} {
 		p, err := ParsePolicy(spec)
 		if err != nil {

@@ -65,10 +65,30 @@ func (c *Config) loadsAt(rho float64) []serverLoad {
 		return nil
 	}
 	lambda := rho * c.Capacity() / c.sizes().Mean()
+	// The classes sent to server k are those with from <= k < to: a sweep
+	// in order of from keeps them (in split's order, so the sums add up as
+	// they always did), and K classes of one server each (SITA-E) cost
+	// O(K log K), not O(K^2).
+	byFrom := make([]int, len(split))
+	for i := range byFrom {
+		byFrom[i] = i
+	}
+	slices.SortStableFunc(byFrom, func(a, b int) int { return cmp.Compare(split[a].from, split[b].from) })
+	var active []int
+	next := 0
 	var out []serverLoad
 	for k := 0; k < c.Servers; {
+		for next < len(byFrom) && split[byFrom[next]].from <= k {
+			active, next = append(active, byFrom[next]), next+1
+		}
+		active = slices.DeleteFunc(active, func(i int) bool { return split[i].to <= k })
+		slices.Sort(active)
 		q := serverLoad{from: k, to: c.speedRunEnd(k), speed: c.speed(k)}
-		for _, cl := range split {
+		if next < len(byFrom) { // a run ends where the next class begins
+			q.to = min(q.to, split[byFrom[next]].from)
+		}
+		for _, i := range active {
+			cl := split[i]
 			q.to = cl.alikeEnd(k, q.to)
 			if p := cl.Prob * cl.share(k); p > 0 {
 				q.share, q.m1, q.m2 = q.share+p, q.m1+p*cl.M1, q.m2+p*cl.M2

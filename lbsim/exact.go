@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -205,9 +206,15 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 		if len(split) > 1 && len(names) == len(split) {
 			out.Name = names[i].Name
 		}
-		for _, q := range loads {
+		// Only the runs of the class's servers, cl.from..cl.to-1: K classes
+		// of one server each (SITA-E) must not cost K^2.
+		first := sort.Search(len(loads), func(j int) bool { return loads[j].to > cl.from })
+		for _, q := range loads[first:] {
+			if q.from >= cl.to {
+				break
+			}
 			s := 0.0 // the class's share of the run's jobs
-			for k := q.from; k < q.to; k++ {
+			for k := max(q.from, cl.from); k < min(q.to, cl.to); k++ {
 				s += cl.Prob * cl.share(k)
 			}
 			if s == 0 {

@@ -230,18 +230,27 @@ func aggregate(cfg *Config, reps []replication) Result {
 	if len(units) == 1 {
 		group = fineFactor
 	}
-	unit := func(col int, from func(*metrics) []float64) []float64 {
+	// Each unit's columns are read once: a class reads its own (SITA-E
+	// has a class a server, so K classes must not cost K^2).
+	type columns struct{ n, w, r []float64 }
+	cols := make([]columns, len(units))
+	for i, rep := range units {
+		cols[i] = columns{rep.m.counts(), rep.m.waits(), rep.m.responses()}
+	}
+	unit := func(col int, from func(i int) []float64) []float64 {
 		var out []float64
-		for _, rep := range units {
-			v := from(rep.m)
+		for i, rep := range units {
+			v := from(i)
 			stride := len(v) / rep.m.batches // classes, or 1 (the handout's quantity)
 			for b0 := 0; b0 < rep.m.batches; b0 += group {
 				sum := 0.0
 				for b := b0; b < b0+group; b++ {
+					if col >= 0 {
+						sum += v[b*stride+col]
+						continue
+					}
 					for c := range stride {
-						if col < 0 || c == col {
-							sum += v[b*stride+c]
-						}
+						sum += v[b*stride+c]
 					}
 				}
 				out = append(out, sum)
@@ -249,9 +258,9 @@ func aggregate(cfg *Config, reps []replication) Result {
 		}
 		return out
 	}
-	cnt := func(m *metrics) []float64 { return m.counts() }
-	sumW := func(m *metrics) []float64 { return m.waits() }
-	sumR := func(m *metrics) []float64 { return m.responses() }
+	cnt := func(i int) []float64 { return cols[i].n }
+	sumW := func(i int) []float64 { return cols[i].w }
+	sumR := func(i int) []float64 { return cols[i].r }
 	all := -1
 	counts := unit(all, cnt)
 	if len(units) == 1 { // the batch means that hold jobs: fewer jobs than batches leave some empty
@@ -277,7 +286,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 	r.Wait, r.Response = cv.estimate(w, counts), cv.estimate(resp, counts)
 	r.Units = map[string][]float64{"mean_wait": unitMeans(w, counts), "mean_response": unitMeans(resp, counts)}
 	if r.HasHandout {
-		r.Handout = cv.estimate(unit(0, func(m *metrics) []float64 { return m.handout }), counts)
+		r.Handout = cv.estimate(unit(0, func(i int) []float64 { return units[i].m.handout }), counts)
 	}
 	if cls := cfg.classes(); len(cls) > 1 {
 		for i, cl := range cls {
