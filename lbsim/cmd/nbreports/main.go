@@ -57,7 +57,9 @@ func main() {
 		flag.PrintDefaults()
 	}
 	flag.Parse()
-	if err := run(flag.Args(), *out, *quick, *check, *cellTimeout, *parallel); err != nil {
+	err := run(flag.Args(), *out, *quick, *check, *cellTimeout, *parallel)
+	nbrun.StopChromium() // the browser every export and check opened its pages in
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "nbreports:", err)
 		os.Exit(1)
 	}

@@ -191,8 +191,6 @@ func openBrowser(t *testing.T, ctx context.Context) *rod.Page {
 	return page
 }
 
-var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
-
 // browserPage evaluates JavaScript in the notebook page and fails the test with a reason.
 type browserPage struct {
 	t    *testing.T

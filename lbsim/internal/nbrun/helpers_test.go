@@ -49,10 +49,11 @@ func decodeFile(path string) (image.Image, error) {
 	return png.Decode(f)
 }
 
-// TestMain removes the artifact folder when every test passed; after a failure it stays, and
-// its path is in the test log.
+// TestMain stops the browser the tests shared and removes the artifact folder when every test
+// passed; after a failure it stays, and its path is in the test log.
 func TestMain(m *testing.M) {
 	code := m.Run()
+	StopChromium()
 	if dir, err := artifacts(); err == nil {
 		if code == 0 {
 			os.RemoveAll(dir)

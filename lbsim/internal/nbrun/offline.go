@@ -9,13 +9,16 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"time"
 
+	"github.com/go-rod/rod"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 )
 
-// probeID is the element in which the probe script leaves its findings for --dump-dom.
+// probeID is the element in which the probe script leaves its findings.
 const probeID = "lbsim-offline-probe"
 
 // probeScript runs in a copy of a page after it loaded: it records each image's decoding, every
@@ -97,11 +100,20 @@ func CheckOffline(htmlPath string, minImages int, withLinks bool) (Offline, erro
 	if err := os.WriteFile(filepath.Join(dir, name), probe, 0o644); err != nil {
 		return res, err
 	}
-	dom, err := chromium("--virtual-time-budget=10000", "--dump-dom", fileURL(filepath.Join(dir, name)))
+	var findings string
+	err = onPage(fileURL(filepath.Join(dir, name)), pageSize{}, func(p *rod.Page) error {
+		// The probe runs at the load event, which onPage waited for.
+		done, err := waitFor(p, "#"+probeID, probeTimeout)
+		if err != nil || !done {
+			return err
+		}
+		findings, err = evalString(p, "document.getElementById("+strconv.Quote(probeID)+").textContent")
+		return err
+	})
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", htmlPath, err)
 	}
-	got, err := readProbe(dom)
+	got, err := readProbe(findings)
 	if err != nil {
 		return res, fmt.Errorf("%s: %w", htmlPath, err)
 	}
@@ -141,18 +153,16 @@ type probeResult struct {
 	Text      string   `json:"text"`
 }
 
-// readProbe reads the probe's findings from the dumped DOM.
-func readProbe(dom []byte) (probeResult, error) {
+// probeTimeout bounds the wait for the probe's findings after the page's load event.
+const probeTimeout = 10 * time.Second
+
+// readProbe reads the probe's findings, the JSON text of its element.
+func readProbe(findings string) (probeResult, error) {
 	var r probeResult
-	doc, err := html.Parse(bytes.NewReader(dom))
-	if err != nil {
-		return r, err
-	}
-	p := find(doc, func(n *html.Node) bool { return attr(n, "id") == probeID })
-	if p == nil || p.FirstChild == nil {
+	if findings == "" {
 		return r, errors.New("the probe script left no result: the page did not finish loading")
 	}
-	if err := json.Unmarshal([]byte(p.FirstChild.Data), &r); err != nil {
+	if err := json.Unmarshal([]byte(findings), &r); err != nil {
 		return r, fmt.Errorf("probe result: %w", err)
 	}
 	return r, nil

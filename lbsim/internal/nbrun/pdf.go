@@ -3,15 +3,20 @@ package nbrun
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 )
 
 // PrintPDF prints the HTML page htmlPath to pdfPath with headless Chromium: A4 (the page's
-// @page rule, see printCSS), no header or footer, figures and tables kept whole.
+// @page rule, see printCSS), no header or footer, backgrounds printed (as Chromium's own
+// --print-to-pdf does), figures and tables kept whole.
 func PrintPDF(htmlPath, pdfPath string) error {
 	src, err := filepath.Abs(htmlPath)
 	if err != nil {
@@ -22,14 +27,25 @@ func PrintPDF(htmlPath, pdfPath string) error {
 		return err
 	}
 	_ = os.Remove(dst) // a stale PDF must not pass for a new one
-	if _, err := chromium("--no-pdf-header-footer", "--print-to-pdf="+dst, fileURL(src)); err != nil {
+	err = onPage(fileURL(src), pageSize{}, func(p *rod.Page) error {
+		pdf, err := p.PDF(&proto.PagePrintToPDF{PrintBackground: true, PreferCSSPageSize: true})
+		if err != nil {
+			return err
+		}
+		data, err := io.ReadAll(pdf)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, data, 0o644)
+	})
+	if err != nil {
 		return fmt.Errorf("printing %s to PDF: %w", htmlPath, err)
 	}
 	return checkPDFEnd(dst)
 }
 
-// checkPDFEnd checks that the file at path ends as a PDF does, with %%EOF: Chromium may exit
-// without an error after a write that failed (a full disk), leaving a PDF cut short.
+// checkPDFEnd checks that the file at path ends as a PDF does, with %%EOF: a PDF cut short (a
+// stream ended early, a write that failed unnoticed) must not pass for a report.
 func checkPDFEnd(path string) error {
 	f, err := os.Open(path)
 	if err != nil {

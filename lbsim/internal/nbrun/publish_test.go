@@ -7,10 +7,13 @@ import (
 	"image"
 	"image/color"
 	"image/png"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -206,6 +209,38 @@ func TestCheckOfflineFails(t *testing.T) {
 			t.Errorf("%s: unexpected error: %v", tt.name, err)
 		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
 			t.Errorf("%s: err = %v, want one containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+// TestCheckOfflineNetworkClosed opens a page whose figure comes from a web server on this
+// machine, named by host name and by address: the browser must not reach the server (the
+// network is closed), so the figure does not decode and the check fails, as it does for a report
+// that would load from the web.
+func TestCheckOfflineNetworkClosed(t *testing.T) {
+	requireNotebooks(t)
+	t.Parallel()
+	var hits atomic.Int32
+	fig := plotPNG(t, 30, 20)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		w.Header().Set("Content-Type", "image/png")
+		_, _ = w.Write(fig)
+	}))
+	defer srv.Close()
+	dir := t.TempDir()
+	for _, host := range []string{"localhost", "127.0.0.1"} {
+		u := strings.Replace(srv.URL, "127.0.0.1", host, 1) + "/fig.png"
+		page := filepath.Join(dir, "page.html")
+		if err := writeFile(page, `<!DOCTYPE html><html><head></head><body><p>x</p><img src="`+u+`"></body></html>`); err != nil {
+			t.Fatal(err)
+		}
+		_, err := CheckOffline(page, 1, false)
+		if want := "image 1 (" + u[:min(len(u), 40)] + "...) does not decode"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: err = %v, want one containing %q", host, err, want)
+		}
+		if n := hits.Swap(0); n != 0 {
+			t.Errorf("%s: the browser fetched from the web server %d times: the network is open", host, n)
 		}
 	}
 }

@@ -5,10 +5,16 @@ import (
 	"image"
 	"os"
 	"path/filepath"
+
+	"github.com/go-rod/rod"
+	"github.com/go-rod/rod/lib/proto"
 )
 
-// Screenshot renders the HTML file htmlPath in headless Chromium (see [chromium]: fresh
-// profile, no network) in a 1280x4000 window and writes a PNG screenshot to pngPath.
+// screenshotSize is the window a screenshot shows: a report's first screens at desktop width.
+var screenshotSize = pageSize{1280, 4000}
+
+// Screenshot renders the HTML file htmlPath in headless Chromium (see [onPage]: a fresh
+// browser context, no network) in a 1280x4000 window and writes a PNG screenshot to pngPath.
 func Screenshot(htmlPath, pngPath string) error {
 	src, err := filepath.Abs(htmlPath)
 	if err != nil {
@@ -19,11 +25,15 @@ func Screenshot(htmlPath, pngPath string) error {
 		return err
 	}
 	_ = os.Remove(dst) // a stale screenshot must not pass for a new one
-	if _, err := chromium("--screenshot="+dst, "--window-size=1280,4000", fileURL(src)); err != nil {
+	err = onPage(fileURL(src), screenshotSize, func(p *rod.Page) error {
+		shot, err := proto.PageCaptureScreenshot{Format: proto.PageCaptureScreenshotFormatPng}.Call(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, shot.Data, 0o644)
+	})
+	if err != nil {
 		return fmt.Errorf("screenshot: %w", err)
-	}
-	if _, err := os.Stat(dst); err != nil {
-		return fmt.Errorf("chromium wrote no screenshot: %w", err)
 	}
 	return nil
 }

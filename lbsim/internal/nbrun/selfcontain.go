@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 
+	"github.com/go-rod/rod"
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
 
@@ -35,9 +37,8 @@ MathJax.Hub.Register.StartupHook("End", function () {
   MathJax.Hub.Queue(function () { document.body.setAttribute("` + mathDoneAttr + `", "done"); });
 });`
 
-// mathBudget is the virtual time Chromium grants the page's scripts before it dumps the DOM;
-// MathJax typesets a report in about a second.
-const mathBudget = "60000"
+// mathTimeout bounds MathJax's typesetting of a page; it takes about a second for a report.
+const mathTimeout = time.Minute
 
 // printCSS lays reports out for print (the PDF) and keeps outputs whole on screen and paper: a
 // figure, a table or a code block is never cut by a page break, and a heading stays with what
@@ -111,16 +112,27 @@ func selfContain(src string) (*html.Node, error) {
 		return nil, err
 	}
 	defer os.Remove(typeset)
-	dom, err := chromium("--virtual-time-budget="+mathBudget, "--dump-dom", fileURL(typeset))
+	var dom string
+	err = onPage(fileURL(typeset), pageSize{}, func(p *rod.Page) error {
+		done, err := waitFor(p, "body["+mathDoneAttr+"=done]", mathTimeout)
+		if err != nil || !done {
+			return err
+		}
+		dom, err = evalString(p, "document.documentElement.outerHTML")
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("typesetting math in %s: %w", src, err)
 	}
-	if doc, err = html.Parse(bytes.NewReader(dom)); err != nil {
+	if dom == "" {
+		return nil, fmt.Errorf("MathJax did not finish typesetting %s within %v", src, mathTimeout)
+	}
+	if doc, err = html.Parse(strings.NewReader(dom)); err != nil {
 		return nil, fmt.Errorf("typeset DOM of %s does not parse: %w", src, err)
 	}
 	body := find(doc, func(n *html.Node) bool { return n.DataAtom == atom.Body })
 	if body == nil || attr(body, mathDoneAttr) != "done" {
-		return nil, fmt.Errorf("MathJax did not finish typesetting %s within %s ms of virtual time", src, mathBudget)
+		return nil, fmt.Errorf("the typeset DOM of %s has no <body %s=done>", src, mathDoneAttr)
 	}
 	if bad := findAll(doc, isMathError); len(bad) > 0 {
 		frame := bad[0]
@@ -295,7 +307,7 @@ func renderHTML(doc *html.Node) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// ensureDoctype adds <!DOCTYPE html> (Chromium's --dump-dom leaves it out), so that the report
+// ensureDoctype adds <!DOCTYPE html> (the typeset page's outerHTML leaves it out), so that the report
 // renders in standards mode, as nbconvert's export did.
 func ensureDoctype(doc *html.Node) {
 	for c := doc.FirstChild; c != nil; c = c.NextSibling {
