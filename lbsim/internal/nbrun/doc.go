@@ -110,6 +110,11 @@
 // explorer (notebook 08) in headless Chromium against a real Jupyter server and operates its
 // controls (see package nb, "The explorer").
 //
+// Every Chromium step (typesetting, printing, screenshots, the offline checks) opens its page
+// in one headless Chromium that the process starts on first use and drives over the DevTools
+// protocol, each page in a browser context of its own (an incognito profile), so pages do not
+// influence each other and no step pays a browser's start.
+//
 // The tests that run a kernel or Chromium (each notebook of TestNotebooks, the harness
 // notebooks, the explorer, the publish checks) are parallel: go test runs as many at once as
 // its -parallel, GOMAXPROCS by default, one a core. TestPublishFullDisk stays serial (its

@@ -14,13 +14,17 @@ import (
 // it when LBSIM_REQUIRE_NOTEBOOKS=1 (as `make test` sets), so that CI cannot pass by skipping.
 func requireNotebooks(t *testing.T) {
 	t.Helper()
-	if err := Ready(); err != nil {
+	if err := ready(); err != nil {
 		if os.Getenv("LBSIM_REQUIRE_NOTEBOOKS") == "1" {
 			t.Fatalf("notebook tests required (LBSIM_REQUIRE_NOTEBOOKS=1) but cannot run: %v", err)
 		}
 		t.Skipf("skipping notebook test: %v (set LBSIM_REQUIRE_NOTEBOOKS=1 to make this a failure)", err)
 	}
 }
+
+// ready is Ready, asked once per test process: it starts Python (jupyter kernelspec list, about
+// 1.5 CPU-seconds), and the tools do not change while the tests run.
+var ready = sync.OnceValue(Ready)
 
 // artifactDir returns this test run's folder for executed notebooks, reports and screenshots:
 // unique per run, so that concurrent runs (two clones, two helpers) never read each other's
