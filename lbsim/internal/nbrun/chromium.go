@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"regexp"
@@ -122,6 +123,7 @@ func startChromium() (*browser, error) {
 				}
 			}
 		}
+		_, _ = io.Copy(io.Discard, stderr) // a line too long for the scanner: keep Chromium writing
 		_ = b.cmd.Wait()
 		close(b.exited)
 	}()
