@@ -47,6 +47,9 @@ func (b *countBuckets) server(i int) int32 {
 // count is server k's count.
 func (b *countBuckets) count(k int) int32 { return b.at[k].cnt }
 
+// touch loads server k's record and returns its count.
+func (b *countBuckets) touch(k int) uint64 { return uint64(b.at[k].cnt) }
+
 // least is the smallest count.
 func (b *countBuckets) least() int32 { return b.at[b.ord[0]].cnt }
 

@@ -47,6 +47,9 @@ func (sb *speedBuckets) inc(k int)          { sb.of(k).inc(k) }
 func (sb *speedBuckets) dec(k int)          { sb.of(k).dec(k) }
 func (sb *speedBuckets) set(k int, c int32) { sb.of(k).set(k, c) }
 
+// touch loads server k's group and record.
+func (sb *speedBuckets) touch(k int) uint64 { return uint64(sb.group[k]) + uint64(sb.at[k].cnt) }
+
 func (sb *speedBuckets) reset(counts []int32) {
 	for _, g := range sb.groups {
 		g.b.reset(counts)

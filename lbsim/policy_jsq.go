@@ -129,6 +129,7 @@ type countIndex interface {
 	set(k int, c int32)
 	reset(counts []int32) // nil: all zero
 	pick(r *Stream) int
+	touch(k int) uint64 // loads server k's record, for the departure index (radixHeap.soon)
 }
 
 func newLeastCount(s *sim, b countIndex) *leastCount {
@@ -138,7 +139,7 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 	case s.srv.preemptive():
 		d.ps = newIndexHeap(s.k)
 	default:
-		d.fcfs = &radixHeap{held: &s.srv.held}
+		d.fcfs = &radixHeap{held: &s.srv.held, soon: func(k int32) uint64 { return b.touch(int(k)) }}
 		if s.cfg.SampleEvery == 0 {
 			s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
 		}

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -129,7 +130,8 @@ func newLeastWork(s *sim) *leastWork {
 	if s.board != nil {
 		d.board = newIndexHeap(s.k)
 	} else {
-		d.live = &radixHeap{held: &s.srv.held}
+		free, pos := s.srv.free, d.idle.pos
+		d.live = &radixHeap{held: &s.srv.held, soon: func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) }}
 	}
 	for k := range s.k {
 		d.idle.add(k)

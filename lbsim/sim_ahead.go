@@ -46,7 +46,7 @@ func (s *sim) touchAhead(f foreseer, n int) {
 }
 
 // touch loads what a job sent to preemptive server k reads first (its
-// queue's record and least job, its free time, speed and work done), and
+// queue's record, its least and last jobs, its free time, speed and work done), and
 // returns a sum of it, which only keeps the loads from being dropped.
 func (s *servers) touch(k int) uint64 {
 	sum := math.Float64bits(s.free[k]) + math.Float64bits(s.inv[k]) + math.Float64bits(s.busy[k])
@@ -56,8 +56,8 @@ func (s *servers) touch(k int) uint64 {
 	} else {
 		jobs = s.srpt[k].jobs
 	}
-	if len(jobs) > 0 {
-		sum += math.Float64bits(jobs[0].key)
+	if n := len(jobs); n > 0 { // the least job, and the last, where a push starts
+		sum += math.Float64bits(jobs[0].key) + math.Float64bits(jobs[n-1].key)
 	}
 	return sum
 }
