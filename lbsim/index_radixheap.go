@@ -27,7 +27,7 @@ type radixHeap struct {
 
 	held *backlog // charged for the buckets' capacity (nil: not charged)
 
-	// soon, if set, loads the state its owner keeps of server k, for the
+	// soon, if set (beyond farServers), loads the state its owner keeps of server k, for the
 	// servers of a settle of at most soonMax entries: these are the next
 	// ones to come up, and at large K each one's state is a cache miss
 	// when it does, one departure after the other; loaded at the settle,

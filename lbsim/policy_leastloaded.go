@@ -130,8 +130,10 @@ func newLeastWork(s *sim) *leastWork {
 	if s.board != nil {
 		d.board = newIndexHeap(s.k)
 	} else {
-		free, pos := s.srv.free, d.idle.pos
-		d.live = &radixHeap{held: &s.srv.held, soon: func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) }}
+		d.live = &radixHeap{held: &s.srv.held}
+		if free, pos := s.srv.free, d.idle.pos; s.k > farServers {
+			d.live.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) }
+		}
 	}
 	for k := range s.k {
 		d.idle.add(k)

@@ -58,8 +58,9 @@ func newIQueues(s *sim) *iqueues {
 	if q.d > 1 {
 		q.msgs = 2*q.d + 1
 	}
-	free := s.srv.free
-	q.busy.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(q.tok[k].on) }
+	if free := s.srv.free; k > farServers {
+		q.busy.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(q.tok[k].on) }
+	}
 	for i := range q.head {
 		q.head[i], q.tail[i] = -1, -1
 	}
