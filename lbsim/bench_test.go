@@ -494,3 +494,46 @@ func BenchmarkSITA(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkFlatInK is BenchmarkUnequalServers's model (half the servers at
+// speed 2, load 0.8, exponential sizes, 2^21 jobs) timed by the processor
+// time of the run's thread (cpuTime), K = 100 and 100,000 alternating for
+// rounds rounds, so that the ratio holds on a shared machine: the median
+// jobs/s at each K, their ratio ("flat", the target at least 0.5; 1/3
+// for SED over all servers) and the allocations a job at K = 100,000
+// (setup included: a few hundred a run). One iteration (-benchtime=1x).
+func BenchmarkFlatInK(b *testing.B) {
+	const jobs, rounds = 1 << 21, 3
+	for _, spec := range []string{"jiq", "lsq:d=1", "sed", "sed:d=2", "ll:d=2"} {
+		p, err := ParsePolicy(spec)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(spec, func(b *testing.B) {
+			ks := []int{100, 100_000}
+			secs := make([][]float64, len(ks))
+			var allocs uint64
+			for b.Loop() {
+				for range rounds {
+					for i, k := range ks {
+						cfg := Config{Servers: k, Speeds: FastSlowSpeeds(k, 0.5, 2), Load: 0.8, Sizes: Exponential{M: 1}, Policy: p,
+							Jobs: jobs, Seed: 5, Workers: 1}
+						if err := cfg.Validate(); err != nil {
+							b.Fatal(err)
+						}
+						var before, after runtime.MemStats
+						runtime.ReadMemStats(&before)
+						secs[i] = append(secs[i], cpuTime(func() { runSim(&cfg, 0) }).Seconds())
+						runtime.ReadMemStats(&after)
+						allocs = after.Mallocs - before.Mallocs
+					}
+				}
+			}
+			small, large := jobs/median(secs[0]), jobs/median(secs[1])
+			b.ReportMetric(small, "K=100-jobs/s")
+			b.ReportMetric(large, "K=100000-jobs/s")
+			b.ReportMetric(large/small, "flat")
+			b.ReportMetric(float64(allocs)/jobs, "allocs/job")
+		})
+	}
+}

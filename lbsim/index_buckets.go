@@ -1,16 +1,22 @@
 package lbsim
 
-// countBuckets keeps K servers ordered by an integer count (jobs in system)
+// countBuckets keeps servers ordered by an integer count (jobs in system)
 // so that incrementing or decrementing one count and drawing uniformly among
 // the servers with the fewest jobs all cost O(1). Servers sit in ord sorted by
 // count; first[c] is the index in ord of the first server with count >= c.
 // A server's count and its place in ord are read and written together, so
 // they share a record (at): at large K, or with one index a dispatcher, a
 // move then misses the cache once for the server, not twice.
+//
+// The buckets hold all K servers (newCountBuckets) or some of them
+// (newCountBucketsOf: SED's speed groups, which share one at array), named
+// by their index among the K either way: a group's server needs no second
+// index, and no second record to look it up.
 type countBuckets struct {
-	at    []bucketSlot // per server
-	ord   []int32
-	first []int32
+	at      []bucketSlot // per server of the K
+	ord     []int32
+	first   []int32
+	members []int32 // its servers in increasing order; nil: all of at
 }
 
 // bucketSlot is a server's count and its index in ord.
@@ -22,45 +28,68 @@ func newCountBuckets(k int) *countBuckets {
 	return b
 }
 
+// newCountBucketsOf keeps the servers members (increasing) of the K whose
+// records are at.
+func newCountBucketsOf(at []bucketSlot, members []int32) *countBuckets {
+	b := &countBuckets{at: at, ord: make([]int32, len(members)), members: members}
+	b.reset(nil)
+	return b
+}
+
+// server is the i-th of its servers in increasing order.
+func (b *countBuckets) server(i int) int32 {
+	if b.members == nil {
+		return int32(i)
+	}
+	return b.members[i]
+}
+
 // count is server k's count.
 func (b *countBuckets) count(k int) int32 { return b.at[k].cnt }
+
+// touch loads server k's record and returns its count.
+func (b *countBuckets) touch(k int) uint64 { return uint64(b.at[k].cnt) }
 
 // least is the smallest count.
 func (b *countBuckets) least() int32 { return b.at[b.ord[0]].cnt }
 
-// counts appends every server's count to out.
+// counts appends each of its servers' counts to out, in increasing order
+// of server.
 func (b *countBuckets) counts(out []int32) []int32 {
-	for _, s := range b.at {
-		out = append(out, s.cnt)
+	for i := range b.ord {
+		out = append(out, b.at[b.server(i)].cnt)
 	}
 	return out
 }
 
-// reset sets every count (all zero when counts is nil) by a counting sort.
+// reset sets its servers' counts (counts[k] for server k; all zero when
+// counts is nil) by a counting sort.
 func (b *countBuckets) reset(counts []int32) {
 	max := int32(0)
-	for i := range b.at {
-		b.at[i].cnt = 0
+	for i := range b.ord {
+		k := b.server(i)
+		b.at[k].cnt = 0
 		if counts != nil {
-			b.at[i].cnt = counts[i]
+			b.at[k].cnt = counts[k]
 		}
-		max = maxI32(max, b.at[i].cnt)
+		max = maxI32(max, b.at[k].cnt)
 	}
 	if c := cap(b.first); c > 1<<16 && c > 4*int(max) { // counts rebased far down: free the old buckets
 		b.first = nil
 	}
 	b.first = append(b.first[:0], make([]int32, max+2)...)
-	for _, s := range b.at {
-		b.first[s.cnt+1]++
+	for i := range b.ord {
+		b.first[b.at[b.server(i)].cnt+1]++
 	}
 	for c := 1; c < len(b.first); c++ {
 		b.first[c] += b.first[c-1]
 	}
 	next := append([]int32(nil), b.first...)
-	for i := range b.at {
-		c := b.at[i].cnt
-		b.ord[next[c]] = int32(i)
-		b.at[i].pos = next[c]
+	for i := range b.ord {
+		k := b.server(i)
+		c := b.at[k].cnt
+		b.ord[next[c]] = k
+		b.at[k].pos = next[c]
 		next[c]++
 	}
 }

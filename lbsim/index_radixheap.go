@@ -26,7 +26,20 @@ type radixHeap struct {
 	lowOK  bool
 
 	held *backlog // charged for the buckets' capacity (nil: not charged)
+
+	// soon, if set (beyond farServers), loads the state its owner keeps of server k, for the
+	// servers of a settle of at most soonMax entries: these are the next
+	// ones to come up, and at large K each one's state is a cache miss
+	// when it does, one departure after the other; loaded at the settle,
+	// independently, they are in cache by then. touched sums what it
+	// returns, only so that the loads are kept.
+	soon    func(k int32) uint64
+	touched uint64
 }
+
+// soonMax is the largest settle whose servers soon loads: the next
+// soonMax departures, whose state stays in cache until they come up.
+const soonMax = 512
 
 func (h *radixHeap) bucket(key float64) int { return bits.Len64(math.Float64bits(key) ^ h.last) }
 
@@ -98,6 +111,13 @@ func (h *radixHeap) pop() (int, float64) {
 // entries move down, the minimum's to bucket 0.
 func (h *radixHeap) settle() {
 	moving := h.buckets[h.low]
+	if h.soon != nil && len(moving) <= soonMax {
+		var sum uint64
+		for _, e := range moving {
+			sum += h.soon(e.k)
+		}
+		h.touched += sum
+	}
 	h.buckets[h.low] = moving[:0]
 	h.used &^= 1 << (h.low - 1)
 	h.last = math.Float64bits(h.lowMin)

@@ -13,60 +13,46 @@ import (
 // within it.
 type speedBuckets struct {
 	groups []speedGroup // fastest first
-	place  []groupPlace // per server
-	buf    []int32      // reset's per-group counts
+	group  []int32      // per server: its group
+	at     []bucketSlot // per server: its count and place, for its group's buckets
 }
 
-// groupPlace is a server's group and its index within the group: one
-// record, read at every change of the server's count (one cache miss at
-// large K, not two).
-type groupPlace struct{ group, local int32 }
-
 type speedGroup struct {
-	mu      float64
-	servers []int32 // local index -> server
-	b       *countBuckets
+	mu float64
+	b  *countBuckets // over the group's servers, by their index among the K
 }
 
 func newSpeedBuckets(speeds []float64) *speedBuckets {
 	distinct := slices.Clone(speeds)
 	slices.SortFunc(distinct, func(a, b float64) int { return cmp.Compare(b, a) })
 	distinct = slices.Compact(distinct)
-	sb := &speedBuckets{groups: make([]speedGroup, len(distinct)), place: make([]groupPlace, len(speeds))}
-	for g, mu := range distinct {
-		sb.groups[g].mu = mu
-	}
+	sb := &speedBuckets{groups: make([]speedGroup, len(distinct)), group: make([]int32, len(speeds)), at: make([]bucketSlot, len(speeds))}
+	members := make([][]int32, len(distinct))
 	for k, mu := range speeds {
 		g, _ := slices.BinarySearchFunc(distinct, mu, func(a, b float64) int { return cmp.Compare(b, a) })
-		sb.place[k] = groupPlace{int32(g), int32(len(sb.groups[g].servers))}
-		sb.groups[g].servers = append(sb.groups[g].servers, int32(k))
+		sb.group[k] = int32(g)
+		members[g] = append(members[g], int32(k))
 	}
-	for g := range sb.groups {
-		sb.groups[g].b = newCountBuckets(len(sb.groups[g].servers))
+	for g, mu := range distinct {
+		sb.groups[g] = speedGroup{mu: mu, b: newCountBucketsOf(sb.at, members[g])}
 	}
 	return sb
 }
 
-func (sb *speedBuckets) at(k int) (*countBuckets, int) {
-	p := sb.place[k]
-	return sb.groups[p.group].b, int(p.local)
-}
+// of is server k's group's buckets: the group is a read of 4 bytes a
+// server, beside (not before) the read of k's record in them.
+func (sb *speedBuckets) of(k int) *countBuckets { return sb.groups[sb.group[k]].b }
 
-func (sb *speedBuckets) inc(k int)          { b, i := sb.at(k); b.inc(i) }
-func (sb *speedBuckets) dec(k int)          { b, i := sb.at(k); b.dec(i) }
-func (sb *speedBuckets) set(k int, c int32) { b, i := sb.at(k); b.set(i, c) }
+func (sb *speedBuckets) inc(k int)          { sb.of(k).inc(k) }
+func (sb *speedBuckets) dec(k int)          { sb.of(k).dec(k) }
+func (sb *speedBuckets) set(k int, c int32) { sb.of(k).set(k, c) }
+
+// touch loads server k's group and record.
+func (sb *speedBuckets) touch(k int) uint64 { return uint64(sb.group[k]) + uint64(sb.at[k].cnt) }
 
 func (sb *speedBuckets) reset(counts []int32) {
 	for _, g := range sb.groups {
-		if counts == nil {
-			g.b.reset(nil)
-			continue
-		}
-		sb.buf = sb.buf[:0]
-		for _, k := range g.servers {
-			sb.buf = append(sb.buf, counts[k])
-		}
-		g.b.reset(sb.buf)
+		g.b.reset(counts)
 	}
 }
 
@@ -81,6 +67,5 @@ func (sb *speedBuckets) pick(r *Stream) int {
 			best, bestV = g, v
 		}
 	}
-	grp := sb.groups[best]
-	return int(grp.servers[grp.b.pick(r)])
+	return sb.groups[best].b.pick(r)
 }

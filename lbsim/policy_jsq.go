@@ -129,6 +129,7 @@ type countIndex interface {
 	set(k int, c int32)
 	reset(counts []int32) // nil: all zero
 	pick(r *Stream) int
+	touch(k int) uint64 // loads server k's record, for the departure index (radixHeap.soon)
 }
 
 func newLeastCount(s *sim, b countIndex) *leastCount {
@@ -139,6 +140,9 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 		d.ps = newIndexHeap(s.k)
 	default:
 		d.fcfs = &radixHeap{held: &s.srv.held}
+		if s.k > farServers {
+			d.fcfs.soon = func(k int32) uint64 { return b.touch(int(k)) }
+		}
 		if s.cfg.SampleEvery == 0 {
 			s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
 		}

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -130,6 +131,9 @@ func newLeastWork(s *sim) *leastWork {
 		d.board = newIndexHeap(s.k)
 	} else {
 		d.live = &radixHeap{held: &s.srv.held}
+		if free, pos := s.srv.free, d.idle.pos; s.k > farServers {
+			d.live.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) }
+		}
 	}
 	for k := range s.k {
 		d.idle.add(k)

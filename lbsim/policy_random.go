@@ -32,6 +32,15 @@ type randomDispatcher struct {
 
 func (d *randomDispatcher) pick(float64, float64) int { return d.r.IntN(d.k) }
 
+// foresee: the next n draws, from a copy of the stream (sim_ahead.go).
+func (d *randomDispatcher) foresee(n int, out []int32) []int32 {
+	r := *d.r
+	for range n {
+		out = append(out, int32(r.IntN(d.k)))
+	}
+	return out
+}
+
 // dispatcherState: a stream and K.
 func (Random) dispatcherState(*Config) int64   { return 0 }
 func (*randomDispatcher) lean(*sim) leanPolicy { return leanRandom }

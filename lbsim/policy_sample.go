@@ -169,6 +169,20 @@ func (p *sampleMin) pick(t, _ float64) int {
 	return p.v.Least(p.v.Sample(p.d, false), p.kind)
 }
 
+// foresee: the next n pairs of LL-2 and JSQ-2 (distinct samples), from a
+// copy of the stream (sim_ahead.go); nothing for other d.
+func (p *sampleMin) foresee(n int, out []int32) []int32 {
+	if p.d != 2 || p.replace {
+		return out
+	}
+	r := *p.v.s.rDispatch
+	for range n {
+		a, b := samplePair(&r, p.v.s.k)
+		out = append(out, int32(a), int32(b))
+	}
+	return out
+}
+
 // lean: LL-2 and JSQ-2 with distinct samples run inline; JSQ-2 needs the
 // servers' departure queues (FCFS, live) or a board.
 func (p *sampleMin) lean(s *sim) leanPolicy {

@@ -48,7 +48,8 @@ type sim struct {
 	classes []int32 // a lean block's size classes (classify)
 
 	lean    leanPolicy // the policy run inline by leanBlock, if any
-	touched uint64     // sum of the values loaded by drawServers, unused
+	touched uint64     // sum of the values loaded by drawServers and touchAhead, unused
+	ahead   []int32    // the servers a block's jobs will look at (touchAhead)
 
 	budget *probeBudget // the View calls a probe run of Config.Key may make; nil in a run
 }
@@ -140,6 +141,10 @@ func (s *sim) run() replication {
 		nextSample = 0
 	}
 	lean := s.lean != notLean && fcfs && tr == nil && s.obs == nil && cfg.SampleEvery == 0
+	var ahead foreseer
+	if s.many == nil {
+		ahead = s.lookAhead()
+	}
 
 	var out replication
 	t, pending := 0.0, 0.0 // the last arrival, and its wait plus service time
@@ -168,6 +173,9 @@ func (s *sim) run() replication {
 		}
 		if tr == nil {
 			s.drawBlock(gen, sizes, n, t, times, xs, false)
+		}
+		if ahead != nil {
+			s.touchAhead(ahead, int(size))
 		}
 		for i := range size {
 			n := n + i

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -21,6 +22,12 @@ import (
 // backlog is one replication's account of per-job state, in bytes.
 type backlog struct {
 	bytes, limit int64
+	// spare holds the buffers of FCFS departure queues that emptied, by
+	// the log2 of their length, for the next queue to grow past its inline
+	// one: a server's queue rises past it and empties again and again, and
+	// without them each rise allocates (0.017 a job under JSQ-2). Released
+	// from the account, they are at most what it held at its peak.
+	spare [32][][]float64
 }
 
 // heldAll is the per-job state of every replication running in this
@@ -41,6 +48,25 @@ func (b *backlog) grow(n int64) {
 func (b *backlog) release(n int64) {
 	b.bytes -= n
 	heldAll.Add(-n)
+}
+
+// fifoBuffer is a departure queue's buffer of n (a power of two) times,
+// charged: a spare one if there is one.
+func (b *backlog) fifoBuffer(n int) []float64 {
+	b.grow(fifoJobBytes * int64(n))
+	i := bits.TrailingZeros(uint(n))
+	if s := b.spare[i]; len(s) > 0 {
+		b.spare[i] = s[:len(s)-1]
+		return s[len(s)-1]
+	}
+	return make([]float64, n)
+}
+
+// giveBack credits a departure queue's buffer and keeps it for reuse.
+func (b *backlog) giveBack(buf []float64) {
+	b.release(fifoJobBytes * int64(len(buf)))
+	i := bits.TrailingZeros(uint(len(buf)))
+	b.spare[i] = append(b.spare[i], buf)
 }
 
 // done returns what the ended replication held to the shared account.

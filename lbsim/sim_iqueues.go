@@ -1,5 +1,7 @@
 package lbsim
 
+import "math"
+
 // I-queues: join-the-idle-queue with several dispatchers (Lu, Xie, Kliot,
 // Geller, Larus and Greenberg, Performance Evaluation 68(11), 2011). Each
 // dispatcher has an I-queue of idle servers' tokens. A server whose work
@@ -55,6 +57,9 @@ func newIQueues(s *sim) *iqueues {
 	q.msgs = 1
 	if q.d > 1 {
 		q.msgs = 2*q.d + 1
+	}
+	if free := s.srv.free; k > farServers {
+		q.busy.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(q.tok[k].on) }
 	}
 	for i := range q.head {
 		q.head[i], q.tail[i] = -1, -1

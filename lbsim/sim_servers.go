@@ -222,15 +222,13 @@ func (q *fifo) push(x float64, held *backlog) {
 }
 
 // grow doubles the buffer (the first is the inline one), charging held
-// for the buffers beyond it.
+// for the buffers beyond it; a buffer left behind is held's to reuse.
 func (q *fifo) grow(held *backlog) {
-	nb := make([]float64, max(len(q.inline), 2*len(q.buf)))
-	if q.buf == nil {
-		nb = q.inline[:]
-	} else {
-		held.grow(fifoJobBytes * int64(len(nb)))
+	nb := q.inline[:]
+	if q.buf != nil {
+		nb = held.fifoBuffer(max(len(q.inline), 2*len(q.buf)))
 		if len(q.buf) > len(q.inline) {
-			held.release(fifoJobBytes * int64(len(q.buf)))
+			held.giveBack(q.buf)
 		}
 	}
 	for i := range q.size {
@@ -247,14 +245,15 @@ func (q *fifo) front() float64 {
 }
 
 // popUntil drops the departures at or before t and returns the jobs left.
-// An emptied queue goes back to the inline buffer, and held is credited.
+// An emptied queue goes back to the inline buffer, and held is credited
+// (and keeps the buffer for the next queue that grows).
 func (q *fifo) popUntil(t float64, held *backlog) int {
 	for q.size > 0 && q.buf[q.head] <= t {
 		q.head = (q.head + 1) & int32(len(q.buf)-1)
 		q.size--
 	}
 	if q.size == 0 && len(q.buf) > len(q.inline) {
-		held.release(fifoJobBytes * int64(len(q.buf)))
+		held.giveBack(q.buf)
 		q.buf, q.head = q.inline[:], 0
 	}
 	return int(q.size)
