@@ -242,20 +242,25 @@ func (r covRun) blindWarned() bool {
 	return false
 }
 
-// runCoverageOne is what Run(cfg) computes (its replications in order,
-// aggregated), keeping the fine batches; metric is covFamily.Metric.
-func runCoverageOne(cfg Config, exact float64, metric string) (covRun, error) {
+// coverageReps are replications 0..R-1 of cfg, as Run(cfg) makes them.
+func coverageReps(cfg Config) ([]replication, error) {
 	if err := cfg.Validate(); err != nil {
-		return covRun{}, err
+		return nil, err
 	}
 	reps := make([]replication, cfg.reps())
 	for i := range reps {
 		rep, err := runReplication(&cfg, i)
 		if err != nil {
-			return covRun{}, err
+			return nil, err
 		}
 		reps[i] = rep
 	}
+	return reps, nil
+}
+
+// runCoverageOne is what Run(cfg) computes of its replications reps (in
+// order, aggregated), keeping the fine batches; metric is covFamily.Metric.
+func runCoverageOne(cfg Config, reps []replication, exact float64, metric string) (covRun, error) {
 	res := aggregate(&cfg, reps)
 	if exact == 0 && (!res.HasExact || res.Exact.Kind != ExactValue) {
 		return covRun{}, fmt.Errorf("%s: no exact value (%v)", cfg.Key(), res.Exact)
@@ -306,21 +311,37 @@ func runCoverageOne(cfg Config, exact float64, metric string) (covRun, error) {
 }
 
 // runCoverage runs seeds 1..seeds of every family, spread over
-// GOMAXPROCS goroutines (each run on one core): runs[f][s].
+// GOMAXPROCS goroutines (each run on one core): runs[f][s]. Families that
+// differ only in R and metric (coverageGroups) share a seed's simulation:
+// replication r draws from streams of (seed, r) whatever R, so the seed's
+// replications are made once, as many as the group's largest R, and each
+// family reads its first R of them: the numbers of running each alone.
 func runCoverage(t testing.TB, fams []covFamily, seeds int) [][]covRun {
+	groups := coverageGroups(fams)
 	runs := make([][]covRun, len(fams))
 	errs := make([]error, len(fams)*seeds)
 	for f := range fams {
 		runs[f] = make([]covRun, seeds)
 	}
-	forEach(len(fams)*seeds, runtime.GOMAXPROCS(0), func(i int) {
-		f, s := i/seeds, i%seeds
-		cfg := fams[f].Cfg
-		cfg.Seed = uint64(s + 1)
-		if fams[f].Trace != nil {
-			cfg.Trace = fams[f].Trace(cfg.Seed)
+	forEach(len(groups)*seeds, runtime.GOMAXPROCS(0), func(i int) {
+		group, s := groups[i/seeds], i%seeds
+		seed := uint64(s + 1)
+		cfg := fams[group[0]].Cfg
+		cfg.Seed = seed
+		for _, f := range group {
+			cfg.Reps = max(cfg.Reps, fams[f].Cfg.Reps)
 		}
-		runs[f][s], errs[i] = runCoverageOne(cfg, fams[f].Exact, fams[f].Metric)
+		if fams[group[0]].Trace != nil {
+			cfg.Trace = fams[group[0]].Trace(seed)
+		}
+		reps, err := coverageReps(cfg)
+		for _, f := range group {
+			fc := fams[f].Cfg
+			fc.Seed, fc.Trace = seed, cfg.Trace
+			if errs[f*seeds+s] = err; err == nil {
+				runs[f][s], errs[f*seeds+s] = runCoverageOne(fc, reps[:fc.reps()], fams[f].Exact, fams[f].Metric)
+			}
+		}
 	})
 	for i, err := range errs {
 		if err != nil {
@@ -328,6 +349,29 @@ func runCoverage(t testing.TB, fams []covFamily, seeds int) [][]covRun {
 		}
 	}
 	return runs
+}
+
+// coverageGroups are the families (their indexes) that simulate one
+// system: the same configuration but for R, and no trace (a family's
+// trace of a seed is its own).
+func coverageGroups(fams []covFamily) [][]int {
+	var groups [][]int
+	at := map[string]int{}
+	for f, fam := range fams {
+		cfg := fam.Cfg
+		cfg.Reps = 1
+		key := cfg.Key()
+		if fam.Trace != nil {
+			key = "trace of family " + fam.Name
+		}
+		if g, ok := at[key]; ok {
+			groups[g] = append(groups[g], f)
+			continue
+		}
+		at[key] = len(groups)
+		groups = append(groups, []int{f})
+	}
+	return groups
 }
 
 // coverageBase is the study's runs of coverageFamilies, made once per test

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -179,12 +180,8 @@ func TestDriftFalseAlarmRate(t *testing.T) {
 	}
 	n, flagged := 0, 0
 	for seed := range 300 {
-		for _, reps := range []int{4, 12} {
-			cfg := Config{Servers: 20, Load: 0.8, Sizes: h2, Policy: JSQ{D: 2}, Jobs: 40000, Warmup: 20000, Reps: reps, Seed: uint64(seed + 1)}
-			r, err := Run(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
+		cfg := Config{Servers: 20, Load: 0.8, Sizes: h2, Policy: JSQ{D: 2}, Jobs: 40000, Warmup: 20000, Seed: uint64(seed + 1)}
+		for _, r := range runPrefixes(t, cfg, 4, 12) {
 			n++
 			for _, w := range r.Warnings {
 				if w.Rule == RuleDrift {
@@ -197,6 +194,25 @@ func TestDriftFalseAlarmRate(t *testing.T) {
 	if flagged > 3 {
 		t.Errorf("drift flagged %d of %d benign runs: more than a 0.1%% test allows", flagged, n)
 	}
+}
+
+// runPrefixes is Run(cfg) with Reps = each of reps, from one set of
+// replications: replication r draws from streams of (Seed, r) whatever
+// Reps, so the run with fewer is the first of the run with more.
+func runPrefixes(t *testing.T, cfg Config, reps ...int) []Result {
+	t.Helper()
+	cfg.Reps = slices.Max(reps)
+	all, err := runReps(&cfg, 0, cfg.Reps, cfg.poolWorkers())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := make([]Result, len(reps))
+	for i, r := range reps {
+		c := cfg
+		c.Reps = r
+		out[i] = aggregate(&c, all[:r])
+	}
+	return out
 }
 
 // TestExactOutsideNamesBoth: under FCFS the warning names the simulated quantity as it names

@@ -15,7 +15,7 @@ import (
 // reaches its bound, within the memory limit (lowered here, so that the
 // bound is reached in a second).
 func TestBacklogBounded(t *testing.T) {
-	defer lowerMemoryLimit(96 << 20)()
+	defer lowerMemoryLimit(24 << 20)()
 	exp1 := Exponential{M: 1}
 	ramp := Ramp{From: 0.5, To: 2, Over: 100}
 	for _, c := range []struct {

@@ -7,7 +7,6 @@ import (
 	"math/bits"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 )
@@ -125,7 +124,7 @@ const dispatchBoundaryTol = 1e-11
 // in 0.14 s (43k). Refused: JIQ with K=3 at 0.9, K=5 at 0.7; everything
 // with K >= 4 at 0.9 but JSQ with K=4; a refusal costs at most 90 ms.
 func DispatchExact(rule DispatchRule, lambda float64, speeds []float64) (Delay, error) {
-	key := dispatchKey(rule, lambda, speeds)
+	key := keyOf(rule, lambda, speeds)
 	dispatchCache.Lock()
 	e, ok := dispatchCache.m[key]
 	if !ok {
@@ -155,8 +154,8 @@ func DispatchExact(rule DispatchRule, lambda float64, speeds []float64) (Delay, 
 // result is set, so concurrent callers of one key wait for one computation.
 var dispatchCache = struct {
 	sync.Mutex
-	m map[string]*dispatchEntry
-}{m: map[string]*dispatchEntry{}}
+	m map[dispatchKey]*dispatchEntry
+}{m: map[dispatchKey]*dispatchEntry{}}
 
 const dispatchCacheSize = 512
 
@@ -166,13 +165,20 @@ type dispatchEntry struct {
 	err   error
 }
 
-func dispatchKey(rule DispatchRule, lambda float64, speeds []float64) string {
-	var b strings.Builder
-	fmt.Fprintf(&b, "%d %t %t %x", rule.D, rule.JIQ, rule.SED, math.Float64bits(lambda))
+// dispatchKey is what a chain depends on: the rule (the struct itself, so
+// a field it gains is in the key), the rate and the speeds, as bits.
+type dispatchKey struct {
+	rule   DispatchRule
+	lambda uint64
+	speeds string
+}
+
+func keyOf(rule DispatchRule, lambda float64, speeds []float64) dispatchKey {
+	b := make([]byte, 0, 17*len(speeds))
 	for _, s := range speeds {
-		fmt.Fprintf(&b, " %x", math.Float64bits(s))
+		b = strconv.AppendUint(append(b, ' '), math.Float64bits(s), 16)
 	}
-	return b.String()
+	return dispatchKey{rule: rule, lambda: math.Float64bits(lambda), speeds: string(b)}
 }
 
 // dispatchSolution is DispatchExact's result with the solver's statistics.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"reflect"
 	"runtime"
 	"sync"
 	"syscall"
@@ -537,6 +538,58 @@ func TestDispatchExactCache(t *testing.T) {
 	_, err2 := DispatchExact(DispatchRule{JIQ: true}, 5.4, []float64{1, 1, 1, 1, 1, 1})
 	if err1 == nil || err1 != err2 {
 		t.Errorf("errors %v and %v, want one memoised error", err1, err2)
+	}
+}
+
+// The memo serves a system only its own solution: after the base system
+// is memoised, each system that differs in one input (each field of the
+// rule, whatever fields it has; the rate; a speed; one more server) gets
+// what a fresh solve gives, bit for bit, and that differs from the base's.
+func TestDispatchExactCacheKeysEveryInput(t *testing.T) {
+	type system struct {
+		rule   DispatchRule
+		lambda float64
+		speeds []float64
+	}
+	base := system{DispatchRule{D: 2}, 1.2, []float64{1.5, 1, 1}}
+	variants := map[string]system{
+		"rate":            {base.rule, 1.3, base.speeds},
+		"a speed":         {base.rule, base.lambda, []float64{2, 1, 1}},
+		"one more server": {base.rule, base.lambda, []float64{1.5, 1, 1, 1}},
+	}
+	rule := reflect.ValueOf(&base.rule).Elem()
+	for i := range rule.NumField() {
+		v := base
+		f := reflect.ValueOf(&v.rule).Elem().Field(i)
+		switch f.Kind() {
+		case reflect.Bool:
+			f.SetBool(!f.Bool())
+		case reflect.Int:
+			f.SetInt(f.Int() + 1)
+		default:
+			t.Fatalf("rule field %s of kind %s: give it a variant here", rule.Type().Field(i).Name, f.Kind())
+		}
+		variants["rule."+rule.Type().Field(i).Name] = v
+	}
+	text := func(d Delay, err error) string {
+		return fmt.Sprintf("%x %x %v", math.Float64bits(d.Wait), math.Float64bits(d.Response), err)
+	}
+	fresh := func(s system) string {
+		sol, err := solveDispatch(s.rule, s.lambda, s.speeds)
+		return text(sol.Delay, err)
+	}
+	want := fresh(base)
+	if got := text(DispatchExact(base.rule, base.lambda, base.speeds)); got != want {
+		t.Fatalf("base: memo %s, fresh solve %s", got, want)
+	}
+	for name, v := range variants {
+		w := fresh(v)
+		if w == want {
+			t.Errorf("%s: solves as the base (%s): the variant cannot tell a wrong hit", name, w)
+		}
+		if got := text(DispatchExact(v.rule, v.lambda, v.speeds)); got != w {
+			t.Errorf("%s: memo %s, fresh solve %s (the base's: %s)", name, got, w, want)
+		}
 	}
 }
 
