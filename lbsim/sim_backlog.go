@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sync/atomic"
 	"unsafe"
@@ -21,6 +22,42 @@ import (
 // backlog is one replication's account of per-job state, in bytes.
 type backlog struct {
 	bytes, limit int64
+	// spare keeps, charged, the departure FIFOs' buffers that emptied or
+	// were outgrown, by capacity (8 << class): a stale board's herd fills a
+	// few queues and empties them every refresh period, and allocating a
+	// buffer each time cost a fifth of the run (BenchmarkStaleBoard).
+	spare [spareClasses][][]float64
+}
+
+// At most spareCount buffers of each capacity 8 ... 8 << (spareClasses-1)
+// are kept: 0.5 MiB a replication at most; larger ones are rare and
+// allocated for many jobs.
+const spareClasses, spareCount = 8, 32
+
+// takeBuffer returns a FIFO buffer of capacity n (a power of two >= 8): a
+// spare, or a new one charged to b.
+func (b *backlog) takeBuffer(n int) []float64 {
+	c := bits.Len(uint(n)) - 4
+	if c < spareClasses {
+		if s := b.spare[c]; len(s) > 0 {
+			buf := s[len(s)-1]
+			b.spare[c] = s[:len(s)-1]
+			return buf
+		}
+	}
+	b.grow(fifoJobBytes * int64(n))
+	return make([]float64, n)
+}
+
+// keepBuffer takes back a FIFO buffer from takeBuffer: kept as a spare
+// (still charged) if there is room, else uncharged and left to the
+// collector.
+func (b *backlog) keepBuffer(buf []float64) {
+	if c := bits.Len(uint(len(buf))) - 4; c < spareClasses && len(b.spare[c]) < spareCount {
+		b.spare[c] = append(b.spare[c], buf)
+		return
+	}
+	b.release(fifoJobBytes * int64(len(buf)))
 }
 
 // heldAll is the per-job state of every replication running in this

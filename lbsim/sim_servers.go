@@ -221,20 +221,20 @@ func (q *fifo) push(x float64, held *backlog) {
 	q.size++
 }
 
-// grow doubles the buffer (the first is the inline one), charging held
-// for the buffers beyond it.
+// grow doubles the buffer (the first is the inline one); the buffers
+// beyond it come from, and go back to, held's spares.
 func (q *fifo) grow(held *backlog) {
-	nb := make([]float64, max(len(q.inline), 2*len(q.buf)))
+	var nb []float64
 	if q.buf == nil {
 		nb = q.inline[:]
 	} else {
-		held.grow(fifoJobBytes * int64(len(nb)))
-		if len(q.buf) > len(q.inline) {
-			held.release(fifoJobBytes * int64(len(q.buf)))
-		}
+		nb = held.takeBuffer(2 * len(q.buf))
 	}
 	for i := range q.size {
 		nb[i] = q.buf[(q.head+i)&int32(len(q.buf)-1)]
+	}
+	if len(q.buf) > len(q.inline) {
+		held.keepBuffer(q.buf)
 	}
 	q.buf, q.head = nb, 0
 }
@@ -247,14 +247,15 @@ func (q *fifo) front() float64 {
 }
 
 // popUntil drops the departures at or before t and returns the jobs left.
-// An emptied queue goes back to the inline buffer, and held is credited.
+// An emptied queue goes back to the inline buffer (one cache line to
+// count it) and gives its buffer to held's spares.
 func (q *fifo) popUntil(t float64, held *backlog) int {
 	for q.size > 0 && q.buf[q.head] <= t {
 		q.head = (q.head + 1) & int32(len(q.buf)-1)
 		q.size--
 	}
 	if q.size == 0 && len(q.buf) > len(q.inline) {
-		held.release(fifoJobBytes * int64(len(q.buf)))
+		held.keepBuffer(q.buf)
 		q.buf, q.head = q.inline[:], 0
 	}
 	return int(q.size)
