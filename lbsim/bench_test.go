@@ -537,3 +537,23 @@ func BenchmarkFlatInK(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkStaleBoardSCV30 is notebook 04's staleness sweep at its heaviest sizes (H2 SCV 30,
+// K=100, load 0.9, T=10): JSQ-2 and JSQ, without and with the dispatcher's tally, with the
+// allocations per run (a board's herd fills and empties the departure FIFOs every period).
+func BenchmarkStaleBoardSCV30(b *testing.B) {
+	h2, _ := NewH2Balanced(1, 30)
+	for _, p := range []Policy{JSQ{D: 2}, JSQ{}} {
+		for _, tally := range []bool{false, true} {
+			b.Run(fmt.Sprintf("%s/tally=%v", p, tally), func(b *testing.B) {
+				const jobs = 1 << 20
+				b.ReportAllocs()
+				for b.Loop() {
+					cfg := Config{Servers: 100, Load: 0.9, Sizes: h2, Policy: p, Refresh: 10, Tally: tally, Jobs: jobs, Seed: 1}
+					runSim(&cfg, 0)
+				}
+				b.ReportMetric(float64(jobs*int64(b.N))/b.Elapsed().Seconds(), "jobs/s")
+			})
+		}
+	}
+}

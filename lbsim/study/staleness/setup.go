@@ -3,6 +3,7 @@ package staleness
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/perfeval/lbsim/lbsim"
 )
@@ -20,6 +21,9 @@ type Setup struct {
 	// read for its curves and crossings can need fewer than the live table compared with the
 	// document's numbers. Its rows carry their own intervals.
 	StaleReps int
+	// QuotedRefresh are the periods of the grid whose means are compared with quoted numbers:
+	// the sweep runs them with Reps even when StaleReps is fewer.
+	QuotedRefresh []float64
 }
 
 // Document returns the document's setup at its fidelity: 100 FCFS servers, load 0.9, SCV 1, 4, 10,
@@ -60,6 +64,11 @@ func (s Setup) Validate() error {
 		}
 		if i > 0 && t <= s.Refresh[i-1] {
 			return fmt.Errorf("refresh grid %v is not increasing at T=%v: sort it and drop duplicates", s.Refresh, t)
+		}
+	}
+	for _, t := range s.QuotedRefresh {
+		if !slices.Contains(s.Refresh, t) {
+			return fmt.Errorf("quoted refresh period T=%v is not on the grid %v: add it to the grid or drop it", t, s.Refresh)
 		}
 	}
 	if s.Jobs < 1 {
@@ -104,7 +113,8 @@ func (s Setup) LiveConfigs() ([]lbsim.Config, error) {
 }
 
 // StaleConfigs lists the board policies at every SCV and every T of the grid: the staleness
-// sweep. Policies that read no board do not depend on T and come from LiveConfigs.
+// sweep, with StaleReps replications (Reps at the QuotedRefresh periods). Policies that read
+// no board do not depend on T and come from LiveConfigs.
 func (s Setup) StaleConfigs() ([]lbsim.Config, error) {
 	var board []Dispatcher
 	for _, p := range Dispatchers() {
@@ -112,10 +122,13 @@ func (s Setup) StaleConfigs() ([]lbsim.Config, error) {
 			board = append(board, p)
 		}
 	}
-	if s.StaleReps > 0 {
-		s.Reps = s.StaleReps
+	cfgs, err := s.configs(board, s.Refresh)
+	for i, c := range cfgs {
+		if s.StaleReps > 0 && !slices.Contains(s.QuotedRefresh, c.Refresh) {
+			cfgs[i].Reps = s.StaleReps
+		}
 	}
-	return s.configs(board, s.Refresh)
+	return cfgs, err
 }
 
 func (s Setup) configs(pols []Dispatcher, refresh []float64) ([]lbsim.Config, error) {

@@ -169,6 +169,7 @@ func TestSetupValidate(t *testing.T) {
 		{func(s *Setup) { s.Reps = 1 }, "R=1"},
 		{func(s *Setup) { s.Jobs = 0 }, "N=0"},
 		{func(s *Setup) { s.StaleReps = 1 }, "sweep reps 1"},
+		{func(s *Setup) { s.QuotedRefresh = []float64{15} }, "T=15 is not on the grid"},
 	} {
 		s := Document()
 		c.edit(&s)
@@ -199,6 +200,25 @@ func TestSetupValidate(t *testing.T) {
 	}
 	if live, _ := s.LiveConfigs(); live[0].Reps != 12 {
 		t.Fatalf("live configs with StaleReps 4: reps %d, want the document's 12", live[0].Reps)
+	}
+	// The quoted periods keep the document's replications; the rest of the sweep takes StaleReps.
+	s.QuotedRefresh = []float64{10}
+	stale, err = s.StaleConfigs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	full := 0
+	for _, c := range stale {
+		want := 4
+		if c.Refresh == 10 {
+			want, full = 12, full+1
+		}
+		if c.Reps != want {
+			t.Fatalf("stale config at T=%v with QuotedRefresh [10]: reps %d, want %d", c.Refresh, c.Reps, want)
+		}
+	}
+	if full != 4*2 {
+		t.Fatalf("%d stale configs at T=10, want 8 (4 SCVs x 2 board policies)", full)
 	}
 }
 
