@@ -27,41 +27,51 @@ func (h *jobHeap) reserve(held *backlog) {
 	}
 }
 
-// push adds j (after reserve: append does not allocate).
+// push adds j (after reserve: append does not allocate). The jobs above
+// j's place move down one level each, and j is written once, where a swap
+// would write it at every level (40 bytes a write).
 func (h *jobHeap) push(j heapJob) {
 	s := append(*h, j)
-	for i := len(s) - 1; i > 0; {
+	i := len(s) - 1
+	for i > 0 {
 		p := (i - 1) / 2
-		if !s[i].before(&s[p]) {
+		if !j.before(&s[p]) {
 			break
 		}
-		s[p], s[i] = s[i], s[p]
+		s[i] = s[p]
 		i = p
 	}
+	s[i] = j
 	*h = s
 }
 
-// pop removes the least job of the non-empty heap.
+// pop removes the least job of the non-empty heap: the last job sinks
+// from the top into the hole, the lesser child moving up at each level, and
+// is written once.
 func (h *jobHeap) pop() heapJob {
 	s := *h
 	top := s[0]
 	last := len(s) - 1
-	s[0] = s[last]
+	x := s[last]
 	s = s[:last]
-	for i := 0; ; {
-		l := 2*i + 1
-		if l >= last {
-			break
+	if last > 0 {
+		i := 0
+		for {
+			l := 2*i + 1
+			if l >= last {
+				break
+			}
+			m := l
+			if r := l + 1; r < last && s[r].before(&s[l]) {
+				m = r
+			}
+			if !s[m].before(&x) {
+				break
+			}
+			s[i] = s[m]
+			i = m
 		}
-		m := l
-		if r := l + 1; r < last && s[r].before(&s[l]) {
-			m = r
-		}
-		if !s[m].before(&s[i]) {
-			break
-		}
-		s[i], s[m] = s[m], s[i]
-		i = m
+		s[i] = x
 	}
 	*h = s
 	return top
