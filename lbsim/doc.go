@@ -501,15 +501,17 @@
 // course's R code) takes 1.3 s on one core (BenchmarkHandoutExperiment).
 //
 // The disciplines at scale (BenchmarkDisciplines: RND and LL-2, H2 sizes of
-// SCV 10, load 0.9, 2^21 jobs, side by side on a thread's processor time,
-// the machine busy with other work), jobs/s for RND / LL-2:
+// SCV 10, load 0.9, 2^21 jobs, one core of the idle machine, three runs),
+// jobs/s for RND / LL-2:
 //
-//	K          FCFS           PS             SRPT
-//	100        51 M / 38 M    8.9 M / 9.5 M  11 M / 10 M
-//	100,000    39 M / 29 M    1.8 M / 1.8 M  2.1 M / 1.9 M
+//	K          FCFS           PS                 SRPT
+//	100        51 M / 38 M    9.2-10 M / 8-10 M  12-12.6 M / 9-11 M
+//	100,000    33 M / 29 M    3.5-4.4 M / 3.6-4 M  4.1-4.7 M / 3.3-4.1 M
 //
 // At K = 100,000 a PS or SRPT arrival reads its server's heap, a cache
-// miss away, where FCFS reads one free time; nothing is allocated a job
+// miss away, where FCFS reads one free time: RND and the pairs of LL-2 and
+// JSQ-2 name the servers of the next block from a copy of their stream, so
+// that those misses overlap (sim_ahead.go). Nothing is allocated a job
 // beyond a queue's growth to its peak.
 //
 // Where the time goes. The common case, measured FCFS jobs of RND, RR, SITA,
