@@ -375,6 +375,19 @@ func BenchmarkFloor(b *testing.B) {
 	}
 }
 
+// timedRun runs cfg once on this thread and returns the processor time it
+// took (cpuTime) and the allocations it made, setup included.
+func timedRun(b *testing.B, cfg *Config) (seconds float64, allocs uint64) {
+	if err := cfg.Validate(); err != nil {
+		b.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	seconds = cpuTime(func() { runSim(cfg, 0) }).Seconds()
+	runtime.ReadMemStats(&after)
+	return seconds, after.Mallocs - before.Mallocs
+}
+
 // median is the median of xs (the mean of the middle two for an even count).
 func median(xs []float64) float64 {
 	s := slices.Sorted(slices.Values(xs))
@@ -441,14 +454,8 @@ func BenchmarkDisciplines(b *testing.B) {
 					for range rounds {
 						for i, disc := range disciplines {
 							cfg := Config{Servers: k, Load: 0.9, Sizes: h2, Policy: p, Discipline: disc, Jobs: jobs, Seed: 1, Workers: 1}
-							if err := cfg.Validate(); err != nil {
-								b.Fatal(err)
-							}
-							var before, after runtime.MemStats
-							runtime.ReadMemStats(&before)
-							secs[i] = append(secs[i], cpuTime(func() { runSim(&cfg, 0) }).Seconds())
-							runtime.ReadMemStats(&after)
-							allocs[i] = after.Mallocs - before.Mallocs
+							sec, n := timedRun(b, &cfg)
+							secs[i], allocs[i] = append(secs[i], sec), n
 						}
 					}
 				}
@@ -518,14 +525,8 @@ func BenchmarkFlatInK(b *testing.B) {
 					for i, k := range ks {
 						cfg := Config{Servers: k, Speeds: FastSlowSpeeds(k, 0.5, 2), Load: 0.8, Sizes: Exponential{M: 1}, Policy: p,
 							Jobs: jobs, Seed: 5, Workers: 1}
-						if err := cfg.Validate(); err != nil {
-							b.Fatal(err)
-						}
-						var before, after runtime.MemStats
-						runtime.ReadMemStats(&before)
-						secs[i] = append(secs[i], cpuTime(func() { runSim(&cfg, 0) }).Seconds())
-						runtime.ReadMemStats(&after)
-						allocs = after.Mallocs - before.Mallocs
+						sec, n := timedRun(b, &cfg)
+						secs[i], allocs = append(secs[i], sec), n
 					}
 				}
 			}
