@@ -151,12 +151,23 @@ var devtoolsURL = regexp.MustCompile(`DevTools listening on (ws://\S+)`)
 func (b *browser) dead() bool { return b.diedWithin(0) }
 
 // diedWithin reports whether the browser has ended or ends within d (a call that failed as the
-// browser died may see the broken connection before the process is gone).
+// browser died may see the broken connection before the process is gone). An ended browser is
+// seen first: a select with a timer of 0 beside it would pick either at random.
 func (b *browser) diedWithin(d time.Duration) bool {
 	select {
 	case <-b.exited:
 		return true
-	case <-time.After(d):
+	default:
+	}
+	if d <= 0 {
+		return false
+	}
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-b.exited:
+		return true
+	case <-t.C:
 		return false
 	}
 }

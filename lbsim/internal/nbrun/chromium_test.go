@@ -42,3 +42,19 @@ func TestChromiumRestarts(t *testing.T) {
 		t.Fatalf("screenshot after StopChromium: %v", err)
 	}
 }
+
+// A browser that has ended is dead every time it is asked: sharedBrowser must not hand it out
+// again (with a timer of 0 in the same select, half of the answers were "alive").
+func TestDeadBrowserIsDead(t *testing.T) {
+	t.Parallel()
+	b := &browser{exited: make(chan struct{})}
+	if b.dead() {
+		t.Fatal("a running browser reads as dead")
+	}
+	close(b.exited)
+	for i := range 1000 {
+		if !b.dead() {
+			t.Fatalf("an ended browser reads as alive at the %d-th question", i+1)
+		}
+	}
+}
