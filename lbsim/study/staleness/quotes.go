@@ -6,6 +6,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -61,6 +62,19 @@ func ReadQuotes(r io.Reader) ([]Quote, error) {
 		out = append(out, q)
 	}
 	return out, nil
+}
+
+// QuotedRefresh is the board periods T > 0 at which quotes compare a mean with the document's
+// (Setup.QuotedRefresh), in increasing order: the file of quotes is their one home.
+func QuotedRefresh(qs []Quote) []float64 {
+	var ts []float64
+	for _, q := range qs {
+		if q.Refresh > 0 && !slices.Contains(ts, q.Refresh) {
+			ts = append(ts, q.Refresh)
+		}
+	}
+	slices.Sort(ts)
+	return ts
 }
 
 func parseQuote(rec []string) (Quote, error) {

@@ -2,6 +2,7 @@ package staleness
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -38,6 +39,22 @@ func TestQuotesFile(t *testing.T) {
 		if err != nil || math.Abs(v-q.Value) > 1e-9 {
 			t.Errorf("%s: ours %v (%v), document %v", q.ID, v, err, q.Value)
 		}
+	}
+}
+
+// The document quotes means on a board of age T = 10 only (the live ones have T = 0): the
+// periods whose runs keep the document's replications.
+func TestQuotedRefresh(t *testing.T) {
+	qs, err := LoadQuotes(quotesPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := QuotedRefresh(qs); !slices.Equal(got, []float64{10}) {
+		t.Errorf("QuotedRefresh = %v, want [10]", got)
+	}
+	more := append(qs[:len(qs):len(qs)], Quote{Refresh: 2}, Quote{Refresh: 10}, Quote{Refresh: 0})
+	if got := QuotedRefresh(more); !slices.Equal(got, []float64{2, 10}) {
+		t.Errorf("QuotedRefresh with a quote at T = 2 = %v, want [2 10]", got)
 	}
 }
 
