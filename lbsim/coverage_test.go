@@ -533,11 +533,16 @@ func fmtCov(x, n int) string {
 }
 
 // TestCoverage runs every family and asks, of each, that at least 90% of
-// its unwarned intervals hold the exact value.
+// its unwarned intervals hold the exact value. It is the package's one
+// parallel test, so it starts once all the others have passed: they
+// mostly keep one core busy and the study every core (runCoverage), so
+// run last it fills the cores that `go test ./...`'s other packages leave
+// free as they finish.
 func TestCoverage(t *testing.T) {
 	if testing.Short() {
 		t.Skip("coverage study: seconds of simulation")
 	}
+	t.Parallel()
 	seeds := coverageSeeds(t)
 	fams, runs := coverageBaseRuns(t, seeds)
 	header := "family\tS\tunwarned\tcov|unwarned [95% CI]\tcov|all\tcov|blind-unwarned (n)\twarnings (runs)\trel.half\tbias (se)\tSD/SE\tmiss low/high\tmedian ratio\tcorr(mean,ci)\tlag1"
