@@ -22,13 +22,13 @@ func liveIndexOf(t *testing.T, s *sim) *leastWork {
 // JIQ and LWL on few servers scan the free times (freeScan) rather than
 // keep the radix heap, and give the same numbers to the bit: every field
 // of the replication (metrics, work done, times, sizes, messages) of runs
-// on either index, at K = 2, 3, 5 and 16 (scanned) and 17 (the heap both
-// times), equal and unequal speeds, seeds 1-3. Deterministic arrivals and
+// on either index, at K = 2, 3, 5, 16 and scanServers (scanned) and one
+// more (the heap both times), equal and unequal speeds, seeds 1-3. Deterministic arrivals and
 // sizes give servers equal free times, whose order the idle set keeps.
 func TestFreeScanSameNumbers(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	for _, p := range []Policy{JIQ{}, LeastLoaded{}} {
-		for _, k := range []int{2, 3, 5, scanServers, scanServers + 1} {
+		for _, k := range []int{2, 3, 5, 16, scanServers, scanServers + 1} {
 			for _, c := range []struct {
 				name string
 				cfg  Config
@@ -72,7 +72,7 @@ func TestFreeScanSameNumbers(t *testing.T) {
 // hold the same idle servers in the same order after every drain, and LWL's
 // least server is the same.
 func TestFreeScanOrder(t *testing.T) {
-	for _, k := range []int{1, 2, 3, 5, 16} {
+	for _, k := range []int{1, 2, 3, 5, 16, scanServers} {
 		for seed := uint64(1); seed <= 20; seed++ {
 			r := NewStream(seed, uint64(k))
 			s := &sim{k: k, srv: newServers(make([]float64, k), FCFS, false), rDispatch: NewStream(seed, 0)}
