@@ -7,24 +7,36 @@ import (
 	"testing"
 )
 
-// liveIndexOf is the leastWork of s's dispatcher (LWL or JIQ).
-func liveIndexOf(t *testing.T, s *sim) *leastWork {
-	switch d := s.disp.(type) {
-	case *leastWork:
-		return d
-	case jiqDispatcher:
-		return d.leastWork
+// leastWorks is the leastWork of each of s's dispatchers (LWL or JIQ).
+func leastWorks(t *testing.T, s *sim) []*leastWork {
+	disps := []dispatcher{s.disp}
+	if s.many != nil {
+		disps = nil
+		for _, f := range s.many.fronts {
+			disps = append(disps, f.disp)
+		}
 	}
-	t.Fatalf("dispatcher %T keeps no leastWork", s.disp)
-	return nil
+	var out []*leastWork
+	for _, d := range disps {
+		switch d := d.(type) {
+		case *leastWork:
+			out = append(out, d)
+		case jiqDispatcher:
+			out = append(out, d.leastWork)
+		default:
+			t.Fatalf("dispatcher %T keeps no leastWork", d)
+		}
+	}
+	return out
 }
 
 // JIQ and LWL on few servers scan the free times (freeScan) rather than
 // keep the radix heap, and give the same numbers to the bit: every field
 // of the replication (metrics, work done, times, sizes, messages) of runs
 // on either index, at K = 2, 3, 5, 16 and scanServers (scanned) and one
-// more (the heap both times), equal and unequal speeds, seeds 1-3. Deterministic arrivals and
-// sizes give servers equal free times, whose order the idle set keeps.
+// more (the heap both times), equal and unequal speeds, FCFS, PS and SRPT,
+// LWL with several dispatchers, seeds 1-3. Deterministic arrivals and sizes
+// give servers equal free times, whose order the idle set keeps.
 func TestFreeScanSameNumbers(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	for _, p := range []Policy{JIQ{}, LeastLoaded{}} {
@@ -37,7 +49,14 @@ func TestFreeScanSameNumbers(t *testing.T) {
 				{"speeds", Config{Load: 0.9, Sizes: h2, Speeds: FastSlowSpeeds(k, 0.5, 3)}},
 				{"det", Config{Load: 0.95, Sizes: Deterministic{X0: 1}, Arrivals: DeterministicArrivals{}, Speeds: FastSlowSpeeds(k, 0.5, 2)}},
 				{"modal", Config{Load: 0.9, Sizes: NewModal(1, 2), Arrivals: DeterministicArrivals{}, Warmup: 100}},
+				{"ps", Config{Load: 0.9, Sizes: h2, Discipline: PS}},
+				{"srpt-sampled", Config{Load: 0.9, Sizes: h2, Discipline: SRPT, SampleEvery: 10}},
+				// Several dispatchers, each with its index (JIQ's are then I-queues).
+				{"m3", Config{Load: 0.9, Sizes: h2, Dispatchers: 3}},
 			} {
+				if _, jiq := p.(JIQ); jiq && c.cfg.Dispatchers > 1 {
+					continue
+				}
 				for seed := uint64(1); seed <= 3; seed++ {
 					cfg := c.cfg
 					cfg.Servers, cfg.Policy, cfg.Jobs, cfg.Seed = k, p, 20_000, seed
@@ -46,13 +65,17 @@ func TestFreeScanSameNumbers(t *testing.T) {
 							t.Fatal(err)
 						}
 						scan := newSim(&cfg, 0)
-						if scanned := liveIndexOf(t, scan).scan != nil; scanned != (k <= scanServers) {
-							t.Fatalf("K=%d: scanned %v, want %v", k, scanned, k <= scanServers)
+						for _, d := range leastWorks(t, scan) {
+							if scanned := d.scan != nil; scanned != (k <= scanServers) {
+								t.Fatalf("K=%d: scanned %v, want %v", k, scanned, k <= scanServers)
+							}
 						}
 						a := scan.run()
 						scan.srv.held.done()
 						heap := newSim(&cfg, 0)
-						liveIndexOf(t, heap).indexLive(false) // as at K > scanServers
+						for _, d := range leastWorks(t, heap) {
+							d.indexLive(false) // as at K > scanServers
+						}
 						b := heap.run()
 						heap.srv.held.done()
 						if !reflect.DeepEqual(a, b) {
