@@ -558,3 +558,29 @@ func BenchmarkStaleBoardSCV30(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkJIQLWLSmallK is JIQ and LWL with one dispatcher on live state at
+// few servers and many: K = 2, 4, 16 and 100, half the servers at speed 3
+// (K = 2: speeds 3 and 1, the coverage study's), load 0.72, exponential
+// sizes, 2^20 jobs a run, each on its thread's processor time (timedRun),
+// rounds rounds; jobs/s is the median (go test -bench JIQLWLSmallK
+// -benchtime=1x).
+func BenchmarkJIQLWLSmallK(b *testing.B) {
+	const jobs, rounds = 1 << 20, 5
+	for _, p := range []Policy{JIQ{}, LeastLoaded{}} {
+		for _, k := range []int{2, 4, 16, 100} {
+			b.Run(fmt.Sprintf("%s/K=%d", p, k), func(b *testing.B) {
+				var secs []float64
+				for b.Loop() {
+					for range rounds {
+						cfg := Config{Servers: k, Speeds: FastSlowSpeeds(k, 0.5, 3), Load: 0.72, Sizes: Exponential{M: 1},
+							Policy: p, Jobs: jobs, Seed: 3, Workers: 1}
+						sec, _ := timedRun(b, &cfg)
+						secs = append(secs, sec)
+					}
+				}
+				b.ReportMetric(jobs/median(secs), "jobs/s")
+			})
+		}
+	}
+}

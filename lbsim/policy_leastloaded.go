@@ -113,10 +113,13 @@ func (p LeastLoaded) dispatcherState(c *Config) int64 {
 // holds them, a server's older entries left behind (stale: below its free
 // time) and dropped when they come up. On a board, keys are the board's and
 // now is the refresh instant, and a refresh moves them both ways: a 4-ary
-// heap with updates.
+// heap with updates. Live with few servers (K <= scanServers) a scan of
+// the free times stands for the radix heap, handing servers over in its
+// order (freeScan).
 type leastWork struct {
 	s     *sim
 	live  *radixHeap // live: free times, with stale entries
+	scan  *freeScan  // live at K <= scanServers, instead of live
 	board *indexHeap // on a board: the board's keys
 	idle  *indexSet
 	// drawn is the place in idle of the server randomIdle drew for the job
@@ -130,15 +133,26 @@ func newLeastWork(s *sim) *leastWork {
 	if s.board != nil {
 		d.board = newIndexHeap(s.k)
 	} else {
-		d.live = &radixHeap{held: &s.srv.held}
-		if free, pos := s.srv.free, d.idle.pos; s.k > farServers {
-			d.live.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) }
-		}
+		d.indexLive(scansFree(s.k))
 	}
 	for k := range s.k {
 		d.idle.add(k)
 	}
 	return d
+}
+
+// indexLive sets the live index of busy servers, before the run: a scan of
+// the free times (freeScan), or the radix heap.
+func (d *leastWork) indexLive(scan bool) {
+	s := d.s
+	if scan {
+		d.scan, d.live = newFreeScan(s.srv.free), nil
+		return
+	}
+	d.scan, d.live = nil, &radixHeap{held: &s.srv.held}
+	if free, pos := s.srv.free, d.idle.pos; s.k > farServers {
+		d.live.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) }
+	}
 }
 
 // place files server k under its key (on a board).
@@ -161,6 +175,10 @@ func (d *leastWork) place(k int, key, now float64) {
 // drain moves the servers whose work is done by time t to the idle set and
 // returns how many servers are idle.
 func (d *leastWork) drain(t float64) int {
+	if d.scan != nil {
+		d.scan.drain(t, d.idle)
+		return len(d.idle.items)
+	}
 	if d.live != nil {
 		free := d.s.srv.free
 		for {
@@ -198,6 +216,9 @@ func (d *leastWork) least() int {
 		k, _ := d.board.min()
 		return k
 	}
+	if d.scan != nil {
+		return d.scan.least()
+	}
 	// No server is idle, and none becomes idle before the smallest free
 	// time: every later push is at least it, as min requires.
 	for {
@@ -232,7 +253,11 @@ func (d *leastWork) sent(k int, t, _ float64) {
 		case d.idle.has(k):
 			d.idle.remove(k)
 		}
-		d.live.push(k, free) // k's older entry, if any, is now stale
+		if d.scan != nil {
+			d.scan.push(k)
+		} else {
+			d.live.push(k, free) // k's older entry, if any, is now stale
+		}
 	}
 }
 

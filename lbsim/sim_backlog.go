@@ -10,7 +10,8 @@ import (
 
 // The backlog is the per-job state of the jobs in the system: the FCFS
 // departure queues kept for job counts (8 bytes a job), the live indexes
-// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job) and the PS and
+// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job; none for LWL and
+// JIQ with one dispatcher on at most scanServers servers) and the PS and
 // SRPT queues (a heapJob a job). A stable system keeps it small; an unstable one (load
 // >= 1 with -overload, a ramp above 1) grows it with every job. Each
 // replication charges the capacity of those buffers, when they grow, to
@@ -150,8 +151,8 @@ const (
 
 // perJobBytes is the per-job state a job in the system holds under c: PS
 // or SRPT queues; under FCFS, departure queues when job counts are read (by
-// the policy, on a board, or sampled), and a live index for JSQ, LWL, JIQ
-// and LSQ.
+// the policy, on a board, or sampled), and a live index for JSQ, LWL and
+// JIQ (beyond scanServers servers, or JIQ's I-queues) and LSQ.
 func (c *Config) perJobBytes() int64 {
 	if c.Discipline.preemptive() {
 		return heapJobBytes
@@ -162,9 +163,11 @@ func (c *Config) perJobBytes() int64 {
 	switch p := c.Policy.(type) {
 	case JSQ:
 		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
-	case LeastLoaded:
-		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
-	case JIQ, LSQ:
+	case LeastLoaded: // LWL, beyond a scan's few servers (freeScan)
+		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) && !scansFree(c.Servers)
+	case JIQ: // the I-queues, or as LWL
+		index = live && (p.iqueued(c) || !scansFree(c.Servers))
+	case LSQ:
 		index = live
 	}
 	if index {

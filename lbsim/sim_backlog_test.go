@@ -13,7 +13,8 @@ import (
 // Issue 25, item 10: the per-job state of JSQ, JSQ-d, JIQ, LWL and PS grows
 // with the backlog; an unstable run ends with an error once that state
 // reaches its bound, within the memory limit (lowered here, so that the
-// bound is reached in a second).
+// bound is reached in a second). JIQ's index holds jobs beyond
+// scanServers servers (below, TestFreeScanHoldsNoJobs).
 func TestBacklogBounded(t *testing.T) {
 	defer lowerMemoryLimit(24 << 20)()
 	exp1 := Exponential{M: 1}
@@ -25,7 +26,7 @@ func TestBacklogBounded(t *testing.T) {
 		{"jsq", Config{Policy: JSQ{}, Load: 2, AllowOverload: true}},
 		{"jsq-2", Config{Policy: JSQ{D: 2}, Load: 2, AllowOverload: true}},
 		{"jsq-3", Config{Policy: JSQ{D: 3}, Load: 2, AllowOverload: true}},
-		{"jiq", Config{Policy: JIQ{}, Load: 2, AllowOverload: true}},
+		{"jiq", Config{Policy: JIQ{}, Load: 2, AllowOverload: true, Servers: scanServers + 1}},
 		{"ps", Config{Policy: Random{}, Discipline: PS, Load: 2, AllowOverload: true}},
 		{"jsq-ramp", Config{Policy: JSQ{}, Arrivals: ramp}},
 		{"ps-jsq-ramp", Config{Policy: JSQ{}, Discipline: PS, Arrivals: ramp}},
@@ -34,7 +35,7 @@ func TestBacklogBounded(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
-			cfg.Servers, cfg.Sizes, cfg.Jobs, cfg.Workers = 10, exp1, 40_000_000, 1
+			cfg.Servers, cfg.Sizes, cfg.Jobs, cfg.Workers = max(cfg.Servers, 10), exp1, 40_000_000, 1
 			_, err := Run(cfg)
 			if err == nil || !strings.Contains(err.Error(), "the backlog reached") || !strings.Contains(err.Error(), "unstable at this load") {
 				t.Fatalf("err = %v, want the backlog's bound", err)
@@ -130,7 +131,7 @@ func TestBacklogNamesItsHolder(t *testing.T) {
 		what string
 	}{
 		{Config{Policy: JIQ{}, Dispatchers: 4, Servers: 4}, "in JIQ's index of busy servers"},
-		{Config{Policy: JIQ{}, Servers: 4}, "in the index of busy servers"},
+		{Config{Policy: JIQ{}, Servers: scanServers + 1}, "in the index of busy servers"},
 		{Config{Policy: Random{}, Discipline: PS, Servers: 1}, "in the processor-sharing queues"},
 		{Config{Policy: Random{}, Discipline: SRPT, Servers: 1}, "in the SRPT queues"},
 	} {
