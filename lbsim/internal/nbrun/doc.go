@@ -105,8 +105,8 @@
 // in the copied folder. No page or PDF may show a progress line; a quick run's pages and PDF
 // page 1 must show the banner; every line the notebook printed must appear in the PDF's text
 // whole or wrapped at spaces, never broken inside a number; and a PDF page other than the last
-// must hold a figure or at least 3 lines of text. TestReportIndependentOfCache runs notebook 01
-// twice on one cache and compares the two reports' text. TestExplorerInBrowser opens the
+// must hold a figure or at least 3 lines of text. Notebook 01 runs again on the cache its run
+// filled, and the two reports' text must be the same. TestExplorerInBrowser opens the
 // explorer (notebook 08) in headless Chromium against a real Jupyter server and operates its
 // controls (see package nb, "The explorer").
 //
