@@ -113,7 +113,9 @@
 // Every Chromium step (typesetting, printing, screenshots, the offline checks) opens its page
 // in one headless Chromium that the process starts on first use and drives over the DevTools
 // protocol, each page in a browser context of its own (an incognito profile), so pages do not
-// influence each other and no step pays a browser's start.
+// influence each other and no step pays a browser's start. Likewise every HTML export goes to
+// one Python running nbconvert's HTML exporter (the one `jupyter nbconvert --to html` runs,
+// same page byte for byte), started on first use: no export pays Python's and nbconvert's start.
 //
 // The tests that run a kernel or Chromium (each notebook of TestNotebooks, the harness
 // notebooks, the explorer, the publish checks) are parallel: go test runs as many at once as
