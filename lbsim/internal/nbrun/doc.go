@@ -105,15 +105,17 @@
 // in the copied folder. No page or PDF may show a progress line; a quick run's pages and PDF
 // page 1 must show the banner; every line the notebook printed must appear in the PDF's text
 // whole or wrapped at spaces, never broken inside a number; and a PDF page other than the last
-// must hold a figure or at least 3 lines of text. TestReportIndependentOfCache runs notebook 01
-// twice on one cache and compares the two reports' text. TestExplorerInBrowser opens the
+// must hold a figure or at least 3 lines of text. Notebook 01 runs again on the cache its run
+// filled, and the two reports' text must be the same. TestExplorerInBrowser opens the
 // explorer (notebook 08) in headless Chromium against a real Jupyter server and operates its
 // controls (see package nb, "The explorer").
 //
 // Every Chromium step (typesetting, printing, screenshots, the offline checks) opens its page
 // in one headless Chromium that the process starts on first use and drives over the DevTools
 // protocol, each page in a browser context of its own (an incognito profile), so pages do not
-// influence each other and no step pays a browser's start.
+// influence each other and no step pays a browser's start. Likewise every HTML export goes to
+// one Python running nbconvert's HTML exporter (the one `jupyter nbconvert --to html` runs,
+// same page byte for byte), started on first use: no export pays Python's and nbconvert's start.
 //
 // The tests that run a kernel or Chromium (each notebook of TestNotebooks, the harness
 // notebooks, the explorer, the publish checks) are parallel: go test runs as many at once as

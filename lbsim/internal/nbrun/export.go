@@ -12,7 +12,7 @@ import (
 	"golang.org/x/net/html/atom"
 )
 
-// exportTimeout bounds one nbconvert HTML export; it takes about a second.
+// exportTimeout bounds one nbconvert HTML export; it takes well under a second.
 const exportTimeout = 5 * time.Minute
 
 // ExportHTML converts the executed notebook executedNb into the HTML page htmlPath (parent
@@ -98,8 +98,7 @@ func nbconvertHTML(executedNb string) (*html.Node, error) {
 	defer os.RemoveAll(tmp)
 	ctx, cancel := context.WithTimeout(context.Background(), exportTimeout)
 	defer cancel()
-	err = jupyter(ctx, filepath.Dir(src), nil, "nbconvert", "--to", "html", "--output-dir", tmp, "--output", "export", src)
-	if err != nil {
+	if err := nbconvertExport(ctx, src, filepath.Join(tmp, "export.html")); err != nil {
 		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
 	doc, err := selfContain(filepath.Join(tmp, "export.html"))

@@ -14,16 +14,6 @@ import (
 // repoRoot is the repository root seen from this package's folder (lbsim/internal/nbrun).
 const repoRoot = "../../.."
 
-// TestNotebooks executes every notebooks/*.ipynb, writes its reports as `make reports` does
-// ([Publish]: report view, page with code, PDF), runs every report check ([Report.Check]: in
-// Chromium offline from a folder outside the repository, and the PDF) and the notebook's entry
-// in notebookChecks, if any; then it writes the index of the reports and checks it offline with
-// its links. Notebooks run quick (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, write their
-// CSV tables into a fresh LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh
-// LBSIM_CACHE_DIR unless that is set. Executed notebooks, reports and screenshots stay in
-// $TMPDIR/lbsim-nbrun-tests-*/. The notebooks run in parallel, as many at once as go test's
-// -parallel (GOMAXPROCS by default: each run is a kernel compiling and a simulation running, so
-// one a core), and so beside this package's other parallel tests.
 // noAnswer lists the notebooks that ask without answering: the explorer is a tool.
 var noAnswer = map[string]bool{"08-explorer.ipynb": true}
 
@@ -36,6 +26,17 @@ var (
 	reportChecks []func(t *testing.T, executed string, r *Report, pdf PDF)
 )
 
+// TestNotebooks executes every notebooks/*.ipynb, writes its reports as `make reports` does
+// ([Publish]: report view, page with code, PDF), runs every report check ([Report.Check]: in
+// Chromium offline from a folder outside the repository, and the PDF) and the notebook's entry in
+// notebookChecks, if any; then it writes the index of the reports and checks it offline with its
+// links. Notebooks run quick (LBSIM_QUICK=1) unless the caller set LBSIM_QUICK, write their CSV
+// tables into a fresh LBSIM_OUT_DIR and cache results (nb.Cached) in a fresh LBSIM_CACHE_DIR unless
+// that is set (notebook 01 always in a fresh one). Executed notebooks, reports and screenshots stay
+// in $TMPDIR/lbsim-nbrun-tests-*/. The notebooks run in parallel, as many at once as go test's
+// -parallel (GOMAXPROCS by default: each run is a kernel compiling and a simulation running, so one
+// a core), and so beside this package's other parallel tests. Notebook 01 then runs again on the
+// cache its run filled, and the two reports must read the same (checkIndependentOfCache).
 func TestNotebooks(t *testing.T) {
 	paths, err := filepath.Glob(filepath.Join(repoRoot, "notebooks", "*.ipynb"))
 	if err != nil {
@@ -91,9 +92,11 @@ func TestNotebooks(t *testing.T) {
 			for _, add := range notebookEnv {
 				nbEnv = append(nbEnv, add(t, stem)...)
 			}
-			if _, set := os.LookupEnv("LBSIM_CACHE_DIR"); !set {
+			if _, set := os.LookupEnv("LBSIM_CACHE_DIR"); !set || stem == cacheCheckNotebook {
 				// A fresh nb.Cached folder: cells of this run share results, but no result
 				// computed by an earlier run (or by `make reports`) can stand in for this one.
+				// cacheCheckNotebook computes every result whatever the caller set: its run
+				// is the computed one of checkIndependentOfCache.
 				nbEnv = append(nbEnv, "LBSIM_CACHE_DIR="+t.TempDir())
 			}
 			entry := IndexEntry{Notebook: "notebooks/" + name, RanAt: time.Now()}
@@ -139,6 +142,9 @@ func TestNotebooks(t *testing.T) {
 			}
 			for _, check := range reportChecks {
 				check(t, res.Executed, r, pdf)
+			}
+			if stem == cacheCheckNotebook {
+				t.Run("independent-of-cache", func(t *testing.T) { checkIndependentOfCache(t, path, nbEnv, res, r) })
 			}
 		})
 	}
