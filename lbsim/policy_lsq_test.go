@@ -345,6 +345,7 @@ func lsqMarkov(k, m, d int, rho, p float64, jumps int, seed uint64) Estimate {
 // first batch, a warm-up from empty, is kept in both: 20 batches of 10^6
 // jumps make its bias small against the CIs).
 func TestLSQMatchesMarkovModel(t *testing.T) {
+	t.Parallel() // no process-wide state; its Markov model runs on one core
 	type model struct {
 		k, m, d int
 		rho, p  float64

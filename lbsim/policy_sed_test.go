@@ -117,6 +117,7 @@ func exactChainDelay(t *testing.T, r route, mu []float64, lambda float64, n int)
 // chain solved here (its own routing, not the simulator's), and lbsim's
 // Theory (theory.DispatchExact) against the same chain.
 func TestSEDAndJSQUnequalSpeedsExact(t *testing.T) {
+	t.Parallel() // no process-wide state; its exact reference is solved on one core
 	jobs := int64(400_000)
 	if testing.Short() {
 		jobs = 150_000

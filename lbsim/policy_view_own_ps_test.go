@@ -179,6 +179,7 @@ func ownViewPSChain(k, m, d int, mu []float64, load float64, l int) float64 {
 // above the same chain with one dispatcher (live JSQ or SED): a view that
 // sees every job, or never forgets a departed one, fails.
 func TestOwnViewPSExactChain(t *testing.T) {
+	t.Parallel() // no process-wide state; one replication a run and its chains: one core
 	for _, tc := range []struct {
 		k, m, d int
 		mu      []float64

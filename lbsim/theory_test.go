@@ -202,6 +202,7 @@ func TestProcessorSharingInsensitive(t *testing.T) {
 
 // JSQ and JSQ-d on few servers against the exactly solved Markov chain.
 func TestJSQMatchesExactMarkovChain(t *testing.T) {
+	t.Parallel() // no process-wide state; its exact reference is solved on one core
 	for _, tc := range []struct {
 		n, d int
 		rho  float64
