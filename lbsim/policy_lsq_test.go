@@ -271,6 +271,7 @@ func lsqMarkov(k, m, d int, rho, p float64, jumps int, seed uint64) Estimate {
 	const batches = 20
 	var area, clock [batches]float64
 	jobs, busy := 0, 0
+	perm := make([]int, k) // r.Perm(k) without a new slice an arrival: the same draws
 	for j := range jumps {
 		rate := lambda + float64(busy)
 		dt := r.ExpFloat64() / rate
@@ -279,7 +280,11 @@ func lsqMarkov(k, m, d int, rho, p float64, jumps int, seed uint64) Estimate {
 		clock[b] += dt
 		if u := r.Float64() * rate; u < lambda { // an arrival, to a dispatcher drawn uniformly
 			e := est[r.IntN(m)]
-			for _, s := range r.Perm(k)[:d] {
+			for s := range perm {
+				perm[s] = s
+			}
+			r.Shuffle(k, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+			for _, s := range perm[:d] {
 				e[s] = n[s]
 			}
 			to, ties := 0, 0
@@ -340,13 +345,24 @@ func lsqMarkov(k, m, d int, rho, p float64, jumps int, seed uint64) Estimate {
 // first batch, a warm-up from empty, is kept in both: 20 batches of 10^6
 // jumps make its bias small against the CIs).
 func TestLSQMatchesMarkovModel(t *testing.T) {
+	t.Parallel() // no process-wide state; its Markov model runs on one core
+	type model struct {
+		k, m, d int
+		rho, p  float64
+	}
+	models := map[model]Estimate{} // FCFS and PS share the model: one run each
 	for _, c := range []struct {
 		k, m, d int
 		rho, p  float64
 		disc    Discipline
 	}{{4, 1, 0, 0.8, 0.3, FCFS}, {4, 2, 0, 0.8, 0.5, FCFS}, {4, 2, 0, 0.8, 0.5, PS}, {6, 3, 0, 0.7, 1, FCFS}, {5, 2, 0, 0.9, 0.2, FCFS},
 		{5, 3, 1, 0.9, 0, FCFS}, {5, 3, 1, 0.9, 0, PS}, {6, 4, 2, 0.8, 0.1, FCFS}} {
-		want := lsqMarkov(c.k, c.m, c.d, c.rho, c.p, 4_000_000, 17)
+		key := model{c.k, c.m, c.d, c.rho, c.p}
+		want, ok := models[key]
+		if !ok {
+			want = lsqMarkov(c.k, c.m, c.d, c.rho, c.p, 4_000_000, 17)
+			models[key] = want
+		}
 		r := run(t, Config{Servers: c.k, Load: c.rho, Sizes: Exponential{M: 1}, Policy: LSQ{D: c.d, P: c.p}, Dispatchers: c.m,
 			Discipline: c.disc, Jobs: 1_000_000, Warmup: 20_000, Reps: 4, Seed: 8})
 		t.Logf("LSQ d=%d p=%v K=%d M=%d rho=%v %s: response %v, Markov model %v", c.d, c.p, c.k, c.m, c.rho, c.disc, r.Response, want)

@@ -117,23 +117,32 @@ func exactChainDelay(t *testing.T, r route, mu []float64, lambda float64, n int)
 // chain solved here (its own routing, not the simulator's), and lbsim's
 // Theory (theory.DispatchExact) against the same chain.
 func TestSEDAndJSQUnequalSpeedsExact(t *testing.T) {
+	t.Parallel() // no process-wide state; its exact reference is solved on one core
 	jobs := int64(400_000)
 	if testing.Short() {
 		jobs = 150_000
 	}
+	// The chains are truncated at n jobs in all: two servers at load 0.7
+	// need 70 (at 50 the boundary holds 7e-9 of the mass); three at 0.6
+	// reach a boundary mass below 1e-9 at 50, where the truncation bound is
+	// 2-4e-10, and w moves by less than 3e-10 from n = 70: far inside
+	// Theory's tolerance 1e-6 w, at a third of the states of n = 70
+	// (C(53,3) = 23,426 and C(78,3) = 76,076 for the bound, against
+	// 62,196 and 204,156).
 	for _, c := range []struct {
 		policy string
 		rule   route
 		speeds []float64
 		load   float64
+		n      int
 	}{
-		{"sed", sampledRoute(2, sedBetter), []float64{2, 1}, 0.7},
-		{"jsq", sampledRoute(2, jsqBetter), []float64{2, 1}, 0.7},
-		{"sed", sampledRoute(3, sedBetter), []float64{2, 1, 1}, 0.6},
-		{"sed:d=2", sampledRoute(2, sedBetter), []float64{2, 1, 1}, 0.6},
-		{"jsq", sampledRoute(3, jsqBetter), []float64{2, 1, 1}, 0.6},
-		{"jsq:d=2", sampledRoute(2, jsqBetter), []float64{2, 1, 1}, 0.6},
-		{"sed", sampledRoute(3, sedBetter), []float64{4, 1, 1}, 0.5},
+		{"sed", sampledRoute(2, sedBetter), []float64{2, 1}, 0.7, 70},
+		{"jsq", sampledRoute(2, jsqBetter), []float64{2, 1}, 0.7, 70},
+		{"sed", sampledRoute(3, sedBetter), []float64{2, 1, 1}, 0.6, 50},
+		{"sed:d=2", sampledRoute(2, sedBetter), []float64{2, 1, 1}, 0.6, 50},
+		{"jsq", sampledRoute(3, jsqBetter), []float64{2, 1, 1}, 0.6, 50},
+		{"jsq:d=2", sampledRoute(2, jsqBetter), []float64{2, 1, 1}, 0.6, 50},
+		{"sed", sampledRoute(3, sedBetter), []float64{4, 1, 1}, 0.5, 50},
 	} {
 		t.Run(fmt.Sprintf("%s/%v/%v", c.policy, c.speeds, c.load), func(t *testing.T) {
 			p, err := lbsim.ParsePolicy(c.policy)
@@ -142,7 +151,7 @@ func TestSEDAndJSQUnequalSpeedsExact(t *testing.T) {
 			}
 			cfg := lbsim.Config{Servers: len(c.speeds), Speeds: c.speeds, Load: c.load, Sizes: lbsim.Exponential{M: 1},
 				Policy: p, Jobs: jobs, Warmup: 10_000, Reps: 8, Seed: 11}
-			w, _, bound := exactChainDelay(t, c.rule, c.speeds, c.load*cfg.Capacity(), 70)
+			w, _, bound := exactChainDelay(t, c.rule, c.speeds, c.load*cfg.Capacity(), c.n)
 			if bound > 1e-7 {
 				t.Fatalf("truncation error bound %g too large", bound)
 			}

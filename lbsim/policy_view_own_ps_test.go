@@ -138,6 +138,16 @@ func ownViewPSChain(k, m, d int, mu []float64, load float64, l int) float64 {
 			}
 		}
 	}
+	// The sweeps read the in-edges in one array, in the same order
+	// (compressed rows): a slice a state, scattered over the heap, made
+	// the sweeps wait on memory.
+	first := make([]int32, len(codes)+1)
+	var edges []edge
+	for s, e := range in {
+		edges = append(edges, e...)
+		first[s+1] = int32(len(edges))
+	}
+	in = nil
 	pi := make([]float64, len(codes))
 	pi[0] = 1 // empty
 	resp, last := 0.0, math.Inf(1)
@@ -145,7 +155,7 @@ func ownViewPSChain(k, m, d int, mu []float64, load float64, l int) float64 {
 		sum := 0.0
 		for s := range pi {
 			x := 0.0
-			for _, e := range in[s] {
+			for _, e := range edges[first[s]:first[s+1]] {
 				x += pi[e.from] * e.rate
 			}
 			if x > 0 || s != 0 {
@@ -169,6 +179,7 @@ func ownViewPSChain(k, m, d int, mu []float64, load float64, l int) float64 {
 // above the same chain with one dispatcher (live JSQ or SED): a view that
 // sees every job, or never forgets a departed one, fails.
 func TestOwnViewPSExactChain(t *testing.T) {
+	t.Parallel() // no process-wide state; one replication a run and its chains: one core
 	for _, tc := range []struct {
 		k, m, d int
 		mu      []float64

@@ -150,6 +150,7 @@ func ownViewSim(k, m, d int, mu []float64, load float64, jobs int, seed uint64) 
 // agrees with the test's own simulation (within the two intervals), and
 // lies clearly above live JSQ's, which sees every job.
 func TestOwnViewAgainstOwnSimulation(t *testing.T) {
+	t.Parallel() // no process-wide state; one replication a run and its own simulation: one core each
 	for _, tc := range []struct {
 		k, m, d int
 		mu      []float64
@@ -353,6 +354,7 @@ func ownViewChain(rho float64, l int) float64 {
 // chain on the queues' orders of owners, which lies clearly above live
 // JSQ's exact value.
 func TestOwnViewExactChain(t *testing.T) {
+	t.Parallel() // no process-wide state; one replication and its chain: one core
 	const rho = 0.45
 	exact, coarser := ownViewChain(rho, 8), ownViewChain(rho, 7)
 	c := Config{Servers: 2, Load: rho, Sizes: Exponential{M: 1}, Policy: JSQ{}, Jobs: 4_000_000, Warmup: 10_000, Seed: 31}
