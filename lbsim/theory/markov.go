@@ -204,10 +204,11 @@ const (
 type jsqdSpace struct {
 	N, d   int
 	rho    float64
-	choose []float64 // C(T, d) / C(N, d) for T = 0..N
-	index  map[string]int32
+	choose []float64        // C(T, d) / C(N, d) for T = 0..N
+	index  map[string]int32 // a state's bytes (keyBytes) to its number
 	states []uint16
 	next   []uint16 // scratch
+	key    []byte   // scratch: the key of the state looked up
 }
 
 func newJSQdSpace(N, d int, rho float64) *jsqdSpace {
@@ -223,26 +224,30 @@ func (sp *jsqdSpace) len() int { return len(sp.states) / sp.N }
 
 func (sp *jsqdSpace) state(s int) []uint16 { return sp.states[s*sp.N : (s+1)*sp.N] }
 
-func stateKey(a []uint16) string {
-	b := make([]byte, 2*len(a))
-	for i, v := range a {
-		b[2*i], b[2*i+1] = byte(v), byte(v>>8)
+// keyBytes writes state a's map key into the scratch buffer: two bytes a
+// length. A lookup reads the map with it in place (m[string(b)] does not
+// copy b), where a string built for each of the chain's lookups was a
+// third of a solve.
+func (sp *jsqdSpace) keyBytes(a []uint16) []byte {
+	b := sp.key[:0]
+	for _, v := range a {
+		b = append(b, byte(v), byte(v>>8))
 	}
-	return string(b)
+	sp.key = b
+	return b
 }
 
 func (sp *jsqdSpace) lookup(a []uint16) (int32, bool) {
-	i, ok := sp.index[stateKey(a)]
+	i, ok := sp.index[string(sp.keyBytes(a))]
 	return i, ok
 }
 
 func (sp *jsqdSpace) add(a []uint16) int32 {
-	k := stateKey(a)
-	if i, ok := sp.index[k]; ok {
+	if i, ok := sp.lookup(a); ok {
 		return i
 	}
 	i := int32(sp.len())
-	sp.index[k] = i
+	sp.index[string(sp.key)] = i
 	sp.states = append(sp.states, a...)
 	return i
 }
