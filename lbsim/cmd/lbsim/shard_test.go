@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -380,7 +381,10 @@ func TestTwoBuildsNeverMix(t *testing.T) {
 	probe := func(bin, wd string) string {
 		cmd := exec.Command(bin, "-test.run=^$")
 		cmd.Dir = wd
-		cmd.Env = append(os.Environ(), "LBSIM_CACHE_PROBE=1", "LBSIM_CACHE_DIR="+cache, "LBSIM_NO_CACHE=")
+		// None of the caller's LBSIM_ settings: one left in the shell (even
+		// empty) makes nb print a warning before the probe's line.
+		env := slices.DeleteFunc(os.Environ(), func(kv string) bool { return strings.HasPrefix(kv, "LBSIM_") })
+		cmd.Env = append(env, "LBSIM_CACHE_PROBE=1", "LBSIM_CACHE_DIR="+cache, "LBSIM_NO_CACHE=")
 		out, err := cmd.CombinedOutput()
 		if err != nil {
 			t.Fatalf("probe: %v\n%s", err, out)
