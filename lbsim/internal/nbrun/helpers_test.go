@@ -6,6 +6,8 @@ import (
 	"image"
 	"image/png"
 	"os"
+	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -53,9 +55,23 @@ func decodeFile(path string) (image.Image, error) {
 	return png.Decode(f)
 }
 
-// TestMain stops the browser the tests shared and removes the artifact folder when every test
-// passed; after a failure it stays, and its path is in the test log.
+// suiteSettings are the LBSIM_ variables this suite reads from the caller's shell; the kernels
+// it starts see no other (see TestMain).
+var suiteSettings = []string{"LBSIM_QUICK", "LBSIM_CACHE_DIR", "LBSIM_REQUIRE_NOTEBOOKS", "LBSIM_REPORTS"}
+
+// TestMain runs the tests without the caller's other LBSIM_ variables, which every kernel and
+// notebook program would inherit: a shell with LBSIM_JOBS exported would run the notebook checks
+// at another size than the one they were written for. It then stops the browser the tests
+// shared and removes the artifact folder when every test passed; after a failure it stays, and
+// its path is in the test log.
 func TestMain(m *testing.M) {
+	for _, kv := range os.Environ() {
+		name, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(name, "LBSIM_") && !slices.Contains(suiteSettings, name) {
+			fmt.Fprintf(os.Stderr, "nbrun tests: %s is not passed to the notebooks (the suite reads only %s)\n", name, strings.Join(suiteSettings, ", "))
+			os.Unsetenv(name)
+		}
+	}
 	code := m.Run()
 	StopChromium()
 	if dir, err := artifacts(); err == nil {
