@@ -10,7 +10,8 @@ import (
 
 // The backlog is the per-job state of the jobs in the system: the FCFS
 // departure queues kept for job counts (8 bytes a job), the live indexes
-// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job; none for LWL and
+// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job, JSQ's in each of
+// M dispatchers' indexes; none for LWL and
 // JIQ with one dispatcher on at most scanServers servers) and the PS and
 // SRPT queues (a heapJob a job). A stable system keeps it small; an unstable one (load
 // >= 1 with -overload, a ramp above 1) grows it with every job. Each
@@ -151,8 +152,11 @@ const (
 
 // perJobBytes is the per-job state a job in the system holds under c: PS
 // or SRPT queues; under FCFS, departure queues when job counts are read (by
-// the policy, on a board, or sampled), and a live index for JSQ, LWL and
-// JIQ (beyond scanServers servers, or JIQ's I-queues) and LSQ.
+// the policy, on a board, or sampled), and a live index for JSQ (one a
+// dispatcher), LWL and JIQ (beyond scanServers servers, or JIQ's I-queues)
+// and LSQ (shared by the dispatchers). LWL's index drops a server's stale
+// entries as it picks the server, so it holds about two a server, but is
+// counted as if a job each.
 func (c *Config) perJobBytes() int64 {
 	if c.Discipline.preemptive() {
 		return heapJobBytes
@@ -160,9 +164,11 @@ func (c *Config) perJobBytes() int64 {
 	var b int64
 	live := c.Refresh == 0
 	index := false
+	indexes := int64(1) // indexes holding each job
 	switch p := c.Policy.(type) {
-	case JSQ:
+	case JSQ: // each dispatcher's own index of departures, told of every send
 		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
+		indexes = int64(c.dispatchers())
 	case LeastLoaded: // LWL, beyond a scan's few servers (freeScan)
 		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) && !scansFree(c.Servers)
 	case JIQ: // the I-queues, or as LWL
@@ -171,7 +177,7 @@ func (c *Config) perJobBytes() int64 {
 		index = live
 	}
 	if index {
-		b += indexJobBytes
+		b += indexJobBytes * indexes
 	}
 	if c.View == OwnView && c.SampleEvery > 0 {
 		b += fifoJobBytes // the dispatcher's, beside the servers' for the time series

@@ -123,7 +123,13 @@ func lowerMemoryLimit(b int64) func() {
 
 // The backlog's error counts the jobs where they are held, and names the
 // structure: JIQ's I-queues keep an index entry a job sent, which the
-// error counted as 0 jobs (about 1.0 GiB).
+// error counted as 0 jobs (about 1.0 GiB). And perJobBytes, the estimate
+// the backlog's reserve is sized by, is what a job really holds: at the
+// bound, the jobs counted times perJobBytes are between a fifth of the
+// limit and all of it (each entry is charged once or twice, in a buffer up
+// to twice its length: a quarter at worst). JSQ on live counts with M
+// dispatchers keeps an index each (M entries a job), which perJobBytes
+// counted once: a reserve M times too small.
 func TestBacklogNamesItsHolder(t *testing.T) {
 	defer lowerMemoryLimit(96 << 20)()
 	for _, c := range []struct {
@@ -132,6 +138,8 @@ func TestBacklogNamesItsHolder(t *testing.T) {
 	}{
 		{Config{Policy: JIQ{}, Dispatchers: 4, Servers: 4}, "in JIQ's index of busy servers"},
 		{Config{Policy: JIQ{}, Servers: scanServers + 1}, "in the index of busy servers"},
+		{Config{Policy: JSQ{}, Dispatchers: 4, Servers: 8}, "in JSQ's index of departures"},
+		{Config{Policy: LSQ{}, Dispatchers: 4, Servers: 8}, "in LSQ's index of departures"},
 		{Config{Policy: Random{}, Discipline: PS, Servers: 1}, "in the processor-sharing queues"},
 		{Config{Policy: Random{}, Discipline: SRPT, Servers: 1}, "in the SRPT queues"},
 	} {
@@ -142,9 +150,15 @@ func TestBacklogNamesItsHolder(t *testing.T) {
 		if err != nil {
 			fmt.Sscanf(err.Error()[strings.Index(err.Error(), "reached")+len("reached "):], "%d", &n)
 		}
-		// The limit's room in 16- to 48-byte entries, each charged twice: 300,000 or more.
-		if err == nil || n < 300_000 || !strings.Contains(err.Error(), c.what) {
-			t.Errorf("%s, M=%d: %v; want 300,000 jobs or more %s", cfg.Policy, cfg.dispatchers(), err, c.what)
+		// The limit's room in 16- to 48-byte entries, each charged twice: 300,000 or more
+		// (JSQ: M entries a job).
+		if err == nil || n < 300_000/int64(cfg.dispatchers()) || !strings.Contains(err.Error(), c.what) {
+			t.Errorf("%s, M=%d: %v; want %d jobs or more %s", cfg.Policy, cfg.dispatchers(), err, 300_000/cfg.dispatchers(), c.what)
+			continue
+		}
+		if est, limit := n*cfg.perJobBytes(), cfg.backlogLimit(); est < limit/5 || est > limit {
+			t.Errorf("%s, M=%d: %d jobs at the bound of %d bytes, %d bytes a job estimated (perJobBytes): %d in all, want between %d and %d",
+				cfg.Policy, cfg.dispatchers(), n, limit, cfg.perJobBytes(), est, limit/5, limit)
 		}
 	}
 }
