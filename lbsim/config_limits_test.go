@@ -74,16 +74,7 @@ func TestMemoryEstimateBoundsHeap(t *testing.T) {
 				cfg.Load, cfg.Sizes = 0.9, exp1
 			}
 			est := cfg.memoryEstimate()
-			base := liveHeap()
-			var peak int64
-			replicated = func() { peak = max(peak, liveHeap()-base) }
-			defer func() { replicated = nil }()
-			res, err := Run(cfg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			peak = max(peak, liveHeap()-base)
-			runtime.KeepAlive(res)
+			peak := peakLiveHeap(t, cfg)
 			if cfg.Trace != nil {
 				peak += int64(16 * n) // the trace itself, allocated before
 			}
@@ -93,6 +84,47 @@ func TestMemoryEstimateBoundsHeap(t *testing.T) {
 			}
 		})
 	}
+}
+
+// SED over all servers keeps a count index per distinct speed (a group a
+// server at worst), charged groupBytes a server beyond the first
+// dispatcher's index: what 100,000 distinct speeds add to the peak over
+// equal speeds (13.6 MB, 136 bytes a group) must be within that charge.
+// The whole estimate cannot show it (sed-groups above): its room for the
+// servers covers the groups too.
+func TestGroupBytesBoundSpeedGroups(t *testing.T) {
+	const k = 100_000
+	distinct := make([]float64, k)
+	for i := range distinct {
+		distinct[i] = 1 + float64(i)/k
+	}
+	cfg := Config{Servers: k, Jobs: 200, Policy: SED{}, Workers: 1, Load: 0.5, Sizes: Exponential{M: 1}}
+	equal := peakLiveHeap(t, cfg)
+	cfg.Speeds = distinct
+	groups := peakLiveHeap(t, cfg)
+	charged := dispatcherState(cfg.Policy, &cfg) - indexBytes*k
+	t.Logf("%d speed groups: %s over equal speeds, %s charged", k, bytesText(groups-equal), bytesText(charged))
+	if groups-equal > charged {
+		t.Errorf("%d speed groups add %d bytes to the peak live heap, over the %d charged (groupBytes a server)", k, groups-equal, charged)
+	}
+}
+
+// peakLiveHeap runs cfg (one worker) and returns the most live heap it held
+// (liveHeap): at the end of each replication and after the results are
+// combined.
+func peakLiveHeap(t *testing.T, cfg Config) int64 {
+	t.Helper()
+	base := liveHeap()
+	var peak int64
+	replicated = func() { peak = max(peak, liveHeap()-base) }
+	defer func() { replicated = nil }()
+	res, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	peak = max(peak, liveHeap()-base)
+	runtime.KeepAlive(res)
+	return peak
 }
 
 // liveHeap is the bytes a forced collection marks live.
