@@ -77,6 +77,18 @@ func QuotedRefresh(qs []Quote) []float64 {
 	return ts
 }
 
+// QuotedTrapJobs is the run lengths of the trap quotes (Setup.QuotedJobs), in increasing order.
+func QuotedTrapJobs(qs []Quote) []int64 {
+	var ns []int64
+	for _, q := range qs {
+		if q.Jobs > 0 && !slices.Contains(ns, q.Jobs) {
+			ns = append(ns, q.Jobs)
+		}
+	}
+	slices.Sort(ns)
+	return ns
+}
+
 func parseQuote(rec []string) (Quote, error) {
 	q := Quote{ID: rec[0], Quantity: rec[1], Policy: rec[2], Versus: rec[3], Text: rec[10]}
 	nums := []*float64{&q.SCV, &q.Refresh, nil, &q.Value, &q.Low, &q.High}

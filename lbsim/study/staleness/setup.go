@@ -21,9 +21,20 @@ type Setup struct {
 	// read for its curves and crossings can need fewer than the live table compared with the
 	// document's numbers. Its rows carry their own intervals.
 	StaleReps int
+	// StaleJobs, when set, is the measured jobs per replication of the staleness sweep (Jobs
+	// when 0), after the same warm-up of Warmup jobs: a sweep read for its curves and
+	// crossings can measure fewer jobs, and keeps the start-up transient as well cut as the
+	// live table's. Its rows carry their own intervals.
+	StaleJobs int64
 	// QuotedRefresh are the periods of the grid whose means are compared with quoted numbers:
-	// the sweep runs them with Reps even when StaleReps is fewer.
+	// the sweep runs them with Reps and Jobs even when StaleReps and StaleJobs are fewer.
 	QuotedRefresh []float64
+	// TrapLongReps, when set, is the replications of the Pareto trap's runs longer than every
+	// run length in QuotedJobs (the trap's reps when 0): runs read for whether the mean still
+	// climbs, which cost the most jobs, need not match the note's replications.
+	TrapLongReps int
+	// QuotedJobs are the trap run lengths compared with quoted numbers (see QuotedTrapJobs).
+	QuotedJobs []int64
 }
 
 // Document returns the document's setup at its fidelity: 100 FCFS servers, load 0.9, SCV 1, 4, 10,
@@ -83,6 +94,12 @@ func (s Setup) Validate() error {
 	if s.StaleReps == 1 || s.StaleReps < 0 {
 		return fmt.Errorf("staleness sweep reps %d is invalid: need 0 (the live table's %d) or >= 2 for a confidence interval", s.StaleReps, s.Reps)
 	}
+	if s.StaleJobs < 0 {
+		return fmt.Errorf("staleness sweep jobs %d is invalid: need 0 (the live table's %d) or >= 1", s.StaleJobs, s.Jobs)
+	}
+	if s.TrapLongReps == 1 || s.TrapLongReps < 0 {
+		return fmt.Errorf("trap long-run reps %d is invalid: need 0 (the trap's reps) or >= 2 for a confidence interval", s.TrapLongReps)
+	}
 	return nil
 }
 
@@ -113,8 +130,8 @@ func (s Setup) LiveConfigs() ([]lbsim.Config, error) {
 }
 
 // StaleConfigs lists the board policies at every SCV and every T of the grid: the staleness
-// sweep, with StaleReps replications (Reps at the QuotedRefresh periods). Policies that read
-// no board do not depend on T and come from LiveConfigs.
+// sweep, with StaleReps replications of StaleJobs jobs (Reps of Jobs at the QuotedRefresh
+// periods). Policies that read no board do not depend on T and come from LiveConfigs.
 func (s Setup) StaleConfigs() ([]lbsim.Config, error) {
 	var board []Dispatcher
 	for _, p := range Dispatchers() {
@@ -124,8 +141,14 @@ func (s Setup) StaleConfigs() ([]lbsim.Config, error) {
 	}
 	cfgs, err := s.configs(board, s.Refresh)
 	for i, c := range cfgs {
-		if s.StaleReps > 0 && !slices.Contains(s.QuotedRefresh, c.Refresh) {
+		if slices.Contains(s.QuotedRefresh, c.Refresh) {
+			continue
+		}
+		if s.StaleReps > 0 {
 			cfgs[i].Reps = s.StaleReps
+		}
+		if s.StaleJobs > 0 {
+			cfgs[i].Jobs = s.StaleJobs
 		}
 	}
 	return cfgs, err

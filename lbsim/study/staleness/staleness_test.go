@@ -169,6 +169,8 @@ func TestSetupValidate(t *testing.T) {
 		{func(s *Setup) { s.Reps = 1 }, "R=1"},
 		{func(s *Setup) { s.Jobs = 0 }, "N=0"},
 		{func(s *Setup) { s.StaleReps = 1 }, "sweep reps 1"},
+		{func(s *Setup) { s.StaleJobs = -1 }, "sweep jobs -1"},
+		{func(s *Setup) { s.TrapLongReps = 1 }, "long-run reps 1"},
 		{func(s *Setup) { s.QuotedRefresh = []float64{15} }, "T=15 is not on the grid"},
 	} {
 		s := Document()
@@ -219,6 +221,59 @@ func TestSetupValidate(t *testing.T) {
 	}
 	if full != 4*2 {
 		t.Fatalf("%d stale configs at T=10, want 8 (4 SCVs x 2 board policies)", full)
+	}
+	// StaleJobs shortens the measured run of the same points, after the same warm-up.
+	s.StaleJobs = 500_000
+	stale, err = s.StaleConfigs()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range stale {
+		want := int64(500_000)
+		if c.Refresh == 10 {
+			want = 2_000_000
+		}
+		if c.Jobs != want || c.Warmup != 200_000 {
+			t.Fatalf("stale config at T=%v with StaleJobs 5e5: %d jobs after %d, want %d after 200000", c.Refresh, c.Jobs, c.Warmup, want)
+		}
+	}
+	if live, _ := s.LiveConfigs(); live[0].Jobs != 2_000_000 {
+		t.Fatalf("live configs with StaleJobs 5e5: %d jobs, want the document's 2000000", live[0].Jobs)
+	}
+}
+
+// Trap runs longer than every quoted length take TrapLongReps; the quoted ones and shorter keep
+// the trap's reps.
+func TestTrapLongReps(t *testing.T) {
+	s := Document()
+	laws, err := TrapLaws()
+	if err != nil {
+		t.Fatal(err)
+	}
+	qs, err := LoadQuotes("../../../data/stale_document_quotes.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.QuotedJobs, s.TrapLongReps = QuotedTrapJobs(qs), 4
+	if !slices.Equal(s.QuotedJobs, []int64{2_000_000}) {
+		t.Fatalf("quoted trap lengths %v, want [2000000]", s.QuotedJobs)
+	}
+	cfgs, err := s.TrapConfigs(laws, []int64{1e6, 2e6, 2e7}, 12)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cfgs {
+		want := 12
+		if c.Jobs > 2e6 {
+			want = 4
+		}
+		if c.Reps != want || c.Warmup != c.Jobs/10 {
+			t.Errorf("trap N=%d: %d reps, warm-up %d; want %d reps, warm-up N/10", c.Jobs, c.Reps, c.Warmup, want)
+		}
+	}
+	s.TrapLongReps = 1
+	if _, err := s.TrapConfigs(laws, []int64{2e7}, 12); err == nil || !strings.Contains(err.Error(), "long-run reps 1") {
+		t.Errorf("TrapLongReps 1: want an error naming it, got %v", err)
 	}
 }
 

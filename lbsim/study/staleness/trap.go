@@ -3,6 +3,7 @@ package staleness
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/perfeval/lbsim/lbsim"
 )
@@ -37,10 +38,14 @@ func TrapLaws() ([]NamedLaw, error) {
 }
 
 // TrapConfigs lists random dispatch on the setup's servers at its load for every law and run
-// length N (jobs measured per replication, after a warm-up of N/10), reps replications each.
+// length N (jobs measured per replication, after a warm-up of N/10), reps replications each, or
+// TrapLongReps for N longer than every quoted length (QuotedJobs).
 func (s Setup) TrapConfigs(laws []NamedLaw, lengths []int64, reps int) ([]lbsim.Config, error) {
 	if reps < 2 {
 		return nil, fmt.Errorf("reps R=%d is invalid: need R >= 2 for a confidence interval", reps)
+	}
+	if s.TrapLongReps == 1 || s.TrapLongReps < 0 {
+		return nil, fmt.Errorf("trap long-run reps %d is invalid: need 0 (the trap's reps) or >= 2 for a confidence interval", s.TrapLongReps)
 	}
 	var out []lbsim.Config
 	for _, l := range laws {
@@ -49,6 +54,9 @@ func (s Setup) TrapConfigs(laws []NamedLaw, lengths []int64, reps int) ([]lbsim.
 			c.Discipline = lbsim.FCFS
 			c.Policy = lbsim.Random{}
 			c.Jobs, c.Warmup, c.Reps = n, n/10, reps
+			if s.TrapLongReps > 0 && len(s.QuotedJobs) > 0 && n > slices.Max(s.QuotedJobs) {
+				c.Reps = s.TrapLongReps
+			}
 			if err := c.Validate(); err != nil {
 				return nil, fmt.Errorf("%s with N=%d: %w", l.Name, n, err)
 			}
