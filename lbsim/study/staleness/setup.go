@@ -97,6 +97,11 @@ func (s Setup) Validate() error {
 	if s.StaleJobs < 0 {
 		return fmt.Errorf("staleness sweep jobs %d is invalid: need 0 (the live table's %d) or >= 1", s.StaleJobs, s.Jobs)
 	}
+	return s.checkTrapLongReps()
+}
+
+// checkTrapLongReps: TrapLongReps is 0 or at least 2 (Validate, TrapConfigs).
+func (s Setup) checkTrapLongReps() error {
 	if s.TrapLongReps == 1 || s.TrapLongReps < 0 {
 		return fmt.Errorf("trap long-run reps %d is invalid: need 0 (the trap's reps) or >= 2 for a confidence interval", s.TrapLongReps)
 	}

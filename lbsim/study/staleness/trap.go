@@ -44,8 +44,8 @@ func (s Setup) TrapConfigs(laws []NamedLaw, lengths []int64, reps int) ([]lbsim.
 	if reps < 2 {
 		return nil, fmt.Errorf("reps R=%d is invalid: need R >= 2 for a confidence interval", reps)
 	}
-	if s.TrapLongReps == 1 || s.TrapLongReps < 0 {
-		return nil, fmt.Errorf("trap long-run reps %d is invalid: need 0 (the trap's reps) or >= 2 for a confidence interval", s.TrapLongReps)
+	if err := s.checkTrapLongReps(); err != nil {
+		return nil, err
 	}
 	var out []lbsim.Config
 	for _, l := range laws {
