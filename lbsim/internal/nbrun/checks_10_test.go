@@ -65,7 +65,8 @@ func jsq2MeanField(rho float64) float64 {
 // checkSeveralDispatchers checks notebook 10 (issue 24): on a stale board
 // private tallies lose to more dispatchers while without a tally M changes
 // nothing, and the board's messages are K M / (lambda T) a job; JIQ with
-// withdrawals on the mean-field limit by hand, in wait and messages; JSQ-2
+// withdrawals on the mean-field limit by hand, in wait and messages (and
+// section 3's JIQ runs at M = 100 the same numbers as section 2's); JSQ-2
 // on Mitzenmacher's limit at any M with exactly 4 messages a job, LSQ with
 // one probe a job exactly 2, JIQ's wait 10 times below JSQ-2's with 100
 // servers per dispatcher.
@@ -95,8 +96,10 @@ func checkSeveralDispatchers(t *testing.T, outDir string) {
 		t.Errorf("one dispatcher: wait %v with its tally, not below %v without", a, b)
 	}
 
+	jiq := map[string]csvRow{} // by policy and load
 	for _, r := range readCSVRows(t, outDir, "10-jiq") {
 		policy, rho, w, ci := r.s(t, "policy"), r.f(t, "load"), r.f(t, "mean_wait"), r.f(t, "ci95")
+		jiq[policy+" "+r.s(t, "load")] = r
 		if !strings.Contains(policy, "withdraw") {
 			continue
 		}
@@ -123,6 +126,10 @@ func checkSeveralDispatchers(t *testing.T, outDir string) {
 		}
 		cost[p][key] = est{r.f(t, "mean_wait"), r.f(t, "ci95")}
 		msgs := r.f(t, "messages_per_job")
+		if s, ok := jiq[p+" "+r.s(t, "load")]; ok && key[0] == 100 && (s.s(t, "mean_wait") != r.s(t, "mean_wait") || s.s(t, "ci95") != r.s(t, "ci95")) {
+			t.Errorf("%s, M=100, load %v: wait %s ± %s in 10-cost, %s ± %s in 10-jiq: the same runs (section 2's), want the same numbers",
+				p, key[1], r.s(t, "mean_wait"), r.s(t, "ci95"), s.s(t, "mean_wait"), s.s(t, "ci95"))
+		}
 		switch {
 		case p == "JSQ-2" && msgs != 4, p == "LSQ d=1" && msgs != 2:
 			t.Errorf("%s, M=%v, load %v: %v messages per job, want exactly %v", p, key[0], key[1], msgs, map[string]int{"JSQ-2": 4, "LSQ d=1": 2}[p])
