@@ -284,8 +284,11 @@ func (s *sim) classify(xs, cuts []float64) {
 		}
 		return
 	}
-	clear(classes)
-	for _, c := range cuts {
+	c := cuts[0]
+	for j, x := range xs {
+		classes[j] = int32(btoi(x > c))
+	}
+	for _, c := range cuts[1:] {
 		for j, x := range xs {
 			classes[j] += int32(btoi(x > c))
 		}
@@ -359,17 +362,19 @@ func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, n int64, t float64, times
 		s.ctl.add(n, t0, times, xs)
 	}
 	// Four partial sums: with one, each addition would wait for the last.
-	var sum2 [4]float64
+	// Four variables, not an array, which the compiler keeps in memory.
+	var s0, s1, s2, s3 float64
 	for j := 0; j+4 <= len(xs); j += 4 {
-		sum2[0] += xs[j] * xs[j]
-		sum2[1] += xs[j+1] * xs[j+1]
-		sum2[2] += xs[j+2] * xs[j+2]
-		sum2[3] += xs[j+3] * xs[j+3]
+		q := xs[j : j+4 : j+4] // one bounds check for the four
+		s0 += q[0] * q[0]
+		s1 += q[1] * q[1]
+		s2 += q[2] * q[2]
+		s3 += q[3] * q[3]
 	}
 	for _, x := range xs[len(xs)&^3:] {
-		sum2[0] += x * x
+		s0 += x * x
 	}
-	s.nX, s.sumX2 = s.nX+float64(len(xs)), s.sumX2+(sum2[0]+sum2[1])+(sum2[2]+sum2[3])
+	s.nX, s.sumX2 = s.nX+float64(len(xs)), s.sumX2+(s0+s1)+(s2+s3)
 }
 
 // TimePoint is the state of the servers at one sampling instant: the moments
