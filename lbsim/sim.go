@@ -214,8 +214,10 @@ func (s *sim) run() replication {
 					srv.deps[k].push(start+service, &srv.held)
 				}
 				if measured {
-					m.sumNext(class, wait, wait+service) // recordNext, inlined
-					m.unitCheck()
+					if m.left == 0 { // recordNext, inlined
+						m.enterNext()
+					}
+					m.sumNext(class, wait, wait+service)
 					if !m.wait.addFast(wait, int(n)) {
 						m.wait.addSlow(wait)
 					}
