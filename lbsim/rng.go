@@ -62,6 +62,19 @@ func (s *Stream) Uint64() uint64 { return s.pcg.Uint64() }
 // Float64 is uniform on [0, 1) with 53 random bits.
 func (s *Stream) Float64() float64 { return float64(s.pcg.Uint64()>>11) * 0x1p-53 }
 
+// belowCount is how many of Float64's 2^53 values lie below p: Float64()
+// < p exactly when Uint64()>>11 < belowCount(p), Float64 being
+// (Uint64()>>11) 2^-53, exactly. A fill can then compare integers.
+func belowCount(p float64) uint64 {
+	switch {
+	case !(p > 0): // and NaN: no value is below
+		return 0
+	case p >= 1:
+		return 1 << 53
+	}
+	return uint64(math.Ceil(p * 0x1p53))
+}
+
 // IntN is uniform on 0..n-1 (n > 0), by Lemire's multiply-and-reject, which
 // is exact and rarely divides.
 func (s *Stream) IntN(n int) int {
