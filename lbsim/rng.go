@@ -135,9 +135,11 @@ func (s *Stream) expSlow(u uint64) float64 {
 
 // The fills below draw a block of numbers: the same draws, in the same
 // order, as calling the one-number method for each, but with a local copy
-// p of the generator, which the compiler then keeps in registers through
-// the loop (a call a number keeps it in memory: a store and a load on the
-// critical path of every draw). The draw itself is written out in each
+// p of the generator, which the compiler keeps in the loop's frame (a call
+// a number keeps it behind s, and a call's overhead; rand.PCG's pointer
+// methods keep even the copy in memory, a store and a load a draw: a copy
+// of the generator stepped by value stays in registers, but measured no
+// faster, the moves it costs replacing the loads). The draw itself is written out in each
 // loop, since a function making one is too large to be inlined; its rare
 // case (a second uniform) is redone out of line by the one-number method
 // from the generator's state before the draw: expFrom, intNFrom, pairFrom.
