@@ -528,12 +528,12 @@
 // seven things (batch and class sums, the handout's quantity, the waiting-
 // and response-time histograms, the server's work, the sizes' second
 // moment); the yardstick records one sum, which is most of the remaining
-// factor (BenchmarkFloor, busy machine: RND 1.8, RR 1.9, LL-2 1.1), close
+// factor (BenchmarkFloor, quiet machine: RND 1.8, RR 1.9, LL-2 1.0), close
 // to the ratio of their instructions a job (callgrind, 2^20 jobs: RND 306
 // against 178, RR 262 against 150): the lean loop has about twenty live
 // values, and Go's register allocator keeps a third of them on the stack,
 // where the yardstick's five stay in registers. Of the records, the
-// waiting-time histogram costs most (about a seventh of a job, measured by
+// waiting-time histogram costs most (about an eighth of a job, measured by
 // leaving it out): its counter's address is known late, after the wait.
 // At large K the cost is cache misses on the servers' state: the free times are one dense array (8 bytes a server), a server's
 // departure FIFO is one cache line (short queues inline), and beyond 4,096
