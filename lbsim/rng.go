@@ -62,6 +62,19 @@ func (s *Stream) Uint64() uint64 { return s.pcg.Uint64() }
 // Float64 is uniform on [0, 1) with 53 random bits.
 func (s *Stream) Float64() float64 { return float64(s.pcg.Uint64()>>11) * 0x1p-53 }
 
+// belowCount is how many of Float64's 2^53 values lie below p: Float64()
+// < p exactly when Uint64()>>11 < belowCount(p), Float64 being
+// (Uint64()>>11) 2^-53, exactly. A fill can then compare integers.
+func belowCount(p float64) uint64 {
+	switch {
+	case !(p > 0): // and NaN: no value is below
+		return 0
+	case p >= 1:
+		return 1 << 53
+	}
+	return uint64(math.Ceil(p * 0x1p53))
+}
+
 // IntN is uniform on 0..n-1 (n > 0), by Lemire's multiply-and-reject, which
 // is exact and rarely divides.
 func (s *Stream) IntN(n int) int {
@@ -122,9 +135,11 @@ func (s *Stream) expSlow(u uint64) float64 {
 
 // The fills below draw a block of numbers: the same draws, in the same
 // order, as calling the one-number method for each, but with a local copy
-// p of the generator, which the compiler then keeps in registers through
-// the loop (a call a number keeps it in memory: a store and a load on the
-// critical path of every draw). The draw itself is written out in each
+// p of the generator, which the compiler keeps in the loop's frame (a call
+// a number keeps it behind s, and a call's overhead; rand.PCG's pointer
+// methods keep even the copy in memory, a store and a load a draw: a copy
+// of the generator stepped by value stays in registers, but measured no
+// faster, the moves it costs replacing the loads). The draw itself is written out in each
 // loop, since a function making one is too large to be inlined; its rare
 // case (a second uniform) is redone out of line by the one-number method
 // from the generator's state before the draw: expFrom, intNFrom, pairFrom.

@@ -47,6 +47,22 @@ func TestStreamLaws(t *testing.T) {
 // The block fills draw exactly what the one-number methods draw, in the
 // same order, and leave the stream where they would: 100,000 draws each,
 // so that ExpFloat64's slow path (about 1 draw in 100) is taken.
+// belowCount(p) counts Float64's values below p: m 2^-53 < p exactly when
+// m < belowCount(p), at the edges (p a multiple of 2^-53, or next to one).
+func TestBelowCount(t *testing.T) {
+	for _, p := range []float64{0x1p-53 * 12345, 0.004, 0.5, 1 - 0x1p-53, 0x1p-60, 1, 1.5, 0, -0.5, math.NaN()} {
+		c := belowCount(p)
+		for _, m := range []uint64{0, 1, c - 1, c, c + 1, 1<<53 - 1} {
+			if m >= 1<<53 {
+				continue
+			}
+			if got, want := m < c, float64(m)*0x1p-53 < p; got != want {
+				t.Errorf("p=%v: %d < belowCount %d is %v, %d 2^-53 < p is %v", p, m, c, got, m, want)
+			}
+		}
+	}
+}
+
 func TestFillsDrawAsOneAtATime(t *testing.T) {
 	const n = 100_000
 	for _, k := range []int{2, 50, 100_000, 1<<31 - 1} {
@@ -82,7 +98,7 @@ func TestFillsDrawAsOneAtATime(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, law := range []SizeLaw{h2, Pareto{Alpha: 1.5, L: 1, H: math.Inf(1)}, Pareto{Alpha: 2.2, L: 0.5, H: 1e6}} {
+		for _, law := range []SizeLaw{h2, NewTwoPointBeta(1, 1000, 0.8), TwoPoint{Xm: 1, XM: 3, P: 0.5}, TwoPoint{Xm: 1, XM: 3, P: 0x1p-53 * 12345}, Pareto{Alpha: 1.5, L: 1, H: math.Inf(1)}, Pareto{Alpha: 2.2, L: 0.5, H: 1e6}} {
 			xs := make([]float64, n)
 			law.(filler).fill(block, xs)
 			for i := range n {

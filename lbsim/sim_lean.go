@@ -138,9 +138,14 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 		if srv.deps != nil {
 			srv.deps[k].push(start+service, &srv.held)
 		}
-		m.sumNext(int(classes[j]), wait, wait+service) // recordNext, inlined
-		m.unitCheck()
-		if !m.wait.addFast(wait, int(n)+j) {
+		if m.left == 0 { // recordNext, inlined
+			m.enterNext()
+		}
+		m.sumNext(int(classes[j]), wait, wait+service)
+		// The histogram's slot: j, the job's number less n, a multiple of
+		// blockSize (a lean block is whole), so the same counter as the
+		// general loop's n+j, without n in a register.
+		if !m.wait.addFast(wait, j) {
 			m.wait.addSlow(wait)
 		}
 		if !m.resp.addFastPositive(wait + service) {

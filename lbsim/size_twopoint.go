@@ -43,14 +43,18 @@ func (s TwoPoint) Rand(r *Stream) float64 {
 	}
 	return s.Xm
 }
+
+// fill is Rand for each of out, in one pass: Float64() < P tested on the
+// integer (belowCount), and the size chosen by a mask, not a branch.
 func (s TwoPoint) fill(r *Stream, out []float64) {
-	r.fillUniform(out)
-	for i, u := range out {
-		out[i] = s.Xm
-		if u < s.P {
-			out[i] = s.XM
-		}
+	below := belowCount(s.P)
+	short, long := math.Float64bits(s.Xm), math.Float64bits(s.XM)
+	p := r.pcg
+	for i := range out {
+		isLong := uint64(int64(p.Uint64()>>11-below) >> 63) // all ones when long
+		out[i] = math.Float64frombits(short ^ (short^long)&isLong)
 	}
+	r.pcg = p
 }
 func (s TwoPoint) Mean() float64 { return (1-s.P)*s.Xm + s.P*s.XM }
 func (s TwoPoint) SecondMoment() float64 {

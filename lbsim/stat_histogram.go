@@ -60,8 +60,12 @@ func (h *histogram) addFast(x float64, slot int) bool {
 	if i >= len(h.counts) {
 		return false
 	}
-	below := (i - histZero) >> 63 // all ones when i < histZero: no branch
-	h.counts[i&^below|slot&(histZero-1)&below]++
+	// i, or below the window (i < histZero) the slot's counter of bin 0:
+	// chosen by a mask, no branch (a maximum would be one, the compiler's
+	// choice for an index); as i ^ (i^slot)&below it holds one value fewer
+	// than as i&^below | slot&below, which the run loop spilled.
+	below := (i - histZero) >> 63 // all ones when i < histZero
+	h.counts[i^(i^slot&(histZero-1))&below]++
 	return true
 }
 

@@ -144,8 +144,10 @@ func (m *metrics) batch(seq int64) int {
 // slot (any number that changes from job to job, such as the job's) is
 // the histograms' (see histogram.addFast).
 func (m *metrics) recordNext(class int, w, r float64, slot int) {
+	if m.left == 0 {
+		m.enterNext()
+	}
 	m.sumNext(class, w, r)
-	m.unitCheck()
 	if !m.wait.addFast(w, slot) {
 		m.wait.addSlow(w)
 	}
@@ -154,27 +156,29 @@ func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	}
 }
 
-// unitCheck ends the current unit when sumNext has entered the next one.
-func (m *metrics) unitCheck() {
-	if m.b >= m.unitEnd {
-		m.endUnit(m.b / fineFactor)
-	}
-}
-
-// sumNext is recordNext without the histograms. The run loops write
-// recordNext out as sumNext, unitCheck and histogram.addFast, which are small enough
-// to be inlined, where recordNext is not: a call in a run loop makes the
+// sumNext is recordNext without the histograms, in a batch entered
+// (enterNext when left is 0). The run loops write recordNext out as that
+// test, sumNext and histogram.addFast, which are small enough to be
+// inlined, where recordNext is not: a call in a run loop makes the
 // compiler save and reload every live value around it.
 func (m *metrics) sumNext(class int, w, r float64) {
-	if m.left == 0 {
-		m.b, m.left = m.nextBatch(m.b)
-		m.row, m.hand = m.sums[m.b*m.classes:][:m.classes], &m.handout[m.b]
-	}
 	m.left--
 	s := &m.row[class]
 	s.n++
 	s.wait += w
 	s.resp += r
+}
+
+// enterNext makes the first non-empty batch after the current one current
+// (its sums and handout cell at hand), and ends the current unit if the
+// batch is in the next: a unit ends only where a batch does, so a job
+// tests only for its batch's end.
+func (m *metrics) enterNext() {
+	m.b, m.left = m.nextBatch(m.b)
+	m.row, m.hand = m.sums[m.b*m.classes:][:m.classes], &m.handout[m.b]
+	if m.b >= m.unitEnd {
+		m.endUnit(m.b / fineFactor)
+	}
 }
 
 // nextBatch is the first non-empty batch after b and its number of jobs
