@@ -67,26 +67,24 @@ func ReadQuotes(r io.Reader) ([]Quote, error) {
 // QuotedRefresh is the board periods T > 0 at which quotes compare a mean with the document's
 // (Setup.QuotedRefresh), in increasing order: the file of quotes is their one home.
 func QuotedRefresh(qs []Quote) []float64 {
-	var ts []float64
-	for _, q := range qs {
-		if q.Refresh > 0 && !slices.Contains(ts, q.Refresh) {
-			ts = append(ts, q.Refresh)
-		}
-	}
-	slices.Sort(ts)
-	return ts
+	return quoted(qs, func(q Quote) float64 { return q.Refresh })
 }
 
 // QuotedTrapJobs is the run lengths of the trap quotes (Setup.QuotedJobs), in increasing order.
 func QuotedTrapJobs(qs []Quote) []int64 {
-	var ns []int64
+	return quoted(qs, func(q Quote) int64 { return q.Jobs })
+}
+
+// quoted is the distinct positive values of field over the quotes, in increasing order.
+func quoted[T int64 | float64](qs []Quote, field func(Quote) T) []T {
+	var vs []T
 	for _, q := range qs {
-		if q.Jobs > 0 && !slices.Contains(ns, q.Jobs) {
-			ns = append(ns, q.Jobs)
+		if v := field(q); v > 0 && !slices.Contains(vs, v) {
+			vs = append(vs, v)
 		}
 	}
-	slices.Sort(ns)
-	return ns
+	slices.Sort(vs)
+	return vs
 }
 
 func parseQuote(rec []string) (Quote, error) {
