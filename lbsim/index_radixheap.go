@@ -9,18 +9,16 @@ import (
 // Mehlhorn, Orlin and Tarjan 1990): the keys pushed are never below the last
 // key popped, as FCFS departure times pushed at an arrival time t are never
 // below the departures popped up to t. A key lives in the bucket named by the
-// highest digit in which its float64 encoding differs from the last popped
-// key's, and its value there (non-negative floats order as their encodings);
-// popping the minimum moves the entries of one bucket to lower ones. An entry
-// moves at most radixLevels times, and pushes and moves append to a few
-// slices read in order, where a binary or 4-ary heap of K = 100,000 servers
-// misses the cache at every level. Equal keys share a bucket, in the order
-// pushed, and pop the latest pushed first.
+// highest bit in which its float64 encoding differs from the last popped key's
+// (non-negative floats order as their encodings); popping the minimum moves
+// the entries of one bucket to lower ones. An entry moves at most 64 times,
+// and pushes and moves append to a few slices read in order, where a binary
+// or 4-ary heap of K = 100,000 servers misses the cache at every level.
 type radixHeap struct {
-	last    uint64                    // encoding of the last key popped: every key is >= it
-	buckets [radixBuckets][]heapEntry // buckets[0]: keys equal to last
+	last    uint64          // encoding of the last key popped: every key is >= it
+	buckets [65][]heapEntry // buckets[0]: keys equal to last
 	n       int
-	used    [radixBuckets / 64]uint64 // bit b-1 set when bucket b > 0 is not empty
+	used    uint64 // bit b-1 set when bucket b > 0 is not empty
 	// The minimum of the lowest non-empty bucket above 0, when lowOK: peeked at
 	// every arrival, so kept up to date rather than searched for each time.
 	low    int
@@ -43,62 +41,18 @@ type radixHeap struct {
 // soonMax departures, whose state stays in cache until they come up.
 const soonMax = 512
 
-// A bucket above 0 is named by a digit of radixBits bits: the highest digit
-// in which a key's encoding differs from last's (its level), and the key's
-// digit there, above last's: buckets are in the order of their keys. A
-// settle moves an entry down at least a level. With a bucket a bit (Ahuja
-// et al.'s radix 2) BenchmarkFlatInK's JIQ at K = 100,000 moves about 9
-// entries a pop, with radix 16 about 4.8: 5.6 -> 6.3 M jobs/s (LSQ-1: 2.7
-// -> 3.2; thread CPU time, medians of 5 runs alternated).
-const (
-	radixBits    = 4
-	radixLevels  = 64 / radixBits
-	radixBuckets = 1 + radixLevels<<radixBits
-)
-
-// bucket is key's bucket: 1 + its level << radixBits + its digit.
-func (h *radixHeap) bucket(key float64) int {
-	x := math.Float64bits(key)
-	d := x ^ h.last
-	if d == 0 {
-		return 0
-	}
-	shift := (bits.Len64(d) - 1) / radixBits * radixBits
-	return 1 + shift/radixBits<<radixBits + int(x>>shift&(1<<radixBits-1))
-}
-
-// A bucket's first capacity is bucketStart entries, which then double up
-// to bucketDoubling: radix 16 fills more buckets than radix 2, and grown
-// as append grows (from one entry, by 1.25 past 256) they took 1355
-// allocations a run of BenchmarkFlatInK/jiq at K = 100,000; so 531 (radix
-// 2: 511). Past bucketDoubling (1 MiB) a bucket grows as append does, by
-// 1.25: an overloaded run's index, charged twice each buffer's capacity,
-// holds as many entries at the memory limit as before
-// (TestBacklogNamesItsHolder).
-const bucketStart, bucketDoubling = 64, 1 << 16
-
-// grow makes room in full bucket b for one more entry.
-func (h *radixHeap) grow(b int) {
-	n := 1
-	if c := cap(h.buckets[b]); c < bucketDoubling {
-		n = max(c, bucketStart)
-	}
-	h.buckets[b] = growHeldBy(h.held, h.buckets[b], n)
-}
-
-// markUsed records that bucket b is not empty.
-func (h *radixHeap) markUsed(b int) { h.used[(b-1)/64] |= 1 << ((b - 1) % 64) }
+func (h *radixHeap) bucket(key float64) int { return bits.Len64(math.Float64bits(key) ^ h.last) }
 
 // push adds server k with a key >= the last key popped.
 func (h *radixHeap) push(k int, key float64) {
 	b := h.bucket(key)
 	if len(h.buckets[b]) == cap(h.buckets[b]) {
-		h.grow(b)
+		h.buckets[b] = growHeld(h.held, h.buckets[b])
 	}
 	h.buckets[b] = append(h.buckets[b], heapEntry{key, int32(k)})
 	h.n++
 	if b > 0 {
-		h.markUsed(b)
+		h.used |= 1 << (b - 1)
 	}
 	if h.lowOK && b > 0 {
 		switch {
@@ -165,16 +119,16 @@ func (h *radixHeap) settle() {
 		h.touched += sum
 	}
 	h.buckets[h.low] = moving[:0]
-	h.used[(h.low-1)/64] &^= 1 << ((h.low - 1) % 64)
+	h.used &^= 1 << (h.low - 1)
 	h.last = math.Float64bits(h.lowMin)
 	for _, e := range moving {
 		b := h.bucket(e.key)
 		if len(h.buckets[b]) == cap(h.buckets[b]) {
-			h.grow(b)
+			h.buckets[b] = growHeld(h.held, h.buckets[b])
 		}
 		h.buckets[b] = append(h.buckets[b], e)
 		if b > 0 {
-			h.markUsed(b)
+			h.used |= 1 << (b - 1)
 		}
 	}
 	h.lowOK = false
@@ -183,11 +137,7 @@ func (h *radixHeap) settle() {
 // findLow locates the lowest non-empty bucket above 0 and its minimum (the
 // heap holds an entry and bucket 0 is empty).
 func (h *radixHeap) findLow() {
-	w := 0
-	for h.used[w] == 0 {
-		w++
-	}
-	b := 1 + w*64 + bits.TrailingZeros64(h.used[w])
+	b := 1 + bits.TrailingZeros64(h.used)
 	m := math.Inf(1)
 	for _, e := range h.buckets[b] {
 		m = min(m, e.key)

@@ -42,38 +42,3 @@ func TestRadixHeapPopsInOrder(t *testing.T) {
 		}
 	}
 }
-
-// Equal keys pop latest push first (the order the run's idle set, and so
-// its uniform draws, depend on; freeScan reproduces it): keys on a coarse
-// grid, so that most have ties, checked against a list sorted by key, then
-// by push, the latest first.
-func TestRadixHeapTiesLatestFirst(t *testing.T) {
-	r := NewStream(5, 6)
-	var h radixHeap
-	type entry struct {
-		key float64
-		k   int
-	}
-	var pending []entry
-	now := 0.0
-	for i := range 100_000 {
-		now += float64(r.IntN(3)) / 8
-		for {
-			k, key, ok := h.popUntil(now)
-			if !ok {
-				break
-			}
-			if want := pending[0]; k != want.k || key != want.key {
-				t.Fatalf("step %d: popped server %d at %v, want %d at %v", i, k, key, want.k, want.key)
-			}
-			pending = pending[1:]
-		}
-		e := entry{now + float64(r.IntN(64))/8*math.Pow(2, float64(r.IntN(20)-4)), i}
-		h.push(e.k, e.key)
-		j := 0
-		for j < len(pending) && pending[j].key < e.key {
-			j++
-		}
-		pending = slices.Insert(pending, j, e) // before the equal keys pushed earlier
-	}
-}

@@ -78,14 +78,11 @@ func (b *backlog) done() { b.release(b.bytes) }
 // append would, and charges the growth to held (if not nil). Callers
 // test len(s) == cap(s) first: one comparison a job, and this call out of
 // the run loop.
-func growHeld[T any](held *backlog, s []T) []T { return growHeldBy(held, s, 1) }
-
-// growHeldBy is growHeld making room for n more elements.
 //
 //go:noinline
-func growHeldBy[T any](held *backlog, s []T, n int) []T {
+func growHeld[T any](held *backlog, s []T) []T {
 	c := cap(s)
-	s = slices.Grow(s, n)
+	s = slices.Grow(s, 1)
 	if held != nil { // twice: the buffer and the copy it was grown from
 		held.grow(2 * int64(cap(s)-c) * int64(unsafe.Sizeof(s[:1][0])))
 	}
