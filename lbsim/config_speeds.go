@@ -1,8 +1,10 @@
 package lbsim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -108,4 +110,39 @@ func FastSlowSpeeds(k int, share, fast float64) []float64 {
 		}
 	}
 	return out
+}
+
+// speedGroups numbers the distinct speeds of K servers, fastest first: the
+// one numbering of the speed groups (SED's buckets, the servers' service
+// times, slowestFirst). The distinct speeds are found from the runs of equal
+// speeds, one binary search a run, so K = 10^6 servers in a few runs cost
+// little more than a pass.
+type speedGroups struct {
+	mu []float64 // the distinct speeds, fastest first
+	of []int32   // per server, its group: mu[of[k]] is speed k
+}
+
+func newSpeedGroups(speeds []float64) speedGroups {
+	// cmp.Compare, not ==: a NaN (refused by Validate, but StabilityLimit
+	// may look first) is a speed of its own, found by the search.
+	newRun := func(k int) bool { return k == 0 || cmp.Compare(speeds[k], speeds[k-1]) != 0 }
+	var mu []float64 // a value a run of equal speeds, then sorted and compacted
+	for k, v := range speeds {
+		if newRun(k) {
+			mu = append(mu, v)
+		}
+	}
+	fastestFirst := func(a, b float64) int { return cmp.Compare(b, a) }
+	slices.SortFunc(mu, fastestFirst)
+	mu = slices.CompactFunc(mu, func(a, b float64) bool { return cmp.Compare(a, b) == 0 })
+	g := speedGroups{mu: mu, of: make([]int32, len(speeds))}
+	for k, v := range speeds {
+		if newRun(k) {
+			i, _ := slices.BinarySearchFunc(mu, v, fastestFirst)
+			g.of[k] = int32(i)
+		} else {
+			g.of[k] = g.of[k-1]
+		}
+	}
+	return g
 }

@@ -1,7 +1,10 @@
 package lbsim
 
 import (
+	"cmp"
+	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -78,5 +81,38 @@ func TestFastSlowSpeeds(t *testing.T) {
 	}
 	if got := SpeedsText(FastSlowSpeeds(4, 1.5, 2), 4); got != "4@2" {
 		t.Errorf("share above 1: %s, want 4@2", got)
+	}
+}
+
+// The speed groups number the distinct speeds fastest first, each server's
+// group naming its speed; slowestFirst, built on them, is a stable sort by
+// speed, slowest first.
+func TestSpeedGroups(t *testing.T) {
+	for _, speeds := range [][]float64{
+		{1},
+		{2, 2, 1, 1, 1},
+		{1, 3, 2, 3, 1, 0.5, 2, 2, 0.5},
+		FastSlowSpeeds(1000, 0.3, 4),
+		{1, math.NaN(), 2, math.NaN()}, // refused by Validate, but must not break the numbering
+	} {
+		g := newSpeedGroups(speeds)
+		for i := 1; i < len(g.mu); i++ {
+			if cmp.Compare(g.mu[i-1], g.mu[i]) <= 0 {
+				t.Errorf("%v: groups %v not fastest first", speeds, g.mu)
+			}
+		}
+		for k, mu := range speeds {
+			if cmp.Compare(g.mu[g.of[k]], mu) != 0 {
+				t.Errorf("%v: server %d of speed %v is in group %d of speed %v", speeds, k, mu, g.of[k], g.mu[g.of[k]])
+			}
+		}
+		want := make([]int, len(speeds))
+		for k := range want {
+			want[k] = k
+		}
+		slices.SortStableFunc(want, func(a, b int) int { return cmp.Compare(speeds[a], speeds[b]) })
+		if got := slowestFirst(speeds); !slices.Equal(got, want) {
+			t.Errorf("%v: slowestFirst %v, want %v", speeds, got, want)
+		}
 	}
 }

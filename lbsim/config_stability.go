@@ -269,29 +269,22 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 
 // slowestFirst is the servers sorted by speed, slowest first, in server
 // order among equal speeds (as a stable sort by cmp.Compare): a counting
-// sort over the distinct speeds, found from the runs of equal speeds.
+// sort over the speed groups (speedGroups, fastest first).
 func slowestFirst(speeds []float64) []int {
-	var distinct []float64 // a value a run of equal speeds, then sorted and compacted
-	for k, mu := range speeds {
-		if k == 0 || cmp.Compare(mu, speeds[k-1]) != 0 {
-			distinct = append(distinct, mu)
-		}
+	g := newSpeedGroups(speeds)
+	last := len(g.mu) - 1
+	start := make([]int, len(g.mu)+1) // where each group's servers start in the order
+	for _, i := range g.of {
+		start[last-int(i)+1]++
 	}
-	slices.Sort(distinct)
-	distinct = slices.CompactFunc(distinct, func(a, b float64) bool { return cmp.Compare(a, b) == 0 })
-	bucket := func(mu float64) int { i, _ := slices.BinarySearch(distinct, mu); return i }
-	start := make([]int, len(distinct)+1) // where each speed's servers start in the order
-	for _, mu := range speeds {
-		start[bucket(mu)+1]++
-	}
-	for i := range distinct {
+	for i := range g.mu {
 		start[i+1] += start[i]
 	}
 	order := make([]int, len(speeds))
-	for k, mu := range speeds {
-		i := bucket(mu)
-		order[start[i]] = k
-		start[i]++
+	for k, i := range g.of {
+		j := last - int(i)
+		order[start[j]] = k
+		start[j]++
 	}
 	return order
 }

@@ -1,10 +1,5 @@
 package lbsim
 
-import (
-	"cmp"
-	"slices"
-)
-
 // speedBuckets keeps K servers' job counts grouped by speed, for the
 // shortest expected delay over all servers in O(G) a job, G the number of
 // distinct speeds: within a group the fewest jobs is the least delay, so
@@ -12,7 +7,7 @@ import (
 // groups' minima (n + 1)/mu, ties to the faster group, then uniformly
 // within it.
 type speedBuckets struct {
-	groups []speedGroup // fastest first
+	groups []speedGroup // fastest first (speedGroups)
 	group  []int32      // per server: its group
 	at     []bucketSlot // per server: its count and place, for its group's buckets
 }
@@ -23,18 +18,14 @@ type speedGroup struct {
 }
 
 func newSpeedBuckets(speeds []float64) *speedBuckets {
-	distinct := slices.Clone(speeds)
-	slices.SortFunc(distinct, func(a, b float64) int { return cmp.Compare(b, a) })
-	distinct = slices.Compact(distinct)
-	sb := &speedBuckets{groups: make([]speedGroup, len(distinct)), group: make([]int32, len(speeds)), at: make([]bucketSlot, len(speeds))}
-	members := make([][]int32, len(distinct))
-	for k, mu := range speeds {
-		g, _ := slices.BinarySearchFunc(distinct, mu, func(a, b float64) int { return cmp.Compare(b, a) })
-		sb.group[k] = int32(g)
-		members[g] = append(members[g], int32(k))
+	g := newSpeedGroups(speeds)
+	sb := &speedBuckets{groups: make([]speedGroup, len(g.mu)), group: g.of, at: make([]bucketSlot, len(speeds))}
+	members := make([][]int32, len(g.mu))
+	for k, i := range g.of {
+		members[i] = append(members[i], int32(k))
 	}
-	for g, mu := range distinct {
-		sb.groups[g] = speedGroup{mu: mu, b: newCountBucketsOf(sb.at, members[g])}
+	for i, mu := range g.mu {
+		sb.groups[i] = speedGroup{mu: mu, b: newCountBucketsOf(sb.at, members[i])}
 	}
 	return sb
 }
