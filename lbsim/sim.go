@@ -50,6 +50,7 @@ type sim struct {
 	lean    leanPolicy // the policy run inline by leanBlock, if any
 	touched uint64     // sum of the values loaded by drawServers and touchAhead, unused
 	ahead   []int32    // the servers a block's jobs will look at (touchAhead)
+	late    []lateWork // beyond farServers, the general loop's work done, added after each block
 
 	budget *probeBudget // the View calls a probe run of Config.Key may make; nil in a run
 }
@@ -98,6 +99,9 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 		s.ctl = newControlSums(s.m, cfg.Warmup)
 	}
 	s.countTokens = cfg.Refresh == 0 && has[idleReporter](cfg.Policy)
+	if cfg.Trace == nil && s.k > farServers { // a trace is one block
+		s.late = make([]lateWork, blockSize)
+	}
 	if cfg.dispatchers() > 1 {
 		s.many = newDispatcherSet(s, rep, kind) // not lean: the general loop routes each job
 		return s
@@ -177,6 +181,7 @@ func (s *sim) run() replication {
 		if ahead != nil {
 			s.touchAhead(ahead, int(size))
 		}
+		late := s.late[:min(len(s.late), int(size))] // nil: added job by job
 		for i := range size {
 			n := n + i
 			prevT := t
@@ -229,11 +234,16 @@ func (s *sim) run() replication {
 			} else {
 				srv.enqueue(k, t, jobRecord{arrival: t, service: service, class: int32(class), owner: int32(s.front), seq: n - warm}, m)
 			}
-			if measured {
-				srv.busy[k] += service
-				if n == warm {
-					out.tStart = t
+			if late != nil { // added after the block, see lateWork
+				late[i] = lateWork{int32(k), service}
+				if !measured {
+					late[i].service = 0 // x + 0 is x: a warm-up job adds nothing
 				}
+			} else if measured {
+				srv.busy[k] += service
+			}
+			if n == warm {
+				out.tStart = t
 			}
 			if s.board != nil {
 				s.board.sent(k, service)
@@ -244,6 +254,7 @@ func (s *sim) run() replication {
 				s.obs.sent(k, t, x)
 			}
 		}
+		srv.addLate(late)
 	}
 	out.tEnd = t
 	out.messages += s.messages()

@@ -36,6 +36,9 @@ func TestLeanBlocks(t *testing.T) {
 		{"deterministic-arrivals", Config{Servers: 10, Load: 0.8, Sizes: h2, Arrivals: DeterministicArrivals{}}, all},
 		{"ramp", Config{Servers: 10, Sizes: Exponential{M: 1}, Arrivals: ramp}, all},
 		{"far-servers", Config{Servers: farServers + 904, Load: 0.9, Sizes: Exponential{M: 1}, Warmup: 1000}, append(all, SITA{Groups: 7})},
+		// The general loop's work done added after each block (lateWork), its
+		// service times by speed group, against the lean blocks' job by job.
+		{"far-speeds", Config{Servers: farServers + 904, Load: 0.6, Sizes: h2, Speeds: FastSlowSpeeds(farServers+904, 0.3, 2.5), Warmup: 1000}, all},
 		{"long-warmup", Config{Servers: 10, Load: 0.9, Sizes: h2, Warmup: 5000}, all},
 		{"board", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 10}, board},
 		{"board-tally", Config{Servers: 100, Load: 0.9, Sizes: h2, Refresh: 2, Tally: true, Warmup: 500}, board},

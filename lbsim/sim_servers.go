@@ -71,6 +71,13 @@ type servers struct {
 	free []float64
 	busy []float64 // work of measured jobs, in time units, per server
 	unit bool      // every speed is 1: service time = size, inv is not read
+	// With at most 256 distinct speeds, group[k] is server k's speed group
+	// (speedGroups) and groupInv[g] its 1/mu, which service reads instead
+	// of inv: a byte a server keeps K = 100,000 of them in L2 cache, where
+	// inv's 8 bytes are a cache miss a job (JIQ at K = 100,000: 13% of its
+	// time).
+	group    []uint8
+	groupInv []float64
 
 	counting bool
 	deps     []fifo      // FCFS departure times, when counting
@@ -86,6 +93,15 @@ func newServers(speeds []float64, disc Discipline, counting bool) *servers {
 	for i, mu := range speeds {
 		s.inv[i] = 1 / mu
 		s.unit = s.unit && mu == 1
+	}
+	if g := newSpeedGroups(speeds); !s.unit && len(g.mu) <= 256 {
+		s.group, s.groupInv = make([]uint8, k), make([]float64, len(g.mu))
+		for i, mu := range g.mu {
+			s.groupInv[i] = 1 / mu
+		}
+		for k, i := range g.of {
+			s.group[k] = uint8(i)
+		}
 	}
 	switch {
 	case disc == PS:
@@ -108,7 +124,27 @@ func (s *servers) service(k int, x float64) float64 {
 	if s.unit { // x * 1 is x: no read of inv
 		return x
 	}
+	if s.group != nil {
+		return x * s.groupInv[s.group[k]]
+	}
 	return x * s.inv[k]
+}
+
+// lateWork is a job's service time at server k, added to the server's
+// work done after its block (addLate): beyond farServers busy[k] is a
+// cache miss, and added job by job it holds up the jobs after it; added
+// after the block, in the same order (the same sums to the last bit), the
+// misses do not depend on one another, and overlap.
+type lateWork struct {
+	k       int32
+	service float64
+}
+
+// addLate adds the block's late work to the servers' work done.
+func (s *servers) addLate(late []lateWork) {
+	for _, w := range late {
+		s.busy[w.k] += w.service
+	}
 }
 
 // join puts a job arriving at t with the given service time at the end of
