@@ -141,7 +141,7 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 	default:
 		d.fcfs = &radixHeap{held: &s.srv.held}
 		if s.k > farServers {
-			d.fcfs.soon = func(k int32) uint64 { return b.touch(int(k)) }
+			d.fcfs.far(func(k int32) uint64 { return b.touch(int(k)) })
 		}
 		if s.cfg.SampleEvery == 0 {
 			s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues

@@ -151,7 +151,7 @@ func (d *leastWork) indexLive(scan bool) {
 	}
 	d.scan, d.live = nil, &radixHeap{held: &s.srv.held}
 	if free, pos := s.srv.free, d.idle.pos; s.k > farServers {
-		d.live.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) }
+		d.live.far(func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(pos[k]) })
 	}
 }
 

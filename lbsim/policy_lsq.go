@@ -281,7 +281,7 @@ func newLSQShared(s *sim, p float64) *lsqShared {
 	}
 	sh.fcfs = &radixHeap{held: &s.srv.held}
 	if s.k > farServers {
-		sh.fcfs.soon = func(k int32) uint64 { return uint64(sh.n[k]) }
+		sh.fcfs.far(func(k int32) uint64 { return uint64(sh.n[k]) })
 	}
 	if s.cfg.SampleEvery == 0 {
 		s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues

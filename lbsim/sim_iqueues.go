@@ -59,7 +59,7 @@ func newIQueues(s *sim) *iqueues {
 		q.msgs = 2*q.d + 1
 	}
 	if free := s.srv.free; k > farServers {
-		q.busy.soon = func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(q.tok[k].on) }
+		q.busy.far(func(k int32) uint64 { return math.Float64bits(free[k]) + uint64(q.tok[k].on) })
 	}
 	for i := range q.head {
 		q.head[i], q.tail[i] = -1, -1
