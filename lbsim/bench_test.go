@@ -511,7 +511,7 @@ func BenchmarkSITA(b *testing.B) {
 // (setup included: a few hundred a run). One iteration (-benchtime=1x).
 func BenchmarkFlatInK(b *testing.B) {
 	const jobs, rounds = 1 << 21, 3
-	for _, spec := range []string{"jiq", "lsq:d=1", "sed", "sed:d=2", "ll:d=2"} {
+	for _, spec := range []string{"jiq", "lsq:d=1", "sed", "sed:d=2", "ll:d=2", "rnd:weights=speed", "rr:weights=speed"} {
 		p, err := ParsePolicy(spec)
 		if err != nil {
 			b.Fatal(err)
