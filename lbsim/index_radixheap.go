@@ -15,11 +15,10 @@ import (
 // (16 in a wide heap, see bucket), and pushes and moves append to a few slices read in order, where a binary
 // or 4-ary heap of K = 100,000 servers misses the cache at every level.
 type radixHeap struct {
-	last    uint64                    // encoding of the last key popped: every key is >= it
-	buckets [radixBuckets][]heapEntry // buckets[0]: keys equal to last
-	n       int
-	used    [radixBuckets / 64]uint64 // bit b-1 set when bucket b > 0 is not empty
-	wide    bool                      // buckets by 4-bit digits (see bucket)
+	last uint64 // encoding of the last key popped: every key is >= it
+	n    int
+	used [radixBuckets / 64]uint64 // bit b-1 set when bucket b > 0 is not empty
+	wide bool                      // buckets by 4-bit digits (see bucket)
 	// The minimum of the lowest non-empty bucket above 0, when lowOK: peeked at
 	// every arrival, so kept up to date rather than searched for each time.
 	low    int
@@ -36,6 +35,10 @@ type radixHeap struct {
 	// returns, only so that the loads are kept.
 	soon    func(k int32) uint64
 	touched uint64
+
+	// Last: the fields above share the first cache lines with the bit-wide
+	// buckets, which a wide heap's 6 KB would push away.
+	buckets [radixBuckets][]heapEntry // buckets[0]: keys equal to last
 }
 
 // soonMax is the largest settle whose servers soon loads: the next
@@ -76,7 +79,7 @@ func (h *radixHeap) bucket(key float64) int {
 }
 
 // markUsed records that bucket b > 0 is not empty.
-func (h *radixHeap) markUsed(b int) { h.used[(b-1)/64] |= 1 << ((b - 1) % 64) }
+func (h *radixHeap) markUsed(b int) { h.used[(b-1)>>6&3] |= 1 << ((b - 1) & 63) }
 
 // push adds server k with a key >= the last key popped.
 func (h *radixHeap) push(k int, key float64) {
@@ -154,7 +157,7 @@ func (h *radixHeap) settle() {
 		h.touched += sum
 	}
 	h.buckets[h.low] = moving[:0]
-	h.used[(h.low-1)/64] &^= 1 << ((h.low - 1) % 64)
+	h.used[(h.low-1)>>6&3] &^= 1 << ((h.low - 1) & 63)
 	h.last = math.Float64bits(h.lowMin)
 	for _, e := range moving {
 		b := h.bucket(e.key)

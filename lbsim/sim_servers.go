@@ -71,11 +71,11 @@ type servers struct {
 	free []float64
 	busy []float64 // work of measured jobs, in time units, per server
 	unit bool      // every speed is 1: service time = size, inv is not read
-	// With at most 256 distinct speeds, group[k] is server k's speed group
-	// (speedGroups) and groupInv[g] its 1/mu, which service reads instead
-	// of inv: a byte a server keeps K = 100,000 of them in L2 cache, where
-	// inv's 8 bytes are a cache miss a job (JIQ at K = 100,000: 13% of its
-	// time).
+	// Beyond farServers, with at most 256 distinct speeds, group[k] is
+	// server k's speed group (speedGroups) and groupInv[g] its 1/mu, which
+	// service reads instead of inv: a byte a server keeps K = 100,000 of
+	// them in L2 cache, where inv's 8 bytes are a cache miss a job (JIQ at
+	// K = 100,000: 13% of its time). Below, inv is in cache, and one read.
 	group    []uint8
 	groupInv []float64
 
@@ -94,7 +94,7 @@ func newServers(speeds []float64, disc Discipline, counting bool) *servers {
 		s.inv[i] = 1 / mu
 		s.unit = s.unit && mu == 1
 	}
-	if g := newSpeedGroups(speeds); !s.unit && len(g.mu) <= 256 {
+	if g := newSpeedGroups(speeds); k > farServers && !s.unit && len(g.mu) <= 256 {
 		s.group, s.groupInv = make([]uint8, k), make([]float64, len(g.mu))
 		for i, mu := range g.mu {
 			s.groupInv[i] = 1 / mu

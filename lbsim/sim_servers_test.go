@@ -3,11 +3,11 @@ package lbsim
 import "testing"
 
 // A job's service time is x / mu_k computed as x * (1/mu_k), the same to the
-// last bit whether read by speed group (at most 256 distinct speeds) or per
-// server (more).
+// last bit whether read by speed group (beyond farServers, at most 256
+// distinct speeds) or per server (more).
 func TestServiceTimes(t *testing.T) {
 	for _, distinct := range []int{1, 2, 256, 257} {
-		speeds := make([]float64, 3000)
+		speeds := make([]float64, farServers+1)
 		for k := range speeds {
 			speeds[k] = 0.5 + float64(k%distinct)/7
 		}
