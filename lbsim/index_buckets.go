@@ -101,10 +101,15 @@ func maxI32(a, b int32) int32 {
 	return b
 }
 
-func (b *countBuckets) swap(i, j int32) {
-	b.ord[i], b.ord[j] = b.ord[j], b.ord[i]
-	b.at[b.ord[i]].pos = i
-	b.at[b.ord[j]].pos = j
+// swap moves server k from place i in ord to place j, and the server at j
+// to i. Server k is known, so ord[i] is only written, not read: at large
+// K, where i is anywhere in ord, a cache miss fewer (j is at the edge of
+// a bucket, where the moves are).
+func (b *countBuckets) swap(k, i, j int32) {
+	o := b.ord[j]
+	b.ord[i], b.ord[j] = o, k
+	b.at[o].pos = i
+	b.at[k].pos = j
 }
 
 // inc adds one to server k's count: k moves to the end of its bucket, which
@@ -115,7 +120,7 @@ func (b *countBuckets) inc(k int) {
 		b.first = append(b.first, int32(len(b.ord)))
 	}
 	j := b.first[c+1] - 1
-	b.swap(b.at[k].pos, j)
+	b.swap(int32(k), b.at[k].pos, j)
 	b.first[c+1]--
 	b.at[k].cnt = c + 1
 }
@@ -124,7 +129,7 @@ func (b *countBuckets) inc(k int) {
 func (b *countBuckets) dec(k int) {
 	c := b.at[k].cnt
 	j := b.first[c]
-	b.swap(b.at[k].pos, j)
+	b.swap(int32(k), b.at[k].pos, j)
 	b.first[c]++
 	b.at[k].cnt = c - 1
 }
