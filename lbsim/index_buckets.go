@@ -114,13 +114,15 @@ func (b *countBuckets) swap(k, i, j int32) {
 
 // inc adds one to server k's count: k moves to the end of its bucket, which
 // then becomes the start of the next one.
-func (b *countBuckets) inc(k int) {
-	c := b.at[k].cnt
+func (b *countBuckets) inc(k int) { b.incAt(int32(k), b.at[k].cnt, b.at[k].pos) }
+
+// incAt is inc of server k, whose count is c and place in ord i.
+func (b *countBuckets) incAt(k, c, i int32) {
 	if int(c+2) >= len(b.first) {
 		b.first = append(b.first, int32(len(b.ord)))
 	}
 	j := b.first[c+1] - 1
-	b.swap(int32(k), b.at[k].pos, j)
+	b.swap(k, i, j)
 	b.first[c+1]--
 	b.at[k].cnt = c + 1
 }
@@ -146,10 +148,26 @@ func (b *countBuckets) set(k int, c int32) {
 
 // pick draws uniformly among the servers with the smallest count.
 func (b *countBuckets) pick(r *Stream) int {
-	m := b.least()
-	n := b.first[m+1] // servers ord[0:n] have count m
-	if n == 1 {
-		return int(b.ord[0])
+	_, i := b.draw(r)
+	return int(b.ord[i])
+}
+
+// draw draws uniformly among the servers with the smallest count: it
+// returns that count and the place in ord of the server drawn.
+func (b *countBuckets) draw(r *Stream) (m, i int32) {
+	m = b.least()
+	if n := b.first[m+1]; n > 1 { // servers ord[0:n] have count m
+		i = int32(r.IntN(int(n)))
 	}
-	return int(b.ord[r.IntN(int(n))])
+	return m, i
+}
+
+// pickInc is pick, then inc of the server picked. Its count and place in
+// ord are known from the draw, so its record is only written, not read
+// first (at large K a cache miss, after the one of ord).
+func (b *countBuckets) pickInc(r *Stream) int {
+	m, i := b.draw(r)
+	k := b.ord[i]
+	b.incAt(k, m, i)
+	return int(k)
 }

@@ -182,8 +182,7 @@ type lsqDispatcher struct {
 func (d *lsqDispatcher) pick(t, _ float64) int {
 	d.sh.deliver(t)
 	d.probe()
-	k := d.est.pick(d.r)
-	d.est.inc(k)
+	k := d.est.pickInc(d.r)
 	if least := d.est.least(); least >= lsqRebase {
 		d.est.shift(int64(least))
 	}
