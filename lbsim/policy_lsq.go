@@ -174,6 +174,10 @@ type lsqDispatcher struct {
 	r      *Stream
 	d      int          // servers probed a job
 	probes serverSample // their draw
+	// next is the servers the next job probes, drawn at the end of the
+	// last pick (nil before the first): see drawAhead.
+	next    []int
+	touched uint64 // sum of the values drawAhead loads, unused
 }
 
 // pick delivers the servers' messages due by t (to whichever dispatcher
@@ -186,6 +190,7 @@ func (d *lsqDispatcher) pick(t, _ float64) int {
 	if least := d.est.least(); least >= lsqRebase {
 		d.est.shift(int64(least))
 	}
+	d.drawAhead()
 	return k
 }
 
@@ -200,10 +205,33 @@ func (d *lsqDispatcher) probe() {
 		return
 	}
 	if d.d > 0 {
-		for _, i := range d.probes.distinct(d.r, k, d.probes.buffer(d.d)) {
+		if d.next == nil {
+			d.next = d.probes.distinct(d.r, k, d.probes.buffer(d.d))
+		}
+		for _, i := range d.next {
 			d.est.set(i, d.sh.n[i])
 		}
 	}
+}
+
+// drawAhead draws the servers the dispatcher's next job will probe, and
+// loads their estimates and counts. The stream is the dispatcher's own,
+// and its next draw is that job's probes' in any case, so the numbers are
+// the same; but at large K each probe's place in the permutation, its
+// estimate and its count are cache misses, one after the other, that the
+// job would wait for: loaded now, they arrive while the run finishes this
+// job (its server's state, its departure, the departures due next).
+func (d *lsqDispatcher) drawAhead() {
+	k := len(d.sh.n)
+	if d.d == 0 || d.d == k {
+		return
+	}
+	d.next = d.probes.distinct(d.r, k, d.probes.buffer(d.d))
+	var sum uint64
+	for _, i := range d.next {
+		sum += d.est.touch(i) + uint64(d.sh.n[i])
+	}
+	d.touched += sum
 }
 
 // lsqEstimates is one dispatcher's estimates: cnt + base. They grow with
