@@ -17,6 +17,10 @@ type countBuckets struct {
 	ord     []int32
 	first   []int32
 	members []int32 // its servers in increasing order; nil: all of at
+	// min is the least count, ord[0]'s, kept here: with many indexes (a
+	// dispatcher's each) the one at hand is often out of cache, and a pick
+	// would read ord[0] and then its record before first.
+	min int32
 }
 
 // bucketSlot is a server's count and its index in ord.
@@ -51,7 +55,7 @@ func (b *countBuckets) count(k int) int32 { return b.at[k].cnt }
 func (b *countBuckets) touch(k int) uint64 { return uint64(b.at[k].cnt) }
 
 // least is the smallest count.
-func (b *countBuckets) least() int32 { return b.at[b.ord[0]].cnt }
+func (b *countBuckets) least() int32 { return b.min }
 
 // counts appends each of its servers' counts to out, in increasing order
 // of server.
@@ -92,6 +96,9 @@ func (b *countBuckets) reset(counts []int32) {
 		b.at[k].pos = next[c]
 		next[c]++
 	}
+	if len(b.ord) > 0 {
+		b.min = b.at[b.ord[0]].cnt
+	}
 }
 
 func maxI32(a, b int32) int32 {
@@ -125,15 +132,21 @@ func (b *countBuckets) incAt(k, c, i int32) {
 	b.swap(k, i, j)
 	b.first[c+1]--
 	b.at[k].cnt = c + 1
+	if c == b.min && b.first[c+1] == 0 { // k was the last at the least
+		b.min = c + 1
+	}
 }
 
 // dec removes one from server k's count (which must be positive).
 func (b *countBuckets) dec(k int) {
-	c := b.at[k].cnt
-	j := b.first[c]
-	b.swap(int32(k), b.at[k].pos, j)
+	a := &b.at[k]
+	c := a.cnt
+	b.swap(int32(k), a.pos, b.first[c])
 	b.first[c]++
-	b.at[k].cnt = c - 1
+	a.cnt = c - 1
+	if c == b.min {
+		b.min--
+	}
 }
 
 // set moves server k to count c.
