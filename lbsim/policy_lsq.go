@@ -242,9 +242,11 @@ func (d *lsqDispatcher) drawAhead() {
 // when the smallest reaches lsqRebase all are lowered by it into base:
 // O(K) every lsqRebase rounds. A true count below base (a message after
 // a rebase) lifts them back to base 0 first, so that lifts are no more
-// frequent than rebases.
+// frequent than rebases. The buckets are held by value: with many
+// dispatchers the estimates at hand are often out of cache, and a pointer
+// would be one more miss before them.
 type lsqEstimates struct {
-	*countBuckets
+	countBuckets
 	base    int64
 	scratch []int32
 }
@@ -300,7 +302,7 @@ func newLSQShared(s *sim, p float64) *lsqShared {
 	m := s.cfg.dispatchers()
 	sh := &lsqShared{s: s, p: p, r: newStream(s.cfg.Seed, s.rep, streamShared), est: make([]*lsqEstimates, m), n: make([]int32, s.k)}
 	for i := range sh.est {
-		sh.est[i] = &lsqEstimates{countBuckets: newCountBuckets(s.k)}
+		sh.est[i] = &lsqEstimates{countBuckets: *newCountBuckets(s.k)}
 	}
 	if s.srv.preemptive() {
 		sh.ps = newIndexHeap(s.k)
