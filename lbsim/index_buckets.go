@@ -17,6 +17,10 @@ type countBuckets struct {
 	ord     []int32
 	first   []int32
 	members []int32 // its servers in increasing order; nil: all of at
+	// min is the least count, ord[0]'s, kept here: with many indexes (a
+	// dispatcher's each) the one at hand is often out of cache, and a pick
+	// would read ord[0] and then its record before first.
+	min int32
 }
 
 // bucketSlot is a server's count and its index in ord.
@@ -51,7 +55,7 @@ func (b *countBuckets) count(k int) int32 { return b.at[k].cnt }
 func (b *countBuckets) touch(k int) uint64 { return uint64(b.at[k].cnt) }
 
 // least is the smallest count.
-func (b *countBuckets) least() int32 { return b.at[b.ord[0]].cnt }
+func (b *countBuckets) least() int32 { return b.min }
 
 // counts appends each of its servers' counts to out, in increasing order
 // of server.
@@ -92,6 +96,9 @@ func (b *countBuckets) reset(counts []int32) {
 		b.at[k].pos = next[c]
 		next[c]++
 	}
+	if len(b.ord) > 0 {
+		b.min = b.at[b.ord[0]].cnt
+	}
 }
 
 func maxI32(a, b int32) int32 {
@@ -101,32 +108,45 @@ func maxI32(a, b int32) int32 {
 	return b
 }
 
-func (b *countBuckets) swap(i, j int32) {
-	b.ord[i], b.ord[j] = b.ord[j], b.ord[i]
-	b.at[b.ord[i]].pos = i
-	b.at[b.ord[j]].pos = j
+// swap moves server k from place i in ord to place j, and the server at j
+// to i. Server k is known, so ord[i] is only written, not read: at large
+// K, where i is anywhere in ord, a cache miss fewer (j is at the edge of
+// a bucket, where the moves are).
+func (b *countBuckets) swap(k, i, j int32) {
+	o := b.ord[j]
+	b.ord[i], b.ord[j] = o, k
+	b.at[o].pos = i
+	b.at[k].pos = j
 }
 
 // inc adds one to server k's count: k moves to the end of its bucket, which
 // then becomes the start of the next one.
-func (b *countBuckets) inc(k int) {
-	c := b.at[k].cnt
+func (b *countBuckets) inc(k int) { b.incAt(int32(k), b.at[k].cnt, b.at[k].pos) }
+
+// incAt is inc of server k, whose count is c and place in ord i.
+func (b *countBuckets) incAt(k, c, i int32) {
 	if int(c+2) >= len(b.first) {
 		b.first = append(b.first, int32(len(b.ord)))
 	}
 	j := b.first[c+1] - 1
-	b.swap(b.at[k].pos, j)
+	b.swap(k, i, j)
 	b.first[c+1]--
 	b.at[k].cnt = c + 1
+	if c == b.min && b.first[c+1] == 0 { // k was the last at the least
+		b.min = c + 1
+	}
 }
 
 // dec removes one from server k's count (which must be positive).
 func (b *countBuckets) dec(k int) {
-	c := b.at[k].cnt
-	j := b.first[c]
-	b.swap(b.at[k].pos, j)
+	a := &b.at[k]
+	c := a.cnt
+	b.swap(int32(k), a.pos, b.first[c])
 	b.first[c]++
-	b.at[k].cnt = c - 1
+	a.cnt = c - 1
+	if c == b.min {
+		b.min--
+	}
 }
 
 // set moves server k to count c.
@@ -141,10 +161,26 @@ func (b *countBuckets) set(k int, c int32) {
 
 // pick draws uniformly among the servers with the smallest count.
 func (b *countBuckets) pick(r *Stream) int {
-	m := b.least()
-	n := b.first[m+1] // servers ord[0:n] have count m
-	if n == 1 {
-		return int(b.ord[0])
+	_, i := b.draw(r)
+	return int(b.ord[i])
+}
+
+// draw draws uniformly among the servers with the smallest count: it
+// returns that count and the place in ord of the server drawn.
+func (b *countBuckets) draw(r *Stream) (m, i int32) {
+	m = b.least()
+	if n := b.first[m+1]; n > 1 { // servers ord[0:n] have count m
+		i = int32(r.IntN(int(n)))
 	}
-	return int(b.ord[r.IntN(int(n))])
+	return m, i
+}
+
+// pickInc is pick, then inc of the server picked. Its count and place in
+// ord are known from the draw, so its record is only written, not read
+// first (at large K a cache miss, after the one of ord).
+func (b *countBuckets) pickInc(r *Stream) int {
+	m, i := b.draw(r)
+	k := b.ord[i]
+	b.incAt(k, m, i)
+	return int(k)
 }
