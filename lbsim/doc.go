@@ -468,7 +468,8 @@
 // O(K) update per job (the R code's cost). RND, RR and SITA cost O(1) a job,
 // LL-d and JSQ-d O(d), JSQ(d,m) and LL(d,m) O((d+m)^2), LWL, JIQ and JSQ O(1)
 // amortized live under FCFS (a radix heap: an entry moves down at most 64
-// times; LWL and JIQ on K <= 24 servers scan the K free times instead, 1.2-2
+// times, 16 beyond 4096 servers, where its buckets are 4-bit digits; LWL
+// and JIQ on K <= 24 servers scan the K free times instead, 1.2-2
 // times as fast there: BenchmarkJIQLWLSmallK, K = 2: JIQ 9-11 M -> 15-19 M
 // jobs/s, busy machine) and O(log K) under PS and SRPT or on a board (a PS or SRPT server
 // costs O(log n) an arrival and a departure, n its jobs); memory does not grow with N
