@@ -94,14 +94,8 @@ func newServers(speeds []float64, disc Discipline, counting bool) *servers {
 		s.inv[i] = 1 / mu
 		s.unit = s.unit && mu == 1
 	}
-	if g := newSpeedGroups(speeds); k > farServers && !s.unit && len(g.mu) <= 256 {
-		s.group, s.groupInv = make([]uint8, k), make([]float64, len(g.mu))
-		for i, mu := range g.mu {
-			s.groupInv[i] = 1 / mu
-		}
-		for k, i := range g.of {
-			s.group[k] = uint8(i)
-		}
+	if k > farServers && !s.unit {
+		s.groupSpeeds(speeds)
 	}
 	switch {
 	case disc == PS:
@@ -118,6 +112,21 @@ func newServers(speeds []float64, disc Discipline, counting bool) *servers {
 // SRPT): the servers then keep their jobs, and departures are found by
 // bringing a server up to a time (count), not known at dispatch.
 func (s *servers) preemptive() bool { return s.ps != nil || s.srpt != nil }
+
+// groupSpeeds sets group and groupInv, if there are at most 256 speed groups.
+func (s *servers) groupSpeeds(speeds []float64) {
+	g := newSpeedGroups(speeds)
+	if len(g.mu) > 256 {
+		return
+	}
+	s.group, s.groupInv = make([]uint8, len(speeds)), make([]float64, len(g.mu))
+	for i, mu := range g.mu {
+		s.groupInv[i] = 1 / mu
+	}
+	for k, i := range g.of {
+		s.group[k] = uint8(i)
+	}
+}
 
 // service is the service time of a job of size x at server k: x / mu_k.
 func (s *servers) service(k int, x float64) float64 {
