@@ -150,14 +150,11 @@ func (c *Config) Validate() error {
 	if err := c.checkBounds(); err != nil {
 		return err
 	}
-	if err := checkPolicyConfig(c); err != nil {
-		return err // JIQ's I-queue options, LSQ's own knowledge
-	}
-	if c.Refresh > 0 && Reads(c.Policy) == 0 {
+	if c.Refresh > 0 && describe(c.Policy, c).Reads == NoState {
 		return fmt.Errorf("refresh T=%v has no effect on policy %s, which reads no server state; use -refresh 0 or a policy such as jsq:d=2", c.Refresh, c.Policy)
 	}
-	if err := validatePolicy(c.Policy, c.Servers, c.sizes()); err != nil {
-		return err
+	if err := impl(c.Policy).validate(c); err != nil {
+		return err // its own checks: against K and the sizes, JIQ's I-queue options, LSQ's own knowledge
 	}
 	if err := c.checkMagnitudes(); err != nil {
 		return err
@@ -386,7 +383,7 @@ func (c *Config) checkBudget() error {
 // (SITA's short and long jobs, see Policy), else the size law's (the
 // short and long jobs of a two-point law), each with the servers it is sent to.
 func (c *Config) classes() []SizeClass {
-	if cls := policyClasses(c.Policy, c.Servers, c.sizes()); cls != nil {
+	if cls := describe(c.Policy, c).Classes; cls != nil {
 		return cls
 	}
 	return lawClasses(c.sizes(), c.Servers)

@@ -14,8 +14,10 @@ import (
 // Tagged has an exported field that String() does not print and Pick does not read.
 type Tagged struct{ Note string }
 
-func (Tagged) String() string                    { return "tagged" }
-func (Tagged) Reads() lbsim.State                { return 0 }
+func (Tagged) String() string { return "tagged" }
+func (Tagged) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.NoState}
+}
 func (Tagged) Pick(v *lbsim.View, _ float64) int { return int(v.Job() % 2) }
 
 // keyBase is a configuration every field of which keyPerturb changes.

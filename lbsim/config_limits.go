@@ -103,21 +103,28 @@ const (
 
 // dispatcherBytes is the memory each dispatcher beyond the first adds.
 func (c *Config) dispatcherBytes() int64 {
-	b := frontBytes + dispatcherState(c.Policy, c)
+	b := frontBytes + c.dispatcherState()
 	if c.Refresh > 0 {
-		b += boardBytes(c.Servers, Reads(c.Policy))
+		b += boardBytes(c.Servers, describe(c.Policy, c).Reads)
 	}
 	return b
+}
+
+// dispatcherState is the memory, in bytes, of one dispatcher's own
+// instance of the policy (its Description's) and of its own counts under
+// the own view (ownViewBytes).
+func (c *Config) dispatcherState() int64 {
+	return c.ownViewBytes() + describe(c.Policy, c).stateBytes
 }
 
 // dispatcherOwns names what dispatcherBytes charges per server, for the
 // refusal's message.
 func (c *Config) dispatcherOwns() string {
-	switch state := dispatcherState(c.Policy, c) > 0; {
+	switch state := c.dispatcherState() > 0; {
 	case state && c.Refresh > 0:
-		return "a board and " + Label(c.Policy) + "'s state of the servers"
+		return "a board and " + describe(c.Policy, c).Label + "'s state of the servers"
 	case state:
-		return Label(c.Policy) + "'s state of the servers"
+		return describe(c.Policy, c).Label + "'s state of the servers"
 	}
 	return "a board of the servers"
 }
@@ -154,7 +161,7 @@ func (c *Config) fixedMemory() int64 {
 		2*allocBytes(units*8*int64(nPercentiles)) + 1<<10
 	// serverBytes has room for the first dispatcher's board and an index;
 	// a policy that groups the servers keeps more (dispatcherState).
-	first := max(0, dispatcherState(c.Policy, c)-indexBytes*k)
+	first := max(0, c.dispatcherState()-indexBytes*k)
 	perRunning := 2*allocBytes(histogramBytes) + serverBytes*k + first + int64(c.dispatchers()-1)*c.dispatcherBytes() + 2*8*blockSize
 	combine := 2*allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor + 2*allocBytes(reps*8*int64(nPercentiles))
 	var trace int64

@@ -102,7 +102,7 @@ func TestGroupBytesBoundSpeedGroups(t *testing.T) {
 	equal := peakLiveHeap(t, cfg)
 	cfg.Speeds = distinct
 	groups := peakLiveHeap(t, cfg)
-	charged := dispatcherState(cfg.Policy, &cfg) - indexBytes*k
+	charged := cfg.dispatcherState() - indexBytes*k
 	t.Logf("%d speed groups: %s over equal speeds, %s charged", k, bytesText(groups-equal), bytesText(charged))
 	if groups-equal > charged {
 		t.Errorf("%d speed groups add %d bytes to the peak live heap, over the %d charged (groupBytes a server)", k, groups-equal, charged)
@@ -159,20 +159,6 @@ func TestImpossibleValues(t *testing.T) {
 	r, _ = Run(near)
 	if s := r.String(); !strings.Contains(s, "load 0.9999999999999999,") {
 		t.Errorf("load printed as:\n%s", s)
-	}
-}
-
-// Every built-in policy says what one of its dispatchers keeps of its own
-// (stateKeeper): without, the estimate charges it as a policy of one's own.
-func TestBuiltinPoliciesSizeTheirDispatchers(t *testing.T) {
-	for _, spec := range policyRegistry.examples() {
-		p, err := ParsePolicy(spec)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !has[stateKeeper](p) {
-			t.Errorf("%s: no dispatcherState", spec)
-		}
 	}
 }
 

@@ -60,7 +60,7 @@ func (c *Config) loadsAt(rho float64) []serverLoad {
 	if c.Policy == nil || c.sizes() == nil {
 		return nil
 	}
-	split := jobSplit(c)
+	split := describe(c.Policy, c).split
 	if split == nil {
 		return nil
 	}
@@ -164,6 +164,14 @@ func (c *Config) serversText(q serverLoad) string {
 	return fmt.Sprintf("servers %d..%d (%s)", q.from+1, q.to, what)
 }
 
+// loadAdvice is the policy's advice for an overloaded server, "" if none.
+func (c *Config) loadAdvice() string {
+	if a := describe(c.Policy, c).advice; a != nil {
+		return a()
+	}
+	return ""
+}
+
 // checkServerLoads rejects a server of the model at load >= 1 (RND and RR
 // send 1/K of the jobs to every server whatever its speed; SITA sends each
 // class uniformly to its group), unless overload is allowed; a trace is
@@ -181,7 +189,7 @@ func (c *Config) checkServerLoads() error {
 			have = "have"
 		}
 		return fmt.Errorf("%s %s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, weigh the split by speed (rnd:weights=speed, rr:weights=speed), or use a policy that reads the servers (sed, jsq, lwl)",
-			c.serversText(q), have, loadText(q.rho), c.Policy, loadAdvice(c), loadText(c.Load/q.rho))
+			c.serversText(q), have, loadText(q.rho), c.Policy, c.loadAdvice(), loadText(c.Load/q.rho))
 	}
 	return nil
 }
@@ -197,8 +205,9 @@ func (c *Config) checkServerLoads() error {
 // speeds q_m <= m/K and load < 1 suffices; with unequal speeds the highest
 // stable load is min over m of cap_m / (q_m sum(mu)).
 func (c *Config) checkSampling() error {
-	d, replace, ok := sampling(c.Policy, c.Servers)
-	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil || !ok {
+	desc := describe(c.Policy, c)
+	d, replace := desc.sampled, desc.replace
+	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil || d == 0 {
 		return nil
 	}
 	b, k := c.samplingBound(d, replace), c.Servers
@@ -313,8 +322,8 @@ func (c Config) StabilityLimit() float64 {
 		}
 		return limit
 	}
-	if d, replace, ok := sampling(c.Policy, c.Servers); ok {
-		return c.samplingBound(d, replace).maxLoad
+	if d := describe(c.Policy, &c); d.sampled > 0 {
+		return c.samplingBound(d.sampled, d.replace).maxLoad
 	}
 	return 1
 }

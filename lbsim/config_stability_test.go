@@ -191,8 +191,9 @@ func TestGapSCV(t *testing.T) {
 		{Random{}, []float64{1, 1, 1, 1}},
 	} {
 		cfg := Config{Servers: len(c.want), Load: 0.5, Sizes: Exponential{M: 1}, Policy: c.p}
+		desc := Describe(c.p, cfg)
 		for _, q := range cfg.serverLoads() {
-			if got := gapSCV(&cfg, 1, q); math.Abs(got-c.want[q.from]) > 1e-3 {
+			if got := gapSCV(&desc, 1, q); math.Abs(got-c.want[q.from]) > 1e-3 {
 				t.Errorf("%s, servers %d..%d: gap SCV %v, want %v", c.p, q.from+1, q.to, got, c.want[q.from])
 			}
 		}

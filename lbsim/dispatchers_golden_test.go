@@ -31,7 +31,7 @@ func goldenConfigs(t *testing.T) []Config {
 			refresh float64
 			tally   bool
 		}{{0, false}}
-		if Reads(p) != 0 {
+		if Describe(p, Config{}).Reads != NoState {
 			boards = append(boards, struct {
 				refresh float64
 				tally   bool

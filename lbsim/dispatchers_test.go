@@ -256,10 +256,11 @@ func TestDispatchersErrors(t *testing.T) {
 // own reading View.Dispatcher).
 type byDispatcher struct{}
 
-func (byDispatcher) String() string                { return "by-dispatcher" }
-func (byDispatcher) Reads() State                  { return 0 }
-func (byDispatcher) Pick(v *View, _ float64) int   { return v.Dispatcher() % v.K() }
-func (byDispatcher) WorkShares(c Config) []float64 { return c.dispatcherShares() }
+func (byDispatcher) String() string              { return "by-dispatcher" }
+func (byDispatcher) Pick(v *View, _ float64) int { return v.Dispatcher() % v.K() }
+func (byDispatcher) Describe(c Config) Description {
+	return Description{Reads: NoState, WorkShares: c.dispatcherShares()}
+}
 
 // TestViewDispatcher: a policy sees which dispatcher decides, and each
 // dispatcher gets its weight's share of the arrivals: dispatcher 0, weight

@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -75,9 +76,11 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 //   - one server: an M/G/1 queue whatever the policy (Pollaczek-Khinchine
 //     under FCFS, M/G/1-PS under PS, M/G/1-SRPT under SRPT);
 //   - otherwise the policy, through its Theory method (see Policy), which
-//     each built-in policy documents in its own file; under SRPT only a
-//     random split's (RND, weighted RND, SITA) or a policy of one's own
-//     (srptTheory).
+//     each built-in policy documents in its own file, under Poisson
+//     arrivals (and deterministic ones for RND and RR).
+//
+// Each formula names the disciplines it covers (system.under): one that
+// does not know the configured discipline gives no value.
 func Theory(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
 		return Reference{}, false
@@ -85,16 +88,13 @@ func Theory(cfg Config) (Reference, bool) {
 	if cfg.Refresh > 0 && cfg.Servers > 1 {
 		return Reference{}, false // a board changes what the policy sees
 	}
-	if cfg.Servers > 1 && cfg.dispatchers() > 1 && (ownHistory(cfg.Policy, cfg.Servers) || cfg.View == OwnView) {
+	if cfg.Servers > 1 && cfg.dispatchers() > 1 && (describe(cfg.Policy, &cfg).history || cfg.View == OwnView) {
 		return Reference{}, false // M pointers, memories or own counts: not one dispatcher's system
 	}
 	if cfg.Servers == 1 {
 		cfg.Policy = Random{} // whatever the policy: RND's one M/G/1 (D/M/1) queue
 	}
-	if cfg.Discipline == SRPT && !srptTheory(cfg) {
-		return Reference{}, false
-	}
-	return checked(policyTheory(cfg.Policy, cfg))
+	return checked(policyTheory(cfg))
 }
 
 // checked drops a reference with a NaN delay, keeping why there is no
@@ -137,14 +137,18 @@ type system struct {
 	mu      float64 // the common speed, when equal
 	equal   bool    // all speeds equal
 	unit    bool    // all speeds 1
-	ps      bool    // processor sharing
-	exp     bool    // exponential sizes
+	disc    Discipline
+	exp     bool // exponential sizes
 	sizes   SizeLaw
 }
 
+// under reports whether the system's discipline is one of ds, those a
+// formula covers.
+func (s system) under(ds ...Discipline) bool { return slices.Contains(ds, s.disc) }
+
 func systemOf(c Config) system {
 	s := system{lambda: c.ArrivalRate(), k: c.Servers, classes: loadClasses(c.serverLoads()), mu: c.speed(0),
-		equal: allEqual(c.Speeds), ps: c.Discipline == PS, sizes: c.Sizes}
+		equal: allEqual(c.Speeds), disc: c.Discipline, sizes: c.Sizes}
 	if s.k <= theory.DispatchMaxServers {
 		s.speeds = c.speeds() // for the small chains
 	}
@@ -178,7 +182,7 @@ func scale(d theory.Delay, m float64) theory.Delay {
 // the classes by their probabilities, and name them as c.classes() does
 // when there are several (SITA's groups).
 func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
-	split, loads, lambda := jobSplit(&c), c.serverLoads(), c.ArrivalRate()
+	split, loads, lambda := describe(c.Policy, &c).split, c.serverLoads(), c.ArrivalRate()
 	names := c.classes() // one a class of split when it has several (SITA's groups)
 	ref := Reference{Method: fcfs, Kind: ExactValue}
 	// delay is the mean wait and response of class i's jobs at q's servers.
@@ -192,11 +196,14 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	}
 	var srpt *srptSplit
 	switch c.Discipline {
+	case FCFS:
 	case PS:
 		ref.Method = ps
 	case SRPT:
 		srpt = &srptSplit{sizes: c.sizes(), split: split, lambda: lambda}
 		delay = srpt.delay
+	default:
+		return Reference{}, false
 	}
 	for i, cl := range split {
 		if cl.Prob == 0 {
@@ -244,26 +251,6 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 		ref.Quantiles = randomSplitQuantiles(t, loads, lambda)
 	}
 	return ref, split != nil
-}
-
-// srptTheory reports whether Theory may ask cfg's policy under SRPT: a
-// random split of Poisson arrivals (RND, weighted RND, SITA's groups: the
-// built-in theories that splitTheory gives, which knows SRPT servers) or
-// a policy of one's own, whose Theory reads c.Discipline. Every other
-// built-in formula (round robin's E_K/M/1, the Markov chains of JSQ and
-// its kin, Erlang C for LWL, the mean-field limits) assumes FCFS or PS
-// servers: with exponential sizes the count process of FCFS and PS is
-// one, SRPT's is not (it serves the job of least remaining work, which
-// empties the queue faster).
-func srptTheory(cfg Config) bool {
-	if _, poisson := cfg.arrivals().(Poisson); !poisson {
-		return false // a GI/G/1-SRPT queue has no formula here
-	}
-	switch cfg.Policy.(type) {
-	case Random, WeightedRandom, SITA:
-		return true
-	}
-	return has[theorist](cfg.Policy)
 }
 
 // srptSplit is splitTheory under SRPT. Server k's sizes are the mixture,
@@ -521,11 +508,12 @@ func perServer(s system, method string, delay func(mu float64) (theory.Delay, er
 }
 
 // smallChain is the exact Markov chain of a count-based policy with
-// exponential sizes at small K (theory.DispatchExact): none when K is too
-// large, and none with the reason (Reference.NoExact) when the chain is
-// too big for its budget.
+// exponential sizes at small K (theory.DispatchExact), FCFS or PS (the
+// number of jobs is the same process): none when K is too large, and none
+// with the reason (Reference.NoExact) when the chain is too big for its
+// budget.
 func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
-	if !s.exp || s.k > theory.DispatchMaxServers {
+	if !s.exp || s.k > theory.DispatchMaxServers || !s.under(FCFS, PS) {
 		return Reference{}, false
 	}
 	m := s.sizes.Mean()
@@ -540,6 +528,9 @@ func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
 // exponential sizes, with its quantiles (theory.MMKTails): exactly LWL
 // under FCFS.
 func centralMMK(s system) (Reference, bool) {
+	if !s.under(FCFS) {
+		return Reference{}, false
+	}
 	m := s.sizes.Mean() / s.mu
 	d, err := theory.MMK(s.lambda, s.k, m)
 	ref, ok := reference(d, err, fmt.Sprintf("central M/M/%d (Erlang C)", s.k), ExactValue)

@@ -12,8 +12,10 @@ import (
 // state Pick looks at.
 type Neighbours struct{}
 
-func (Neighbours) String() string     { return "neighbours" }
-func (Neighbours) Reads() lbsim.State { return lbsim.Workload }
+func (Neighbours) String() string { return "neighbours" }
+func (Neighbours) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.Workload}
+}
 func (Neighbours) Pick(v *lbsim.View, _ float64) int {
 	a := v.Rand().IntN(v.K())
 	b := (a + 1) % v.K()

@@ -143,7 +143,9 @@ func FuzzParsePolicy(f *testing.F) {
 		if err != nil || !reflect.DeepEqual(back, p) { // a policy with a list (weights, cuts) is not comparable with !=
 			t.Fatalf("%q -> %q -> %v, %v", spec, p.String(), back, err)
 		}
-		_ = validatePolicy(p, 10, NewTwoPointBeta(1, 1000, 0.8)) // must not panic
+		c := Config{Servers: 10, Sizes: NewTwoPointBeta(1, 1000, 0.8), Policy: p}
+		_ = impl(p).validate(&c) // must not panic
+		_ = Describe(p, c)
 	})
 }
 

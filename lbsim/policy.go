@@ -3,6 +3,7 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"reflect"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
 )
@@ -14,26 +15,20 @@ import (
 // several dispatchers (Config.Dispatchers) the value is shared and each
 // dispatcher has its own View, stream, board and Start's value.
 //
-// Optional methods tell lbsim more about it (each built-in policy keeps all
-// of its knowledge in its own file this way):
+// What lbsim knows of a policy beyond its behaviour is one value, its
+// [Description] (what it reads, how many servers it asks a job, its label,
+// its size classes, ...), which a policy of your own gives by a Describe
+// method ([Describer]). Three more optional methods are behaviour:
 //
-//	Reads() State                        the server state Pick reads (default Workload|Count)
-//	Validate(k int, sizes SizeLaw) error its checks against K servers and the size law
-//	Label() string                       its name in tables and figures (default String())
+//	Describe(c Config) Description       its facts under c (Describer)
+//	Validate(k int, sizes SizeLaw) error its checks against K servers and the size law (Validator)
 //	Start(v *View) Policy                a fresh value per replication and dispatcher, for a
-//	                                     policy that keeps state from one job to the next
-//	Theory(c Config) (Reference, bool)   what queueing theory knows of c's mean delays (Exact)
-//	RowParams(k int) (d, c int)          its Row's d and c: servers sampled per job, SITA's c
-//	Probes(k int) int                    servers asked per job (default d; MessagesPerJob)
-//	WorkShares(c Config) []float64       each server's share of the work, for a policy that
-//	                                     splits jobs without reading the servers (nil: unknown)
-//	Classes(k int, sizes SizeLaw) []SizeClass
-//	                                     the size classes results are reported for, with
-//	                                     their servers (default: the size law's Classifier)
+//	                                     policy that keeps state from one job to the next (Starter)
+//	Theory(c Config) (Reference, bool)   what queueing theory knows of c's mean delays (Theorist)
 //
-// The built-in policies have the same methods unexported (reads, validate,
-// label, ...): ask any policy through the functions Label, Reads, Start and
-// Theory, which read either.
+// The built-in policies answer the same questions through unexported
+// methods (builtin); a type of your own that embeds one is a policy of
+// your own, asked only through its exported methods.
 //
 // Pick and Start must not change the policy value itself: it is the spec
 // that every replication (run in parallel) and dispatcher starts from. A
@@ -47,252 +42,262 @@ type Policy interface {
 	Pick(v *View, x float64) int
 }
 
-// Each optional method is a pair of named interfaces, asked only by the
-// function after them (and by the simulation loop, sim*.go, and a policy's
-// own file): a policy of one's own has the exported method of Policy's
-// comment, a built-in policy the unexported one. The function asks the
-// exported one first, so that a type of one's own that embeds a built-in
-// and defines the method gets its own answer, not the built-in's. Then come
-// the hooks only built-in policies have.
+// Description is what a policy tells lbsim about itself under a
+// configuration: the facts lbsim reads before and after a run, apart from
+// what the policy does. The zero value is a policy that says nothing:
+// named by its String, reading workloads and counts, asking an unknown
+// number of servers a job, without classes of its own.
+type Description struct {
+	// Label is the policy's name in tables, figures and Find, e.g. "LL-2"
+	// ("": its String).
+	Label string
+	// Reads is the server state Pick reads: Workload, Count, both, or
+	// NoState (a split such as RND's, which no board serves); 0: both.
+	Reads State
+	// D and C are the Row's d and c columns, 0 when they do not apply: the
+	// servers sampled per job (LL-d, JSQ-d; K over all servers), SITA's
+	// servers for its shortest jobs.
+	D, C int
+	// Probes is the number of servers asked for their state per job on
+	// live state: MessagesPerJob counts 2 Probes, a probe and its reply. 0
+	// reads as D, as none under NoState, and else as not known
+	// (MessagesPerJob NaN).
+	Probes int
+	// Classes are the size classes results are reported for, each with its
+	// servers (Result.Classes); nil: the size law's (Classifier).
+	Classes []SizeClass
+	// WorkShares are, for a policy that sends jobs to the servers without
+	// reading them, each server's share of the jobs (so of the work): the
+	// model of the servers' loads (the stability check, the warnings,
+	// Row.MaxServerLoad) then holds for it. nil: not known.
+	WorkShares []float64
 
-// has reports whether p has the methods of T (a marker hook: symmetric,
-// idleReporter, splitter).
-func has[T any](p Policy) bool {
-	_, ok := p.(T)
-	return ok
+	builtinFacts
 }
 
-// reader: the state the run keeps (job counts), a board copies and Validate
-// asks of a board (none read: no board).
-type (
-	reader        interface{ Reads() State }
-	builtinReader interface{ reads() State }
-)
-
-// Reads returns the server state p looks at: its Reads if it says, else
-// both (a policy of your own that reads neither can say Reads() State { return 0 }).
-func Reads(p Policy) State {
-	switch r := p.(type) {
-	case reader:
-		return r.Reads()
-	case builtinReader:
-		return r.reads()
-	}
-	return Workload | Count
+// builtinFacts are what a built-in policy also says of itself, beyond
+// Description's exported fields: for the model of the servers' loads, the
+// stability checks and warnings, the run-length analysis, the memory
+// estimate and the cache key. A policy of one's own has the zero value.
+type builtinFacts struct {
+	builtin bool // a built-in policy's: each fact is exact (Probes 0 is none)
+	// history: its choices depend on its own earlier ones (RR's pointer, a
+	// memory, LSQ's estimates), so M dispatchers are not one dispatcher's
+	// system (Theory). A policy of one's own with Start is taken to.
+	history bool
+	// split is its classes of jobs and their servers, for a policy that
+	// splits the jobs without reading the servers (RND, RR, SITA, their
+	// weighted variants, LSQ without messages), nil when it reads them or
+	// c does not determine the split.
+	split []classSplit
+	// sampled is d for a policy that sends each job to one of d servers
+	// sampled uniformly, with or without replace (the d-sampling bound of
+	// checkSampling); 0 for any other.
+	sampled int
+	replace bool
+	// symmetric: it treats the servers alike, so that with equal speeds
+	// every server carries the load rho (instability).
+	symmetric bool
+	// balances: on live state it sends every job to a server least loaded
+	// of all K (LWL, JSQ, SED), so no server's queue grows while another's
+	// is shorter (balances).
+	balances bool
+	// reportsIdle: it learns of idle servers from their messages (JIQ),
+	// which the run counts (Result.MessagesPerJob).
+	reportsIdle bool
+	// stateBytes is the memory of one dispatcher's own instance beyond a
+	// few words (newDispatcher), for the memory estimate, which charges it
+	// to every dispatcher (Config.dispatcherBytes).
+	stateBytes int64
+	// jobIndexes is the number of live indexes holding an entry for each
+	// job in the system (JSQ's a dispatcher, LWL's and JIQ's beyond a
+	// scan's servers, JIQ's I-queues, LSQ's), for the per-job state
+	// (perJobBytes).
+	jobIndexes int64
+	// gapSCV is the SCV of the gaps between the jobs of the servers of q,
+	// for arrival gaps of SCV c0, where they are not a random split's
+	// (round robin's turns), for the run-length analysis; nil: a random
+	// split's (see gapSCV).
+	gapSCV func(c0 float64, q serverLoad) float64
+	// advice is added to Validate's error for an overloaded server (SITA:
+	// the groups that balance the loads).
+	advice func() string
+	// actsAs is the policy that runs the same under c, to the bit, when
+	// its options have no effect there (JIQ's I-queue options with one
+	// dispatcher): its spec is the key (policyKey). nil: itself.
+	actsAs Policy
+	// detTheory: its theory knows deterministic arrivals too.
+	detTheory bool
 }
 
-// validator: checks against K and the size law, asked by Config.Validate.
+// The optional methods of a policy of one's own (see Policy); each is
+// asked by the function named after it.
 type (
-	validator interface {
+	// Describer is a policy that describes itself under a configuration
+	// (see Describe).
+	Describer interface{ Describe(c Config) Description }
+	// Validator is a policy with checks against K servers and the size
+	// law, asked by Config.Validate.
+	Validator interface {
 		Validate(k int, sizes SizeLaw) error
 	}
-	builtinValidator interface {
-		validate(k int, sizes SizeLaw) error
+	// Starter is a policy that keeps state from one job to the next: each
+	// replication and dispatcher picks with the value Start gives it.
+	Starter interface{ Start(v *View) Policy }
+	// Theorist is a policy that knows what queueing theory says of its
+	// mean delays under Poisson arrivals (see Theory).
+	Theorist interface {
+		Theory(c Config) (Reference, bool)
 	}
 )
 
-func validatePolicy(p Policy, k int, sizes SizeLaw) error {
-	switch v := p.(type) {
-	case validator:
-		return v.Validate(k, sizes)
-	case builtinValidator:
-		return v.validate(k, sizes)
+// builtin is a policy of this package: its description and behaviour,
+// unexported, and its own dispatcher for a replication.
+type builtin interface {
+	Policy
+	describe(c *Config) Description
+	validate(c *Config) error
+	start(v *View) Policy
+	theory(c Config) (Reference, bool)
+	newDispatcher(s *sim) dispatcher
+}
+
+// impl is p as lbsim asks it: a built-in policy itself, any other through
+// its exported methods (yours). A type of one's own that embeds a built-in
+// one has its methods only by promotion, and is one's own.
+func impl(p Policy) builtin {
+	if b, ok := p.(builtin); ok && !embedsBuiltin(reflect.TypeOf(p)) {
+		return b
+	}
+	return yours{p}
+}
+
+var builtinType = reflect.TypeFor[builtin]()
+
+// embedsBuiltin reports whether t is a struct that has a built-in
+// policy's methods through an embedded field.
+func embedsBuiltin(t reflect.Type) bool {
+	if t.Kind() != reflect.Struct {
+		return false
+	}
+	for f := range t.Fields() {
+		if f.Anonymous && f.Type.Implements(builtinType) {
+			return true
+		}
+	}
+	return false
+}
+
+// yours is a policy of one's own, asked through its exported optional
+// methods, each with its default.
+type yours struct{ Policy }
+
+func (p yours) describe(c *Config) Description {
+	if d, ok := p.Policy.(Describer); ok {
+		return d.Describe(*c)
+	}
+	return Description{}
+}
+
+func (p yours) validate(c *Config) error {
+	if v, ok := p.Policy.(Validator); ok {
+		return v.Validate(c.Servers, c.sizes())
 	}
 	return nil
 }
 
-// labeler: the name in tables, figures and Find.
-type (
-	labeler        interface{ Label() string }
-	builtinLabeler interface{ label() string }
-)
-
-// Label is p's human name (RND, LL-2, SITA-20): its Label if it has one,
-// else its spec.
-func Label(p Policy) string {
-	switch l := p.(type) {
-	case labeler:
-		return l.Label()
-	case builtinLabeler:
-		return l.label()
-	case nil:
-		return "no policy"
+func (p yours) start(v *View) Policy {
+	if s, ok := p.Policy.(Starter); ok {
+		return s.Start(v)
 	}
-	return p.String()
+	return p.Policy
 }
 
-// starter: a value per replication and dispatcher (newDispatcher, ownHistory).
-type (
-	starter        interface{ Start(v *View) Policy }
-	builtinStarter interface{ start(v *View) Policy }
-)
+func (p yours) theory(c Config) (Reference, bool) {
+	if t, ok := p.Policy.(Theorist); ok {
+		return t.Theory(c)
+	}
+	return Reference{}, false
+}
+
+// newDispatcher picks through a View, on Start's value.
+func (p yours) newDispatcher(s *sim) dispatcher {
+	d := &viewDispatcher{v: View{s: s}}
+	d.p = p.start(&d.v)
+	return d
+}
+
+// Describe is what lbsim knows of p under c: the policy's own Description
+// (a built-in's, or a policy of one's own's Describe), what it leaves
+// unsaid read as Description's zero value says. Probes is -1 when not
+// known.
+func Describe(p Policy, c Config) Description { return describe(p, &c) }
+
+func describe(p Policy, c *Config) Description {
+	if p == nil {
+		return Description{Label: "no policy"}
+	}
+	b := impl(p)
+	d := b.describe(c)
+	if d.Label == "" {
+		d.Label = p.String()
+	}
+	if _, own := b.(yours); !own {
+		d.builtin = true // every fact exact, Probes 0 included
+		return d
+	}
+	if d.Reads == 0 {
+		d.Reads = Workload | Count
+	}
+	if d.Probes == 0 {
+		switch {
+		case d.Reads == NoState:
+		case d.D > 0:
+			d.Probes = d.D
+		default:
+			d.Probes = -1
+		}
+	}
+	_, d.history = p.(Starter)
+	d.stateBytes = indexBytes * int64(c.Servers) // its View's samples
+	if d.history {
+		d.stateBytes = serverBytes * int64(c.Servers) // anything Start keeps: as much per server as the heaviest
+	}
+	if d.WorkShares != nil && c.Sizes != nil {
+		d.split = allJobs(c, d.WorkShares)
+	}
+	return d
+}
+
+// Label is p's name in tables and figures (RND, LL-2, SITA-20): its
+// Description's Label, else its spec. It asks Describe with a zero Config.
+func Label(p Policy) string { return describe(p, &Config{Policy: p}).Label }
 
 // Start is p's value for one replication and dispatcher, whose Pick it
 // calls: its Start's, or p itself if it keeps no state. A policy of your
 // own that wraps another must forward it: Start(v) returning the wrapper
 // of lbsim.Start(inner, v).
-func Start(p Policy, v *View) Policy {
-	switch s := p.(type) {
-	case starter:
-		return s.Start(v)
-	case builtinStarter:
-		return s.start(v)
-	}
-	return p
-}
+func Start(p Policy, v *View) Policy { return impl(p).start(v) }
 
-// fastPolicy: a built-in policy's own dispatcher, for each replication.
-type fastPolicy interface{ newDispatcher(s *sim) dispatcher }
+// newDispatcher is p's dispatcher for one replication: a built-in's own,
+// or its Pick through a View.
+func newDispatcher(p Policy, s *sim) dispatcher { return impl(p).newDispatcher(s) }
 
-// stateKeeper: the memory one dispatcher's own instance of a built-in
-// policy (newDispatcher) holds beyond a few words, for the memory
-// estimate, which charges it to every dispatcher (Config.dispatcherBytes).
-type stateKeeper interface{ dispatcherState(c *Config) int64 }
-
-// dispatcherState is the memory, in bytes, of one dispatcher's own
-// instance of p under c, and of its own counts under the own view
-// (ownViewBytes): its own answer for a built-in policy; for a policy of
-// one's own, which may keep anything (Start), as much per server as the
-// heaviest, and without Start, its View's samples (indexBytes).
-func dispatcherState(p Policy, c *Config) int64 {
-	own := c.ownViewBytes()
-	switch {
-	case has[stateKeeper](p):
-		return own + p.(stateKeeper).dispatcherState(c)
-	case has[starter](p) || has[builtinStarter](p):
-		return own + serverBytes*int64(c.Servers)
-	}
-	return own + indexBytes*int64(c.Servers)
-}
-
-// newDispatcher is p's dispatcher for one replication: its own, or its
-// Pick through a View, on Start's value.
-func newDispatcher(p Policy, s *sim) dispatcher {
-	if f, ok := p.(fastPolicy); ok {
-		return f.newDispatcher(s)
-	}
-	d := &viewDispatcher{v: View{s: s}}
-	d.p = Start(p, &d.v)
-	return d
-}
-
-// historian: whether a built-in policy's choices depend on its own earlier
-// ones at K servers (RR's pointer, a memory, LSQ's estimates).
-type historian interface{ ownHistory(k int) bool }
-
-// ownHistory reports whether p's choices depend on its own: with several
-// dispatchers each has its own history, and the theory of one dispatcher
-// no longer describes the system (Theory). A policy that keeps state
-// (Start) is taken to.
-func ownHistory(p Policy, k int) bool {
-	if h, ok := p.(historian); ok {
-		return h.ownHistory(k)
-	}
-	return has[builtinStarter](p) || has[starter](p)
-}
-
-// theorist: the theory of Poisson arrivals; gapTheorist: a built-in
-// policy's of deterministic ones (a user's Theory may assume Poisson
-// arrivals without saying). Asked by Theory after its checks, for Exact,
-// Limit, the exact-outside-ci warning and plots.TheoryCurve.
-type (
-	theorist interface {
-		Theory(c Config) (Reference, bool)
-	}
-	builtinTheorist interface {
-		theory(c Config) (Reference, bool)
-	}
-	gapTheorist interface {
-		gapTheory(c Config) (Reference, bool)
-	}
-)
-
-func policyTheory(p Policy, c Config) (Reference, bool) {
+// policyTheory asks c's policy: under Poisson arrivals any policy, under
+// deterministic ones a built-in policy whose theory knows them (a user's
+// Theory may assume Poisson arrivals without saying).
+func policyTheory(c Config) (Reference, bool) {
 	switch c.arrivals().(type) {
 	case Poisson:
-		switch t := p.(type) {
-		case theorist:
-			return t.Theory(c)
-		case builtinTheorist:
-			return t.theory(c)
-		}
 	case DeterministicArrivals:
-		if t, ok := p.(gapTheorist); ok {
-			return t.gapTheory(c)
+		if !describe(c.Policy, &c).detTheory {
+			return Reference{}, false
 		}
+	default:
+		return Reference{}, false
 	}
-	return Reference{}, false
+	return impl(c.Policy).theory(c)
 }
-
-// rowParamser: the d and c columns of a Row (NewRow); d is the default of Probes.
-type (
-	rowParamser        interface{ RowParams(k int) (d, c int) }
-	builtinRowParamser interface{ rowParams(k int) (d, c int) }
-)
-
-// rowParams are p's d and c columns, 0 when it has none.
-func rowParams(p Policy, k int) (d, c int) {
-	switch r := p.(type) {
-	case rowParamser:
-		return r.RowParams(k)
-	case builtinRowParamser:
-		return r.rowParams(k)
-	}
-	return 0, 0
-}
-
-// prober: the servers asked per job, for Result.MessagesPerJob.
-type (
-	prober        interface{ Probes(k int) int }
-	builtinProber interface{ probes(k int) int }
-)
-
-// probes is the number of servers p asks for their state per job when it
-// reads live state: its Probes, else its row's d (0 if it reads nothing).
-func probes(p Policy, k int) int {
-	switch pr := p.(type) {
-	case prober:
-		return pr.Probes(k)
-	case builtinProber:
-		return pr.probes(k)
-	}
-	if Reads(p) == 0 {
-		return 0
-	}
-	d, _ := rowParams(p, k)
-	return d
-}
-
-// classer: the run's and Result's size classes (Config.classes).
-type (
-	classer interface {
-		Classes(k int, sizes SizeLaw) []SizeClass
-	}
-	builtinClasser interface {
-		classes(k int, sizes SizeLaw) []SizeClass
-	}
-)
-
-func policyClasses(p Policy, k int, sizes SizeLaw) []SizeClass {
-	switch cl := p.(type) {
-	case classer:
-		return cl.Classes(k, sizes)
-	case builtinClasser:
-		return cl.classes(k, sizes)
-	}
-	return nil
-}
-
-// workSharer: a policy of one's own that splits jobs without reading the
-// servers; the model of the servers' loads (Validate, the warnings, the
-// row) takes its shares of the work as shares of all jobs (jobSplit).
-type workSharer interface{ WorkShares(c Config) []float64 }
-
-// splitter: a built-in policy that splits the jobs without reading the
-// servers (RND, RR, SITA, their weighted variants, LSQ without messages):
-// the classes of jobs it tells apart and their servers, nil when c does not
-// determine them, for the model of the servers' loads (serverLoads).
-type splitter interface{ split(c *Config) []classSplit }
 
 // classSplit is a class of jobs, its share of all jobs and its conditional
 // moments (Prob, M1 = E[X | class], M2 = E[X^2 | class]), sent to servers
@@ -336,96 +341,35 @@ func (cl classSplit) alikeEnd(k, end int) int {
 }
 
 // allJobs is the split of a policy that tells no class apart: every job to
-// the K servers with the given shares (nil: evenly).
+// the K servers with the given shares (nil: evenly); none without a size law.
 func allJobs(c *Config, shares []float64) []classSplit {
 	sizes := c.sizes()
+	if sizes == nil {
+		return nil
+	}
 	return []classSplit{{ClassMoments: theory.ClassMoments{Prob: 1, M1: sizes.Mean(), M2: sizes.SecondMoment()}, to: c.Servers, shares: shares, hi: math.Inf(1)}}
 }
 
-// jobSplit is c's policy's split, or its WorkShares as the shares of all jobs.
-func jobSplit(c *Config) []classSplit {
-	switch p := c.Policy.(type) {
-	case workSharer:
-		if shares := p.WorkShares(*c); shares != nil {
-			return allJobs(c, shares)
-		}
-	case splitter:
-		return p.split(c)
-	}
-	return nil
-}
-
-// loadAdviser: advice for an overloaded server (SITA: the c that balances
-// its groups), for Validate's error.
-type loadAdviser interface{ loadAdvice(c *Config) string }
-
-func loadAdvice(c *Config) string {
-	if a, ok := c.Policy.(loadAdviser); ok {
-		return a.loadAdvice(c)
-	}
-	return ""
-}
-
-// gapSCVer: the SCV of the gaps between the jobs server k gets, for
-// arrival gaps of SCV c0, where they are not a random split's (round
-// robin's turns), for the run-length analysis.
-type gapSCVer interface {
-	gapSCV(c *Config, c0 float64, q serverLoad) float64
-}
-
-// gapSCV is that of the servers of q. A server that gets every n-th job
-// has gaps of SCV (E[n] c0 + Var n) / E[n]^2; a random split makes n
-// geometric, E[n] = 1/p, Var n = (1 - p)/p^2 for the share p: p c0 + 1 - p.
-func gapSCV(c *Config, c0 float64, q serverLoad) float64 {
-	if g, ok := c.Policy.(gapSCVer); ok {
-		return g.gapSCV(c, c0, q)
+// gapSCV is the SCV of the gaps between the jobs of the servers of q for
+// arrival gaps of SCV c0: the policy's, else a random split's. A server
+// that gets every n-th job has gaps of SCV (E[n] c0 + Var n) / E[n]^2; a
+// random split makes n geometric, E[n] = 1/p, Var n = (1 - p)/p^2 for the
+// share p: p c0 + 1 - p.
+func gapSCV(d *Description, c0 float64, q serverLoad) float64 {
+	if d.gapSCV != nil {
+		return d.gapSCV(c0, q)
 	}
 	return q.share*c0 + 1 - q.share
 }
 
-// sampler: a built-in policy that sends each job to one of d servers
-// sampled uniformly (policy_sample.go), for the d-sampling bound.
-type sampler interface {
-	sampling(k int) (d int, replace, ok bool)
-}
-
-func sampling(p Policy, k int) (d int, replace, ok bool) {
-	if s, is := p.(sampler); is {
-		return s.sampling(k)
-	}
-	return 0, false, false
-}
-
-// symmetric: a built-in policy that treats the servers alike, so that
-// with equal speeds every server carries the load rho (instability).
-type symmetric interface{ symmetric() }
-
-// balancer: a built-in policy that, on live state, sends every job to a
-// server least loaded of all K (LWL, JSQ, SED): no server's queue grows
-// while another's is shorter, so a server busy near 1 below the system's
-// load is not a queue near critical (nearCritical).
-type balancer interface{ balances(k int) bool }
-
+// balances reports whether c's policy, on live state, sends every job to a
+// server least loaded of all K: no server's queue grows while another's
+// is shorter, so a server busy near 1 below the system's load is not a
+// queue near critical (nearCritical).
 func balances(c *Config) bool {
-	b, ok := c.Policy.(balancer)
 	ownOnly := c.View == OwnView && c.dispatchers() > 1 // each balances its own jobs only
-	return ok && c.Refresh == 0 && !ownOnly && b.balances(c.Servers)
+	return c.Refresh == 0 && !ownOnly && describe(c.Policy, c).balances
 }
-
-// configChecker: a built-in policy's checks of the whole configuration
-// (JIQ's I-queue options, LSQ's refusal of a board), run by Validate.
-type configChecker interface{ checkConfig(c *Config) error }
-
-func checkPolicyConfig(c *Config) error {
-	if p, ok := c.Policy.(configChecker); ok {
-		return p.checkConfig(c)
-	}
-	return nil
-}
-
-// idleReporter: a built-in policy that learns of idle servers from their
-// messages (JIQ), which the run counts (Result.MessagesPerJob).
-type idleReporter interface{ reportsIdle() }
 
 // State is the server state a policy reads: a set of flags.
 type State uint8
@@ -435,12 +379,17 @@ const (
 	Workload State = 1 << iota
 	// Count is the number of jobs present at each server.
 	Count
+	// NoState is a policy that reads no server state (RND, RR, SITA): a
+	// board is refused it and no server is asked. Not combined with the
+	// others.
+	NoState
 )
 
 // dispatcher is one replication's instance of a policy: built-in policies
 // have fast ones (heaps, buckets, lazy state); others pick through a View.
 // The simulation loop asks what else it does: observer and refresher
-// below, leaner (sim_lean.go), holder (sim_backlog.go).
+// below, leaner (sim_lean.go), foreseer (sim_ahead.go), holder
+// (sim_backlog.go).
 type dispatcher interface {
 	// pick chooses the server for a job of size x arriving at time t.
 	pick(t, x float64) int

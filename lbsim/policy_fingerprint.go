@@ -5,27 +5,23 @@ import (
 	"reflect"
 )
 
-// policyKey is c.Policy's part of Config.Key. A built-in policy (one with
-// its own dispatcher, which only this package can give) is its spec: its
-// code is covered by CodeVersion; one that acts as a simpler one under c
-// (actor) is that one's spec, so one system is one key. Any other policy is a user's, whose code
-// CodeVersion does not see and who may edit Pick or a field that String()
-// does not print between two runs of a notebook; it is known by what it
-// does: its spec, its Go type, and a fingerprint of its exported fields and
-// of the servers Pick chooses on a fixed probe (see policyFingerprint).
-// actor: a built-in policy whose options have no effect under some
-// configurations (JIQ's I-queue options with one dispatcher): actsAs is the
-// policy that runs the same, to the bit.
-type actor interface{ actsAs(c *Config) Policy }
-
+// policyKey is c.Policy's part of Config.Key. A built-in policy is its
+// spec: its code is covered by CodeVersion; one that acts as a simpler one
+// under c (its Description's actsAs: JIQ's I-queue options with one
+// dispatcher, which run the same to the bit) is that one's spec, so one
+// system is one key. Any other policy is a user's, whose code CodeVersion
+// does not see and who may edit Pick or a field that String() does not
+// print between two runs of a notebook; it is known by what it does: its
+// spec, its Go type, and a fingerprint of its exported fields and of the
+// servers Pick chooses on a fixed probe (see policyFingerprint).
 func policyKey(c Config) string {
 	p := c.Policy
 	if p == nil {
 		return "none"
 	}
-	if _, builtin := p.(fastPolicy); builtin {
-		if a, ok := p.(actor); ok {
-			p = a.actsAs(&c)
+	if d := describe(p, &c); d.builtin {
+		if d.actsAs != nil {
+			p = d.actsAs
 		}
 		return p.String()
 	}

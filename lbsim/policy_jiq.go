@@ -52,35 +52,40 @@ func (p JIQ) String() string {
 	return spec
 }
 
-func (p JIQ) label() string {
-	l := "JIQ"
+// describe: it reads the servers' workloads (idle or not), learns of idle
+// servers from their reports, one message each (not by probing:
+// Result.MessagesPerJob), and treats the servers alike. Without I-queues
+// (one dispatcher; a board refuses the options) d and withdraw do nothing,
+// so its key is plain JIQ's, and it keeps LWL's index of the K servers
+// (its entries, a job each, beyond a scan's few servers). With I-queues a
+// dispatcher is a front of the shared ones (sim_iqueues.go), a token each.
+func (p JIQ) describe(c *Config) Description {
+	d := Description{Label: "JIQ", Reads: Workload, builtinFacts: builtinFacts{symmetric: true, reportsIdle: true,
+		actsAs: p, stateBytes: indexBytes * int64(c.Servers)}}
 	if p.D > 1 {
-		l += fmt.Sprintf("-SQ(%d)", p.D)
+		d.Label += fmt.Sprintf("-SQ(%d)", p.D)
 	}
 	if p.Withdraw {
-		l += " withdraw"
+		d.Label += " withdraw"
 	}
-	return l
+	if !p.iqueued(c) {
+		d.actsAs = JIQ{}
+	} else {
+		d.stateBytes = 0
+	}
+	if c.Refresh == 0 && (p.iqueued(c) || !scansFree(c.Servers)) {
+		d.jobIndexes = 1
+	}
+	return d
 }
-
-func (JIQ) reads() State { return Workload }
 
 // iqueued reports whether c runs JIQ with I-queues: several dispatchers
 // and live state.
 func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
 
-// actsAs: without I-queues (one dispatcher; a board refuses the options)
-// d and withdraw do nothing: JIQ's key is plain JIQ's (policyKey).
-func (p JIQ) actsAs(c *Config) Policy {
-	if p.iqueued(c) {
-		return p
-	}
-	return JIQ{}
-}
-
-// checkConfig: the I-queues' options need them, and d distinct I-queues
+// validate: the I-queues' options need them, and d distinct I-queues
 // need M >= d.
-func (p JIQ) checkConfig(c *Config) error {
+func (p JIQ) validate(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
 		return errors.New(p.String() + ": the I-queue options (d, withdraw) need live state, where idle servers send tokens: set -refresh 0, or use plain jiq on a board")
 	}
@@ -90,11 +95,7 @@ func (p JIQ) checkConfig(c *Config) error {
 	return nil
 }
 
-func (JIQ) symmetric() {}
-
-// reportsIdle: live, JIQ learns of idle servers from their reports, one
-// message each, not by probing (Result.MessagesPerJob).
-func (JIQ) reportsIdle() {}
+func (p JIQ) start(*View) Policy { return p }
 
 // theory: with exponential sizes at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
@@ -112,7 +113,7 @@ func (p JIQ) theory(c Config) (Reference, bool) {
 	if ok {
 		return chain, true
 	}
-	if !s.equal {
+	if !s.equal || !s.under(FCFS, PS) {
 		return Reference{NoExact: chain.NoExact}, false
 	}
 	return Reference{Wait: 0, Response: s.sizes.Mean() / s.mu, Method: "JIQ limit: every job finds an idle server", Kind: LimitValue, NoExact: chain.NoExact}, true
@@ -144,14 +145,14 @@ func (JIQ) Pick(v *View, _ float64) int {
 // iqueueTheory is Van Houdt's limit of the I-queues with withdrawals.
 func (p JIQ) iqueueTheory(c Config) (Reference, bool) {
 	s := systemOf(c)
-	if !p.Withdraw || !s.equal || !c.evenSplit() {
+	if !p.Withdraw || !s.equal || !c.evenSplit() || !s.under(FCFS, PS) {
 		return Reference{}, false
 	}
 	m := c.dispatchers()
 	lim := theory.JIQWithdrawals{Rho: c.Load, R: float64(c.Servers) / float64(m), D: max(p.D, 1)}
 	mean := s.sizes.Mean() / s.mu
 	d, err := lim.Delay(mean, s.sizes.SecondMoment()/(s.mu*s.mu))
-	if s.ps {
+	if s.disc == PS {
 		d, err = lim.DelayPS(mean)
 	}
 	return reference(d, err, fmt.Sprintf("mean field K, M -> inf at r = K/M = %.4g, I-queues with withdrawals (Van Houdt 2024): M/G/1 at load rho q0", lim.R), LimitValue)
@@ -162,15 +163,6 @@ func (p JIQ) newDispatcher(s *sim) dispatcher {
 		return iqueueFront{q: sharedState(s, newIQueues), i: int32(s.front), r: s.rDispatch}
 	}
 	return jiqDispatcher{newLeastWork(s)}
-}
-
-// dispatcherState: with I-queues a front of the shared ones (the tokens
-// are kept once, sim_iqueues.go); else its own index of the K servers.
-func (p JIQ) dispatcherState(c *Config) int64 {
-	if p.iqueued(c) {
-		return 0
-	}
-	return indexBytes * int64(c.Servers)
 }
 
 // jiqDispatcher keeps LWL's index of idle servers and busy servers by free

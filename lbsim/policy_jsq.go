@@ -37,20 +37,22 @@ func (p JSQ) String() string {
 	}
 	return withMemory(sampledSpec("jsq", p.D, p.Replace), p.Mem)
 }
-func (p JSQ) label() string {
-	if p.D == 0 {
-		return "JSQ"
+
+// describe: a power-of-d policy (sampledFacts) on job counts; live over
+// all K servers each dispatcher keeps an index of departures, a job each.
+func (p JSQ) describe(c *Config) Description {
+	d := sampledFacts(p.D, p.Mem, p.Replace, c)
+	d.Label, d.Reads = "JSQ", Count
+	if p.D != 0 {
+		d.Label = memoryLabel("JSQ", p.D, p.Replace, p.Mem)
 	}
-	return memoryLabel("JSQ", p.D, p.Replace, p.Mem)
+	if c.Refresh == 0 && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) {
+		d.jobIndexes = int64(c.dispatchers())
+	}
+	return d
 }
-func (p JSQ) reads() State                    { return Count }
-func (p JSQ) validate(k int, _ SizeLaw) error { return checkSampled("jsq", p.D, p.Mem, k, p.Replace) }
 
-func (JSQ) symmetric()                         {}
-func (p JSQ) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, p.Mem, k, p.Replace) }
-
-// rowParams: d, the servers sampled per job (K for JSQ).
-func (p JSQ) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+func (p JSQ) validate(c *Config) error { return checkSampled("jsq", p.D, p.Mem, c.Servers, p.Replace) }
 
 // Theory, for exponential sizes and distinct samples: at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
@@ -61,7 +63,7 @@ func (p JSQ) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
 func (p JSQ) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	var chain Reference
-	if s.exp && !p.Replace && p.Mem == 0 {
+	if !p.Replace && p.Mem == 0 {
 		d := p.D
 		if allServers(d, s.k, false) {
 			d = 0
@@ -80,7 +82,7 @@ func (p JSQ) theory(c Config) (Reference, bool) {
 // limit is JSQ's mean-field limit, where one is coded.
 func (p JSQ) limit(c Config, s system) (Reference, bool) {
 	switch {
-	case !s.exp || s.ps || !s.unit || p.Replace:
+	case !s.exp || s.disc != FCFS || !s.unit || p.Replace:
 	case p.D >= 2 && p.Mem == 0:
 		d, err := theory.JSQdMeanField(p.D, c.Load)
 		return reference(scale(d, s.sizes.Mean()), err, fmt.Sprintf("JSQ-%d mean-field limit (Mitzenmacher)", p.D), LimitValue)
@@ -99,11 +101,6 @@ func (p JSQ) Pick(v *View, _ float64) int {
 
 func (p JSQ) newDispatcher(s *sim) dispatcher {
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s, newCountBuckets(s.k)) })
-}
-
-// dispatcherState: its index of the K servers (leastCount), or its sample's.
-func (p JSQ) dispatcherState(c *Config) int64 {
-	return sampledState(p.D, p.Mem, c.Servers, p.Replace)
 }
 
 // leastCount is JSQ over all K servers: servers kept in count buckets (O(1)
@@ -216,6 +213,3 @@ func (d *leastCount) held() (int, string) {
 	}
 	return d.fcfs.n, "JSQ's index of departures"
 }
-
-// balances: d = all K servers.
-func (p JSQ) balances(k int) bool { return p.D == 0 || p.D >= k }

@@ -50,24 +50,24 @@ func (p LeastLoaded) String() string {
 	}
 	return withMemory(sampledSpec("ll", p.D, p.Replace), p.Mem)
 }
-func (p LeastLoaded) label() string {
-	if p.D == 0 {
-		return "LWL"
+
+// describe: a power-of-d policy (sampledFacts) on workloads; live over all
+// K servers beyond a scan's few (freeScan) its index holds a job each.
+func (p LeastLoaded) describe(c *Config) Description {
+	d := sampledFacts(p.D, p.Mem, p.Replace, c)
+	d.Label, d.Reads = "LWL", Workload
+	if p.D != 0 {
+		d.Label = memoryLabel("LL", p.D, p.Replace, p.Mem)
 	}
-	return memoryLabel("LL", p.D, p.Replace, p.Mem)
-}
-func (p LeastLoaded) reads() State { return Workload }
-func (p LeastLoaded) validate(k int, _ SizeLaw) error {
-	return checkSampled("ll", p.D, p.Mem, k, p.Replace)
-}
-
-func (LeastLoaded) symmetric() {}
-func (p LeastLoaded) sampling(k int) (int, bool, bool) {
-	return uniformSampling(p.D, p.Mem, k, p.Replace)
+	if c.Refresh == 0 && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) && !scansFree(c.Servers) {
+		d.jobIndexes = 1
+	}
+	return d
 }
 
-// rowParams: d, the servers sampled per job (K for LWL).
-func (p LeastLoaded) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+func (p LeastLoaded) validate(c *Config) error {
+	return checkSampled("ll", p.D, p.Mem, c.Servers, p.Replace)
+}
 
 // Theory, under FCFS: LWL (or d = K) with equal speeds is the central
 // M/G/K queue, exactly: Erlang C for exponential sizes, M/D/K
@@ -76,12 +76,12 @@ func (p LeastLoaded) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 
 // Van Houdt (sum_{n>=0} rho^(dn)/(1+n(d-1)); d = 2: -ln(1-rho^2)/rho^2).
 func (p LeastLoaded) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
-	if _, det := s.sizes.(Deterministic); det && !s.ps && s.equal && allServers(p.D, s.k, p.Replace) {
+	if _, det := s.sizes.(Deterministic); det && s.disc == FCFS && s.equal && allServers(p.D, s.k, p.Replace) {
 		d, err := theory.MDc(s.lambda, s.k, s.sizes.Mean()/s.mu)
 		return reference(d, err, fmt.Sprintf("central M/D/%d", s.k), ExactValue)
 	}
 	switch {
-	case !s.exp || s.ps:
+	case !s.exp || s.disc != FCFS:
 	case s.equal && allServers(p.D, s.k, p.Replace):
 		return centralMMK(s)
 	case s.unit && p.D >= 2 && !p.Replace && p.Mem == 0:
@@ -99,11 +99,6 @@ func (p LeastLoaded) Pick(v *View, _ float64) int {
 
 func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Workload, func(s *sim) dispatcher { return newLeastWork(s) })
-}
-
-// dispatcherState: its index of the K servers (leastWork), or its sample's.
-func (p LeastLoaded) dispatcherState(c *Config) int64 {
-	return sampledState(p.D, p.Mem, c.Servers, p.Replace)
 }
 
 // leastWork is LWL over all K servers in O(log K): servers with no work
@@ -274,6 +269,3 @@ func (d *leastWork) refreshed(r0 float64) {
 		d.place(k, key, r0)
 	}
 }
-
-// balances: d = all K servers.
-func (p LeastLoaded) balances(k int) bool { return p.D == 0 || p.D >= k }

@@ -68,36 +68,50 @@ func (p LSQ) String() string {
 	return "lsq:d=" + strconv.Itoa(p.D) + ",p=" + prob
 }
 
-// label: "LSQ p=0.1", "LSQ d=1", "LSQ d=2 p=0.1".
-func (p LSQ) label() string {
+// describe: job counts, the state its estimates, its servers' reports and
+// its probes' replies are of, read from no board; it asks its D probes a
+// job (the servers' reports are counted as they are sent:
+// Result.MessagesPerJob), d = D as for JSQ-d (0 for none: the estimates
+// alone). A dispatcher's estimates (lsqShared.est) are its own sends,
+// unless it probes every server a job; the departures are indexed once,
+// a job each. Without messages each dispatcher deals its jobs in rounds
+// of K, so every server gets 1/K of them; otherwise the split is not
+// known in advance. Label: "LSQ p=0.1", "LSQ d=1", "LSQ d=2 p=0.1".
+func (p LSQ) describe(c *Config) Description {
 	prob := "p=" + strconv.FormatFloat(p.P, 'g', -1, 64)
+	d := Description{Label: "LSQ " + prob, Reads: Count, D: p.D, Probes: p.D, builtinFacts: builtinFacts{symmetric: true,
+		history: !p.fresh(c.Servers), stateBytes: indexBytes * int64(c.Servers)}}
 	switch {
 	case p.D == 0:
-		return "LSQ " + prob
 	case p.P == 0:
-		return "LSQ d=" + strconv.Itoa(p.D)
+		d.Label = "LSQ d=" + strconv.Itoa(p.D)
+	default:
+		d.Label = "LSQ d=" + strconv.Itoa(p.D) + " " + prob
 	}
-	return "LSQ d=" + strconv.Itoa(p.D) + " " + prob
+	if c.Refresh == 0 {
+		d.jobIndexes = 1
+	}
+	if p.silent() {
+		d.split = allJobs(c, nil)
+	}
+	return d
 }
 
-// reads: job counts, the state its estimates, its servers' reports and
-// its probes' replies are of; it reads them from no board.
-func (LSQ) reads() State { return Count }
-
-// probes: the D servers asked a job; the servers' reports are counted as
-// they are sent (Result.MessagesPerJob).
-func (p LSQ) probes(int) int { return p.D }
-
-// rowParams: d = D, the servers probed a job, as for JSQ-d (0 for none:
-// the estimates alone).
-func (p LSQ) rowParams(int) (d, c int) { return p.D, 0 }
-
-func (p LSQ) validate(k int, _ SizeLaw) error {
-	if p.D < 0 || p.D > k {
+// validate: its d against K, its p, and its knowledge: its estimates of
+// live state, not a board nor the own view's exact counts.
+func (p LSQ) validate(c *Config) error {
+	switch k := c.Servers; {
+	case c.Refresh > 0:
+		return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", c.Refresh, p)
+	case c.View == OwnView:
+		return fmt.Errorf("view own is invalid for %s, which keeps its own estimates (its sends and the servers' reports): use -view live with lsq, or for exact counts of each dispatcher's own jobs -view own with %s", p, ownViewPolicies)
+	case p.D < 0 || p.D > k:
 		return fmt.Errorf("lsq d=%d is invalid: need 1 <= d <= K = %d (distinct servers probed per job), or 0 for none; lower d or add servers", p.D, k)
 	}
 	return p.check()
 }
+
+func (p LSQ) start(*View) Policy { return p }
 
 func (p LSQ) check() error {
 	if !(p.P >= 0 && p.P <= 1) { // NaN too
@@ -106,24 +120,6 @@ func (p LSQ) check() error {
 	return nil
 }
 
-// checkConfig: LSQ's knowledge is its estimates of live state, not a
-// board nor the own view's exact counts.
-func (p LSQ) checkConfig(c *Config) error {
-	switch {
-	case c.Refresh > 0:
-		return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", c.Refresh, p)
-	case c.View == OwnView:
-		return fmt.Errorf("view own is invalid for %s, which keeps its own estimates (its sends and the servers' reports): use -view live with lsq, or for exact counts of each dispatcher's own jobs -view own with %s", p, ownViewPolicies)
-	}
-	return nil
-}
-
-func (LSQ) symmetric() {}
-
-// ownHistory: a dispatcher's estimates are its own sends, unless it
-// probes every server a job.
-func (p LSQ) ownHistory(k int) bool { return !p.fresh(k) }
-
 // fresh reports whether every estimate is the truth at every pick: all K
 // servers probed a job.
 func (p LSQ) fresh(k int) bool { return p.D == k }
@@ -131,15 +127,6 @@ func (p LSQ) fresh(k int) bool { return p.D == k }
 // silent reports whether no message ever sets an estimate (no reports, no
 // probes): the estimates are the dispatcher's sends alone.
 func (p LSQ) silent() bool { return p.P == 0 && p.D == 0 }
-
-// split: without messages every server gets 1/K of the jobs (each
-// dispatcher deals rounds of K); otherwise not known in advance.
-func (p LSQ) split(c *Config) []classSplit {
-	if p.silent() {
-		return allJobs(c, nil)
-	}
-	return nil
-}
 
 // theory: where the estimates are the true counts at every pick, LSQ is
 // JSQ (JSQ.theory: the exact Markov chain at small K with exponential
@@ -161,10 +148,6 @@ func (p LSQ) newDispatcher(s *sim) dispatcher {
 	sh := sharedState(s, func(s *sim) *lsqShared { return newLSQShared(s, p.P) })
 	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch, d: p.D}
 }
-
-// dispatcherState: its estimates of the K servers (lsqShared.est) and its
-// probes' sample.
-func (LSQ) dispatcherState(c *Config) int64 { return indexBytes * int64(c.Servers) }
 
 // lsqDispatcher is one dispatcher's LSQ: its estimates, its stream and
 // its probes.

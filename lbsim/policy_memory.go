@@ -110,7 +110,6 @@ type remembering struct {
 	mem    *memory
 }
 
-func (r remembering) label() string               { return Label(r.Policy) }
 func (r remembering) Pick(v *View, x float64) int { return r.mem.pick(v, x) }
 
 // start gives each replication of LL(d,m) its own memory.
@@ -128,28 +127,6 @@ func startMemory(p Policy, d, m int, replace bool, kind State) Policy {
 
 func newMemoryDispatcher(s *sim, d, m int, replace bool, kind State) dispatcher {
 	return &memoryDispatcher{v: View{s: s}, mem: newMemory(d, m, replace, kind)}
-}
-
-// probes: the d sampled and m remembered servers are asked for their
-// state (Result.MessagesPerJob).
-func (p LeastLoaded) probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
-
-// probes: the d sampled and m remembered servers are asked for their
-// state (Result.MessagesPerJob).
-func (p JSQ) probes(k int) int { return sampledProbes(p.D, p.Mem, k, p.Replace) }
-
-// ownHistory: with memory, a dispatcher's choice depends on its own last job.
-func (p LeastLoaded) ownHistory(int) bool { return p.Mem > 0 }
-func (p JSQ) ownHistory(int) bool         { return p.Mem > 0 }
-
-// sampledProbes is the servers a power-of-d policy asks per job: d
-// sampled (K for d = 0) and m remembered, at most K distinct ones unless
-// drawn with replacement (each draw is asked).
-func sampledProbes(d, m, k int, replace bool) int {
-	if replace {
-		return d + m
-	}
-	return min(sampleSize(d, k)+m, k)
 }
 
 // memoryParam reads mem, the number of remembered servers (0: none), which

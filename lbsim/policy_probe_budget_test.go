@@ -53,8 +53,10 @@ func TestKeyProbeBudget(t *testing.T) {
 // included: it then returns server 0, and the probe is stopped all the same.
 type stubborn struct{}
 
-func (stubborn) String() string     { return "stubborn" }
-func (stubborn) Reads() lbsim.State { return lbsim.Count }
+func (stubborn) String() string { return "stubborn" }
+func (stubborn) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.Count}
+}
 func (stubborn) Pick(v *lbsim.View, x float64) (k int) {
 	defer func() { recover() }()
 	return testpolicy.UnderThree{}.Pick(v, x)
@@ -105,8 +107,10 @@ func (leastOfTwo) Pick(v *lbsim.View, _ float64) int {
 // server at its turn or the next, whichever has fewer jobs.
 type countTurns struct{ Skip int }
 
-func (*countTurns) String() string                   { return "turns" }
-func (*countTurns) Reads() lbsim.State               { return lbsim.Count }
+func (*countTurns) String() string { return "turns" }
+func (*countTurns) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.Count}
+}
 func (p *countTurns) Start(*lbsim.View) lbsim.Policy { return &turns{skip: p.Skip + 1} }
 func (p *countTurns) Pick(*lbsim.View, float64) int  { panic("not started") }
 
@@ -125,8 +129,10 @@ func (t *turns) Pick(v *lbsim.View, _ float64) int {
 // pastEnd picks server K after 10 jobs: the probe's runs stop with an error.
 type pastEnd struct{}
 
-func (pastEnd) String() string     { return "past-end" }
-func (pastEnd) Reads() lbsim.State { return 0 }
+func (pastEnd) String() string { return "past-end" }
+func (pastEnd) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.NoState}
+}
 func (pastEnd) Pick(v *lbsim.View, _ float64) int {
 	if v.Job() >= 10 {
 		return v.K()

@@ -15,7 +15,7 @@ type spinner struct {
 }
 
 func (p spinner) String() string              { return p.ID }
-func (spinner) Reads() State                  { return Count }
+func (spinner) Describe(Config) Description   { return Description{Reads: Count} }
 func (p spinner) Pick(v *View, _ float64) int { return p.pick(v) }
 
 // A Pick that spins without calling its View is stopped by nothing but the

@@ -19,10 +19,17 @@ func init() {
 		}})
 }
 
-func (Random) String() string                  { return "rnd" }
-func (Random) label() string                   { return "RND" }
-func (Random) reads() State                    { return 0 }
-func (Random) Pick(v *View, _ float64) int     { return v.Rand().IntN(v.K()) }
+func (Random) String() string              { return "rnd" }
+func (Random) Pick(v *View, _ float64) int { return v.Rand().IntN(v.K()) }
+
+// describe: 1/K of the jobs to every server; its dispatcher keeps a stream
+// and K.
+func (Random) describe(c *Config) Description {
+	return Description{Label: "RND", Reads: NoState, builtinFacts: builtinFacts{split: allJobs(c, nil), detTheory: true}}
+}
+
+func (Random) validate(*Config) error          { return nil }
+func (p Random) start(*View) Policy            { return p }
 func (Random) newDispatcher(s *sim) dispatcher { return &randomDispatcher{k: s.k, r: s.rDispatch} }
 
 type randomDispatcher struct {
@@ -41,18 +48,16 @@ func (d *randomDispatcher) foresee(n int, out []int32) []int32 {
 	return out
 }
 
-// dispatcherState: a stream and K.
-func (Random) dispatcherState(*Config) int64   { return 0 }
 func (*randomDispatcher) lean(*sim) leanPolicy { return leanRandom }
 
 // theory: every server is an M/G/1 queue of rate lambda/K at its own speed,
-// any sizes, FCFS or PS (see splitTheory).
-func (Random) theory(c Config) (Reference, bool) {
+// any sizes, FCFS, PS or SRPT (see splitTheory).
+func (p Random) theory(c Config) (Reference, bool) {
+	if _, det := c.arrivals().(DeterministicArrivals); det {
+		return p.gapTheory(c)
+	}
 	return splitTheory(c, "M/G/1 per server (Pollaczek-Khinchine)", "M/G/1-PS per server (insensitive)")
 }
-
-// split: 1/K of the jobs to every server.
-func (Random) split(c *Config) []classSplit { return allJobs(c, nil) }
 
 // gapTheory: under deterministic arrivals (gap a = 1/lambda) a server gets
 // each job with probability 1/K, so its gaps are a geometric number of a's:
@@ -60,7 +65,7 @@ func (Random) split(c *Config) []classSplit { return allJobs(c, nil) }
 // the same process), D/M/1 for one server.
 func (Random) gapTheory(c Config) (Reference, bool) {
 	s := systemOf(c)
-	if !s.exp {
+	if !s.exp || !s.under(FCFS, PS) {
 		return Reference{}, false
 	}
 	g, err := theory.ThinnedDetGaps(1/s.lambda, 1/float64(s.k))

@@ -9,11 +9,16 @@ import "fmt"
 type WeightedRandom struct{ Weights Weights }
 
 func (p WeightedRandom) String() string { return "rnd:weights=" + p.Weights.String() }
-func (p WeightedRandom) label() string  { return "RND-" + p.Weights.label() }
-func (WeightedRandom) reads() State     { return 0 }
-func (p WeightedRandom) validate(k int, _ SizeLaw) error {
-	return p.Weights.validate("rnd", k)
+
+// describe: the share w_k / sum(w) of the jobs to server k; its dispatcher
+// keeps an alias table of the K servers.
+func (p WeightedRandom) describe(c *Config) Description {
+	return Description{Label: "RND-" + p.Weights.label(), Reads: NoState, builtinFacts: builtinFacts{
+		split: allJobs(c, p.Weights.shares(c.speeds())), stateBytes: indexBytes * int64(c.Servers)}}
 }
+
+func (p WeightedRandom) validate(c *Config) error { return p.Weights.validate("rnd", c.Servers) }
+func (p WeightedRandom) start(*View) Policy       { return p }
 
 // Pick draws by the cumulative weights, O(K) a job; the run draws from an
 // alias table in O(1).
@@ -32,20 +37,12 @@ func (p WeightedRandom) newDispatcher(s *sim) dispatcher {
 	return &weightedRandomDispatcher{t: newAliasTable(p.Weights.shares(s.cfg.speeds())), r: s.rDispatch}
 }
 
-// dispatcherState: its own alias table of the K servers.
-func (WeightedRandom) dispatcherState(c *Config) int64 { return indexBytes * int64(c.Servers) }
-
 type weightedRandomDispatcher struct {
 	t *aliasTable
 	r *Stream
 }
 
 func (d *weightedRandomDispatcher) pick(float64, float64) int { return d.t.draw(d.r) }
-
-// split: the share w_k / sum(w) of the jobs to server k.
-func (p WeightedRandom) split(c *Config) []classSplit {
-	return allJobs(c, p.Weights.shares(c.speeds()))
-}
 
 // theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) at its own
 // speed (see splitTheory).

@@ -23,18 +23,27 @@ func init() {
 }
 
 func (RoundRobin) String() string              { return "rr" }
-func (RoundRobin) label() string               { return "RR" }
-func (RoundRobin) reads() State                { return 0 }
 func (RoundRobin) Pick(v *View, _ float64) int { return int(v.Job() % int64(v.K())) }
+
+// describe: job n to server n mod K, so 1/K of the jobs to every server,
+// and a server gets every K-th job: the SCV of its gaps is c0/K (Erlang-K
+// gaps for Poisson arrivals, none for deterministic ones). With M
+// dispatchers a server's arrivals are M such streams merged, whose gaps
+// are more variable, but whose index of dispersion, the c_a^2 of heavy
+// traffic that sets the relaxation time, is each stream's (Whitt 1982,
+// "Approximating a point process by a renewal process"). Each dispatcher
+// has its own pointer (sim_dispatchers.go): a history.
+func (RoundRobin) describe(c *Config) Description {
+	k := float64(c.Servers)
+	return Description{Label: "RR", Reads: NoState, builtinFacts: builtinFacts{history: true, split: allJobs(c, nil),
+		gapSCV: func(c0 float64, _ serverLoad) float64 { return c0 / k }, detTheory: true}}
+}
+
+func (RoundRobin) validate(*Config) error { return nil }
+func (p RoundRobin) start(*View) Policy   { return p }
 func (RoundRobin) newDispatcher(s *sim) dispatcher {
 	return &rrDispatcher{k: s.k, next: startingTurn(s, s.k)}
 }
-
-// dispatcherState: a pointer.
-func (RoundRobin) dispatcherState(*Config) int64 { return 0 }
-
-// ownHistory: each dispatcher has its own pointer (see sim_dispatchers.go).
-func (RoundRobin) ownHistory(int) bool { return true }
 
 // startingTurn is where a dispatcher's round-robin pointer starts among n
 // turns: 0 with one dispatcher (the run of old, to the bit); with several,
@@ -73,18 +82,21 @@ func (*rrDispatcher) lean(*sim) leanPolicy { return leanRoundRobin }
 // (theory.RoundRobinH2: the two roots of the GI/H2/1 equation).
 func (RoundRobin) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
-	if h, ok := s.sizes.(H2); ok && !s.ps {
+	if _, det := c.arrivals().(DeterministicArrivals); det {
+		return gapTheoryRR(s)
+	}
+	if h, ok := s.sizes.(H2); ok && s.disc == FCFS {
 		return perServer(s, fmt.Sprintf("E_%d/H2/1 per server (GI/H2/1 roots)", s.k), func(mu float64) (theory.Delay, error) {
 			return theory.RoundRobinH2(s.lambda, s.k, theory.HyperExp{P1: h.P1, Rate1: h.Rate1, Rate2: h.Rate2}, mu)
 		})
 	}
-	if !s.exp {
+	if !s.exp || !s.under(FCFS, PS) {
 		return Reference{}, false
 	}
 	ref, ok := perServer(s, fmt.Sprintf("E_%d/M/1 per server (GI/M/1 root)", s.k), func(mu float64) (theory.Delay, error) {
 		return theory.RoundRobinExp(s.lambda, s.k, s.sizes.Mean()/mu)
 	})
-	if ok && !s.ps {
+	if ok && s.disc == FCFS {
 		ref.Quantiles = rrQuantiles(s)
 	}
 	return ref, ok
@@ -110,12 +122,11 @@ func rrQuantiles(s system) *ExactQuantiles {
 	return exactQuantiles(theory.Mixture(w, waits), theory.Mixture(w, resps))
 }
 
-// gapTheory: under deterministic arrivals (gap a = 1/lambda) every server
+// gapTheoryRR: under deterministic arrivals (gap a = 1/lambda) every server
 // gets one job every K a, a D/M/1 queue with exponential sizes (FCFS or
 // PS, as above).
-func (RoundRobin) gapTheory(c Config) (Reference, bool) {
-	s := systemOf(c)
-	if !s.exp {
+func gapTheoryRR(s system) (Reference, bool) {
+	if !s.exp || !s.under(FCFS, PS) {
 		return Reference{}, false
 	}
 	g, err := theory.DetGaps(float64(s.k) / s.lambda)
@@ -126,14 +137,3 @@ func (RoundRobin) gapTheory(c Config) (Reference, bool) {
 		return theory.GIM1(g, mu/s.sizes.Mean())
 	})
 }
-
-// gapSCV: a server gets every K-th job, c0/K (see gapSCV; Erlang-K gaps
-// for Poisson arrivals, none for deterministic ones). With M dispatchers a
-// server's arrivals are M such streams merged, whose gaps are more
-// variable, but whose index of dispersion, the c_a^2 of heavy traffic
-// that sets the relaxation time, is each stream's (Whitt 1982,
-// "Approximating a point process by a renewal process").
-func (RoundRobin) gapSCV(c *Config, c0 float64, _ serverLoad) float64 { return c0 / float64(c.Servers) }
-
-// split: job n to server n mod K, so 1/K of the jobs to every server.
-func (RoundRobin) split(c *Config) []classSplit { return allJobs(c, nil) }

@@ -12,11 +12,17 @@ import "math"
 type WeightedRoundRobin struct{ Weights Weights }
 
 func (p WeightedRoundRobin) String() string { return "rr:weights=" + p.Weights.String() }
-func (p WeightedRoundRobin) label() string  { return "RR-" + p.Weights.label() }
-func (WeightedRoundRobin) reads() State     { return 0 }
-func (p WeightedRoundRobin) validate(k int, _ SizeLaw) error {
-	return p.Weights.validate("rr", k)
+
+// describe: w_k of every sum(w) jobs to server k, each dispatcher with its
+// own turns (a history) in its own groups of the servers by weight, a
+// group a server at worst.
+func (p WeightedRoundRobin) describe(c *Config) Description {
+	return Description{Label: "RR-" + p.Weights.label(), Reads: NoState, builtinFacts: builtinFacts{history: true,
+		split: allJobs(c, p.Weights.shares(c.speeds())), stateBytes: (indexBytes + groupBytes) * int64(c.Servers),
+		gapSCV: func(c0 float64, q serverLoad) float64 { return p.gapSCV(c, c0, q) }}}
 }
+
+func (p WeightedRoundRobin) validate(c *Config) error { return p.Weights.validate("rr", c.Servers) }
 
 // start gives each replication its own turns.
 func (p WeightedRoundRobin) start(v *View) Policy { return newSmoothRR(p, viewSpeeds(v)) }
@@ -30,12 +36,6 @@ func (p WeightedRoundRobin) newDispatcher(s *sim) dispatcher {
 		d.advance(startingTurn(s, wrrPhases), func(n int) int { return startingTurn(s, n) })
 	}
 	return d
-}
-
-// dispatcherState: its own groups of the servers by weight, a group a
-// server at worst.
-func (p WeightedRoundRobin) dispatcherState(c *Config) int64 {
-	return (indexBytes + groupBytes) * int64(c.Servers)
 }
 
 // smoothRR is one replication's smooth weighted round robin in O(log G) a
@@ -231,11 +231,6 @@ func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, q serverLoad) float64 
 	}
 	mean := sum / n
 	return (mean*c0 + sum2/n - mean*mean) / (mean * mean)
-}
-
-// split: w_k of every sum(w) jobs to server k.
-func (p WeightedRoundRobin) split(c *Config) []classSplit {
-	return allJobs(c, p.Weights.shares(c.speeds()))
 }
 
 // theory: with equal weights the picks are RR's (job n to server n mod K),

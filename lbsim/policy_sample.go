@@ -201,11 +201,25 @@ func (p *sampleMin) lean(s *sim) leanPolicy {
 // them: LWL and JSQ, whose runs keep an index instead of sampling.
 func allServers(d, k int, replace bool) bool { return d == 0 || (d == k && !replace) }
 
-// uniformSampling is what a power-of-d policy tells checkSampling: it
-// samples d servers uniformly per job, unless it looks at all of them or
-// remembers servers from earlier jobs (then no bound holds).
-func uniformSampling(d, mem, k int, replace bool) (int, bool, bool) {
-	return d, replace, mem == 0 && !allServers(d, k, replace)
+// sampledFacts is the Description of a power-of-d policy sampling d
+// servers (all K for d = 0) and remembering mem: it asks the d sampled and
+// mem remembered servers a job, at most K distinct ones unless drawn with
+// replacement (each draw is asked); it treats the servers alike; over all
+// servers it balances them; it samples d uniformly (the d-sampling bound
+// of checkSampling) unless it looks at all of them or remembers servers
+// from earlier jobs (then no bound holds), and then its choice depends on
+// its own last job.
+func sampledFacts(d, mem int, replace bool, c *Config) Description {
+	k := c.Servers
+	out := Description{D: sampleSize(d, k), Probes: min(sampleSize(d, k)+mem, k), builtinFacts: builtinFacts{
+		history: mem > 0, symmetric: true, balances: d == 0 || d >= k, stateBytes: sampledState(d, mem, k, replace)}}
+	if replace {
+		out.Probes = d + mem
+	}
+	if mem == 0 && !allServers(d, k, replace) {
+		out.sampled, out.replace = d, replace
+	}
+	return out
 }
 
 // pickSampled is the Pick of a power-of-d policy p: the least loaded (by

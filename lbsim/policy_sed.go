@@ -28,26 +28,30 @@ func (p SED) String() string {
 	}
 	return sampledSpec("sed", p.D, false)
 }
-func (p SED) label() string {
-	if p.D == 0 {
-		return "SED"
+
+// describe: a power-of-d policy (sampledFacts) on job counts; over all
+// servers its speed buckets (a countBuckets per distinct speed, a group a
+// server at worst).
+func (p SED) describe(c *Config) Description {
+	d := sampledFacts(p.D, 0, false, c)
+	d.Label, d.Reads = "SED", Count
+	if p.D != 0 {
+		d.Label = sampledLabel("SED", p.D, false)
 	}
-	return sampledLabel("SED", p.D, false)
+	if allServers(p.D, c.Servers, false) && len(c.Speeds) > 1 {
+		d.stateBytes = (indexBytes + groupBytes) * int64(c.Servers)
+	}
+	return d
 }
-func (SED) reads() State { return Count }
-func (p SED) validate(k int, _ SizeLaw) error {
-	if p.D < 0 || p.D > k {
+
+func (p SED) validate(c *Config) error {
+	if k := c.Servers; p.D < 0 || p.D > k {
 		return fmt.Errorf("sed d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, or use sed for all servers", p.D, k)
 	}
 	return nil
 }
 
-// sampling: SED-d samples d servers uniformly, so the d-sampling bound holds
-// (config_stability.go); over all servers it is stable below capacity.
-func (p SED) sampling(k int) (int, bool, bool) { return uniformSampling(p.D, 0, k, false) }
-
-// rowParams: d, the servers sampled per job (K for SED).
-func (p SED) rowParams(k int) (d, c int) { return sampleSize(p.D, k), 0 }
+func (p SED) start(*View) Policy { return p }
 
 // Pick samples D servers (all K for D = 0) and takes the least expected delay.
 func (p SED) Pick(v *View, _ float64) int {
@@ -101,15 +105,6 @@ func (p SED) newDispatcher(s *sim) dispatcher {
 	return &viewDispatcher{p: p, v: View{s: s}}
 }
 
-// dispatcherState: over all servers its speed buckets (a countBuckets per
-// distinct speed, a group a server at worst), else its sample's.
-func (p SED) dispatcherState(c *Config) int64 {
-	if allServers(p.D, c.Servers, false) && len(c.Speeds) > 1 {
-		return (indexBytes + groupBytes) * int64(c.Servers)
-	}
-	return sampledState(p.D, 0, c.Servers, false)
-}
-
 // Theory, for exponential sizes at small K (up to
 // theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
 // the same process): the exact Markov chain of SED-d (theory.DispatchExact).
@@ -121,6 +116,3 @@ func (p SED) theory(c Config) (Reference, bool) {
 	}
 	return smallChain(s, theory.DispatchRule{D: d, SED: true})
 }
-
-// balances: over all K servers.
-func (p SED) balances(k int) bool { return p.D == 0 || p.D >= k }

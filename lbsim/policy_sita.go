@@ -162,20 +162,31 @@ func (p SITA) String() string {
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
 
-// label is SITA-c; a size cut changes the numbers, so it is named too
-// (SITA-5 (cut 2)). Without one the label stays SITA-c, which notebooks
-// parse. Several groups are SITA-C1/C2/C3 (cuts X1/X2) and SITA-E (G
-// groups).
-func (p SITA) label() string {
+// describe: it reads no server state; its size classes are its groups,
+// and it splits the jobs by them (split); its c is the servers of its
+// first group (the shortest jobs'). The label is SITA-c; a size cut changes
+// the numbers, so it is named too (SITA-5 (cut 2)). Without one the label
+// stays SITA-c, which notebooks parse. Several groups are SITA-C1/C2/C3
+// (cuts X1/X2) and SITA-E (G groups). Its dispatcher keeps its cutoffs and
+// a stream.
+func (p SITA) describe(c *Config) Description {
+	d := Description{Label: fmt.Sprintf("SITA-%d", p.C), Reads: NoState, C: p.C, builtinFacts: builtinFacts{
+		advice: func() string { return p.loadAdvice(c) }}}
 	switch {
 	case p.Groups != 0:
-		return fmt.Sprintf("SITA-E (%d groups)", p.Groups)
+		d.Label = fmt.Sprintf("SITA-E (%d groups)", p.Groups)
 	case p.Cuts != nil || p.Servers != nil:
-		return fmt.Sprintf("SITA-%s (cuts %s)", intsText(p.Servers), listText(p.Cuts))
+		d.Label = fmt.Sprintf("SITA-%s (cuts %s)", intsText(p.Servers), listText(p.Cuts))
 	case p.Cut > 0:
-		return fmt.Sprintf("SITA-%d (cut %s)", p.C, fmtNum(p.Cut))
+		d.Label = fmt.Sprintf("SITA-%d (cut %s)", p.C, fmtNum(p.Cut))
 	}
-	return fmt.Sprintf("SITA-%d", p.C)
+	if n := p.servers(c.Servers); n != nil {
+		d.C = n[0]
+	}
+	if g, err := p.groupsOf(c.Servers, c.sizes()); err == nil && c.sizes() != nil {
+		d.Classes, d.split = g.classes(), p.split(c, g)
+	}
+	return d
 }
 
 // listText is a list as a spec value, "1/10".
@@ -195,16 +206,12 @@ func intsText(ns []int) string {
 	return strings.Join(out, "/")
 }
 
-// rowParams: SITA's c, the servers of its first group (the shortest jobs').
-func (p SITA) rowParams(k int) (d, c int) {
-	if n := p.servers(k); n != nil {
-		return 0, n[0]
-	}
-	return 0, p.C
-}
-func (p SITA) reads() State { return 0 }
+func (p SITA) validate(c *Config) error { return p.validateFor(c.Servers, c.sizes()) }
 
-func (p SITA) validate(k int, sizes SizeLaw) error {
+func (p SITA) start(*View) Policy { return p }
+
+// validateFor checks p against K servers and the size law.
+func (p SITA) validateFor(k int, sizes SizeLaw) error {
 	if k < 2 {
 		return fmt.Errorf("sita needs at least 2 servers (short jobs on c of them, long jobs on the rest), got K=%d; use -servers 2 or more", k)
 	}
@@ -391,9 +398,6 @@ func (p SITA) dispatcher(k int, sizes SizeLaw, r *Stream) *sitaDispatcher {
 	return &sitaDispatcher{groups: g, r: r}
 }
 
-// dispatcherState: its cutoffs and a stream.
-func (SITA) dispatcherState(*Config) int64 { return 0 }
-
 type sitaDispatcher struct {
 	groups sitaGroups
 	r      *Stream
@@ -419,11 +423,7 @@ func (g sitaGroups) of(x float64) (lo, n int) {
 func (g sitaGroups) group(i int) (lo, n int) { return g.from[i], g.from[i+1] - g.from[i] }
 
 // classes: one a group, named by groupName.
-func (p SITA) classes(k int, sizes SizeLaw) []SizeClass {
-	g, err := p.groupsOf(k, sizes)
-	if err != nil {
-		return nil
-	}
+func (g sitaGroups) classes() []SizeClass {
 	cls := make([]SizeClass, len(g.from)-1)
 	for i := range cls {
 		cls[i] = SizeClass{Name: groupName(i, len(cls)), Upper: math.Inf(1), From: g.from[i], To: g.from[i+1]}
@@ -444,15 +444,11 @@ func groupName(i, n int) string {
 	return fmt.Sprintf("group %d", i+1)
 }
 
-// split: SITA's classes of jobs, each evenly to its group's servers, with
-// the law's moments in its size interval (BelowCut); without a cut the
-// two-point law's atoms; nil for a law without them.
-func (p SITA) split(c *Config) []classSplit {
+// split: SITA's classes of jobs, its groups g, each evenly to its group's
+// servers, with the law's moments in its size interval (BelowCut); without
+// a cut the two-point law's atoms; nil for a law without them.
+func (p SITA) split(c *Config, g sitaGroups) []classSplit {
 	sizes := c.sizes()
-	g, err := p.groupsOf(c.Servers, sizes)
-	if err != nil {
-		return nil
-	}
 	out := make([]classSplit, len(g.from)-1)
 	if tp, isTP := sizes.(TwoPoint); isTP && p.Cut == 0 && p.C != 0 {
 		out[0].ClassMoments = theory.ClassMoments{Prob: 1 - tp.P, M1: tp.Xm, M2: tp.Xm * tp.Xm}
@@ -502,7 +498,7 @@ func (p SITA) loadAdvice(c *Config) string {
 		cE := float64(c.Servers) * (1 - tp.P) * tp.Xm / tp.Mean()
 		return fmt.Sprintf("choose c near the equal-load c=%d (K (1-p) x_m / E[X]), ", int(math.Round(cE)))
 	}
-	if g := len(p.servers(c.Servers)); p.Groups == 0 && (SITA{Groups: g}).validate(c.Servers, c.sizes()) == nil {
+	if g := len(p.servers(c.Servers)); p.Groups == 0 && (SITA{Groups: g}).validateFor(c.Servers, c.sizes()) == nil {
 		return fmt.Sprintf("use the cutoffs of equal loads, sita:groups=%d, ", g)
 	}
 	return ""

@@ -304,7 +304,7 @@ func TestSITAGroupsSpecs(t *testing.T) {
 		if p.String() != tc.spec || Label(p) != tc.label {
 			t.Errorf("%s: String %q, label %q; want %q", tc.spec, p, Label(p), tc.label)
 		}
-		if _, c := rowParams(p, tc.k); c != tc.c {
+		if c := Describe(p, Config{Servers: tc.k}).C; c != tc.c {
 			t.Errorf("%s: row's c %d at K=%d, want %d", tc.spec, c, tc.k, tc.c)
 		}
 		cfg := Config{Servers: tc.k, Load: 0.5, Sizes: Exponential{M: 1}, Policy: p}

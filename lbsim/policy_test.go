@@ -10,20 +10,31 @@ import (
 
 // viaView runs a built-in policy through its Pick method and the View (the
 // path of a user's policy) instead of its fast dispatcher. It is a policy
-// of one's own whose optional methods, all exported, answer what lbsim's
-// functions say of the built-in policy p; Start wraps p's started value.
+// of one's own whose optional methods, all exported, answer what lbsim says
+// of the built-in policy p; Start wraps p's started value.
 type viaView struct{ p Policy }
 
-func (w viaView) String() string                       { return w.p.String() }
-func (w viaView) Pick(v *View, x float64) int          { return w.p.Pick(v, x) }
-func (w viaView) Reads() State                         { return Reads(w.p) }
-func (w viaView) Validate(k int, s SizeLaw) error      { return validatePolicy(w.p, k, s) }
-func (w viaView) Label() string                        { return Label(w.p) }
-func (w viaView) Start(v *View) Policy                 { return viaView{Start(w.p, v)} }
-func (w viaView) Theory(c Config) (Reference, bool)    { c.Policy = w.p; return policyTheory(w.p, c) }
-func (w viaView) RowParams(k int) (d, c int)           { return rowParams(w.p, k) }
-func (w viaView) Probes(k int) int                     { return probes(w.p, k) }
-func (w viaView) Classes(k int, s SizeLaw) []SizeClass { return policyClasses(w.p, k, s) }
+func (w viaView) String() string              { return w.p.String() }
+func (w viaView) Pick(v *View, x float64) int { return w.p.Pick(v, x) }
+func (w viaView) Start(v *View) Policy        { return viaView{Start(w.p, v)} }
+func (w viaView) Theory(c Config) (Reference, bool) {
+	c.Policy = w.p
+	return policyTheory(c)
+}
+func (w viaView) Validate(k int, s SizeLaw) error {
+	return impl(w.p).validate(&Config{Servers: k, Sizes: s, Policy: w.p})
+}
+
+// Describe is p's, in the exported form: its split as WorkShares where it
+// has one class of jobs.
+func (w viaView) Describe(c Config) Description {
+	d := Describe(w.p, c)
+	if len(d.split) == 1 && d.split[0].shares != nil {
+		d.WorkShares = d.split[0].shares
+	}
+	d.builtinFacts = builtinFacts{}
+	return d
+}
 
 // runBothWays runs cfg with its policy's fast path, then through the View.
 func runBothWays(t *testing.T, cfg Config) (fast, slow Result) {
@@ -56,7 +67,7 @@ func TestViewMatchesFastPaths(t *testing.T) {
 	for _, disc := range []Discipline{FCFS, PS, SRPT} {
 		for _, p := range policies {
 			for _, b := range boards {
-				if b.refresh > 0 && Reads(p) == 0 {
+				if b.refresh > 0 && Describe(p, Config{}).Reads == NoState {
 					continue
 				}
 				name := fmt.Sprintf("%s/%s/T=%v,tally=%v", disc, p, b.refresh, b.tally)
@@ -146,31 +157,41 @@ func (f forgetful) Pick(v *View, x float64) int { return f.p.Pick(v, x) }
 type countless struct{}
 
 func (countless) String() string              { return "countless" }
-func (countless) Reads() State                { return Workload }
+func (countless) Describe(Config) Description { return Description{Reads: Workload} }
 func (countless) Pick(v *View, _ float64) int { return v.Count(0) * 0 }
 
-// The functions that ask a policy's optional methods read a built-in
-// policy's unexported ones and a user's exported ones alike: a policy of
-// one's own that forwards them to a built-in one gets the same answers.
-func TestHooksOfOwnPolicies(t *testing.T) {
+// A policy of one's own that forwards its Description, Theory, Validate and
+// Start to a built-in one gets the same answers from lbsim (and the same
+// model of the servers' loads, where WorkShares can say the split: one
+// class of jobs).
+func TestOwnPolicyForwardingAnswersAlike(t *testing.T) {
 	sizes := Exponential{M: 1}
 	for _, p := range []Policy{SITA{C: 2, Cut: 3}, JSQ{D: 2, Mem: 1}, LSQ{D: 2, P: 0.1}, WeightedRandom{Weights: Weights{Values: []float64{2, 1, 1}}}} {
 		m := viaView{p}
 		cfg := Config{Servers: 3, Load: 0.5, Sizes: sizes, Policy: p, Jobs: 1000}
-		ref, ok := policyTheory(p, cfg)
+		ref, ok := Theory(cfg)
+		dp := Describe(p, cfg)
 		cfg.Policy = m
-		mref, mok := policyTheory(m, cfg)
-		md, mc := rowParams(m, 3)
-		d, c := rowParams(p, 3)
-		if Reads(m) != Reads(p) || Label(m) != Label(p) || md != d || mc != c || probes(m, 3) != probes(p, 3) ||
-			!reflect.DeepEqual(mref, ref) || mok != ok || !reflect.DeepEqual(policyClasses(m, 3, sizes), policyClasses(p, 3, sizes)) ||
-			fmt.Sprint(validatePolicy(m, 1, sizes)) != fmt.Sprint(validatePolicy(p, 1, sizes)) {
-			t.Errorf("%s: a policy of one's own forwarding its hooks answers differently", p)
+		mref, mok := Theory(cfg)
+		dm := Describe(m, cfg)
+		if dm.Label != dp.Label || dm.Reads != dp.Reads || dm.D != dp.D || dm.C != dp.C || dm.Probes != dp.Probes ||
+			!reflect.DeepEqual(dm.Classes, dp.Classes) || !reflect.DeepEqual(mref, ref) || mok != ok ||
+			len(dp.split) == 1 && !reflect.DeepEqual(serverLoadsOf(p, cfg), cfg.serverLoads()) {
+			t.Errorf("%s: a policy of one's own forwarding its Description answers differently:\n%+v\n%+v", p, dp, dm)
+		}
+		if a, b := impl(m).validate(&Config{Servers: 1, Sizes: sizes}), impl(p).validate(&Config{Servers: 1, Sizes: sizes}); fmt.Sprint(a) != fmt.Sprint(b) {
+			t.Errorf("%s: Validate %v, forwarded %v", p, b, a)
 		}
 		if started := Start(m, nil).(viaView).p; reflect.TypeOf(started) != reflect.TypeOf(Start(p, nil)) {
 			t.Errorf("%s: Start gives a %T, forwarded a %T", p, Start(p, nil), started)
 		}
 	}
+}
+
+// serverLoadsOf is the model of the servers' loads of cfg run with p.
+func serverLoadsOf(p Policy, cfg Config) []serverLoad {
+	cfg.Policy = p
+	return cfg.serverLoads()
 }
 
 // The registry is the one place specs come from: every registered example
@@ -221,7 +242,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("%q: error %v, want one saying %q", c.spec, err, c.want)
 		}
 	}
-	if err := validatePolicy(JSQ{D: 2, Mem: 11}, 10, nil); err == nil || !strings.Contains(err.Error(), "need 0 <= mem <= K = 10") {
+	if err := impl(JSQ{D: 2, Mem: 11}).validate(&Config{Servers: 10}); err == nil || !strings.Contains(err.Error(), "need 0 <= mem <= K = 10") {
 		t.Errorf("mem=11 on 10 servers: %v", err)
 	}
 }
@@ -245,23 +266,31 @@ func TestFastPathsOnTracesMatchView(t *testing.T) {
 	}
 }
 
-// A type of one's own that embeds a built-in policy and defines an
-// optional method gets its own answer: the exported hook is asked before
-// the built-in's promoted one.
-func TestEmbeddedBuiltinOwnHooks(t *testing.T) {
+// A type of one's own that embeds a built-in policy is a policy of one's
+// own: its Description is its own, and it runs its own Pick, not the
+// built-in's fast dispatcher.
+func TestEmbeddedBuiltinIsOwn(t *testing.T) {
 	p := ownLabelRND{}
-	if got := Label(p); got != "mine" {
-		t.Errorf("Label of a type embedding RND with its own Label: %q, want mine", got)
+	if d := Describe(p, Config{}); d.Label != "mine" || d.Reads != Count || d.builtin {
+		t.Errorf("a type embedding RND with its own Describe: %+v, want its own label mine and Count", d)
 	}
 	if got := Label(Random{}); got != "RND" {
 		t.Errorf("Label(Random{}) = %q", got)
 	}
-	if got := Reads(p); got != Count {
-		t.Errorf("Reads = %v, want its own Count", got)
+	r, err := Run(Config{Servers: 4, Load: 0.5, Sizes: Exponential{M: 1}, Policy: firstOfJSQ{JSQ{D: 2}}, Jobs: 20000, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if u := r.ServerUtilization; u[0] < 1.9 || u[1] != 0 || u[2] != 0 || u[3] != 0 {
+		t.Errorf("a type embedding JSQ-2 whose Pick sends every job to server 1: utilisations %v, want all the work (load 0.5 x 4) at server 1", u)
 	}
 }
 
 type ownLabelRND struct{ Random }
 
-func (ownLabelRND) Label() string { return "mine" }
-func (ownLabelRND) Reads() State  { return Count }
+func (ownLabelRND) Describe(Config) Description { return Description{Label: "mine", Reads: Count} }
+
+// firstOfJSQ embeds JSQ-2 and sends every job to server 0.
+type firstOfJSQ struct{ JSQ }
+
+func (firstOfJSQ) Pick(*View, float64) int { return 0 }

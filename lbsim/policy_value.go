@@ -22,7 +22,7 @@ import (
 // a random source of its own, is refused with an error that says where its
 // state belongs. The copy and the two hashes cost a walk of the value per
 // replication, nothing per job. A built-in policy has its own dispatcher
-// (fastPolicy), which keeps its state apart, and is never copied; nor is a
+// (newDispatcher), which keeps its state apart, and is never copied; nor is a
 // value that holds no pointer, slice, map or interface, which nothing can
 // change. What reflect cannot reach is not seen: state captured in a
 // closure (a func field), sent down a channel or kept in a global.
@@ -31,7 +31,7 @@ import (
 // of its data to compare with when the replication ends (see policyKept);
 // p itself and 0 when p cannot change.
 func ownPolicy(p Policy) (Policy, uint64) {
-	if p == nil || has[fastPolicy](p) || !mutable(reflect.TypeOf(p), map[reflect.Type]bool{}) {
+	if _, own := impl(p).(yours); p == nil || !own || !mutable(reflect.TypeOf(p), map[reflect.Type]bool{}) {
 		return p, 0
 	}
 	own := policyCopy(p)

@@ -9,8 +9,8 @@ import (
 // Cyc keeps a counter in its own value: Pick changes the policy.
 type Cyc struct{ n int }
 
-func (*Cyc) String() string { return "cyc" }
-func (*Cyc) Reads() State   { return 0 }
+func (*Cyc) String() string              { return "cyc" }
+func (*Cyc) Describe(Config) Description { return Description{Reads: NoState} }
 func (p *Cyc) Pick(v *View, _ float64) int {
 	p.n++
 	return p.n % v.K()
@@ -19,8 +19,8 @@ func (p *Cyc) Pick(v *View, _ float64) int {
 // Seen keeps the servers it chose in a map of its own value.
 type Seen struct{ picks map[int]int }
 
-func (Seen) String() string { return "seen" }
-func (Seen) Reads() State   { return 0 }
+func (Seen) String() string              { return "seen" }
+func (Seen) Describe(Config) Description { return Description{Reads: NoState} }
 func (p Seen) Pick(v *View, _ float64) int {
 	k := v.Rand().IntN(v.K())
 	p.picks[k]++
@@ -59,7 +59,7 @@ func TestSelfChangingPolicyRefused(t *testing.T) {
 type CycStart struct{}
 
 func (CycStart) String() string              { return "cyc-start" }
-func (CycStart) Reads() State                { return 0 }
+func (CycStart) Describe(Config) Description { return Description{Reads: NoState} }
 func (CycStart) Start(*View) Policy          { return &Cyc{} }
 func (CycStart) Pick(v *View, _ float64) int { panic("Start's value picks") }
 

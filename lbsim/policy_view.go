@@ -68,7 +68,7 @@ func (v *View) Count(k int) int {
 		return int(b.count[k])
 	}
 	if b := v.s.board; b != nil || (!v.s.srv.counting && !v.s.srv.preemptive()) {
-		panic(policyError{fmt.Errorf("policy %s reads job counts but its Reads method leaves out Count; add it", v.s.cfg.Policy)})
+		panic(policyError{fmt.Errorf("policy %s reads job counts but the Reads of its Description leaves out Count; add it", v.s.cfg.Policy)})
 	}
 	return int(v.s.srv.count(k, v.t, v.s.m))
 }

@@ -57,7 +57,7 @@ func parseView(s string) (ViewKind, error) {
 }
 
 // ownViewPolicies names the policies the own view serves, for errors.
-const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, or a policy of your own whose Reads() is Count"
+const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, or a policy of your own whose Description's Reads is Count"
 
 // checkView: the own view is exact knowledge of counts, without a board,
 // for policies that read job counts only.
@@ -71,9 +71,9 @@ func (c *Config) checkView() error {
 		return fmt.Errorf("view own with refresh T=%v: a dispatcher that counts its own jobs knows them at every instant and reads no board; use -refresh 0 with -view own, or -view live for a board every T", c.Refresh)
 	case c.Policy == nil:
 		return nil // checkPolicy reports it
-	case Reads(c.Policy) == 0:
+	case describe(c.Policy, c).Reads == NoState:
 		return fmt.Errorf("view own has no effect on policy %s, which reads no server state: the own view is read by policies that read job counts only (%s); choose one of those, or -view live", c.Policy, ownViewPolicies)
-	case Reads(c.Policy) != Count:
+	case describe(c.Policy, c).Reads != Count:
 		return fmt.Errorf("view own gives job counts, but policy %s reads the servers' workload: the own view is read by policies that read job counts only (%s); choose one of those, or -view live", c.Policy, ownViewPolicies)
 	}
 	return nil

@@ -210,7 +210,7 @@ func ciReplications(cfg *Config, reps []replication) []replication {
 func aggregate(cfg *Config, reps []replication) Result {
 	r := Result{
 		HasHandout: cfg.Discipline == FCFS, CIMethod: "replications",
-		Config: *cfg, Label: Label(cfg.Policy),
+		Config: *cfg, Label: describe(cfg.Policy, cfg).Label,
 	}
 	if ref, ok := Theory(*cfg); ok && ref.Kind == ExactValue {
 		r.Exact, r.HasExact = ref, true

@@ -212,7 +212,8 @@ func instability(cfg *Config, reps []replication, r *Result) string {
 				policyName(*cfg), strings.Join(clip(over), ", "), what, loadText(rho))
 		}
 	}
-	exact := loads != nil && cfg.Trace == nil && has[splitter](cfg.Policy) || loads == nil && allEqual(cfg.Speeds) && has[symmetric](cfg.Policy)
+	desc := describe(cfg.Policy, cfg)
+	exact := loads != nil && cfg.Trace == nil && desc.builtin || loads == nil && allEqual(cfg.Speeds) && desc.symmetric
 	for k, u := range r.ServerUtilization {
 		if u >= 1 && (!exact || farAbove(cfg, loads, k, u, len(reps))) {
 			over = append(over, fmt.Sprintf("server %d (speed %v) at %.4g", k+1, cfg.speed(k), u))

@@ -133,9 +133,8 @@ func (f favourite) Pick(v *View, _ float64) int {
 // evenClaim is a policy that claims an even split (WorkShares) whatever it does.
 type evenClaim struct{ favourite }
 
-func (evenClaim) Reads() State { return 0 }
-func (evenClaim) WorkShares(c Config) []float64 {
-	return []float64{0.25, 0.25, 0.25, 0.25}
+func (evenClaim) Describe(Config) Description {
+	return Description{Reads: NoState, WorkShares: []float64{0.25, 0.25, 0.25, 0.25}}
 }
 
 // speeds7 gives c the seven speeds 0.1 to 10 of the stability tests.

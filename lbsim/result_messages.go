@@ -1,5 +1,7 @@
 package lbsim
 
+import "math"
+
 // Messages per job (Result.MessagesPerJob) is the cost of what the
 // dispatchers know, beside the mean wait it buys. The counts follow Lu,
 // Xie, Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue: a novel load
@@ -55,7 +57,9 @@ func messagesPerJob(cfg *Config, reps []replication) float64 {
 	}
 	perJob := 0.0
 	if cfg.Refresh == 0 && cfg.View == LiveView {
-		perJob = 2 * float64(probes(cfg.Policy, cfg.Servers))
+		if perJob = 2 * float64(describe(cfg.Policy, cfg).Probes); perJob < 0 {
+			return math.NaN() // a policy of one's own that does not say how many servers it asks
+		}
 	}
 	if jobs == 0 {
 		return perJob

@@ -173,7 +173,8 @@ func NewRow(r Result) Row {
 	}
 	row.setSettings(c)
 	row.setQuantiles(r)
-	row.D, row.C = rowParams(c.Policy, c.Servers)
+	desc := describe(c.Policy, c)
+	row.D, row.C = desc.D, desc.C
 	if len(r.ServerUtilization) > 0 {
 		row.MaxServerUtilization = slices.Max(r.ServerUtilization)
 	}

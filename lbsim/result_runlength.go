@@ -114,6 +114,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 		warm += float64(rep.warmup) / float64(len(reps))
 	}
 	b := float64(cfg.ciBatches())
+	desc := describe(cfg.Policy, cfg)
 	var weight, bias, perBatch, tau, rho, share float64
 	for _, q := range loadClasses(qs) { // alike servers relax alike: once a class
 		if q.share == 0 {
@@ -122,7 +123,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 		if q.rho >= 1 || math.IsInf(q.scv(), 0) || math.IsNaN(q.scv()) {
 			return false // the unstable and infinite-moment rules speak
 		}
-		ca2 := gapSCV(cfg, c0, q.serverLoad)
+		ca2 := gapSCV(&desc, c0, q.serverLoad)
 		w := float64(q.n) * q.share * q.metric(ca2, resp)
 		t := q.relaxation(ca2)
 		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)

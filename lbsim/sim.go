@@ -84,7 +84,8 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 		rDispatch: newStream(cfg.Seed, rep, streamDispatch),
 	}
 	s.policy, s.policyHash = ownPolicy(cfg.Policy)
-	kind := Reads(cfg.Policy)
+	desc := describe(cfg.Policy, cfg)
+	kind := desc.Reads
 	// Under the own view the dispatchers count their own jobs: the
 	// servers keep departures only for the time series.
 	counting := kind&Count != 0 && cfg.View == LiveView || cfg.SampleEvery > 0
@@ -98,7 +99,7 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	if cfg.ControlVariates && cfg.Trace == nil {
 		s.ctl = newControlSums(s.m, cfg.Warmup)
 	}
-	s.countTokens = cfg.Refresh == 0 && has[idleReporter](cfg.Policy)
+	s.countTokens = cfg.Refresh == 0 && desc.reportsIdle
 	if cfg.Trace == nil && s.k > farServers { // a trace is one block
 		s.late = make([]lateWork, blockSize)
 	}

@@ -152,40 +152,25 @@ const (
 
 // perJobBytes is the per-job state a job in the system holds under c: PS
 // or SRPT queues; under FCFS, departure queues when job counts are read (by
-// the policy, on a board, or sampled), and a live index for JSQ (one a
-// dispatcher), LWL and JIQ (beyond scanServers servers, or JIQ's I-queues)
-// and LSQ (shared by the dispatchers). LWL's index drops a server's stale
-// entries as it picks the server, so it holds about two a server, but is
-// counted as if a job each.
+// the policy, on a board, or sampled), and the policy's live indexes
+// (Description's jobIndexes: JSQ's one a dispatcher, LWL's and JIQ's
+// beyond scanServers servers, JIQ's I-queues, LSQ's shared one). LWL's
+// index drops a server's stale entries as it picks the server, so it holds
+// about two a server, but is counted as if a job each.
 func (c *Config) perJobBytes() int64 {
 	if c.Discipline.preemptive() {
 		return heapJobBytes
 	}
-	var b int64
-	live := c.Refresh == 0
-	index := false
-	indexes := int64(1) // indexes holding each job
-	switch p := c.Policy.(type) {
-	case JSQ: // each dispatcher's own index of departures, told of every send
-		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace)
-		indexes = int64(c.dispatchers())
-	case LeastLoaded: // LWL, beyond a scan's few servers (freeScan)
-		index = live && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) && !scansFree(c.Servers)
-	case JIQ: // the I-queues, or as LWL
-		index = live && (p.iqueued(c) || !scansFree(c.Servers))
-	case LSQ:
-		index = live
-	}
-	if index {
-		b += indexJobBytes * indexes
-	}
+	desc := describe(c.Policy, c)
+	index := desc.jobIndexes > 0
+	b := indexJobBytes * desc.jobIndexes
 	if c.View == OwnView && c.SampleEvery > 0 {
 		b += fifoJobBytes // the dispatcher's, beside the servers' for the time series
 	}
 	// The departure FIFOs: the servers', or under the own view the
 	// dispatchers' (a job in its dispatcher's only), or for JSQ and SED
 	// over all servers the index above.
-	if c.SampleEvery > 0 || (c.Policy != nil && Reads(c.Policy)&Count != 0 && !index) {
+	if c.SampleEvery > 0 || (c.Policy != nil && desc.Reads&Count != 0 && !index) {
 		b += fifoJobBytes
 	}
 	return b

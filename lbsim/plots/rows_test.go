@@ -70,15 +70,16 @@ type biased struct {
 	Kind     lbsim.RefKind // "" for ExactValue
 }
 
-func (p biased) String() string     { return "biased" }
-func (p biased) Reads() lbsim.State { return 0 }
+func (p biased) String() string { return "biased" }
+func (p biased) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.NoState, WorkShares: []float64{p.P, 1 - p.P}}
+}
 func (p biased) Pick(v *lbsim.View, _ float64) int {
 	if v.Rand().Float64() < p.P {
 		return 0
 	}
 	return 1
 }
-func (p biased) WorkShares(lbsim.Config) []float64 { return []float64{p.P, 1 - p.P} }
 func (p biased) Theory(c lbsim.Config) (lbsim.Reference, bool) {
 	exp, ok := c.Sizes.(lbsim.Exponential)
 	if !ok || c.Servers != 2 || c.Discipline != lbsim.FCFS {

@@ -175,7 +175,7 @@ func checkRefreshAxis(g lbsim.Grid) error {
 	var all, blind, seeing []string
 	for _, p := range g.Policies {
 		all = append(all, p.String())
-		if lbsim.Reads(p) == 0 {
+		if lbsim.Describe(p, g.Base).Reads == lbsim.NoState {
 			blind = append(blind, p.String())
 		} else {
 			seeing = append(seeing, p.String())

@@ -11,8 +11,10 @@ type Fronts struct{ own bool }
 // NewFronts is the policy, edited when own.
 func NewFronts(own bool) Fronts { return Fronts{own} }
 
-func (Fronts) String() string     { return "fronts" }
-func (Fronts) Reads() lbsim.State { return 0 }
+func (Fronts) String() string { return "fronts" }
+func (Fronts) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.NoState}
+}
 
 func (p Fronts) Pick(v *lbsim.View, _ float64) int {
 	if p.own && v.Dispatchers() > 1 {
@@ -30,8 +32,8 @@ type Late struct{ late bool }
 // NewLate is the policy, edited when late.
 func NewLate(late bool) Late { return Late{late} }
 
-func (Late) String() string     { return "late" }
-func (Late) Reads() lbsim.State { return 0 }
+func (Late) String() string                          { return "late" }
+func (Late) Describe(lbsim.Config) lbsim.Description { return lbsim.Description{Reads: lbsim.NoState} }
 
 func (p Late) Pick(v *lbsim.View, _ float64) int {
 	if p.late && v.Job() >= 1000 {

@@ -17,8 +17,10 @@ type SpeedPow struct{ pow float64 }
 // New is the policy with exponent pow.
 func New(pow float64) SpeedPow { return SpeedPow{pow} }
 
-func (SpeedPow) String() string     { return "by-speed" }
-func (SpeedPow) Reads() lbsim.State { return 0 }
+func (SpeedPow) String() string { return "by-speed" }
+func (SpeedPow) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.NoState}
+}
 
 func (p SpeedPow) Pick(v *lbsim.View, _ float64) int {
 	total := 0.0

@@ -9,8 +9,10 @@ import "github.com/perfeval/lbsim/lbsim"
 // systems.
 type UnderThree struct{}
 
-func (UnderThree) String() string     { return "under-3" }
-func (UnderThree) Reads() lbsim.State { return lbsim.Count }
+func (UnderThree) String() string { return "under-3" }
+func (UnderThree) Describe(lbsim.Config) lbsim.Description {
+	return lbsim.Description{Reads: lbsim.Count}
+}
 
 func (UnderThree) Pick(v *lbsim.View, _ float64) int {
 	for {
