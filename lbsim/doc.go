@@ -61,12 +61,13 @@
 //
 // A policy is one file (policy_*.go): its type, its registration (the spec
 // word, parameters, example and summary that parsing, help texts and the
-// explorer's menus come from, registry.go), its Pick, and the optional
-// methods that tell the rest of lbsim what it knows, each a named interface
-// in policy.go (its theory, its row's d and c, how it splits the jobs, its
-// size classes), and for built-ins an unexported dispatcher and lean fast
-// path. A policy of your own is a type with String and Pick (see
-// ExamplePolicy and [Policy]); with a Theory method it gets the exact
+// explorer's menus come from, registry.go), its Pick, its [Description]
+// (what it reads, the servers it asks a job, its label, its size classes,
+// how it splits the jobs: one value, which the rest of lbsim reads), and
+// its behaviour beyond Pick: its checks, its theory, its per-run state, and
+// for built-ins their own dispatcher and lean fast path. A policy of your
+// own is a type with String and Pick, and a Describe method for its facts
+// (see ExamplePolicy and [Policy]); with a Theory method it gets the exact
 // columns, the exact-outside-ci warning and the theory curve of
 // plots.TheoryCurve like a built-in one.
 //
@@ -154,7 +155,8 @@
 //     group 1..group G; the row's c is the first group's servers.
 //
 // A policy of your own is a type with String and Pick (see [Policy] for the
-// optional methods and ExamplePolicy); [RegisterPolicy] makes it a spec.
+// optional methods and ExamplePolicy, whose IdleOfD is registered as
+// idle:d=2); [RegisterPolicy] makes it a spec.
 // Its value is the spec every replication and dispatcher starts from: each
 // replication runs on its own copy, and a run whose Pick changes that copy
 // (a counter in a pointer receiver, a map it fills, a random source of its
@@ -565,9 +567,13 @@
 // A built-in policy is one file and its test: policy_NAME.go registers the
 // family (mustRegister(policyRegistry, PolicyType{Name, Params, Example,
 // Summary, New}), from which [ParsePolicy], -policy, lbsim run -h, sweep
-// files and the explorer's menu take it) and defines its Pick and whichever
-// optional methods of [Policy] it has something to say in; a fast dispatcher
-// (newDispatcher) and an inline case in sim_lean.go are optional speed. A
+// files and the explorer's menu take it) and defines its Pick and the
+// methods of a built-in policy (policy.go's builtin): describe, its
+// Description with the unexported facts only built-ins have (its split,
+// sampling, symmetry, per-job indexes, ...); validate; start; theory, whose
+// formulas name the disciplines they cover; and newDispatcher, its own
+// dispatcher (or a viewDispatcher on its Pick). An inline case in
+// sim_lean.go is optional speed. A
 // size law is one file and its test too (size_erlang.go and
 // size_erlang_test.go were added this way): mustRegister(sizeRegistry,
 // Family[SizeLaw]{...}), the law's Rand, Mean, SecondMoment, Validate and a String

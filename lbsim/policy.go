@@ -200,6 +200,9 @@ func (p yours) describe(c *Config) Description {
 }
 
 func (p yours) validate(c *Config) error {
+	if err := checkRetired(p.Policy); err != nil {
+		return err
+	}
 	if v, ok := p.Policy.(Validator); ok {
 		return v.Validate(c.Servers, c.sizes())
 	}
@@ -225,6 +228,23 @@ func (p yours) newDispatcher(s *sim) dispatcher {
 	d := &viewDispatcher{v: View{s: s}}
 	d.p = p.start(&d.v)
 	return d
+}
+
+// retiredMethods are the optional methods a policy of one's own had before
+// its Description: one that still has one would run without what it says
+// (its label, the state it reads, its split), so it is refused with where
+// to say it now.
+var retiredMethods = []struct{ name, field string }{
+	{"Reads", "Reads"}, {"Label", "Label"}, {"RowParams", "D and C"}, {"Probes", "Probes"}, {"Classes", "Classes"}, {"WorkShares", "WorkShares"},
+}
+
+func checkRetired(p Policy) error {
+	for _, m := range retiredMethods {
+		if _, ok := reflect.TypeOf(p).MethodByName(m.name); ok {
+			return fmt.Errorf("policy %s has a method %s, which lbsim no longer asks: say it in the policy's Description, a method Describe(c lbsim.Config) lbsim.Description returning lbsim.Description{%s: ...} (see lbsim.Policy)", p, m.name, m.field)
+		}
+	}
+	return nil
 }
 
 // Describe is what lbsim knows of p under c: the policy's own Description

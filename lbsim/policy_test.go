@@ -294,3 +294,17 @@ func (ownLabelRND) Describe(Config) Description { return Description{Label: "min
 type firstOfJSQ struct{ JSQ }
 
 func (firstOfJSQ) Pick(*View, float64) int { return 0 }
+
+// A policy of one's own with an optional method lbsim asked before the
+// Description is refused, with where to say it now: run without it, it
+// would read as a policy that says nothing.
+func TestRetiredMethodsRefused(t *testing.T) {
+	_, err := Run(Config{Servers: 4, Load: 0.5, Sizes: Exponential{M: 1}, Policy: oldStyle{}, Jobs: 1000})
+	if err == nil || !strings.Contains(err.Error(), "has a method Reads, which lbsim no longer asks") || !strings.Contains(err.Error(), "lbsim.Description{Reads: ...}") {
+		t.Errorf("a policy with Reads: %v, want the refusal naming Description's Reads", err)
+	}
+}
+
+type oldStyle struct{ Random }
+
+func (oldStyle) Reads() State { return NoState }
