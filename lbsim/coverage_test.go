@@ -221,15 +221,6 @@ type covRun struct {
 
 func (r covRun) covered() bool { return math.Abs(r.Mean-r.Exact) <= r.CI }
 
-func (r covRun) has(rule string) bool {
-	for _, w := range r.Rules {
-		if w == rule {
-			return true
-		}
-	}
-	return false
-}
-
 // blindWarned: a warning from a rule that does not look at theory's value
 // (all but exact-outside-ci and below-lower-bound): what a configuration
 // without an exact value would show.

@@ -264,9 +264,8 @@ type srptSplit struct {
 	sizes   SizeLaw
 	split   []classSplit
 	lambda  float64
-	solved  map[int]srptServer // by the run's first server
-	bound   float64            // the largest relative error bound
-	inexact bool               // a server's law is not atomic: integrated
+	bound   float64 // the largest relative error bound
+	inexact bool    // a server's law is not atomic: integrated
 }
 
 // srptServer is the queue of a run of alike servers: its law, its
