@@ -271,8 +271,8 @@ var columnField = sync.OnceValue(func() map[string]reflect.StructField {
 
 // Row's fields that mirror a table are checked when the package starts: a
 // setting or a percentile added to its table without its Row field stops
-// every program at once, naming the field to add, rather than NewRow with a
-// reflect panic.
+// every program at once with the field to add, not NewRow with a reflect
+// panic.
 func init() {
 	if err := checkRow(fields, percentiles[:]); err != nil {
 		panic(err)
@@ -280,11 +280,11 @@ func init() {
 }
 
 // checkRow says which field Row lacks, or holds out of place or of another
-// type, for the field table fs and the percentile table ps. Each table's
-// columns are a run of consecutive fields in the table's order: the settings
-// are Row's first fields, and each percentile has its quantiles with their
-// half-widths (p99_wait, p99_wait_ci95, ..., p99_response, ...) and its
-// exact values (exact_p99_wait, ..., exact_p99_response, ...).
+// type, for the field table fs and the percentile table ps: each table's
+// columns are consecutive fields in its order, the settings Row's first,
+// and each percentile has its quantiles with their half-widths (p99_wait,
+// p99_wait_ci95, ..., p99_response, ...) and its exact values
+// (exact_p99_wait, ..., exact_p99_response, ...).
 func checkRow(fs []Field, ps []Percentile) error {
 	var settings, quantiles, exact []rowColumn
 	for i := range fs {
@@ -299,9 +299,8 @@ func checkRow(fs []Field, ps []Percentile) error {
 			exact = append(exact, rowColumn{"exact_" + p.Name + side, f64})
 		}
 	}
-	return errors.Join(checkRun(settings, "the field table (Fields, config_fields.go)", true),
-		checkRun(quantiles, "the percentile table (stat_percentiles.go)", false),
-		checkRun(exact, "the percentile table (stat_percentiles.go)", false))
+	const pt = "the percentile table (stat_percentiles.go)"
+	return errors.Join(checkRun(settings, "the field table (config_fields.go)", true), checkRun(quantiles, pt, false), checkRun(exact, pt, false))
 }
 
 // rowColumn is a column a table gives Row, with the Go type of its values.
@@ -326,40 +325,37 @@ func settingType(f *Field) reflect.Type {
 }
 
 // checkRun checks that Row holds run's columns as consecutive fields of
-// their types, first of all when first.
+// their types, as its first fields if first.
 func checkRun(run []rowColumn, table string, first bool) error {
 	at := map[string]int{}
 	for i, sf := range rowColumns() {
 		at[sf.Tag.Get("json")] = i
 	}
-	where := func(i int) string { // the run's columns before i are in place
-		if i > 0 {
-			return "after " + goName(run[i-1].name)
-		}
-		if !first {
-			for _, c := range run {
-				if _, ok := at[c.name]; ok {
-					return "before " + goName(c.name)
-				}
-			}
-		}
-		return "as its first field"
-	}
+	has := func(c rowColumn) bool { _, ok := at[c.name]; return ok }
+	var errs []error
+	prev := -1 // the position of the run's last column Row has
 	for i, c := range run {
+		where := "as its first field" // where c belongs, the columns before it added
+		if i > 0 {
+			where = "after " + goName(run[i-1].name)
+		} else if j := slices.IndexFunc(run, has); !first && j >= 0 {
+			where = "before " + goName(run[j].name)
+		}
 		pos, ok := at[c.name]
-		if !ok {
-			return fmt.Errorf("lbsim: Row has no field for the column %s of %s: add\n\t%s %s `json:\"%s\"`\nto Row (result_row.go) %s",
-				c.name, table, goName(c.name), c.typ, c.name, where(i))
-		}
 		sf := rowColumns()[pos]
-		if sf.Type != c.typ {
-			return fmt.Errorf("lbsim: Row.%s, the column %s of %s, is %s: make it %s", sf.Name, c.name, table, sf.Type, c.typ)
+		switch {
+		case !ok:
+			errs = append(errs, fmt.Errorf("lbsim: Row has no field for the column %s of %s: add\n\t%s %s `json:\"%s\"`\nto Row (result_row.go) %s",
+				c.name, table, goName(c.name), c.typ, c.name, where))
+			continue
+		case sf.Type != c.typ:
+			errs = append(errs, fmt.Errorf("lbsim: Row.%s, the column %s of %s, is %s: make it %s", sf.Name, c.name, table, sf.Type, c.typ))
+		case (first || prev >= 0) && pos != prev+1:
+			errs = append(errs, fmt.Errorf("lbsim: Row.%s, the column %s of %s, is out of the table's order: move it %s", sf.Name, c.name, table, where))
 		}
-		if (first && pos != i) || (i > 0 && pos != at[run[i-1].name]+1) {
-			return fmt.Errorf("lbsim: Row.%s, the column %s of %s, is out of the table's order: move it %s", sf.Name, c.name, table, where(i))
-		}
+		prev = pos
 	}
-	return nil
+	return errors.Join(errs...)
 }
 
 // goName is the Go name of a column's field: p99_wait_ci95 is P99WaitCI95.
