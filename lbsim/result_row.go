@@ -335,19 +335,19 @@ func checkRun(run []rowColumn, table string, first bool) error {
 	var errs []error
 	prev := -1 // the position of the run's last column Row has
 	for i, c := range run {
-		where := "as its first field" // where c belongs, the columns before it added
+		where := "as its first field" // where c goes, once the run's columns before it are in place
 		if i > 0 {
 			where = "after " + goName(run[i-1].name)
 		} else if j := slices.IndexFunc(run, has); !first && j >= 0 {
 			where = "before " + goName(run[j].name)
 		}
 		pos, ok := at[c.name]
-		sf := rowColumns()[pos]
-		switch {
-		case !ok:
+		if !ok {
 			errs = append(errs, fmt.Errorf("lbsim: Row has no field for the column %s of %s: add\n\t%s %s `json:\"%s\"`\nto Row (result_row.go) %s",
 				c.name, table, goName(c.name), c.typ, c.name, where))
 			continue
+		}
+		switch sf := rowColumns()[pos]; {
 		case sf.Type != c.typ:
 			errs = append(errs, fmt.Errorf("lbsim: Row.%s, the column %s of %s, is %s: make it %s", sf.Name, c.name, table, sf.Type, c.typ))
 		case (first || prev >= 0) && pos != prev+1:
