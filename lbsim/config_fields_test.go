@@ -1,7 +1,6 @@
 package lbsim
 
 import (
-	"encoding/json"
 	"flag"
 	"io"
 	"reflect"
@@ -15,8 +14,9 @@ import (
 
 // A setting added to the table is, with nothing else written, a flag (with
 // its doc and default), a sweep-file key, a part of Config.Key and of the
-// sweep id, an argument of a batch script's tasks, a CSV column and a key
-// of the run's JSON.
+// sweep id and an argument of a batch script's tasks; the package's start
+// (checkRow) then asks for its Row field, which makes it a CSV column and a
+// key of the run's JSON.
 func TestFieldAddedEverywhere(t *testing.T) {
 	defer func(saved []Field) { fields = saved }(fields)
 	fields = append(slices.Clone(fields), Field{Name: "test-setting", Label: "test", Go: "Seed",
@@ -50,51 +50,15 @@ func TestFieldAddedEverywhere(t *testing.T) {
 	if !strings.Contains(cfg.Key(), "test_setting=9") {
 		t.Errorf("Config.Key lacks test_setting: %s", cfg.Key())
 	}
-	r, err := Run(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	row := NewRow(r)
-	i := slices.Index(RowHeader(), "test_setting")
-	if i < 0 || row.Record()[i] != "9" {
-		t.Fatalf("CSV header %v, record %v: want a column test_setting of 9", RowHeader(), row.Record())
-	}
-	var obj map[string]any
-	if data, err := json.Marshal(row); err != nil || json.Unmarshal(data, &obj) != nil || obj["test_setting"] != 9.0 {
-		t.Errorf("the row's JSON %v lacks test_setting 9 (%v)", obj, err)
-	}
-	if v, ok := row.setting("test_setting"); !ok || v != uint64(9) {
-		t.Errorf("Row.Extra %v: want test_setting 9", row.Extra)
+	want := "add\n\tTestSetting uint64 `json:\"test_setting\"`\nto Row (result_row.go) after SampleEvery"
+	if err := checkRow(fields, percentiles[:]); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("checkRow with the setting added: %v, want it to say\n%s", err, want)
 	}
 }
 
-// Row's setting fields are views of the table: each names a setting's
-// column, with the Go type of its values, in the table's order, so a
-// dataframe of rows (their fields) and their CSV (RowHeader) have the same
-// columns in the same order.
+// Row's setting fields are views of the table: each holds its setting's
+// column, of the very type the table gives it.
 func TestRowSettingsFollowTable(t *testing.T) {
-	var want, got []string
-	for _, f := range fields {
-		if f.inKey() {
-			want = append(want, f.Column())
-		}
-	}
-	for _, sf := range rowColumns() {
-		if _, ok := settingFields()[sf.Tag.Get("json")]; ok {
-			got = append(got, sf.Tag.Get("json"))
-		}
-	}
-	if !slices.Equal(got, want) {
-		t.Errorf("Row's setting fields\n%v\nwant the table's columns\n%v", got, want)
-	}
-	if cols := append(slices.Clone(got), func() (out []string) {
-		for _, sf := range resultColumns() {
-			out = append(out, sf.Tag.Get("json"))
-		}
-		return out
-	}()...); !slices.Equal(cols, RowHeader()) {
-		t.Errorf("Row's fields\n%v\nand the CSV header\n%v differ", cols, RowHeader())
-	}
 	cfg := Config{Servers: 3, Speeds: []float64{2, 1, 1}, Load: 0.5, Sizes: Exponential{M: 1}, Policy: JSQ{D: 2},
 		Jobs: 100, Warmup: 10, Reps: 2, Seed: 4, Refresh: 1, Tally: true, Dispatchers: 2, DispatcherWeights: []float64{2, 1},
 		Stagger: true, Batches: 5, ControlVariates: true, AllowOverload: true, SampleEvery: 3}
@@ -104,8 +68,7 @@ func TestRowSettingsFollowTable(t *testing.T) {
 		if !f.inKey() {
 			continue
 		}
-		v, _ := row.setting(f.Column())
-		if col := f.ops.column(&cfg); reflect.ValueOf(col).Convert(reflect.TypeOf(v)).Interface() != v {
+		if v, col := row.setting(f.Column()), f.ops.column(&cfg); v != col {
 			t.Errorf("column %s: row %v, table %v", f.Column(), v, col)
 		}
 	}

@@ -47,7 +47,8 @@ func TestLiveStateIndependentOfDispatchers(t *testing.T) {
 			if r.Wait.Mean == one.Wait.Mean {
 				t.Errorf("%s: M=%d gives M=1's mean wait %v to the bit: the dispatchers do not draw from their own streams", Label(p), m, r.Wait.Mean)
 			}
-			// Hellemans' thesis data (DESIGN.md): LL-2, K=20, rho=0.9, mean response 2.3042.
+			// Hellemans' finite-K simulations of LL-2 with replacement (behind Hellemans and Van Houdt,
+			// SIGMETRICS 2018; see TestLL2FiniteKHellemans): K=20, rho=0.9, mean response 2.3042.
 			if p == (LeastLoaded{D: 2, Replace: true}) && math.Abs(r.Response.Mean-2.3042) > 1.5*r.Response.CI95 {
 				t.Errorf("LL-2r M=%d: mean response %v, Hellemans' K=20 value 2.3042", m, r.Response)
 			}

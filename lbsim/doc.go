@@ -416,23 +416,13 @@
 // The sample path is the same with and without the option (same seeds, same
 // jobs); only the estimate and its interval change.
 //
-// Measured (control_study_test.go, LBSIM_CV_SEEDS=100: 100 seeds, one
-// replication of 20 batch means; CPU seconds of the run's thread, not wall
-// time; h^2 t is the work-normalised variance, its ratio below 1 a gain):
-//
-//	family (exact value)                                   jobs  half-width plain/CV  CPU s plain/CV  coverage plain/CV  h^2 t ratio
-//	RND K=10, handout's two-point sizes, load 0.7 (M/G/1)  2e6   77.1 / 55.8          0.062 / 0.070   0.96 / 0.94        0.59
-//	RND K=10, H2 SCV 10, load 0.9 (M/G/1)                  1e6   4.57 / 3.63          0.040 / 0.044   0.93 / 0.92        0.69
-//	LWL K=4, exponential, load 0.9 (M/M/4)                 1e6   0.097 / 0.075        0.111 / 0.114   0.92 / 0.91        0.61
-//	RR K=4, exponential, load 0.9 (E_4/M/1)                1e6   0.229 / 0.160        0.031 / 0.034   0.94 / 0.96        0.55
-//
-// So where it applies (Poisson arrivals, one replication of batch means, or
-// 10+ replications) it is worth 1.4 to 1.8 times the run length for 3-13%
-// more CPU, and coverage stays at 95%. It does not help where it drops every
-// control (fewer than 10 replications, deterministic arrivals with
-// deterministic sizes), and it does not remove bias: a run too short for its
-// load (an initial-transient warning) gets a narrower interval around the
-// same biased value.
+// Where it applies (Poisson arrivals, one replication of batch means, or
+// 10+ replications) it is worth 1.4 to 1.8 times the run length for a few
+// percent more CPU, and coverage stays at 95% (control_study_test.go). It
+// does not help where it drops every control (fewer than 10 replications,
+// deterministic arrivals with deterministic sizes), and it does not remove
+// bias: a run too short for its load (an initial-transient warning) gets a
+// narrower interval around the same biased value.
 //
 // # Limits
 //
@@ -465,87 +455,37 @@
 //
 // # Speed
 //
-// A FCFS server is fully described by the time its workload reaches zero, so
-// a job's waiting time is known when it is dispatched: no event list and no
-// O(K) update per job (the R code's cost). RND, RR and SITA cost O(1) a job,
-// LL-d and JSQ-d O(d), JSQ(d,m) and LL(d,m) O((d+m)^2), LWL, JIQ and JSQ O(1)
-// amortized live under FCFS (a radix heap: an entry moves down at most 64
-// times, 16 beyond 4096 servers, where its buckets are 4-bit digits; LWL
-// and JIQ on K <= 24 servers scan the K free times instead, 1.2-2
-// times as fast there: BenchmarkJIQLWLSmallK, K = 2: JIQ 9-11 M -> 15-19 M
-// jobs/s, busy machine) and O(log K) under PS and SRPT or on a board (a PS or SRPT server
-// costs O(log n) an arrival and a departure, n its jobs); memory does not grow with N
-// (for a stable load: the per-job state grows with the backlog, and is
-// bounded, see Limits). go test -bench . ./lbsim/ reports jobs per second for
-// every policy and discipline.
+// Under FCFS a server is the time its work runs out, so a job's wait is
+// known when it is dispatched: no event list, no O(K) update a job.
+// Dispatching costs O(1) a job for RND, RR and weighted random; O(log G)
+// for SITA and weighted round robin over G groups; O(d) for LL-d, JSQ-d and
+// SED-d; O((d+m)^2) for JSQ(d,m) and LL(d,m); O(G) for SED over G distinct
+// speeds; O(1) amortized for LWL, JSQ, JIQ and LSQ on live state under FCFS
+// (a monotone radix heap; up to 24 servers LWL and JIQ scan the free
+// times), and O(log K) on a board or under PS and SRPT (a heap). A PS or
+// SRPT server keeps its jobs in a heap too, O(log n) an arrival and a
+// departure with n jobs at it: the same system runs several times slower
+// than under FCFS. Memory does not grow with the number of jobs at a stable
+// load (the per-job state follows the backlog, and is bounded: see Limits).
 //
-// Measured with go test -bench . -count 3 -cpu 1 ./lbsim/ (medians, one core
-// of this project's 2-core machine when it was otherwise idle; K = 50,
-// rho = 0.5, handout sizes, every metric on). BenchmarkMinimalLoop is the
-// yardstick: bare hand-written RND, RR and LL-2 loops, PCG called directly,
-// lazy free times, summing the waits only; BenchmarkFloor runs each policy
-// and its loop side by side in one process and reports the ratio of their
-// processor times, which holds better than two separate runs on a shared
-// machine. BenchmarkScaling gives jobs per
-// second against K = 100 .. 100,000, exponential sizes, load 0.9:
+// At large K the sampling policies (RND, RR, LL-d, JSQ-d) cost about the
+// same as at small K; LWL, JSQ and JIQ slow down slowly, PS and SRPT most,
+// for the cache misses of reading a server's state. Beyond 4,096 servers
+// RND and the pairs of LL-2 and JSQ-2 are drawn a block ahead and their
+// servers' state loaded first, so that those misses overlap (sim_lean.go,
+// sim_ahead.go). A replication's setup is O(K): give a run at large K enough
+// jobs that it is a small part. A replication runs on one core; a run's
+// replications and a sweep's configurations spread over Workers cores.
 //
-//	policy             FCFS jobs/s  PS jobs/s  yardstick  K=100  K=100,000
-//	RR                 59 M         17 M       120 M      57 M   53 M
-//	RND                53 M         15 M       104 M      51 M   41 M
-//	SITA               52 M         16 M
-//	LL-2               37 M         14 M       43 M       36 M   30 M
-//	JSQ-2              23 M         12 M                  22 M   15 M
-//	JIQ                13 M         9 M
-//	LWL                13 M         9 M                   12 M   7.7 M
-//	JSQ                12 M         7 M                   11 M   6.5 M
-//	JSQ(2,1), LL(2,1)  10 M         7-8 M
-//
-// On a stale board (K = 100, H2 sizes of SCV 10, load 0.9,
-// BenchmarkStaleBoard): JSQ-2 25 M jobs/s, JSQ 19 M. The handout's whole
-// experiment (10 loads x RND, RR, LL-2 x 2e6 jobs, about 62 minutes in the
-// course's R code) takes 1.3 s on one core (BenchmarkHandoutExperiment).
-//
-// The disciplines at scale (BenchmarkDisciplines: RND and LL-2, H2 sizes of
-// SCV 10, load 0.9, 2^21 jobs, one core of the idle machine, three runs),
-// jobs/s for RND / LL-2:
-//
-//	K          FCFS           PS                 SRPT
-//	100        51 M / 38 M    9.2-10 M / 8-10 M  12-12.6 M / 9-11 M
-//	100,000    33 M / 29 M    3.5-4.4 M / 3.6-4 M  4.1-4.7 M / 3.3-4.1 M
-//
-// At K = 100,000 a PS or SRPT arrival reads its server's heap, a cache
-// miss away, where FCFS reads one free time: RND and the pairs of LL-2 and
-// JSQ-2 name the servers of the next block from a copy of their stream, so
-// that those misses overlap (sim_ahead.go). Nothing is allocated a job
-// beyond a queue's growth to its peak.
-//
-// Where the time goes. The common case, measured FCFS jobs of RND, RR, SITA,
-// LL-2, JSQ-2 or SED-2 (live or on a board), runs in lean blocks (sim_lean.go): one
-// loop for 256 jobs, which draws each job's Poisson arrival gap (and RND's
-// and SITA's server) as it goes, with the generators in local variables, so
-// that the random draws (multiplications) overlap the queueing and the
-// bookkeeping (loads and stores). Sizes, and the pairs of LL-2, JSQ-2 and
-// SED-2, are drawn a block at a time. Everything else (the warm-up, PS, SRPT, traces,
-// sampling, the index policies, your own policies) runs in the general loop,
-// with the same numbers to the last bit (TestLeanBlocks). A job records
-// seven things (batch and class sums, the handout's quantity, the waiting-
-// and response-time histograms, the server's work, the sizes' second
-// moment); the yardstick records one sum, which is most of the remaining
-// factor (BenchmarkFloor, quiet machine: RND 1.8, RR 1.9, LL-2 1.0), close
-// to the ratio of their instructions a job (callgrind, 2^20 jobs: RND 306
-// against 178, RR 262 against 150): the lean loop has about twenty live
-// values, and Go's register allocator keeps a third of them on the stack,
-// where the yardstick's five stay in registers. Of the records, the
-// waiting-time histogram costs most (about an eighth of a job, measured by
-// leaving it out): its counter's address is known late, after the wait.
-// At large K the cost is cache misses on the servers' state: the free times are one dense array (8 bytes a server), a server's
-// departure FIFO is one cache line (short queues inline), and beyond 4,096
-// servers the servers drawn for a block of 256 jobs are drawn, and their
-// state loaded, before the block runs, so that the misses overlap. JSQ, LWL
-// and JIQ keep their index of the servers in a monotone radix heap
-// (departure or free times only grow): a push appends to a bucket, a pop
-// moves one bucket's entries down, where a heap misses the cache at every
-// level.
+// The speed comes from lean blocks of 256 jobs for the common case
+// (measured FCFS jobs of RND, RR, SITA, LL-2, JSQ-2 and SED-2: sim_lean.go)
+// with the same numbers to the last bit as the general loop, which runs the
+// rest (TestLeanBlocks); a policy of your own, picking through a View, is
+// the slowest (see Adding a policy). Nothing is allocated a job beyond a
+// queue's growth to its peak. go test -bench . ./lbsim/ measures jobs per
+// second on your machine: every policy and discipline (BenchmarkPolicies),
+// against K (BenchmarkScaling), and against the leanest hand-written loop
+// (BenchmarkFloor).
 //
 // # Code version
 //

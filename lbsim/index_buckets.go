@@ -48,9 +48,6 @@ func (b *countBuckets) server(i int) int32 {
 	return b.members[i]
 }
 
-// count is server k's count.
-func (b *countBuckets) count(k int) int32 { return b.at[k].cnt }
-
 // touch loads server k's record and returns its count.
 func (b *countBuckets) touch(k int) uint64 { return uint64(b.at[k].cnt) }
 

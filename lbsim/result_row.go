@@ -6,6 +6,7 @@ import (
 	"encoding/csv"
 	"encoding/gob"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -27,9 +28,10 @@ import (
 // NaN. The configuration's parameters are typed fields, never to be parsed
 // back from the spec strings.
 //
-// The setting fields are filled from the field table by their column name
-// (NewRow): they are views of it for Go code, in its order, and a setting
-// without a Row field of its own is still a column, held in Extra.
+// The setting fields and the quantile fields are views of the field table
+// and the percentile table, filled from them by column name (NewRow); the
+// package does not start unless Row has each table's fields in its order
+// (checkRow names the field to add).
 type Row struct {
 	Policy            string  `json:"policy"` // spec, e.g. "ll:d=2"
 	Servers           int     `json:"servers"`
@@ -57,8 +59,6 @@ type Row struct {
 	ControlVariates   bool    `json:"control_variates"`
 	Overload          bool    `json:"overload"`
 	SampleEvery       float64 `json:"sample_every"`
-	// Extra holds the columns of settings without a field above.
-	Extra map[string]any `json:"-" frame:"-"`
 
 	Label    string  `json:"label"`     // the policy's name, e.g. LL-2
 	D        int     `json:"d"`         // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
@@ -235,7 +235,33 @@ func (r *Row) setQuantiles(res Result) {
 	}
 }
 
-// columnField is Row's field of each column, by its name.
+// setSettings fills the setting columns from c through the field table.
+func (r *Row) setSettings(c *Config) {
+	v := reflect.ValueOf(r).Elem()
+	for i := range fields {
+		if f := &fields[i]; f.inKey() {
+			v.FieldByIndex(columnField()[f.Column()].Index).Set(reflect.ValueOf(f.ops.column(c)))
+		}
+	}
+}
+
+// setting is r's value of the setting column name.
+func (r Row) setting(name string) any {
+	return reflect.ValueOf(r).FieldByIndex(columnField()[name].Index).Interface()
+}
+
+// rowColumns are Row's fields that are columns, in RowHeader's order;
+// columnField is each by its column's name.
+var rowColumns = sync.OnceValue(func() []reflect.StructField {
+	var out []reflect.StructField
+	for f := range reflect.TypeFor[Row]().Fields() {
+		if f.Tag.Get("json") != "-" {
+			out = append(out, f)
+		}
+	}
+	return out
+})
+
 var columnField = sync.OnceValue(func() map[string]reflect.StructField {
 	out := map[string]reflect.StructField{}
 	for _, sf := range rowColumns() {
@@ -244,47 +270,107 @@ var columnField = sync.OnceValue(func() map[string]reflect.StructField {
 	return out
 })
 
-// setSettings fills the setting columns from c through the field table:
-// into the Row field of the column's name, else into Extra.
-func (r *Row) setSettings(c *Config) {
-	v := reflect.ValueOf(r).Elem()
-	for i := range fields {
-		f := &fields[i]
-		if !f.inKey() {
-			continue
-		}
-		val := f.ops.column(c)
-		if sf, ok := settingFields()[f.Column()]; ok {
-			v.FieldByIndex(sf.Index).Set(reflect.ValueOf(val).Convert(sf.Type))
-			continue
-		}
-		if r.Extra == nil {
-			r.Extra = map[string]any{}
-		}
-		r.Extra[f.Column()] = val
+// Row's fields that mirror a table are checked when the package starts: a
+// setting or a percentile added to its table without its Row field stops
+// every program at once with the field to add, not NewRow with a reflect
+// panic.
+func init() {
+	if err := checkRow(fields, percentiles[:]); err != nil {
+		panic(err)
 	}
 }
 
-// setting is the value of the setting column name in r, and whether r
-// has it.
-func (r Row) setting(name string) (any, bool) {
-	if sf, ok := settingFields()[name]; ok {
-		return reflect.ValueOf(r).FieldByIndex(sf.Index).Interface(), true
-	}
-	v, ok := r.Extra[name]
-	return v, ok
-}
-
-// settingFields are Row's fields that hold a setting's column, by column.
-var settingFields = sync.OnceValue(func() map[string]reflect.StructField {
-	out := map[string]reflect.StructField{}
-	for _, sf := range rowColumns() {
-		if f, ok := fieldNamed(sf.Tag.Get("json")); ok && f.inKey() && f.Column() == sf.Tag.Get("json") {
-			out[f.Column()] = sf
+// checkRow says which field Row lacks, or holds out of place or of another
+// type, for the field table fs and the percentile table ps: each table's
+// columns are consecutive fields in its order, the settings Row's first,
+// and each percentile has its quantiles with their half-widths (p99_wait,
+// p99_wait_ci95, ..., p99_response, ...) and its exact values
+// (exact_p99_wait, ..., exact_p99_response, ...).
+func checkRow(fs []Field, ps []Percentile) error {
+	var settings, quantiles, exact []rowColumn
+	for i := range fs {
+		if f := &fs[i]; f.inKey() {
+			settings = append(settings, rowColumn{f.Column(), settingType(f)})
 		}
 	}
-	return out
-})
+	f64 := reflect.TypeFor[float64]()
+	for _, side := range []string{"_wait", "_response"} {
+		for _, p := range ps {
+			quantiles = append(quantiles, rowColumn{p.Name + side, f64}, rowColumn{p.Name + side + "_ci95", f64})
+			exact = append(exact, rowColumn{"exact_" + p.Name + side, f64})
+		}
+	}
+	const pt = "the percentile table (stat_percentiles.go)"
+	return errors.Join(checkRun(settings, "the field table (config_fields.go)", true), checkRun(quantiles, pt, false), checkRun(exact, pt, false))
+}
+
+// rowColumn is a column a table gives Row, with the Go type of its values.
+type rowColumn struct {
+	name string
+	typ  reflect.Type
+}
+
+// settingType is the Go type of a setting's column (fieldOps.column): an
+// integer setting's is its Config field's (int, int64 or uint64).
+func settingType(f *Field) reflect.Type {
+	switch f.kind {
+	case kindInt:
+		sf, _ := reflect.TypeFor[Config]().FieldByName(f.Go)
+		return sf.Type
+	case kindFloat:
+		return reflect.TypeFor[float64]()
+	case kindBool:
+		return reflect.TypeFor[bool]()
+	}
+	return reflect.TypeFor[string]()
+}
+
+// checkRun checks that Row holds run's columns as consecutive fields of
+// their types, as its first fields if first.
+func checkRun(run []rowColumn, table string, first bool) error {
+	at := map[string]int{}
+	for i, sf := range rowColumns() {
+		at[sf.Tag.Get("json")] = i
+	}
+	has := func(c rowColumn) bool { _, ok := at[c.name]; return ok }
+	var errs []error
+	prev := -1 // the position of the run's last column Row has
+	for i, c := range run {
+		where := "as its first field" // where c goes, once the run's columns before it are in place
+		if i > 0 {
+			where = "after " + goName(run[i-1].name)
+		} else if j := slices.IndexFunc(run, has); !first && j >= 0 {
+			where = "before " + goName(run[j].name)
+		}
+		pos, ok := at[c.name]
+		if !ok {
+			errs = append(errs, fmt.Errorf("lbsim: Row has no field for the column %s of %s: add\n\t%s %s `json:\"%s\"`\nto Row (result_row.go) %s",
+				c.name, table, goName(c.name), c.typ, c.name, where))
+			continue
+		}
+		switch sf := rowColumns()[pos]; {
+		case sf.Type != c.typ:
+			errs = append(errs, fmt.Errorf("lbsim: Row.%s, the column %s of %s, is %s: make it %s", sf.Name, c.name, table, sf.Type, c.typ))
+		case (first || prev >= 0) && pos != prev+1:
+			errs = append(errs, fmt.Errorf("lbsim: Row.%s, the column %s of %s, is out of the table's order: move it %s", sf.Name, c.name, table, where))
+		}
+		prev = pos
+	}
+	return errors.Join(errs...)
+}
+
+// goName is the Go name of a column's field: p99_wait_ci95 is P99WaitCI95.
+func goName(column string) string {
+	var b strings.Builder
+	for part := range strings.SplitSeq(column, "_") {
+		if part == "ci95" {
+			b.WriteString("CI95")
+		} else if part != "" {
+			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
+		}
+	}
+	return b.String()
+}
 
 // meanWarmup is the warm-up a result's replications discarded, on average:
 // the fixed count, or the mean MSER truncation with auto warm-up.
@@ -345,7 +431,7 @@ func separating(rows []Row) (string, []string) {
 		var vals []string
 		seen := map[any]bool{}
 		for _, r := range rows {
-			if v, _ := r.setting(f.Column()); !seen[v] {
+			if v := r.setting(f.Column()); !seen[v] {
 				seen[v] = true
 				vals = append(vals, fmtValue(v))
 			}
@@ -358,13 +444,9 @@ func separating(rows []Row) (string, []string) {
 }
 
 // selectExpr is the Go condition that keeps r's value of the setting
-// column name: on its Row field, or on Extra.
+// column name.
 func selectExpr(r Row, name string) string {
-	v, _ := r.setting(name)
-	if sf, ok := settingFields()[name]; ok {
-		return fmt.Sprintf("r.%s == %s", sf.Name, fmtGo(v))
-	}
-	return fmt.Sprintf("r.Extra[%q] == %s", name, fmtGo(v))
+	return fmt.Sprintf("r.%s == %s", columnField()[name].Name, fmtGo(r.setting(name)))
 }
 
 // fmtValue is a column's value as the tables print it; fmtGo as Go source.
@@ -424,55 +506,22 @@ func fmtLoads(m map[float64]bool) string {
 }
 
 // RowHeader is the CSV header of rows, the keys of their JSON objects and
-// the columns of their tables: the setting columns of the field table
-// (Fields), then the json names of Row's result fields (Config, Extra and
-// the replication means, tagged "-", are not columns).
+// the columns of their tables: the json names of Row's fields (Config and
+// the replication means, tagged "-", are not columns), which begin with the
+// setting columns of the field table (Fields), in its order.
 func RowHeader() []string {
 	var out []string
-	for i := range fields {
-		if fields[i].inKey() {
-			out = append(out, fields[i].Column())
-		}
-	}
-	for _, sf := range resultColumns() {
-		out = append(out, sf.Tag.Get("json"))
-	}
-	return out
-}
-
-// rowColumns are Row's fields that are columns; resultColumns those that
-// are no setting's.
-func rowColumns() []reflect.StructField {
-	var out []reflect.StructField
-	for f := range reflect.TypeFor[Row]().Fields() {
-		if f.Tag.Get("json") != "-" {
-			out = append(out, f)
-		}
-	}
-	return out
-}
-
-func resultColumns() []reflect.StructField {
-	var out []reflect.StructField
 	for _, sf := range rowColumns() {
-		if _, ok := settingFields()[sf.Tag.Get("json")]; !ok {
-			out = append(out, sf)
-		}
+		out = append(out, sf.Tag.Get("json"))
 	}
 	return out
 }
 
 // values are the row's columns, in RowHeader's order.
 func (r Row) values() []any {
-	var out []any
-	for i := range fields {
-		if fields[i].inKey() {
-			v, _ := r.setting(fields[i].Column())
-			out = append(out, v)
-		}
-	}
 	rv := reflect.ValueOf(r)
-	for _, sf := range resultColumns() {
+	var out []any
+	for _, sf := range rowColumns() {
 		out = append(out, rv.FieldByIndex(sf.Index).Interface())
 	}
 	return out

@@ -149,3 +149,53 @@ func TestRowLongLists(t *testing.T) {
 		t.Errorf("short lists: speeds %q, dispatcher weights %q; want them in full", row.Speeds, row.DispatcherWeights)
 	}
 }
+
+// A percentile added to its table without its Row fields stops the package
+// at its start with every field to add, of its type and json name, and
+// where; a field out of the table's order, or of another type than its
+// column's, is named too.
+func TestRowCheckNamesPercentileFields(t *testing.T) {
+	fs := slices.Clone(fields)
+	fs[slices.IndexFunc(fs, func(f Field) bool { return f.Name == "seed" })].kind = kindFloat
+	if err, want := checkRow(fs, percentiles[:]), "lbsim: Row.Seed, the column seed of the field table (config_fields.go), is uint64: make it float64"; err == nil || err.Error() != want {
+		t.Errorf("a float seed: error %v, want %s", err, want)
+	}
+
+	with := func(i int, p Percentile) []Percentile { return slices.Insert(slices.Clone(percentiles[:]), i, p) }
+	for _, c := range []struct {
+		ps   []Percentile
+		want []string
+	}{
+		{with(nPercentiles, Percentile{"p9999", 0.9999}), []string{
+			"lbsim: Row has no field for the column p9999_wait of the percentile table (stat_percentiles.go): add\n\tP9999Wait float64 `json:\"p9999_wait\"`\nto Row (result_row.go) after P999WaitCI95",
+			"add\n\tP9999WaitCI95 float64 `json:\"p9999_wait_ci95\"`\nto Row (result_row.go) after P9999Wait",
+			"add\n\tP9999Response float64 `json:\"p9999_response\"`\nto Row (result_row.go) after P999ResponseCI95",
+			"add\n\tP9999ResponseCI95 float64 `json:\"p9999_response_ci95\"`\nto Row (result_row.go) after P9999Response",
+			"lbsim: Row has no field for the column exact_p9999_wait of the percentile table (stat_percentiles.go): add\n\tExactP9999Wait float64 `json:\"exact_p9999_wait\"`\nto Row (result_row.go) after ExactP999Wait",
+			"add\n\tExactP9999Response float64 `json:\"exact_p9999_response\"`\nto Row (result_row.go) after ExactP999Response",
+		}},
+		{with(2, Percentile{"p95", 0.95}), []string{
+			"add\n\tP95Wait float64 `json:\"p95_wait\"`\nto Row (result_row.go) after P90WaitCI95",
+			"add\n\tExactP95Wait float64 `json:\"exact_p95_wait\"`\nto Row (result_row.go) after ExactP90Wait",
+		}},
+		{with(0, Percentile{"p25", 0.25}), []string{
+			"add\n\tP25Wait float64 `json:\"p25_wait\"`\nto Row (result_row.go) before P50Wait",
+			"add\n\tExactP25Wait float64 `json:\"exact_p25_wait\"`\nto Row (result_row.go) before ExactP50Wait",
+		}},
+		{[]Percentile{percentiles[1], percentiles[0], percentiles[2], percentiles[3]}, []string{
+			"lbsim: Row.P50Wait, the column p50_wait of the percentile table (stat_percentiles.go), is out of the table's order: move it after P90WaitCI95",
+			"lbsim: Row.ExactP50Wait, the column exact_p50_wait of the percentile table (stat_percentiles.go), is out of the table's order: move it after ExactP90Wait",
+		}},
+	} {
+		err := checkRow(fields, c.ps)
+		if err == nil {
+			t.Errorf("percentiles %v: no error", c.ps)
+			continue
+		}
+		for _, want := range c.want {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("percentiles %v: error\n%v\nwant it to say\n%s", c.ps, err, want)
+			}
+		}
+	}
+}

@@ -19,7 +19,6 @@ type Option func(*tableOptions)
 type tableOptions struct {
 	precision int
 	caption   string
-	maxRows   int
 	notes     string   // the column shown as footnote markers (Footnotes), "" for none
 	noteKeys  []string // the keys its notes start with
 }
@@ -33,12 +32,6 @@ func Precision(digits int) Option {
 // Caption sets the table caption, shown above the table.
 func Caption(text string) Option {
 	return func(o *tableOptions) { o.caption = text }
-}
-
-// MaxRows shows at most n rows, followed by a note saying how many were
-// omitted; n <= 0 (the default) shows every row.
-func MaxRows(n int) Option {
-	return func(o *tableOptions) { o.maxRows = n }
 }
 
 // Inline styles, so the table reads well in a notebook and in an exported
@@ -80,7 +73,7 @@ const (
 // printWidth is a table's width in em, each column as wide as its longest
 // cell or header part (headers break after an underscore), a long text
 // column its minimum width.
-func printWidth(cols []shownColumn, shown int, text func(int, shownColumn) string) float64 {
+func printWidth(cols []shownColumn, rows int, text func(int, shownColumn) string) float64 {
 	w := 0.0
 	for _, c := range cols {
 		cw := 0.0
@@ -91,7 +84,7 @@ func printWidth(cols []shownColumn, shown int, text func(int, shownColumn) strin
 			w += max(cw, longCellEm)
 			continue
 		}
-		for r := range shown {
+		for r := range rows {
 			cw = max(cw, cellEm*float64(utf8.RuneCountInString(text(r, c))))
 		}
 		w += cw
@@ -127,14 +120,10 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		return b.String()
 	}
 	rows := df.Nrow()
-	shown := rows
-	if o.maxRows > 0 && o.maxRows < rows {
-		shown = o.maxRows
-	}
-	cols := shownColumns(df, o.notes, shown)
+	cols := shownColumns(df, o.notes)
 	var notes footnotes
 	if n := slices.IndexFunc(cols, func(c shownColumn) bool { return c.notes }); n >= 0 {
-		notes = collectNotes(df.Col(cols[n].name).Records()[:shown], o.noteKeys)
+		notes = collectNotes(df.Col(cols[n].name).Records(), o.noteKeys)
 	}
 	floatVerb := fmt.Sprintf("%%.%dg", o.precision)
 	text := func(r int, c shownColumn) string {
@@ -147,7 +136,7 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		return cellText(df.Elem(r, c.index), c.typ, floatVerb)
 	}
 	b.WriteString(printCSS)
-	wrap := fmt.Sprintf("%s;--lbsim-table-px:%.1f;--lbsim-table-cols:%d", wrapStyle, printWidth(cols, shown, text), len(cols))
+	wrap := fmt.Sprintf("%s;--lbsim-table-px:%.1f;--lbsim-table-cols:%d", wrapStyle, printWidth(cols, rows, text), len(cols))
 	fmt.Fprintf(&b, "<div class=\"lbsim-table-wrap\" style=%q>\n<table class=\"lbsim-table\" style=%q>\n", wrap, tableStyle)
 	if o.caption != "" {
 		fmt.Fprintf(&b, "<caption style=%q>%s</caption>\n", captionStyle, html.EscapeString(o.caption))
@@ -161,7 +150,7 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		fmt.Fprintf(&b, "<th style=%q>%s</th>", style, headerHTML(c.name))
 	}
 	b.WriteString("</tr></thead>\n<tbody>\n")
-	for r := 0; r < shown; r++ {
+	for r := range rows {
 		b.WriteString("<tr>")
 		for _, c := range cols {
 			fmt.Fprintf(&b, "<td style=%q>%s</td>", c.style(), html.EscapeString(text(r, c)))
@@ -169,10 +158,7 @@ func HTML(df dataframe.DataFrame, opts ...Option) string {
 		b.WriteString("</tr>\n")
 	}
 	b.WriteString("</tbody>\n</table>\n</div>\n")
-	notes.writeNotes(&b, func(r int) string { return rowLabel(cols, shown, r, text) })
-	if shown < rows {
-		fmt.Fprintf(&b, "<p style=\"font-size:12px;color:#666\">%d of %d rows shown.</p>\n", shown, rows)
-	}
+	notes.writeNotes(&b, func(r int) string { return rowLabel(cols, rows, r, text) })
 	return b.String()
 }
 
@@ -200,7 +186,7 @@ func (c shownColumn) style() string {
 // columns lists the columns of df as HTML shows them: the half-width
 // column of a number column (K+CISuffix after K) merged into it, the column
 // named notes (if it is a text column with some text) as markers.
-func shownColumns(df dataframe.DataFrame, notes string, shown int) []shownColumn {
+func shownColumns(df dataframe.DataFrame, notes string) []shownColumn {
 	names, types := df.Names(), df.Types()
 	numeric := numericColumns(df)
 	var cols []shownColumn
@@ -211,7 +197,7 @@ func shownColumns(df dataframe.DataFrame, notes string, shown int) []shownColumn
 		}
 		c := shownColumn{name: n, index: i, typ: types[i], ci: -1, numeric: numeric[i]}
 		if !c.numeric {
-			cells := df.Col(n).Records()[:shown]
+			cells := df.Col(n).Records()
 			c.notes = n == notes && slices.ContainsFunc(cells, func(s string) bool { return strings.TrimSpace(s) != "" })
 			c.long = !c.notes && slices.ContainsFunc(cells, func(s string) bool { return utf8.RuneCountInString(s) > longText })
 		}
@@ -227,8 +213,8 @@ func headerHTML(name string) string {
 }
 
 // rowLabel names row r by its leading columns, as few as make the label
-// unique among the shown rows (at most three), such as "policy RND, load 0.9".
-func rowLabel(cols []shownColumn, shown, r int, text func(int, shownColumn) string) string {
+// unique among the rows (at most three), such as "policy RND, load 0.9".
+func rowLabel(cols []shownColumn, rows, r int, text func(int, shownColumn) string) string {
 	var keys []shownColumn
 	for _, c := range cols {
 		if !c.notes && len(keys) < 3 {
@@ -245,7 +231,7 @@ func rowLabel(cols []shownColumn, shown, r int, text func(int, shownColumn) stri
 	k := 1
 	for ; k < len(keys); k++ {
 		mine, unique := label(r, k), true
-		for other := 0; other < shown && unique; other++ {
+		for other := 0; other < rows && unique; other++ {
 			unique = other == r || label(other, k) != mine
 		}
 		if unique {

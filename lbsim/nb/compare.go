@@ -15,7 +15,7 @@ import (
 // beside them, and a figure of A - B against the load with the paired
 // intervals, the exact difference when theory knows both, and zero. It
 // returns the comparisons; rows that are not paired stop the cell with the
-// reason (see Fail). opts are Table's (SaveAs, Digits, MaxRows).
+// reason (see Fail). opts are Table's (SaveAs, Digits).
 //
 //	rows := nb.M1(nb.Sweep("JSQ-2 and LL-2", g))
 //	nb.Compare(rows, "JSQ-2", "LL-2", "JSQ-2 minus LL-2")

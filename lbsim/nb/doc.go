@@ -74,7 +74,7 @@
 //     has a warning, as footnote markers (¹ ², one per rule) with each message
 //     listed once under the table. [SaveAs]("name") also saves name.csv, every
 //     column at full precision, into $LBSIM_OUT_DIR, else reports/; [Digits]
-//     (default 4 significant digits) and [MaxRows] are the other options.
+//     (default 4 significant digits) is the other option.
 //     [Save]("name", rows) saves without showing.
 //   - [Figure](fig) and [Grid](figs, cols) show plots.Figure values at the
 //     figure's WidthCm x HeightCm (default 16 x 10 cm, 11 x 8 cm a panel) and

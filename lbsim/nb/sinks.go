@@ -28,8 +28,7 @@ import (
 // []lbsim.Row or a table of the cell's own type) or a gota DataFrame. A
 // "warnings" column is displayed only when some row has a warning (a saved
 // CSV always has it), as footnote markers with each warning once under the
-// table. Options: SaveAs (also save the table as CSV), Digits,
-// MaxRows.
+// table. Options: SaveAs (also save the table as CSV), Digits.
 //
 //	nb.Table(rows, "Mean waiting time", nb.SaveAs("01-waits"))
 func Table(rows any, caption string, opts ...TableOption) {
@@ -61,11 +60,6 @@ func SaveAs(name string) TableOption { return func(t *tableConfig) { t.save = na
 // Digits shows numbers to n significant digits (default 4).
 func Digits(n int) TableOption {
 	return func(t *tableConfig) { t.frame = append(t.frame, frame.Precision(n)) }
-}
-
-// MaxRows shows at most n rows (the CSV keeps them all).
-func MaxRows(n int) TableOption {
-	return func(t *tableConfig) { t.frame = append(t.frame, frame.MaxRows(n)) }
 }
 
 // toFrame accepts a DataFrame as it is and converts a slice of structs.

@@ -20,7 +20,7 @@ func MeanResponse(r lbsim.Row) (float64, float64) { return r.MeanResponse, r.Mea
 // mean_response, p50_wait, ..., p999_response): its column and its _ci95
 // half-width. An unknown name is an error naming the allowed ones.
 //
-//	series, err := plots.ByLabel(rows, plots.MustNamed("p99_response"))
+//	p99, err := plots.Named("p99_response")
 func Named(name string) (Metric, error) {
 	if err := lbsim.CheckMetric(name); err != nil {
 		return nil, fmt.Errorf("plots: %w", err)
@@ -29,15 +29,6 @@ func Named(name string) (Metric, error) {
 		e, _, _ := r.Metric(name)
 		return e.Mean, e.CI95
 	}, nil
-}
-
-// MustNamed is Named for a name known to be right; it panics on an unknown one.
-func MustNamed(name string) Metric {
-	m, err := Named(name)
-	if err != nil {
-		panic(err)
-	}
-	return m
 }
 
 // Load is the usual x of a row: its load rho.

@@ -12,8 +12,8 @@
 //   - [Publish] writes a notebook's reports (`make reports` and the tests share it): the report
 //     view NAME.html (no code), NAME-code.html and NAME.pdf. Both pages are self-contained:
 //     nbconvert embeds image/png outputs as data URIs, MathJax typesets the math to inline SVG
-//     in headless Chromium at export time, and no script remains ([ExportHTML],
-//     [ExportReportView]); Chromium prints the PDF ([PrintPDF]). Progress bars are left out, so a
+//     in headless Chromium at export time, and no script remains ([ExportHTML]
+//     writes the page with code alone); Chromium prints the PDF ([PrintPDF]). Progress bars are left out, so a
 //     report reads the same whether its results were computed or cached, and a quick run's
 //     pages open with [QuickBanner]. [WriteIndex] writes index.html with each notebook's title,
 //     question and answer read from its markdown cells, and where its results came from (the

@@ -27,17 +27,6 @@ func ExportHTML(executedNb, htmlPath string) error {
 	return writeHTML(htmlPath, doc)
 }
 
-// ExportReportView is [ExportHTML] without the code (see [hideCode]): markdown, outputs,
-// figures and tables, which is what a reader of a report wants.
-func ExportReportView(executedNb, htmlPath string) error {
-	doc, err := export(executedNb)
-	if err != nil {
-		return err
-	}
-	hideCode(doc)
-	return writeHTML(htmlPath, doc)
-}
-
 // export runs nbconvert's HTML exporter (lab template) on executedNb and makes the page a
 // report (exportFull), then drops the style rules that cannot apply to it (pruneStyles).
 func export(executedNb string) (*html.Node, error) {

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Writes the harness self-test notebooks in this folder (run: python3 make_notebooks.py).
 
-Each notebook imports the repository module the way notebooks/*.ipynb do (DESIGN.md, "Notebooks"):
+Each notebook imports the repository module the way notebooks/*.ipynb do (go doc ./lbsim/nb, "Importing lbsim in a notebook"):
 a go.work in GoNB's temporary folder that uses the temporary module and the repository root.
 From notebooks/ the root is "${GONB_DIR}/.."; from here (lbsim/internal/nbrun/testdata) it is
 "${GONB_DIR}/../../../..".
