@@ -109,57 +109,29 @@
 // # Built-in policies
 //
 // Each is a spec that [ParsePolicy], the -policy flag, sweep files and the
-// explorer's menu read; lbsim run -h lists them from the registry
-// ([Field.Choices] of the policy setting), with an example each.
+// explorer's menu read (lbsim run -h lists them, with an example each), and
+// a type whose doc gives its rule and theory:
 //
-//   - rnd: a server uniformly at random. rnd:weights=speed picks a server
-//     with probability proportional to its speed; rnd:weights=2/1/1 or
-//     rnd:weights=5@2/5@1 to the given weights.
-//   - rr: round robin, job n to server n mod K. rr:weights=speed is smooth
-//     weighted round robin (nginx's) in proportion to speed, or to given
-//     weights.
-//   - ll:d=D: least workload among D sampled servers; lwl: least work left
-//     among all K (a central M/G/K queue under FCFS).
-//   - jsq:d=D: fewest jobs among D sampled servers; jsq: among all K.
-//   - ll and jsq take ,replace=1 to sample with replacement and ,mem=M for
-//     JSQ(d,m) and LL(d,m), load balancing with memory (Mitzenmacher,
-//     Prabhakar and Shah 2002): each job samples D servers and also considers
-//     the M remembered from the previous job, joins the least loaded of them
-//     (ties uniformly), and the dispatcher remembers the M least loaded of
-//     them after the job joined; labels JSQ(2,1), LL(2,1).
-//   - sed: shortest expected delay, least (n_k+1)/mu_k among all K servers,
-//     ties to the faster; sed:d=D among D sampled.
-//   - jiq: join the idle queue (Lu et al. 2011): an idle server drawn
-//     uniformly if there is one, else any server uniformly. With several
-//     dispatchers it uses I-queues, jiq:d=D and jiq:withdraw=1 (Several
-//     dispatchers, below).
-//   - lsq:p=P: local shortest queue (Vargaftik, Keslassy and Orda 2020):
-//     each dispatcher sends to the server it estimates shortest, from its
-//     own sends and from the servers' reports (a departure reports its
-//     server's count, with probability P, to one dispatcher drawn uniformly:
-//     P messages a job). lsq (P = 1) with one dispatcher is JSQ; lsq:p=0
-//     deals each dispatcher's jobs in rounds of K. lsq:d=D samples as in
-//     their paper: at each arrival its dispatcher asks D servers drawn at
-//     random for their counts and sets its estimates of them (2D messages a
-//     job; no reports unless lsq:d=D,p=P); lsq:d=K is JSQ at any M. Live
-//     state only (a board every T is jsq with a refresh period and Tally).
-//   - sita:c=C: size interval task assignment, short jobs to servers 1..C,
-//     long ones to C+1..K; sita:cut=X,c=C makes long mean size > X.
-//     sita:cuts=X1/X2,servers=C1/C2/C3 has several groups of servers, in
-//     order, group g taking the sizes in (X_{g-1}, X_g]; sita:groups=G has
-//     G groups as equal as possible and computes the cutoffs at which every
-//     server carries the same load from the law's partial moments (SITA-E
-//     when G = K); a law with an atom where a cutoff should be (two-point,
-//     det, empirical) gets an error suggesting cutoffs. Results, exact
-//     values and the row's columns name two groups short and long, more
-//     group 1..group G; the row's c is the first group's servers.
+//   - rnd, rnd:weights=speed or =2/1/1: [Random], [WeightedRandom];
+//   - rr, rr:weights=speed: [RoundRobin], [WeightedRoundRobin] (nginx's
+//     smooth weighted round robin);
+//   - ll:d=D and lwl: [LeastLoaded] (LL-d, least work left); jsq:d=D and
+//     jsq: [JSQ]; both take replace=1 (sampling with replacement) and mem=M
+//     (JSQ(d,m), LL(d,m): memory of the M least loaded, Mitzenmacher,
+//     Prabhakar and Shah 2002);
+//   - sed, sed:d=D: [SED], shortest expected delay (n_k+1)/mu_k;
+//   - jiq, jiq:d=D,withdraw=1: [JIQ], join the idle queue, with I-queues
+//     for several dispatchers (Lu et al. 2011);
+//   - lsq:p=P, lsq:d=D: [LSQ], local shortest queue on each dispatcher's
+//     own estimates (Vargaftik, Keslassy and Orda 2020);
+//   - sita:c=C, sita:cut=X,c=C, sita:cuts=X1/X2,servers=C1/C2/C3,
+//     sita:groups=G: [SITA], size intervals, SITA-E with equal-load cutoffs.
 //
 // A policy of your own is a type with String and Pick (see [Policy] for the
 // optional methods and ExamplePolicy, whose IdleOfD is registered as
-// idle:d=2); [RegisterPolicy] makes it a spec.
-// Its value is the spec every replication and dispatcher starts from: each
-// replication runs on its own copy, and a run whose Pick changes that copy
-// (a counter in a pointer receiver, a map it fills, a random source of its
+// idle:d=2); [RegisterPolicy] makes it a spec. Its value is the spec every
+// replication and dispatcher starts from: a run whose Pick changes it (a
+// counter in a pointer receiver, a map it fills, a random source of its
 // own) is refused with an error; state kept from job to job belongs in the
 // value its Start method gives each replication and dispatcher.
 //
@@ -213,49 +185,20 @@
 //     get no theory value for M > 1.
 //   - With View = OwnView (-view own) each dispatcher counts only its own
 //     jobs at each server, as a proxy counting its own connections: no
-//     messages, and JSQ and SED read those counts, under FCFS, PS or SRPT
-//     (under PS and SRPT a job carries its dispatcher, whose count drops at
-//     its departure).
-//     With M = 1 it is live JSQ to the bit; JSQ at K = 20, load 0.9
-//     waits 0.45 live, 1.50 on own counts with 4 dispatchers, 3.29 with
-//     16, 5.35 with 64 (random: 9).
-//   - On a stale board private tallies bring herding back: JSQ at K = 100,
-//     load 0.9, T = 10 waits 2.06 with one tallying dispatcher, 7.1 with 4,
-//     17.1 with 16, 24 with 64 and 22 without tallies.
-//   - JIQ with several dispatchers and live state is Lu et al.'s, with
-//     I-queues: a server whose work runs out sends a token to the I-queue of
-//     one dispatcher, drawn at random, or the shortest of d <= M distinct ones drawn, with
-//     jiq:d=2 (JIQ-SQ(d)); a dispatcher sends a job to the first server of
-//     its I-queue, or at random when it is empty. The token stays until its
-//     dispatcher uses it (the server may be busy by then), or with
-//     jiq:withdraw=1 a server that gets a job withdraws it. With withdrawals
-//     the theory value is the mean-field limit K, M -> infinity at r = K/M
-//     (Van Houdt 2024, [theory.JIQWithdrawals]): the M/G/1 queue at load
-//     rho q0, q0 the share of jobs that find their I-queue empty (FCFS; under
-//     PS the M/G/1-PS queue at that load). At K = 1000, M = 100, load 0.9 it
-//     gives a wait of 0.7654 and the simulation 0.770 ± 0.021 (JIQ-SQ(2):
-//     0.4362 and 0.446 ± 0.012), against JSQ-2's 1.62 at 4 messages a job;
-//     with M = 10 JIQ waits 17 to 22 times less than JSQ-2.
-//   - LSQ keeps each dispatcher's own estimates of the servers' job counts.
-//     With every departure reported, at K = 20, load 0.9, it waits 0.47 with
-//     one dispatcher (JSQ), 0.70 with 2, 1.00 with 4 and 1.90 with 16, each
-//     hearing 1/M of the reports. Sampling keeps the estimates near the truth
-//     at any M: at K = 100, load 0.9, lsq:d=1 waits 1.71 (M = 1) and 1.69
-//     (M = 10) at 2 messages a job, lsq:d=2 0.92 and 1.10 at 4, against
-//     JSQ-2's 1.63 at 4. Reports alone do worse with few messages (lsq:p=0.1:
-//     61 and 34, above lsq:p=0's 4.3 and 5.0): an idle server's estimate
-//     keeps its unreported departures.
+//     messages, and JSQ and SED read those counts, under FCFS, PS or SRPT.
+//     With M = 1 it is live JSQ to the bit.
+//   - On a stale board private tallies bring herding back.
+//   - JIQ with several dispatchers and live state keeps Lu et al.'s
+//     I-queues (sim_iqueues.go): an idle server's token goes to one
+//     dispatcher's I-queue (the shortest of d with jiq:d=D); with
+//     jiq:withdraw=1 a server that gets a job withdraws it, and theory has
+//     the mean-field limit K, M -> infinity ([theory.JIQWithdrawals]).
+//   - LSQ keeps each dispatcher's own estimates of the servers' job counts,
+//     from its sends, the servers' reports and its probes.
 //
-// # Messages per job
-//
-// Every result has MessagesPerJob, what the dispatchers' knowledge costs (the
-// counts of Lu et al. 2011): live, 2d per job for a policy probing d servers
-// (d probes, d replies; 2K for JSQ and LWL, 2(d+m) with a memory of m); for
-// JIQ with one dispatcher one idle server's report per job that finds its
-// server idle (at most 1), with I-queues one per token (2d + 1 for
-// JIQ-SQ(d): d queries, d replies, the token) and one per withdrawal; for LSQ
-// 2d for its probes plus p, the departures reported; on a board K messages
-// per refresh per dispatcher, K M / (lambda T) a job; 0 for RND, RR and SITA.
+// Every result has MessagesPerJob, what the dispatchers' knowledge costs,
+// counted as Lu et al. count them: 2 a server probed (a probe and its
+// reply), idle tokens, reports and board snapshots (result_messages.go).
 //
 // # What is measured
 //
