@@ -235,7 +235,7 @@ func (r covRun) has(rule string) bool {
 // without an exact value would show.
 func (r covRun) blindWarned() bool {
 	for _, w := range r.Rules {
-		if w != RuleExactOutside && w != RuleBelowBound {
+		if w != RuleExactOutsideCI && w != RuleBelowLowerBound {
 			return true
 		}
 	}

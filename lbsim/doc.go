@@ -305,7 +305,7 @@
 //     overloaded server; a measured 1 there is the noise of a short run.)
 //     The queues grow without bound: the means depend on N and no warm-up
 //     helps, so the other warnings then give no warm-up advice.
-//   - infinite-second-moment ([RuleInfiniteVariance]): E[X^2] = inf (Pareto
+//   - infinite-second-moment ([RuleInfiniteSecondMoment]): E[X^2] = inf (Pareto
 //     alpha <= 2). FCFS: the mean wait is infinite (Pollaczek-Khinchine), a
 //     simulated mean only grows with N; the percentiles still mean
 //     something. PS: the mean response E[X]/(1-rho) exists, but the response
@@ -317,7 +317,7 @@
 //     normal interval is too narrow and the mean converges slower than
 //     1/sqrt(N). Compare runs of 10x the length, or use PS or SRPT (their
 //     response time's tail is the size's: a finite variance).
-//   - tail-undersampled ([RuleSampleMoment]): the sizes drawn have a sample
+//   - tail-undersampled ([RuleTailUndersampled]): the sizes drawn have a sample
 //     E[X^2] below half (or above twice) the law's: the mean wait,
 //     proportional to E[X^2], is set by a tail the run has not seen. Run at
 //     least 10x more jobs and compare.
@@ -338,15 +338,15 @@
 //   - few-refreshes ([RuleFewRefreshes]): the board was refreshed fewer than
 //     10 times in a replication: the policy saw mostly the empty board of the
 //     start, so the result is not that of refresh period T. Run more jobs.
-//   - ramp-not-reached ([RuleRampShort]): the run ends before a ramp reaches
+//   - ramp-not-reached ([RuleRampNotReached]): the run ends before a ramp reaches
 //     its final load, so the result is not at the load it is reported at.
-//   - exact-outside-ci ([RuleExactOutside]): the exact value is more than 2
+//   - exact-outside-ci ([RuleExactOutsideCI]): the exact value is more than 2
 //     half-widths from the mean (a correct run does this with probability
 //     about 6e-5): the interval is confidently wrong; trust the exact value.
-//   - below-lower-bound ([RuleBelowBound]): the mean is more than 2
+//   - below-lower-bound ([RuleBelowLowerBound]): the mean is more than 2
 //     half-widths below a lower bound a policy's theory gives: the interval
 //     is confidently wrong.
-//   - precision-not-met ([RulePrecision]): a Precision target was not
+//   - precision-not-met ([RulePrecisionNotMet]): a Precision target was not
 //     reached within the budget, or cannot be (the interval is not valid:
 //     unstable, infinite moments); the message says how far it got.
 //

@@ -22,7 +22,7 @@ const (
 	// whatever the policy (a user's included; see instability).
 	// With this warning the others give no warm-up advice: no warm-up helps.
 	RuleUnstable = "unstable"
-	// RuleInfiniteVariance: E[X^2] = inf (Pareto alpha <= 2). Under FCFS,
+	// RuleInfiniteSecondMoment: E[X^2] = inf (Pareto alpha <= 2). Under FCFS,
 	// by Pollaczek-Khinchine the mean wait of an M/G/1 queue is
 	// lambda E[X^2]/(2(1-rho)): infinite; a simulated mean only grows with N.
 	// Under PS the mean response exists but E[R | x] = x/(1-rho): the
@@ -31,7 +31,7 @@ const (
 	// mu E[T] = E[X] + int Psi dG / 2 with Psi <= 2 E[X] and int dG =
 	// rho/(1-rho) (theory.MG1SRPT), so E[T] <= E[X]/(mu (1-rho)), PS's;
 	// but T >= X/mu, so E[T^2] >= E[X^2]/mu^2 = inf: as under PS.
-	RuleInfiniteVariance = "infinite-second-moment"
+	RuleInfiniteSecondMoment = "infinite-second-moment"
 	// RuleInfiniteThirdMoment: E[X^3] = inf (Pareto 2 < alpha <= 3) under
 	// FCFS: E[W] exists but E[W^2] needs E[X^3] < inf (Takacs' recurrence;
 	// Asmussen, Applied Probability and Queues, ch. VIII), so the CLT behind
@@ -42,11 +42,11 @@ const (
 	// requirement distributions", Ann. Oper. Res. 2002; PS: Zwart and
 	// Boxma 2000), so E[T^2] is finite when E[X^2] is.
 	RuleInfiniteThirdMoment = "infinite-third-moment"
-	// RuleSampleMoment: the sizes drawn have a sample E[X^2] below half (or
+	// RuleTailUndersampled: the sizes drawn have a sample E[X^2] below half (or
 	// above twice) the law's: the mean wait, proportional to E[X^2], is
 	// set by a tail the run has not seen (the Pareto trap of the heavy-tails
 	// document). Finite-moment laws drawn a few thousand times pass easily.
-	RuleSampleMoment = "tail-undersampled"
+	RuleTailUndersampled = "tail-undersampled"
 	// RuleInitialTransient: the bias of a run started with empty queues,
 	// about tau/n for a relaxation time of tau jobs and n jobs per server,
 	// exceeds a quarter of the relative half-width (result_runlength.go).
@@ -68,23 +68,39 @@ const (
 	// flagged, and a sweep of a hundred points (notebook 04) showed one or
 	// two flagged at random; at 0.1%, 1 (TestDriftFalseAlarmRate).
 	RuleDrift = "drift"
-	// RuleExactOutside: theory's exact value lies more than two half-widths
+	// RuleExactOutsideCI: theory's exact value lies more than two half-widths
 	// from the simulated mean (a correct run does this with probability
 	// about 6e-5): the interval is confidently wrong.
-	RuleExactOutside = "exact-outside-ci"
-	// RuleBelowBound: the simulated mean lies more than two half-widths
+	RuleExactOutsideCI = "exact-outside-ci"
+	// RuleBelowLowerBound: the simulated mean lies more than two half-widths
 	// below a lower bound theory gives for it (see LowerBound): the
 	// interval is confidently wrong.
-	RuleBelowBound = "below-lower-bound"
+	RuleBelowLowerBound = "below-lower-bound"
 	// RuleFewRefreshes: the board was refreshed fewer than 10 times in a
 	// replication: the policy saw mostly the board of the start (empty
 	// queues), so the result describes the start, not refresh period T.
 	RuleFewRefreshes = "few-refreshes"
-	// RuleRampShort: the run ended before a ramp reached its final load, so
+	// RuleRampNotReached: the run ended before a ramp reached its final load, so
 	// the result is not at the load it is reported at.
-	RuleRampShort = "ramp-not-reached"
-	// RulePrecision: a precision target was not met within the budget.
-	RulePrecision = "precision-not-met"
+	RuleRampNotReached = "ramp-not-reached"
+	// RulePrecisionNotMet: a precision target was not met within the budget.
+	RulePrecisionNotMet = "precision-not-met"
+)
+
+// The rules' former names, kept for one release.
+const (
+	// Deprecated: use RuleInfiniteSecondMoment.
+	RuleInfiniteVariance = RuleInfiniteSecondMoment
+	// Deprecated: use RuleTailUndersampled.
+	RuleSampleMoment = RuleTailUndersampled
+	// Deprecated: use RuleExactOutsideCI.
+	RuleExactOutside = RuleExactOutsideCI
+	// Deprecated: use RuleBelowLowerBound.
+	RuleBelowBound = RuleBelowLowerBound
+	// Deprecated: use RuleRampNotReached.
+	RuleRampShort = RuleRampNotReached
+	// Deprecated: use RulePrecisionNotMet.
+	RulePrecision = RulePrecisionNotMet
 )
 
 // diagnose applies the rules to an aggregated result.
@@ -108,11 +124,11 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	infinite := math.IsInf(sizes.SecondMoment(), 1)
 	switch {
 	case infinite && cfg.Discipline == PS:
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
+		add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
 	case infinite && cfg.Discipline == SRPT:
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under SRPT the mean response exists (at most PS's E[X]/(1-rho) per server), but a job's response is at least its own service time x/mu, so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
+		add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: under SRPT the mean response exists (at most PS's E[X]/(1-rho) per server), but a job's response is at least its own service time x/mu, so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
 	case infinite:
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS or SRPT the mean response exists", sizes, r.Wait.Mean)
+		add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS or SRPT the mean response exists", sizes, r.Wait.Mean)
 	case !resp && alpha <= 3:
 		add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS or SRPT", sizes, alpha)
 	}
@@ -122,7 +138,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	}
 	if m2 := sizes.SecondMoment(); cfg.Trace == nil && nX > 0 && !math.IsInf(m2, 1) {
 		if ratio := sumX2 / nX / m2; ratio < 0.5 || ratio > 2 {
-			add(RuleSampleMoment, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
+			add(RuleTailUndersampled, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
 		}
 	}
 	shortBatches := unstable == "" && runLength(cfg, reps, metric, r.ServerUtilization, add)
@@ -151,10 +167,10 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 		return v, (metric.Mean - v) / metric.CI95, !math.IsInf(v, 0) && metric.CI95 > 0
 	}
 	if v, o, ok := off(r.Exact); r.HasExact && ok && math.Abs(o) > 2 {
-		add(RuleExactOutside, "the exact %s is %.6g (%s%s), %.1f half-widths from the simulated %s %s%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, asResponse(resp, r.Exact.Response), math.Abs(o), what, metric, asResponse(resp, r.Response.Mean))
+		add(RuleExactOutsideCI, "the exact %s is %.6g (%s%s), %.1f half-widths from the simulated %s %s%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, asResponse(resp, r.Exact.Response), math.Abs(o), what, metric, asResponse(resp, r.Response.Mean))
 	}
 	if v, o, ok := off(r.Limit); r.HasLimit && r.Limit.Kind == LowerBound && ok && o < -2 {
-		add(RuleBelowBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(resp, r.Limit.Response), what, metric, asResponse(resp, r.Response.Mean), -o)
+		add(RuleBelowLowerBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(resp, r.Limit.Response), what, metric, asResponse(resp, r.Response.Mean), -o)
 	}
 	return ws
 }
@@ -269,7 +285,7 @@ func clip(over []string) []string {
 	return over
 }
 
-// timeScales applies RuleFewRefreshes and RuleRampShort: a run too short for the
+// timeScales applies RuleFewRefreshes and RuleRampNotReached: a run too short for the
 // time scale of its board or of its ramp.
 func timeScales(cfg *Config, reps []replication, add func(rule, format string, args ...any)) {
 	end := math.Inf(1) // the shortest replication's last arrival
@@ -281,7 +297,7 @@ func timeScales(cfg *Config, reps []replication, add func(rule, format string, a
 	}
 	if ramp, ok := cfg.arrivals().(Ramp); ok && cfg.Trace == nil && end < ramp.Over {
 		reached := ramp.From + (ramp.To-ramp.From)*end/ramp.Over
-		add(RuleRampShort, "the ramp reaches load %v at t=%v, but the run ends at t=%.4g, at load %.4g: the result is not at the final load; shorten the ramp (over) or run more jobs", ramp.To, ramp.Over, end, reached)
+		add(RuleRampNotReached, "the ramp reaches load %v at t=%v, but the run ends at t=%.4g, at load %.4g: the result is not at the final load; shorten the ramp (over) or run more jobs", ramp.To, ramp.Over, end, reached)
 	}
 }
 

@@ -19,9 +19,9 @@ func (w Warning) String() string { return w.Rule + ": " + w.Message }
 // Rules lists the rules a Warning may name, so that a list of warnings printed
 // as one text (Warnings.String) can be split at each rule.
 func Rules() []string {
-	return []string{RuleUnstable, RuleInfiniteVariance, RuleInfiniteThirdMoment, RuleSampleMoment,
-		RuleInitialTransient, RuleCorrelatedBatches, RuleDrift, RuleExactOutside, RuleBelowBound,
-		RuleFewRefreshes, RuleRampShort, RulePrecision}
+	return []string{RuleUnstable, RuleInfiniteSecondMoment, RuleInfiniteThirdMoment, RuleTailUndersampled,
+		RuleInitialTransient, RuleCorrelatedBatches, RuleDrift, RuleExactOutsideCI, RuleBelowLowerBound,
+		RuleFewRefreshes, RuleRampNotReached, RulePrecisionNotMet}
 }
 
 // Warnings is a result's list of warnings; empty when the run can be trusted.

@@ -36,12 +36,12 @@ const minPrecisionReps = 4
 
 // lengthRules are the warnings that more replications of the same length cannot fix.
 // A run that meets the target while one of them fires is not done either.
-var lengthRules = []string{RuleDrift, RuleInitialTransient, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside, RuleBelowBound}
+var lengthRules = []string{RuleDrift, RuleInitialTransient, RuleTailUndersampled, RuleCorrelatedBatches, RuleExactOutsideCI, RuleBelowLowerBound}
 
 // invalidRules are the warnings that say the interval itself is not valid
 // (no steady state, or no finite variance for the CLT): no run length meets
 // a precision target then, so the run stops at once and says so.
-var invalidRules = []string{RuleUnstable, RuleInfiniteVariance, RuleInfiniteThirdMoment}
+var invalidRules = []string{RuleUnstable, RuleInfiniteSecondMoment, RuleInfiniteThirdMoment}
 
 // PrecisionProgress is the state of a precision run after a round: the
 // jobs simulated so far, the relative half-width reached, and the jobs the
@@ -139,7 +139,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		}
 		round++
 		if metric.Mean == 0 {
-			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
+			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecisionNotMet, Message: fmt.Sprintf(
 				"the precision target %.3g%% cannot be met: the mean %s is 0 after %d jobs (no job waited), and a half-width relative to 0 does not exist; drop -precision and give -jobs, or raise the load", 100*cfg.Precision, metricName(c.Discipline), used)})
 			return r, nil
 		}
@@ -152,7 +152,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		tooShort := hasAny(r.Warnings, lengthRules)
 		for _, rule := range invalidRules {
 			if r.Warnings.Has(rule) {
-				r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
+				r.Warnings = append(r.Warnings, Warning{Rule: RulePrecisionNotMet, Message: fmt.Sprintf(
 					"the precision target %.3g%% cannot be met: the 95%% interval is not valid here (see %s), however long the run; after %d jobs the half-width is %.3g%% of the mean", 100*cfg.Precision, rule, used, 100*rel)})
 				return r, nil
 			}
@@ -183,7 +183,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 			if overLimits != nil {
 				why = "the next round would exceed lbsim's limits: " + overLimits.Error()
 			}
-			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
+			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecisionNotMet, Message: fmt.Sprintf(
 				"the 95%% half-width is %.3g%% of the mean, above the target %.3g%%, after %d jobs (%d replications of %d): %s", 100*rel, 100*cfg.Precision, used, c.Reps, c.Jobs, why)})
 			return r, nil
 		}
