@@ -41,11 +41,9 @@ import (
 //
 // The relaxation time is the workload's, the same under every
 // work-conserving discipline (FCFS, PS, SRPT serve the same work at the
-// same rate), and so are the run lengths it asks for. Heavy tails: with
-// E[X^2] = inf the response time of PS and SRPT has infinite variance and
-// of FCFS an infinite mean; with E[X^3] = inf FCFS's wait has infinite
-// variance, PS's and SRPT's response not (result_diagnose.go): those
-// rules speak, not this one.
+// same rate), and so are the run lengths it asks for. Under heavy tails
+// (E[X^2] = inf, or E[X^3] = inf under FCFS) the infinite-moment rules
+// speak, not this one.
 //
 // Which queue: the servers of the model of the servers' loads
 // (serverLoads), each with its jobs, sizes and load, weighed by its share
