@@ -86,7 +86,9 @@ const (
 	cureNone               // the interval is not valid (no steady state, or no finite variance for the CLT), however long the run: it stops
 )
 
-// rules is the table of warning rules, in the order Rules lists them.
+// rules is the table of warning rules, in the order Rules lists them. The
+// package doc's list and the README's table are generated from it
+// (result_rules_test.go).
 var rules = [...]rule{
 	{RuleUnstable, cureNone, "the load, or a server's load as the configuration fixes it, reached 1 (allowed by `-overload`, a trace's own load, a ramp past the stability limit), or a server's measured utilisation reached 1 where the configuration does not fix the loads (a trace, a policy of your own, JIQ, JSQ, LL-d or LSQ on unequal speeds), or far above 1 beyond sampling error where it does: the queues grow, every mean depends on the run length", "lower the load or send that server less work; no warm-up helps"},
 	{RuleInfiniteSecondMoment, cureNone, "E[X²] = ∞ (Pareto α <= 2): under FCFS the mean wait is infinite and a simulated one only grows with the run; under PS and SRPT the mean response exists, but the response time has infinite variance, so its interval is not valid", "read the percentiles, or use PS or SRPT and compare runs of 10x the length"},
