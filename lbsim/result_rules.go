@@ -1,7 +1,8 @@
 package lbsim
 
-// The warning rules: the table rules below says what each means and what to
-// do, the comments here why, with the thresholds and references.
+// The warning rules, as [Warning].Rule names them. What each means and what
+// to do is in their table (rules below, and the package doc's list made from
+// it); the comments here say why, with the thresholds and references.
 const (
 	// RuleUnstable catches what Validate cannot prove unstable
 	// (config_stability.go), whatever the policy (see instability).
