@@ -226,7 +226,7 @@ func (r covRun) covered() bool { return math.Abs(r.Mean-r.Exact) <= r.CI }
 // without an exact value would show.
 func (r covRun) blindWarned() bool {
 	for _, w := range r.Rules {
-		if w != RuleExactOutside && w != RuleBelowBound {
+		if w != RuleExactOutsideCI && w != RuleBelowLowerBound {
 			return true
 		}
 	}

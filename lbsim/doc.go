@@ -222,90 +222,84 @@
 // that in three ways.
 //
 // Before running, [Config.Validate] refuses a configuration it can prove
-// unstable, naming the servers and the highest stable load (unless
-// AllowOverload): a server that RND, RR or SITA overloads (SITA's group loads
-// come from the law's moments below the cut), and the d-sampling bound for
-// LL-d, JSQ-d and SED-d on unequal speeds: the m slowest servers receive at
-// least C(m,d)/C(K,d) of the jobs (all d samples among them), so their
-// capacity must exceed that work for every m. [Config.StabilityLimit] gives
-// that highest load for any configuration: 1 (the capacity) for the policies
-// that read every server or weigh by speed.
+// unstable (unless AllowOverload), naming the servers and the highest stable
+// load, [Config.StabilityLimit]: a server that RND, RR or SITA overloads, or
+// the m slowest servers under d-sampling (LL-d, JSQ-d, SED-d) on unequal
+// speeds.
 //
 // After running, every result carries the warnings that apply to it
 // ([Result].Warnings, [Row].Warnings, the JSON's warnings, printed by lbsim
 // run); a benign run (exponential sizes, moderate load, enough jobs) carries
 // none. Each [Warning] names its rule ([Rules] lists them) and says, with the
-// numbers of the run, what to do. "The metric" is the mean wait under FCFS
-// and the mean response under PS and SRPT. The rules:
+// numbers of the run, what to do. "The mean" is the mean wait under FCFS and
+// the mean response under PS and SRPT. The rules:
 //
 //   - unstable ([RuleUnstable]): the load, or a server's load as the
-//     configuration fixes it (the model of the servers' loads: the split of
-//     RND, RR, SITA and their weighted variants, with speeds), reached 1:
-//     allowed by AllowOverload, a trace's own offered load, or a ramp past
-//     the stability limit during the run; or, where the configuration does
-//     not fix the servers' loads (a trace, a policy of your own, JIQ, JSQ,
-//     LL-d or LSQ on unequal speeds), a server's measured utilisation (work
-//     sent per unit time over its speed) reached 1. (Under a built-in split
-//     of generated arrivals the model is exact and Validate refuses an
-//     overloaded server; a measured 1 there is the noise of a short run.)
-//     The queues grow without bound: the means depend on N and no warm-up
-//     helps, so the other warnings then give no warm-up advice.
-//   - infinite-second-moment ([RuleInfiniteVariance]): E[X^2] = inf (Pareto
-//     alpha <= 2). FCFS: the mean wait is infinite (Pollaczek-Khinchine), a
-//     simulated mean only grows with N; the percentiles still mean
-//     something. PS: the mean response E[X]/(1-rho) exists, but the response
-//     time has infinite variance, so its interval is not valid. SRPT: the
-//     mean response exists (at most PS's), and the response, at least the
-//     job's service, has infinite variance: as under PS.
-//   - infinite-third-moment ([RuleInfiniteThirdMoment]): E[X^3] = inf
-//     (Pareto alpha <= 3) under FCFS: E[W^2] is infinite (Takacs), so the
-//     normal interval is too narrow and the mean converges slower than
-//     1/sqrt(N). Compare runs of 10x the length, or use PS or SRPT (their
-//     response time's tail is the size's: a finite variance).
-//   - tail-undersampled ([RuleSampleMoment]): the sizes drawn have a sample
-//     E[X^2] below half (or above twice) the law's: the mean wait,
-//     proportional to E[X^2], is set by a tail the run has not seen. Run at
-//     least 10x more jobs and compare.
-//   - initial-transient ([RuleInitialTransient]): the bias of a run started
-//     empty, about tau/n, exceeds a quarter of the relative half-width, where
-//     tau = rho^2 (c_a^2+c_s^2)/(2(1-rho)^2) jobs is a queue's relaxation
-//     time (Whitt 1989) and n its jobs per replication. The interval sits
-//     around a value biased low; the message gives the warm-up or the jobs
-//     needed.
+//     configuration fixes it, reached 1 (allowed by -overload, a trace's own
+//     load, a ramp past the stability limit), or a server's measured
+//     utilisation reached 1 where the configuration does not fix the loads (a
+//     trace, a policy of your own, JIQ, JSQ, LL-d or LSQ on unequal speeds),
+//     or far above 1 beyond sampling error where it does: the queues grow,
+//     every mean depends on the run length. Fix: lower the load or send that
+//     server less work; no warm-up helps. Under -precision, the run stops: no
+//     run length cures it.
+//   - infinite-second-moment ([RuleInfiniteSecondMoment]): E[X²] = ∞
+//     (Pareto α <= 2): under FCFS the mean wait is infinite and a simulated
+//     one only grows with the run; under PS and SRPT the mean response
+//     exists, but the response time has infinite variance, so its interval is
+//     not valid. Fix: read the percentiles, or use PS or SRPT and compare
+//     runs of 10x the length. Under -precision, the run stops: no run length
+//     cures it.
+//   - infinite-third-moment ([RuleInfiniteThirdMoment]): E[X³] = ∞ (Pareto
+//     α <= 3), FCFS: the wait has infinite variance, so the interval is too
+//     narrow and the mean converges slower than 1/sqrt(N). Fix: compare runs
+//     of 10x the length, or use PS or SRPT. Under -precision, the run stops:
+//     no run length cures it.
+//   - tail-undersampled ([RuleTailUndersampled]): the sizes drawn have E[X²]
+//     below half or above twice the law's: the run has not seen the tail that
+//     sets the mean. Fix: run at least 10x more jobs and compare. Under
+//     -precision, N doubles: longer replications cure it.
+//   - initial-transient ([RuleInitialTransient]): the run started empty and
+//     is biased low by more than a quarter of its interval's half-width. Fix:
+//     use -warmup auto (WarmupAuto: true) or the jobs the message names.
+//     Under -precision, N doubles: longer replications cure it.
 //   - correlated-batches ([RuleCorrelatedBatches]): one replication whose
-//     batches are shorter than 12 relaxation times, or whose batch means
-//     have lag-1 autocorrelation above max(0.3, 2.5/sqrt(B-1)): the batches
-//     are not independent and the interval is too narrow (Law and Kelton
-//     9.5.3). Use replications (-reps 5) or longer runs.
-//   - drift ([RuleDrift]): the first and second half of the run differ beyond
-//     chance (a t test at the 0.1% level) and by more than the half-width:
-//     not in steady state. Use -warmup auto or longer runs.
+//     batch means are not independent: the interval is too narrow. Fix: use
+//     replications (-reps 5) or longer runs. Under -precision, N doubles:
+//     longer replications cure it.
+//   - drift ([RuleDrift]): the two halves of the run differ beyond chance and
+//     by more than the half-width: not in steady state. Fix: use -warmup auto
+//     or longer runs. Under -precision, N doubles: longer replications cure
+//     it.
+//   - exact-outside-ci ([RuleExactOutsideCI]): the exact value is more than 2
+//     half-widths from the mean (a correct run: probability about 6e-5): the
+//     interval is confidently wrong. Fix: trust the exact value; run longer.
+//     Under -precision, N doubles: longer replications cure it.
+//   - below-lower-bound ([RuleBelowLowerBound]): the mean is more than 2
+//     half-widths below a lower bound theory gives (LowerBound): the interval
+//     is confidently wrong. Fix: run longer. Under -precision, N doubles:
+//     longer replications cure it.
 //   - few-refreshes ([RuleFewRefreshes]): the board was refreshed fewer than
-//     10 times in a replication: the policy saw mostly the empty board of the
-//     start, so the result is not that of refresh period T. Run more jobs.
-//   - ramp-not-reached ([RuleRampShort]): the run ends before a ramp reaches
-//     its final load, so the result is not at the load it is reported at.
-//   - exact-outside-ci ([RuleExactOutside]): the exact value is more than 2
-//     half-widths from the mean (a correct run does this with probability
-//     about 6e-5): the interval is confidently wrong; trust the exact value.
-//   - below-lower-bound ([RuleBelowBound]): the mean is more than 2
-//     half-widths below a lower bound a policy's theory gives: the interval
-//     is confidently wrong.
-//   - precision-not-met ([RulePrecision]): a Precision target was not
-//     reached within the budget, or cannot be (the interval is not valid:
-//     unstable, infinite moments); the message says how far it got.
+//     10 times in a replication: the policy mostly saw the empty board of the
+//     start, not the steady state of its refresh period. Fix: run more jobs
+//     (the message says how many).
+//   - ramp-not-reached ([RuleRampNotReached]): the run ended before the ramp
+//     reached its final load: the result is not at the load it is reported
+//     at. Fix: shorten the ramp or run more jobs.
+//   - precision-not-met ([RulePrecisionNotMet]): a -precision target was not
+//     reached within the budget, or cannot be. Fix: raise -max-jobs /
+//     -max-seconds, or see the other warnings.
 //
-// The rules' thresholds, references and the run-length analysis behind
-// initial-transient and correlated-batches are documented beside their
-// constants. The thresholds of those two come from a coverage study kept as
-// a test (coverage_test.go, 200 seeds per family): over 52 families with
-// exact values (RND and RR with H2 sizes of SCV 10 to 50 at loads 0.9 to
-// 0.98, R = 1 and R = 5, PS with Pareto sizes, SITA, LWL, and families held
-// out of the choice: chains, size cuts, unequal speeds), the unwarned 95%
-// intervals of every family hold the exact value at least 90% of the time
-// (pooled over the hard families: 82% before these rules). Where a hard
-// family is warned on every run, the warning says what would make it
-// trustworthy.
+// Their thresholds and references are documented beside their constants.
+// The thresholds of initial-transient and correlated-batches come from a
+// coverage study kept as a test (coverage_test.go, 200 seeds per family):
+// over 52 families with exact values (RND and RR with H2 sizes of SCV 10 to
+// 50 at loads 0.9 to 0.98, R = 1 and R = 5, PS with Pareto sizes, SITA, LWL,
+// and families held out of the choice: chains, size cuts, unequal speeds),
+// the unwarned 95% intervals of every family hold the exact value at least
+// 90% of the time (pooled over the hard families: 82% before these rules).
+// Where a hard family is warned on every run, the warning says what would
+// make it trustworthy.
 //
 // Exact and limit. [Exact] ([Result].Exact, [Row].ExactWait, the JSON's
 // exact) is only ever the exact steady-state mean of the configured system;

@@ -275,7 +275,7 @@ func TestExactSRPTMatchesSimulation(t *testing.T) {
 				t.Errorf("%s: no simulated class %s", what, c.Name)
 			}
 		}
-		if r.Warnings.Has(RuleExactOutside) {
+		if r.Warnings.Has(RuleExactOutsideCI) {
 			t.Errorf("%s: %v", what, r.Warnings)
 		}
 	}

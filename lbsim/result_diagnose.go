@@ -7,156 +7,137 @@ import (
 	"strings"
 )
 
-// The warning rules. Each fires on a property of the run that makes a number
-// unreliable, with a threshold chosen so that a benign run (exponential
-// sizes, moderate load, enough jobs) stays silent; TestWarnings checks both
-// ways. "The metric" is the mean wait under FCFS and the mean response
-// under the preemptive disciplines, PS and SRPT (Discipline.preemptive).
-const (
-	// RuleUnstable: a server ran at measured utilisation >= 1 (the work
-	// sent to it per unit time, in its own time units), a trace or -overload
-	// put the load or a server's configured load at >= 1, or a ramp passed
-	// the stability limit in the run: the queues grow without bound and
-	// every mean depends on the run length. Validate refuses what it can
-	// prove unstable (config_stability.go); this rule catches the rest,
-	// whatever the policy (a user's included; see instability).
-	// With this warning the others give no warm-up advice: no warm-up helps.
-	RuleUnstable = "unstable"
-	// RuleInfiniteVariance: E[X^2] = inf (Pareto alpha <= 2). Under FCFS,
-	// by Pollaczek-Khinchine the mean wait of an M/G/1 queue is
-	// lambda E[X^2]/(2(1-rho)): infinite; a simulated mean only grows with N.
-	// Under PS the mean response exists but E[R | x] = x/(1-rho): the
-	// response time has infinite variance and the interval is not valid.
-	// Under SRPT the mean response exists for every law of finite mean:
-	// mu E[T] = E[X] + int Psi dG / 2 with Psi <= 2 E[X] and int dG =
-	// rho/(1-rho) (theory.MG1SRPT), so E[T] <= E[X]/(mu (1-rho)), PS's;
-	// but T >= X/mu, so E[T^2] >= E[X^2]/mu^2 = inf: as under PS.
-	RuleInfiniteVariance = "infinite-second-moment"
-	// RuleInfiniteThirdMoment: E[X^3] = inf (Pareto 2 < alpha <= 3) under
-	// FCFS: E[W] exists but E[W^2] needs E[X^3] < inf (Takacs' recurrence;
-	// Asmussen, Applied Probability and Queues, ch. VIII), so the CLT behind
-	// the interval fails and the mean converges slower than 1/sqrt(N).
-	// Not under PS or SRPT: their response time's tail is the size's,
-	// P(T > t) ~ P(X > (1-rho) mu t) for regularly varying sizes (SRPT:
-	// Nunez-Queija, "Queues with equally heavy sojourn time and service
-	// requirement distributions", Ann. Oper. Res. 2002; PS: Zwart and
-	// Boxma 2000), so E[T^2] is finite when E[X^2] is.
-	RuleInfiniteThirdMoment = "infinite-third-moment"
-	// RuleSampleMoment: the sizes drawn have a sample E[X^2] below half (or
-	// above twice) the law's: the mean wait, proportional to E[X^2], is
-	// set by a tail the run has not seen (the Pareto trap of the heavy-tails
-	// document). Finite-moment laws drawn a few thousand times pass easily.
-	RuleSampleMoment = "tail-undersampled"
-	// RuleInitialTransient: the bias of a run started with empty queues,
-	// about tau/n for a relaxation time of tau jobs and n jobs per server,
-	// exceeds a quarter of the relative half-width (result_runlength.go).
-	RuleInitialTransient = "initial-transient"
-	// RuleCorrelatedBatches: one replication, and its batches are shorter
-	// than 12 relaxation times each (result_runlength.go), or its batch
-	// means have a lag-1 autocorrelation above max(0.3, 2.5/sqrt(B-1)): the
-	// batches are too short to be independent, so the batch-means interval
-	// is too narrow (Law and Kelton, Simulation Modeling and Analysis, sec.
-	// 9.5.3). The lag-1 estimate from 20 batches has a standard deviation
-	// near 0.2, so the relaxation index catches most cases first.
-	RuleCorrelatedBatches = "correlated-batches"
-	// RuleDrift: the second half of the replications differs from the first
-	// half beyond chance (paired t test at the 0.1% level over replications,
-	// or a t test on the batch means of one replication) and by more than
-	// the reported half-width: the run has not reached steady state (a
-	// transient from empty queues, or a tail not yet seen). The level is a
-	// false-alarm rate per configuration: at 1%, 6 of 600 benign runs were
-	// flagged, and a sweep of a hundred points (notebook 04) showed one or
-	// two flagged at random; at 0.1%, 1 (TestDriftFalseAlarmRate).
-	RuleDrift = "drift"
-	// RuleExactOutside: theory's exact value lies more than two half-widths
-	// from the simulated mean (a correct run does this with probability
-	// about 6e-5): the interval is confidently wrong.
-	RuleExactOutside = "exact-outside-ci"
-	// RuleBelowBound: the simulated mean lies more than two half-widths
-	// below a lower bound theory gives for it (see LowerBound): the
-	// interval is confidently wrong.
-	RuleBelowBound = "below-lower-bound"
-	// RuleFewRefreshes: the board was refreshed fewer than 10 times in a
-	// replication: the policy saw mostly the board of the start (empty
-	// queues), so the result describes the start, not refresh period T.
-	RuleFewRefreshes = "few-refreshes"
-	// RuleRampShort: the run ended before a ramp reached its final load, so
-	// the result is not at the load it is reported at.
-	RuleRampShort = "ramp-not-reached"
-	// RulePrecision: a precision target was not met within the budget.
-	RulePrecision = "precision-not-met"
-)
+// A diagnosis is a run being checked against the warning rules, and the
+// warnings found so far.
+type diagnosis struct {
+	cfg      *Config
+	reps     []replication
+	r        *Result
+	resp     bool     // the metric is the mean response (PS, SRPT), else the mean wait
+	metric   Estimate // r.Response or r.Wait
+	what     string   // the metric's name: "mean wait" or "mean response"
+	unstable string   // why the run is unstable (instability), "" if it is not
+	ws       Warnings
+}
 
-// diagnose applies the rules to an aggregated result.
+func (d *diagnosis) add(rule, format string, args ...any) {
+	d.ws = append(d.ws, Warning{Rule: rule, Message: fmt.Sprintf(format, args...)})
+}
+
+// diagnose applies the rules to an aggregated result, group by group, in
+// the order of the warnings it returns.
 func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
-	var ws Warnings
-	add := func(rule, format string, args ...any) {
-		ws = append(ws, Warning{Rule: rule, Message: fmt.Sprintf(format, args...)})
+	d := &diagnosis{cfg: cfg, reps: reps, r: r, resp: cfg.Discipline.preemptive(), metric: r.Wait, what: "mean wait"}
+	if d.resp {
+		d.metric, d.what = r.Response, "mean response"
 	}
-	resp := cfg.Discipline.preemptive()
-	metric, what := r.Wait, "mean wait"
-	if resp {
-		metric, what = r.Response, "mean response"
+	d.stability()
+	d.timeScales()
+	d.sizeMoments()
+	d.sizesDrawn()
+	d.stationarity(d.unstable == "" && d.runLength())
+	d.theory()
+	return d.ws
+}
+
+// stability applies RuleUnstable.
+func (d *diagnosis) stability() {
+	if d.unstable = instability(d.cfg, d.reps, d.r); d.unstable != "" {
+		d.add(RuleUnstable, "%s: the queues grow without bound, so every mean depends on the run length (N=%d) and is not a steady-state value", d.unstable, d.cfg.jobs())
 	}
-	unstable := instability(cfg, reps, r)
-	if unstable != "" {
-		add(RuleUnstable, "%s: the queues grow without bound, so every mean depends on the run length (N=%d) and is not a steady-state value", unstable, cfg.jobs())
+}
+
+// timeScales applies RuleFewRefreshes and RuleRampNotReached: a run too
+// short for the time scale of its board or of its ramp.
+func (d *diagnosis) timeScales() {
+	cfg := d.cfg
+	end := math.Inf(1) // the shortest replication's last arrival
+	for _, rep := range d.reps {
+		end = math.Min(end, rep.tEnd)
 	}
-	timeScales(cfg, reps, add)
-	sizes := cfg.sizes()
+	if cfg.Refresh > 0 && cfg.Servers > 1 && end/cfg.Refresh < 10 {
+		d.add(RuleFewRefreshes, "the board (refresh period T=%v) was refreshed only %d times in a replication (%.4g time units): the policy saw mostly the board of the start, with empty queues, so this is not the steady state of period T; run at least %.2g jobs per replication (10 refreshes)", cfg.Refresh, int(end/cfg.Refresh), end, math.Ceil(10*cfg.Refresh/end*float64(cfg.jobs()+cfg.Warmup)))
+	}
+	if ramp, ok := cfg.arrivals().(Ramp); ok && cfg.Trace == nil && end < ramp.Over {
+		reached := ramp.From + (ramp.To-ramp.From)*end/ramp.Over
+		d.add(RuleRampNotReached, "the ramp reaches load %v at t=%v, but the run ends at t=%.4g, at load %.4g: the result is not at the final load; shorten the ramp (over) or run more jobs", ramp.To, ramp.Over, end, reached)
+	}
+}
+
+// sizeMoments applies RuleInfiniteSecondMoment and RuleInfiniteThirdMoment
+// to the size law, each in the words of the discipline.
+func (d *diagnosis) sizeMoments() {
+	sizes := d.cfg.sizes()
 	alpha := TailIndex(sizes)
 	infinite := math.IsInf(sizes.SecondMoment(), 1)
 	switch {
-	case infinite && cfg.Discipline == PS:
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
-	case infinite && cfg.Discipline == SRPT:
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: under SRPT the mean response exists (at most PS's E[X]/(1-rho) per server), but a job's response is at least its own service time x/mu, so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
+	case infinite && d.cfg.Discipline == PS:
+		d.add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
+	case infinite && d.cfg.Discipline == SRPT:
+		d.add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: under SRPT the mean response exists (at most PS's E[X]/(1-rho) per server), but a job's response is at least its own service time x/mu, so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
 	case infinite:
-		add(RuleInfiniteVariance, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS or SRPT the mean response exists", sizes, r.Wait.Mean)
-	case !resp && alpha <= 3:
-		add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS or SRPT", sizes, alpha)
+		d.add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS or SRPT the mean response exists", sizes, d.r.Wait.Mean)
+	case !d.resp && alpha <= 3:
+		d.add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS or SRPT", sizes, alpha)
 	}
+}
+
+// sizesDrawn applies RuleTailUndersampled: the sample E[X^2] of the sizes
+// drawn against the law's (a trace's sizes are its own).
+func (d *diagnosis) sizesDrawn() {
 	var nX, sumX2 float64
-	for _, rep := range reps {
+	for _, rep := range d.reps {
 		nX, sumX2 = nX+rep.nX, sumX2+rep.sumX2
 	}
-	if m2 := sizes.SecondMoment(); cfg.Trace == nil && nX > 0 && !math.IsInf(m2, 1) {
+	if m2 := d.cfg.sizes().SecondMoment(); d.cfg.Trace == nil && nX > 0 && !math.IsInf(m2, 1) {
 		if ratio := sumX2 / nX / m2; ratio < 0.5 || ratio > 2 {
-			add(RuleSampleMoment, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
+			d.add(RuleTailUndersampled, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
 		}
 	}
-	shortBatches := unstable == "" && runLength(cfg, reps, metric, r.ServerUtilization, add)
-	units := ciReplications(cfg, reps)
+}
+
+// stationarity applies the rules that read the batch means: the lag-1 half
+// of RuleCorrelatedBatches (unless runLength found the batches short), and
+// RuleDrift.
+func (d *diagnosis) stationarity(shortBatches bool) {
+	units := ciReplications(d.cfg, d.reps)
 	if len(units) == 1 && !shortBatches {
-		if b, r1 := batchLag1(cfg, units[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
-			add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; use several replications (-reps 5) or longer runs", b, r1)
+		if b, r1 := batchLag1(d.cfg, units[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
+			d.add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; use several replications (-reps 5) or longer runs", b, r1)
 		}
 	}
-	if first, second, sig := drift(cfg, units); sig && math.Abs(second-first) > metric.CI95 {
+	if first, second, sig := drift(d.cfg, units); sig && math.Abs(second-first) > d.metric.CI95 {
 		advice := "use a warm-up (-warmup auto) or longer runs"
-		if unstable != "" {
+		if d.unstable != "" {
 			advice = "see unstable: a warm-up does not cure an overloaded server"
 		}
-		add(RuleDrift, "the %s is %.4g in the first half of the run and %.4g in the second: not in steady state; %s", what, first, second, advice)
+		d.add(RuleDrift, "the %s is %.4g in the first half of the run and %.4g in the second: not in steady state; %s", d.what, first, second, advice)
 	}
-	// off is the distance of ref's metric from the simulated one, in half-widths.
-	off := func(ref Reference) (float64, float64, bool) {
-		v := ref.Wait
-		if resp {
-			v = ref.Response
-		}
-		if metric.CI95 == 0 { // every batch alike (e.g. no job waited): any other value is outside
-			return v, math.Copysign(math.Inf(1), metric.Mean-v), !math.IsInf(v, 0) && math.Abs(metric.Mean-v) > 1e-9*math.Max(1, math.Abs(v))
-		}
-		return v, (metric.Mean - v) / metric.CI95, !math.IsInf(v, 0) && metric.CI95 > 0
+}
+
+// theory applies RuleExactOutsideCI and RuleBelowLowerBound: the simulated
+// metric against what theory knows of it.
+func (d *diagnosis) theory() {
+	r, what, metric := d.r, d.what, d.metric
+	if v, o, ok := d.halfWidthsFrom(r.Exact); r.HasExact && ok && math.Abs(o) > 2 {
+		d.add(RuleExactOutsideCI, "the exact %s is %.6g (%s%s), %.1f half-widths from the simulated %s %s%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, asResponse(d.resp, r.Exact.Response), math.Abs(o), what, metric, asResponse(d.resp, r.Response.Mean))
 	}
-	if v, o, ok := off(r.Exact); r.HasExact && ok && math.Abs(o) > 2 {
-		add(RuleExactOutside, "the exact %s is %.6g (%s%s), %.1f half-widths from the simulated %s %s%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", what, v, r.Exact.Method, asResponse(resp, r.Exact.Response), math.Abs(o), what, metric, asResponse(resp, r.Response.Mean))
+	if v, o, ok := d.halfWidthsFrom(r.Limit); r.HasLimit && r.Limit.Kind == LowerBound && ok && o < -2 {
+		d.add(RuleBelowLowerBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(d.resp, r.Limit.Response), what, metric, asResponse(d.resp, r.Response.Mean), -o)
 	}
-	if v, o, ok := off(r.Limit); r.HasLimit && r.Limit.Kind == LowerBound && ok && o < -2 {
-		add(RuleBelowBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(resp, r.Limit.Response), what, metric, asResponse(resp, r.Response.Mean), -o)
+}
+
+// halfWidthsFrom is ref's value v of the metric and the simulated metric's
+// distance o from it, in half-widths; ok if they can be compared.
+func (d *diagnosis) halfWidthsFrom(ref Reference) (v, o float64, ok bool) {
+	v, m := ref.Wait, d.metric
+	if d.resp {
+		v = ref.Response
 	}
-	return ws
+	if m.CI95 == 0 { // every batch alike (e.g. no job waited): any other value is outside
+		return v, math.Copysign(math.Inf(1), m.Mean-v), !math.IsInf(v, 0) && math.Abs(m.Mean-v) > 1e-9*math.Max(1, math.Abs(v))
+	}
+	return v, (m.Mean - v) / m.CI95, !math.IsInf(v, 0) && m.CI95 > 0
 }
 
 // asResponse names, under FCFS, the mean response that goes with a mean wait
@@ -268,22 +249,6 @@ func clip(over []string) []string {
 		return append(over[:3:3], fmt.Sprintf("and %d more", n-3))
 	}
 	return over
-}
-
-// timeScales applies RuleFewRefreshes and RuleRampShort: a run too short for the
-// time scale of its board or of its ramp.
-func timeScales(cfg *Config, reps []replication, add func(rule, format string, args ...any)) {
-	end := math.Inf(1) // the shortest replication's last arrival
-	for _, rep := range reps {
-		end = math.Min(end, rep.tEnd)
-	}
-	if cfg.Refresh > 0 && cfg.Servers > 1 && end/cfg.Refresh < 10 {
-		add(RuleFewRefreshes, "the board (refresh period T=%v) was refreshed only %d times in a replication (%.4g time units): the policy saw mostly the board of the start, with empty queues, so this is not the steady state of period T; run at least %.2g jobs per replication (10 refreshes)", cfg.Refresh, int(end/cfg.Refresh), end, math.Ceil(10*cfg.Refresh/end*float64(cfg.jobs()+cfg.Warmup)))
-	}
-	if ramp, ok := cfg.arrivals().(Ramp); ok && cfg.Trace == nil && end < ramp.Over {
-		reached := ramp.From + (ramp.To-ramp.From)*end/ramp.Over
-		add(RuleRampShort, "the ramp reaches load %v at t=%v, but the run ends at t=%.4g, at load %.4g: the result is not at the final load; shorten the ramp (over) or run more jobs", ramp.To, ramp.Over, end, reached)
-	}
 }
 
 // batchMeans are a replication's means of the metric over groups of

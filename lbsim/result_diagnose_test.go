@@ -28,21 +28,21 @@ func TestWarnings(t *testing.T) {
 		rule string
 		want bool
 	}{
-		{"pareto 1.5 FCFS", base(10, 0.8, par15, Random{}, 100000, 2), RuleInfiniteVariance, true},
-		{"pareto 1.5 PS", func() Config { c := base(10, 0.8, par15, Random{}, 100000, 2); c.Discipline = PS; return c }(), RuleInfiniteVariance, true},
-		{"pareto 2.2 PS", func() Config { c := base(10, 0.8, par22, Random{}, 100000, 2); c.Discipline = PS; return c }(), RuleInfiniteVariance, false},
+		{"pareto 1.5 FCFS", base(10, 0.8, par15, Random{}, 100000, 2), RuleInfiniteSecondMoment, true},
+		{"pareto 1.5 PS", func() Config { c := base(10, 0.8, par15, Random{}, 100000, 2); c.Discipline = PS; return c }(), RuleInfiniteSecondMoment, true},
+		{"pareto 2.2 PS", func() Config { c := base(10, 0.8, par22, Random{}, 100000, 2); c.Discipline = PS; return c }(), RuleInfiniteSecondMoment, false},
 		{"pareto 2.2", base(100, 0.9, par22, Random{}, 100000, 2), RuleInfiniteThirdMoment, true},
 		{"pareto 3.5", base(100, 0.9, par35, Random{}, 100000, 2), RuleInfiniteThirdMoment, false},
-		{"bounded pareto, 2e4 jobs", base(10, 0.5, parBounded, Random{}, 20000, 2), RuleSampleMoment, true},
-		{"exponential sizes", base(10, 0.5, exp, Random{}, 20000, 2), RuleSampleMoment, false},
+		{"bounded pareto, 2e4 jobs", base(10, 0.5, parBounded, Random{}, 20000, 2), RuleTailUndersampled, true},
+		{"exponential sizes", base(10, 0.5, exp, Random{}, 20000, 2), RuleTailUndersampled, false},
 		{"SITA-20, 2e5 jobs, rho 0.9", base(100, 0.9, hand, SITA{C: 20}, 200000, 4), RuleInitialTransient, true},
 		{"RND, handout sizes, rho 0.5", base(50, 0.5, hand, Random{}, 200000, 2), RuleInitialTransient, false},
 		{"one replication at rho 0.99", base(1, 0.99, exp, Random{}, 200000, 1), RuleCorrelatedBatches, true},
 		{"one replication at rho 0.5", base(10, 0.5, exp, Random{}, 200000, 1), RuleCorrelatedBatches, false},
 		{"JSQ-2 from empty at rho 0.99, short", base(100, 0.99, exp, JSQ{D: 2}, 20000, 4), RuleDrift, true},
 		{"JSQ-2 at rho 0.5", base(100, 0.5, exp, JSQ{D: 2}, 20000, 4), RuleDrift, false},
-		{"handout rho 0.95, 2e5 jobs", base(50, 0.95, hand, Random{}, 200000, 4), RuleExactOutside, true},
-		{"handout rho 0.5, 2e5 jobs", base(50, 0.5, hand, Random{}, 200000, 4), RuleExactOutside, false},
+		{"handout rho 0.95, 2e5 jobs", base(50, 0.95, hand, Random{}, 200000, 4), RuleExactOutsideCI, true},
+		{"handout rho 0.5, 2e5 jobs", base(50, 0.5, hand, Random{}, 200000, 4), RuleExactOutsideCI, false},
 		{"overload allowed", func() Config { c := base(10, 1.1, exp, LeastLoaded{D: 2}, 20000, 2); c.AllowOverload = true; return c }(), RuleUnstable, true},
 		// LL-2 on speeds 0.1..10 passes the d-sampling bound (0.298) at
 		// 0.29, but LL-2 sends the slow servers more than the bound: they
@@ -84,12 +84,12 @@ func TestWarnings(t *testing.T) {
 			c := base(10, 1, exp, Random{}, 20000, 2)
 			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 1e100}
 			return c
-		}(), RuleRampShort, true},
+		}(), RuleRampNotReached, true},
 		{"ramp over 100", func() Config {
 			c := base(10, 1, exp, Random{}, 20000, 2)
 			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 100}
 			return c
-		}(), RuleRampShort, false},
+		}(), RuleRampNotReached, false},
 		{"ramp: no relaxation verdict", func() Config {
 			c := base(10, 0.9, exp, Random{}, 20000, 1) // the load a ramp ignores
 			c.Arrivals = Ramp{From: 0.5, To: 0.9, Over: 1e100}
@@ -225,7 +225,7 @@ func TestExactOutsideNamesBoth(t *testing.T) {
 	}
 	var msg string
 	for _, w := range r.Warnings {
-		if w.Rule == RuleExactOutside {
+		if w.Rule == RuleExactOutsideCI {
 			msg = w.Message
 		}
 	}
@@ -235,7 +235,7 @@ func TestExactOutsideNamesBoth(t *testing.T) {
 		fmt.Sprintf("from the simulated mean wait %s; mean response %.6g:", r.Wait, r.Response.Mean),
 	} {
 		if !strings.Contains(msg, want) {
-			t.Errorf("%s warning %q lacks %q", RuleExactOutside, msg, want)
+			t.Errorf("%s warning %q lacks %q", RuleExactOutsideCI, msg, want)
 		}
 	}
 }
@@ -359,7 +359,7 @@ func TestNoIntervalWarns(t *testing.T) {
 	for _, c := range []struct {
 		jobs  int64
 		rules []string
-	}{{1, []string{RuleInitialTransient}}, {2, []string{RuleInitialTransient, RuleExactOutside}}} {
+	}{{1, []string{RuleInitialTransient}}, {2, []string{RuleInitialTransient, RuleExactOutsideCI}}} {
 		cfg := Config{Servers: 4, Load: 0.5, Sizes: NewTwoPointBeta(1, 1000, 0.8), Policy: Random{}, Jobs: c.jobs, Seed: 1}
 		r, err := Run(cfg)
 		if err != nil {
@@ -376,7 +376,7 @@ func TestNoIntervalWarns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Wait.Mean != 0 || r.Wait.CI95 != 0 || r.Warnings.Has(RuleInitialTransient) || r.Warnings.Has(RuleExactOutside) {
+	if r.Wait.Mean != 0 || r.Wait.CI95 != 0 || r.Warnings.Has(RuleInitialTransient) || r.Warnings.Has(RuleExactOutsideCI) {
 		t.Errorf("D/D round robin: wait %v ± %v, warnings %v; want 0 ± 0 without a warning", r.Wait.Mean, r.Wait.CI95, r.Warnings)
 	}
 }
@@ -479,7 +479,7 @@ func TestWarningsSRPT(t *testing.T) {
 		}
 		return out
 	}
-	msg, ok := warnings(par15, SRPT)[RuleInfiniteVariance]
+	msg, ok := warnings(par15, SRPT)[RuleInfiniteSecondMoment]
 	if !ok || !strings.Contains(msg, "under SRPT the mean response exists") || strings.Contains(msg, "FCFS server") {
 		t.Errorf("pareto 1.5 under SRPT: %q, want SRPT's reason", msg)
 	}

@@ -359,12 +359,13 @@ func checkRun(run []rowColumn, table string, first bool) error {
 	return errors.Join(errs...)
 }
 
-// goName is the Go name of a column's field: p99_wait_ci95 is P99WaitCI95.
+// goName is the Go name of a column's field: p99_wait_ci95 is P99WaitCI95
+// (and of a rule, exact_outside_ci's is ...OutsideCI).
 func goName(column string) string {
 	var b strings.Builder
 	for part := range strings.SplitSeq(column, "_") {
-		if part == "ci95" {
-			b.WriteString("CI95")
+		if part == "ci95" || part == "ci" {
+			b.WriteString(strings.ToUpper(part))
 		} else if part != "" {
 			b.WriteString(strings.ToUpper(part[:1]) + part[1:])
 		}

@@ -41,11 +41,9 @@ import (
 //
 // The relaxation time is the workload's, the same under every
 // work-conserving discipline (FCFS, PS, SRPT serve the same work at the
-// same rate), and so are the run lengths it asks for. Heavy tails: with
-// E[X^2] = inf the response time of PS and SRPT has infinite variance and
-// of FCFS an infinite mean; with E[X^3] = inf FCFS's wait has infinite
-// variance, PS's and SRPT's response not (result_diagnose.go): those
-// rules speak, not this one.
+// same rate), and so are the run lengths it asks for. Under heavy tails
+// (E[X^2] = inf, or E[X^3] = inf under FCFS) the infinite-moment rules
+// speak, not this one.
 //
 // Which queue: the servers of the model of the servers' loads
 // (serverLoads), each with its jobs, sizes and load, weighed by its share
@@ -90,7 +88,8 @@ func (q serverLoad) metric(ca2 float64, response bool) float64 {
 
 // runLength applies RuleInitialTransient and the batch-length half of
 // RuleCorrelatedBatches; it returns whether the batches are too short.
-func runLength(cfg *Config, reps []replication, metric Estimate, util []float64, add func(rule, format string, args ...any)) (shortBatches bool) {
+func (d *diagnosis) runLength() (shortBatches bool) {
+	cfg, reps, metric := d.cfg, d.reps, d.metric
 	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil {
 		return false // no steady load to relax to (ramp-not-reached and unstable speak)
 	}
@@ -100,14 +99,13 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 	}
 	qs, queue := cfg.serverLoads(), "a queue at load"
 	if qs == nil {
-		if qs = nearCritical(cfg, util); qs != nil {
+		if qs = nearCritical(cfg, d.r.ServerUtilization); qs != nil {
 			queue = "a server at measured utilisation"
 		} else { // the pooled system: one server of speed sum(mu)
 			sizes := cfg.sizes()
 			qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
 		}
 	}
-	resp := cfg.Discipline.preemptive()
 	n := float64(cfg.jobs())
 	warm := 0.0
 	for _, rep := range reps {
@@ -124,7 +122,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 			return false // the unstable and infinite-moment rules speak
 		}
 		ca2 := gapSCV(&desc, c0, q.serverLoad)
-		w := float64(q.n) * q.share * q.metric(ca2, resp)
+		w := float64(q.n) * q.share * q.metric(ca2, d.resp)
 		t := q.relaxation(ca2)
 		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)
 		perBatch += w * t / (n * q.share / b)
@@ -142,7 +140,7 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 		// No interval (one batch), or one of width 0 (every job alike, e.g.
 		// none waited): nothing shows the bias, so it is stated alone, with
 		// the jobs that bring it below noIntervalBias (bias ~ 1/n).
-		add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
+		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
 			queue, rho, tau, 100*bias, math.Ceil(3*tau/share), math.Ceil(n*bias/noIntervalBias))
 		return false
 	}
@@ -150,11 +148,11 @@ func runLength(cfg *Config, reps []replication, metric Estimate, util []float64,
 		// Jobs per replication for bias <= transientShare rel, with rel
 		// shrinking as 1/sqrt(n): n' = n (bias / (transientShare rel))^2.
 		need := n * (bias / (transientShare * rel)) * (bias / (transientShare * rel))
-		add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
+		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
 			queue, rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/share), need)
 	}
 	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < 3
-		add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) of %s %.3g long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
+		d.add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) of %s %.3g long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
 			min(int64(cfg.ciBatches()), cfg.jobs()), 1/(2*perBatch), queue, rho, minBatchRelaxations, 2*minBatchRelaxations*perBatch)
 		return true
 	}

@@ -7,22 +7,13 @@ import (
 
 // Warning is a reason not to take a number at face value: which rule fired
 // and what it means for this run, with the count or value that tripped it
-// and what to do. The rules, their thresholds and references are in
-// result_diagnose.go.
+// and what to do. Rule is one of [Rules], a Rule constant.
 type Warning struct {
 	Rule    string `json:"rule"`
 	Message string `json:"message"`
 }
 
 func (w Warning) String() string { return w.Rule + ": " + w.Message }
-
-// Rules lists the rules a Warning may name, so that a list of warnings printed
-// as one text (Warnings.String) can be split at each rule.
-func Rules() []string {
-	return []string{RuleUnstable, RuleInfiniteVariance, RuleInfiniteThirdMoment, RuleSampleMoment,
-		RuleInitialTransient, RuleCorrelatedBatches, RuleDrift, RuleExactOutside, RuleBelowBound,
-		RuleFewRefreshes, RuleRampShort, RulePrecision}
-}
 
 // Warnings is a result's list of warnings; empty when the run can be trusted.
 type Warnings []Warning

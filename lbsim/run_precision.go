@@ -15,10 +15,9 @@ import (
 // aggregate again:
 //
 //   - when a warning says the replications are too short to be trusted
-//     (drift, the initial transient, under-sampled tail, correlated batches, the
-//     exact value outside the interval), more
-//     of them would only narrow a biased interval, so N doubles and the
-//     replications start again (the first N jobs of each are the same);
+//     (cureLonger in the table of rules), more of them would only narrow a
+//     biased interval, so N doubles and the replications start again (the
+//     first N jobs of each are the same);
 //   - otherwise replications are added: R' = R (h/(Precision m))^2 with a
 //     10% margin, at least R+1 and at most 4R.
 //
@@ -33,15 +32,6 @@ const defaultMaxJobs = 10_000_000_000
 // (the default) starts here; 2 or 3 are refused (checkPrecision), not
 // silently raised.
 const minPrecisionReps = 4
-
-// lengthRules are the warnings that more replications of the same length cannot fix.
-// A run that meets the target while one of them fires is not done either.
-var lengthRules = []string{RuleDrift, RuleInitialTransient, RuleSampleMoment, RuleCorrelatedBatches, RuleExactOutside, RuleBelowBound}
-
-// invalidRules are the warnings that say the interval itself is not valid
-// (no steady state, or no finite variance for the CLT): no run length meets
-// a precision target then, so the run stops at once and says so.
-var invalidRules = []string{RuleUnstable, RuleInfiniteVariance, RuleInfiniteThirdMoment}
 
 // PrecisionProgress is the state of a precision run after a round: the
 // jobs simulated so far, the relative half-width reached, and the jobs the
@@ -139,7 +129,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		}
 		round++
 		if metric.Mean == 0 {
-			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
+			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecisionNotMet, Message: fmt.Sprintf(
 				"the precision target %.3g%% cannot be met: the mean %s is 0 after %d jobs (no job waited), and a half-width relative to 0 does not exist; drop -precision and give -jobs, or raise the load", 100*cfg.Precision, metricName(c.Discipline), used)})
 			return r, nil
 		}
@@ -149,13 +139,13 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 			progress(PrecisionProgress{Precision: cfg.Precision, Round: round, Reps: c.Reps, Jobs: used, HalfWidth: rel,
 				Projected: int64(min(max(need, float64(used)), maxJobs)), Budget: budget, DefaultBudget: defaultBudget})
 		}
-		tooShort := hasAny(r.Warnings, lengthRules)
-		for _, rule := range invalidRules {
-			if r.Warnings.Has(rule) {
-				r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
-					"the precision target %.3g%% cannot be met: the 95%% interval is not valid here (see %s), however long the run; after %d jobs the half-width is %.3g%% of the mean", 100*cfg.Precision, rule, used, 100*rel)})
-				return r, nil
-			}
+		// A run that meets the target while a cureLonger rule fires is not
+		// done either; no run length meets it while a cureNone rule fires.
+		tooShort := fired(r.Warnings, cureLonger) != ""
+		if rule := fired(r.Warnings, cureNone); rule != "" {
+			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecisionNotMet, Message: fmt.Sprintf(
+				"the precision target %.3g%% cannot be met: the 95%% interval is not valid here (see %s), however long the run; after %d jobs the half-width is %.3g%% of the mean", 100*cfg.Precision, rule, used, 100*rel)})
+			return r, nil
 		}
 		if rel <= cfg.Precision && !tooShort {
 			r.PrecisionMet = true
@@ -183,7 +173,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 			if overLimits != nil {
 				why = "the next round would exceed lbsim's limits: " + overLimits.Error()
 			}
-			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecision, Message: fmt.Sprintf(
+			r.Warnings = append(r.Warnings, Warning{Rule: RulePrecisionNotMet, Message: fmt.Sprintf(
 				"the 95%% half-width is %.3g%% of the mean, above the target %.3g%%, after %d jobs (%d replications of %d): %s", 100*rel, 100*cfg.Precision, used, c.Reps, c.Jobs, why)})
 			return r, nil
 		}
@@ -200,13 +190,4 @@ func metricName(d Discipline) string {
 		return "response"
 	}
 	return "wait"
-}
-
-func hasAny(ws Warnings, rules []string) bool {
-	for _, rule := range rules {
-		if ws.Has(rule) {
-			return true
-		}
-	}
-	return false
 }

@@ -54,7 +54,7 @@ func TestWarmupAuto(t *testing.T) {
 		for _, w := range warm.WarmupJobs {
 			cut += w
 		}
-		if cut == 0 || len(warm.Warnings) > 0 || !cold.Warnings.Has(RuleExactOutside) {
+		if cut == 0 || len(warm.Warnings) > 0 || !cold.Warnings.Has(RuleExactOutsideCI) {
 			t.Errorf("seed %d: truncated %v jobs, warnings %v (cold: %v)", seed, warm.WarmupJobs, warm.Warnings, cold.Warnings)
 		}
 	}
@@ -83,7 +83,7 @@ func TestPrecision(t *testing.T) {
 		if c.cfg.Discipline == PS {
 			m = r.Response
 		}
-		if !r.PrecisionMet || m.CI95 > c.cfg.Precision*m.Mean || r.Warnings.Has(RulePrecision) {
+		if !r.PrecisionMet || m.CI95 > c.cfg.Precision*m.Mean || r.Warnings.Has(RulePrecisionNotMet) {
 			t.Errorf("%s: %v after %d jobs, met %v, warnings %v", c.cfg.Key(), m, r.TotalJobs, r.PrecisionMet, r.Warnings)
 		}
 		if math.Abs(m.Mean-c.exact) > 2*m.CI95 {
@@ -99,7 +99,7 @@ func TestPrecision(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.PrecisionMet || !r.Warnings.Has(RulePrecision) || r.TotalJobs > small.MaxJobs {
+	if r.PrecisionMet || !r.Warnings.Has(RulePrecisionNotMet) || r.TotalJobs > small.MaxJobs {
 		t.Errorf("budget run: met %v, %d jobs, warnings %v", r.PrecisionMet, r.TotalJobs, r.Warnings)
 	}
 }
@@ -120,7 +120,7 @@ func TestPrecisionStopsWhenTheIntervalIsInvalid(t *testing.T) {
 		if r.PrecisionMet != c.met {
 			t.Errorf("alpha %v: precision met %v, want %v (warnings %v)", c.alpha, r.PrecisionMet, c.met, r.Warnings)
 		}
-		if !c.met && (r.TotalJobs != 4*50_000 || !r.Warnings.Has(RulePrecision) || !r.Warnings.Has(RuleInfiniteVariance)) {
+		if !c.met && (r.TotalJobs != 4*50_000 || !r.Warnings.Has(RulePrecisionNotMet) || !r.Warnings.Has(RuleInfiniteSecondMoment)) {
 			t.Errorf("alpha %v: %d jobs, warnings %v; want a stop after the first round, saying why", c.alpha, r.TotalJobs, r.Warnings)
 		}
 	}

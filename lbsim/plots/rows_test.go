@@ -141,8 +141,8 @@ func TestUserPolicyTheory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !res.Warnings.Has(lbsim.RuleExactOutside) {
-		t.Errorf("wrong theory %v against simulated %v: no %s warning", res.Exact.Wait, res.Wait, lbsim.RuleExactOutside)
+	if !res.Warnings.Has(lbsim.RuleExactOutsideCI) {
+		t.Errorf("wrong theory %v against simulated %v: no %s warning", res.Exact.Wait, res.Wait, lbsim.RuleExactOutsideCI)
 	}
 	// As a lower bound, the same claim is caught (the mean is below it);
 	// the truth halved, a valid bound, raises nothing.
@@ -155,8 +155,8 @@ func TestUserPolicyTheory(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.Warnings.Has(lbsim.RuleBelowBound) != tc.warn || res.Warnings.Has(lbsim.RuleExactOutside) {
-			t.Errorf("lower bound %v against simulated %v: warnings %v, want %s: %v", res.Exact.Wait, res.Wait, res.Warnings, lbsim.RuleBelowBound, tc.warn)
+		if res.Warnings.Has(lbsim.RuleBelowLowerBound) != tc.warn || res.Warnings.Has(lbsim.RuleExactOutsideCI) {
+			t.Errorf("lower bound %v against simulated %v: warnings %v, want %s: %v", res.Exact.Wait, res.Wait, res.Warnings, lbsim.RuleBelowLowerBound, tc.warn)
 		}
 	}
 	// rho = 0.75 puts 1.05 on server 1.
