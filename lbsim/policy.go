@@ -203,6 +203,9 @@ func (p yours) validate(c *Config) error {
 	if err := checkRetired(p.Policy); err != nil {
 		return err
 	}
+	if err := checkShares(p.Policy, p.describe(c).WorkShares, c.Servers); err != nil {
+		return err
+	}
 	if v, ok := p.Policy.(Validator); ok {
 		return v.Validate(c.Servers, c.sizes())
 	}
@@ -283,10 +286,32 @@ func describe(p Policy, c *Config) Description {
 	if d.history {
 		d.stateBytes = serverBytes * int64(c.Servers) // anything Start keeps: as much per server as the heaviest
 	}
-	if d.WorkShares != nil && c.Sizes != nil {
+	if d.WorkShares != nil && c.Sizes != nil && checkShares(p, d.WorkShares, c.Servers) == nil {
 		d.split = allJobs(c, d.WorkShares)
 	}
 	return d
+}
+
+// checkShares checks a Description's WorkShares at K servers: none, or a
+// share a server, none below 0, summing to 1.
+func checkShares(p Policy, shares []float64, k int) error {
+	if shares == nil {
+		return nil
+	}
+	if len(shares) != k {
+		return fmt.Errorf("policy %s describes %d WorkShares for K=%d servers: need one share a server (or none: nil), from its Describe's Config", p, len(shares), k)
+	}
+	sum := 0.0
+	for i, w := range shares {
+		if !(w >= 0) {
+			return fmt.Errorf("policy %s: WorkShares[%d] is %v: need every share >= 0", p, i, w)
+		}
+		sum += w
+	}
+	if math.Abs(sum-1) > 1e-9 {
+		return fmt.Errorf("policy %s: its WorkShares sum to %v: need shares of the jobs, summing to 1", p, sum)
+	}
+	return nil
 }
 
 // Label is p's name in tables and figures (RND, LL-2, SITA-20): its

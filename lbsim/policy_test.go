@@ -308,3 +308,22 @@ func TestRetiredMethodsRefused(t *testing.T) {
 type oldStyle struct{ Random }
 
 func (oldStyle) Reads() State { return NoState }
+
+// WorkShares that do not fit K are refused by Validate, naming the fix, and
+// give no model of the servers' loads (Config.Key probes other K: no panic).
+func TestWorkSharesChecked(t *testing.T) {
+	for _, c := range []struct {
+		k    int
+		want string
+	}{{3, "4 WorkShares for K=3 servers"}, {4, ""}} {
+		cfg := Config{Servers: c.k, Load: 0.5, Sizes: Exponential{M: 1}, Policy: evenClaim{favourite{0.6}}, Jobs: 1000}
+		err := cfg.Validate()
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("K=%d: %v, want %q", c.k, err, c.want)
+		}
+		if got := cfg.serverLoads() != nil; got != (c.want == "") {
+			t.Errorf("K=%d: a model of the loads %v", c.k, got)
+		}
+		_ = cfg.Key()
+	}
+}
