@@ -18,13 +18,14 @@ import (
 // What lbsim knows of a policy beyond its behaviour is one value, its
 // [Description] (what it reads, how many servers it asks a job, its label,
 // its size classes, ...), which a policy of your own gives by a Describe
-// method ([Describer]). Three more optional methods are behaviour:
+// method. Three more optional methods are behaviour:
 //
-//	Describe(c Config) Description       its facts under c (Describer)
-//	Validate(k int, sizes SizeLaw) error its checks against K servers and the size law (Validator)
+//	Describe(c Config) Description       its facts under c
+//	Validate(k int, sizes SizeLaw) error its checks against K servers and the size law
 //	Start(v *View) Policy                a fresh value per replication and dispatcher, for a
-//	                                     policy that keeps state from one job to the next (Starter)
-//	Theory(c Config) (Reference, bool)   what queueing theory knows of c's mean delays (Theorist)
+//	                                     policy that keeps state from one job to the next
+//	Theory(c Config) (Reference, bool)   what queueing theory knows of c's mean delays under
+//	                                     Poisson arrivals (see Theory)
 //
 // The built-in policies answer the same questions through unexported
 // methods (builtin); a type of your own that embeds one is a policy of
@@ -130,23 +131,15 @@ type builtinFacts struct {
 	detTheory bool
 }
 
-// The optional methods of a policy of one's own (see Policy); each is
-// asked by the function named after it.
+// The optional methods of a policy of one's own (see Policy), each asked
+// by yours.
 type (
-	// Describer is a policy that describes itself under a configuration
-	// (see Describe).
-	Describer interface{ Describe(c Config) Description }
-	// Validator is a policy with checks against K servers and the size
-	// law, asked by Config.Validate.
-	Validator interface {
+	describer interface{ Describe(c Config) Description }
+	validator interface {
 		Validate(k int, sizes SizeLaw) error
 	}
-	// Starter is a policy that keeps state from one job to the next: each
-	// replication and dispatcher picks with the value Start gives it.
-	Starter interface{ Start(v *View) Policy }
-	// Theorist is a policy that knows what queueing theory says of its
-	// mean delays under Poisson arrivals (see Theory).
-	Theorist interface {
+	starter  interface{ Start(v *View) Policy }
+	theorist interface {
 		Theory(c Config) (Reference, bool)
 	}
 )
@@ -193,7 +186,7 @@ func embedsBuiltin(t reflect.Type) bool {
 type yours struct{ Policy }
 
 func (p yours) describe(c *Config) Description {
-	if d, ok := p.Policy.(Describer); ok {
+	if d, ok := p.Policy.(describer); ok {
 		return d.Describe(*c)
 	}
 	return Description{}
@@ -206,21 +199,21 @@ func (p yours) validate(c *Config) error {
 	if err := checkShares(p.Policy, p.describe(c).WorkShares, c.Servers); err != nil {
 		return err
 	}
-	if v, ok := p.Policy.(Validator); ok {
+	if v, ok := p.Policy.(validator); ok {
 		return v.Validate(c.Servers, c.sizes())
 	}
 	return nil
 }
 
 func (p yours) start(v *View) Policy {
-	if s, ok := p.Policy.(Starter); ok {
+	if s, ok := p.Policy.(starter); ok {
 		return s.Start(v)
 	}
 	return p.Policy
 }
 
 func (p yours) theory(c Config) (Reference, bool) {
-	if t, ok := p.Policy.(Theorist); ok {
+	if t, ok := p.Policy.(theorist); ok {
 		return t.Theory(c)
 	}
 	return Reference{}, false
@@ -281,7 +274,7 @@ func describe(p Policy, c *Config) Description {
 			d.Probes = -1
 		}
 	}
-	_, d.history = p.(Starter)
+	_, d.history = p.(starter)
 	d.stateBytes = indexBytes * int64(c.Servers) // its View's samples
 	if d.history {
 		d.stateBytes = serverBytes * int64(c.Servers) // anything Start keeps: as much per server as the heaviest

@@ -161,14 +161,14 @@ func (s Pareto) String() string {
 }
 
 // WithSCV is the unbounded Pareto law of the same mean and SCV scv (tail
-// index ParetoAlpha(scv)).
+// index paretoAlpha(scv)).
 func (s Pareto) WithSCV(scv float64) (SizeLaw, error) {
-	return NewPareto(ParetoAlpha(scv), s.Mean(), 0)
+	return NewPareto(paretoAlpha(scv), s.Mean(), 0)
 }
 
-// ParetoAlpha is the tail index of the unbounded Pareto law with the given
+// paretoAlpha is the tail index of the unbounded Pareto law with the given
 // SCV: SCV = 1/(alpha (alpha - 2)) for alpha > 2, so alpha = 1 + sqrt(1 + 1/SCV).
-func ParetoAlpha(scv float64) float64 { return 1 + math.Sqrt(1+1/scv) }
+func paretoAlpha(scv float64) float64 { return 1 + math.Sqrt(1+1/scv) }
 
 // tailIndex is alpha for the unbounded law (E[X^j] is finite only for j <
 // alpha) and +Inf for a bounded one.
