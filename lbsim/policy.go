@@ -196,13 +196,12 @@ func (p yours) validate(c *Config) error {
 	if err := checkRetired(p.Policy); err != nil {
 		return err
 	}
-	if err := checkShares(p.Policy, p.describe(c).WorkShares, c.Servers); err != nil {
-		return err
-	}
 	if v, ok := p.Policy.(validator); ok {
-		return v.Validate(c.Servers, c.sizes())
+		if err := v.Validate(c.Servers, c.sizes()); err != nil {
+			return err
+		}
 	}
-	return nil
+	return checkShares(p.Policy, p.describe(c).WorkShares, c.Servers)
 }
 
 func (p yours) start(v *View) Policy {
