@@ -95,9 +95,6 @@ func ruleList() string {
 	var lines []string
 	for _, r := range rules {
 		text := r.id + " ([" + ruleName(r.id) + "]): " + r.meaning + ". Fix: " + r.fix + "."
-		if p := r.cure.precision(); p != "" {
-			text += " Under -precision, " + p + "."
-		}
 		prefix := "//   - "
 		for _, line := range wrap(strings.ReplaceAll(text, "`", ""), 78-len(prefix)) {
 			lines = append(lines, prefix+line)
