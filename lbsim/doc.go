@@ -33,7 +33,7 @@
 //     so a job's wait is known when it is dispatched (Lindley's recursion,
 //     without the O(K) update of the course's R code); the common case runs
 //     in lean blocks (sim_lean.go) with the same numbers to the last bit.
-//     Under PS and SRPT (sim_srpt.go) each server keeps its jobs in a heap
+//     Under PS and SRPT (sim_preemptive.go) each server keeps its jobs in a heap
 //     and records each when it leaves; its work runs out at the same time.
 //     Stale boards are sim_board.go, several dispatchers sim_dispatchers.go
 //     (JIQ's I-queues sim_iqueues.go), the bound on a growing backlog
