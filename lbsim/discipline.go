@@ -39,15 +39,9 @@ var disciplines = []struct {
 type jobOrder uint8
 
 const (
-	// arrivalOrder keeps no order: a job's departure is known when it is
-	// dispatched, and a server keeps a FIFO of departure times (fifo).
-	arrivalOrder jobOrder = iota
-	// virtualFinish orders by virtual finish time, every job served at
-	// once (PS).
-	virtualFinish
-	// remainingWork orders by remaining service time, the least served
-	// alone (SRPT).
-	remainingWork
+	arrivalOrder  jobOrder = iota // none kept: departures are known at dispatch, a FIFO of them (fifo)
+	virtualFinish                 // by virtual finish time, every job served at once (PS)
+	remainingWork                 // by remaining service time, the least served alone (SRPT)
 )
 
 func (d Discipline) String() string {

@@ -30,22 +30,18 @@ type preemptiveQueue struct {
 	owned []int32 // under the own view, the jobs of each dispatcher here; else nil
 }
 
-// arrive brings the server up to the arrival time t and adds the job j.
-func (q *preemptiveQueue) arrive(t float64, j jobRecord, o jobOrder, held *backlog, m *metrics) {
-	q.advance(t, o, m)
-	key := j.service
+// key is the place in the order of a job of service time s arriving now:
+// its virtual finish time v+s under PS, all its service time under SRPT.
+func (q *preemptiveQueue) key(s float64, o jobOrder) float64 {
 	if o == virtualFinish {
-		key = q.v + j.service
+		return q.v + s
 	}
-	q.jobs.reserve(held)
-	q.jobs.push(heapJob{key: key, jobRecord: j})
-	if q.owned != nil {
-		q.owned[j.owner]++
-	}
+	return s
 }
 
 // nextDeparture is the time of the next departure (+Inf if idle), as
-// things stand: an arrival can delay it.
+// things stand (an arrival can delay it): the top's, under PS after
+// (key-v) n, under SRPT after its key.
 func (q *preemptiveQueue) nextDeparture(o jobOrder) float64 {
 	if len(q.jobs) == 0 {
 		return math.Inf(1)
@@ -57,47 +53,35 @@ func (q *preemptiveQueue) nextDeparture(o jobOrder) float64 {
 }
 
 // advance moves the server to real time to, completing (and recording) the
-// departures on the way; it returns the number of jobs left.
+// departures on the way; it returns the number of jobs left. One loop a
+// rule, chosen once a call: one loop testing the rule at each departure
+// cost PS 2% more instructions a run (cachegrind).
 func (q *preemptiveQueue) advance(to float64, o jobOrder, m *metrics) int {
 	if o == virtualFinish {
-		return q.share(to, m)
-	}
-	return q.serveTop(to, m)
-}
-
-// share is advance under PS: the top leaves after (key-v) n, and v is
-// the top's key then; at to, v has grown by (to-t)/n.
-func (q *preemptiveQueue) share(to float64, m *metrics) int {
-	for len(q.jobs) > 0 {
-		n := float64(len(q.jobs))
-		dt := (q.jobs[0].key - q.v) * n
-		if q.t+dt > to {
-			q.v += (to - q.t) / n
-			q.t = to
-			return len(q.jobs)
+		for len(q.jobs) > 0 {
+			n := float64(len(q.jobs))
+			dt := (q.jobs[0].key - q.v) * n
+			if q.t+dt > to { // all served for to-t
+				q.v += (to - q.t) / n
+				break
+			}
+			q.t += dt
+			q.v = q.jobs[0].key
+			j := q.jobs.pop()
+			j.depart(q.t, q.owned, m)
 		}
-		q.t += dt
-		q.v = q.jobs[0].key
-		j := q.jobs.pop()
-		j.depart(q.t, q.owned, m)
-	}
-	q.t = to
-	return 0
-}
-
-// serveTop is advance under SRPT: the top leaves after its key, and the
-// next one starts (or resumes) then; at to, the top has to-t less left.
-func (q *preemptiveQueue) serveTop(to float64, m *metrics) int {
-	for len(q.jobs) > 0 {
-		top := &q.jobs[0]
-		done := q.t + top.key
-		if done > to {
-			top.key = orZero(top.key - (to - q.t)) // not below 0 by rounding
-			break
+	} else {
+		for len(q.jobs) > 0 {
+			top := &q.jobs[0]
+			done := q.t + top.key
+			if done > to {
+				top.key = orZero(top.key - (to - q.t)) // served for to-t; not below 0 by rounding
+				break
+			}
+			q.t = done
+			j := q.jobs.pop() // the next starts (or resumes) at t
+			j.depart(q.t, q.owned, m)
 		}
-		q.t = done
-		j := q.jobs.pop()
-		j.depart(q.t, q.owned, m)
 	}
 	q.t = to
 	return len(q.jobs)

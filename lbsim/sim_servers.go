@@ -128,7 +128,13 @@ func (s *servers) count(k int, t float64, m *metrics) int32 {
 // enqueue brings preemptive server k up to the arrival time t and adds the
 // job j, sent by dispatcher j.owner.
 func (s *servers) enqueue(k int, t float64, j jobRecord, m *metrics) {
-	s.queues[k].arrive(t, j, s.order, &s.held, m)
+	q := &s.queues[k]
+	q.advance(t, s.order, m)
+	q.jobs.reserve(&s.held)
+	q.jobs.push(heapJob{key: q.key(j.service, s.order), jobRecord: j})
+	if q.owned != nil {
+		q.owned[j.owner]++
+	}
 }
 
 // drain completes every departure of the preemptive servers.
