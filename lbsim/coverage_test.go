@@ -257,7 +257,7 @@ func runCoverageOne(cfg Config, reps []replication, exact float64, metric string
 		return covRun{}, fmt.Errorf("%s: no exact value (%v)", cfg.Key(), res.Exact)
 	}
 	out := covRun{Mean: res.Wait.Mean, CI: res.Wait.CI95, Exact: res.Exact.Wait, Util: res.Utilization}
-	if cfg.Discipline.preemptive() {
+	if cfg.Discipline.Preemptive() {
 		out.Mean, out.CI, out.Exact = res.Response.Mean, res.Response.CI95, res.Exact.Response
 	}
 	if exact != 0 {
@@ -286,7 +286,7 @@ func runCoverageOne(cfg Config, reps []replication, exact float64, metric string
 	for _, rep := range reps {
 		m := rep.m
 		v, counts := m.waits(), m.counts()
-		if cfg.Discipline.preemptive() {
+		if cfg.Discipline.Preemptive() {
 			v = m.responses()
 		}
 		s, n := make([]float64, m.batches), make([]float64, m.batches)

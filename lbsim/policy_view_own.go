@@ -87,7 +87,7 @@ func (c *Config) ownViewBytes() int64 {
 	switch {
 	case c.View != OwnView:
 		return 0
-	case c.Discipline.preemptive():
+	case c.Discipline.Preemptive():
 		return allocBytes(int64(unsafe.Sizeof(int32(0))) * int64(c.Servers))
 	}
 	return allocBytes(int64(unsafe.Sizeof(fifo{})) * int64(c.Servers))

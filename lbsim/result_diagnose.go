@@ -27,7 +27,7 @@ func (d *diagnosis) add(rule, format string, args ...any) {
 // diagnose applies the rules to an aggregated result, group by group, in
 // the order of the warnings it returns.
 func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
-	d := &diagnosis{cfg: cfg, reps: reps, r: r, resp: cfg.Discipline.preemptive(), metric: r.Wait, what: "mean wait"}
+	d := &diagnosis{cfg: cfg, reps: reps, r: r, resp: cfg.Discipline.Preemptive(), metric: r.Wait, what: "mean wait"}
 	if d.resp {
 		d.metric, d.what = r.Response, "mean response"
 	}
@@ -75,8 +75,10 @@ func (d *diagnosis) sizeMoments() {
 		d.add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: under PS the mean response E[X]/(1-rho) exists, but a job's response grows with its size (E[R | x] = x/(1-rho) per server), so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
 	case infinite && d.cfg.Discipline == SRPT:
 		d.add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: under SRPT the mean response exists (at most PS's E[X]/(1-rho) per server), but a job's response is at least its own service time x/mu, so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow, and the mean converges slower than 1/sqrt(N); compare runs of 10x the length", sizes)
-	case infinite:
+	case infinite && d.cfg.Discipline == FCFS:
 		d.add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: the mean wait of every FCFS server that gets such jobs is infinite, so the reported %.4g only grows with the run length; the percentiles (p50 to p999) still mean something, and under PS or SRPT the mean response exists", sizes, d.r.Wait.Mean)
+	case infinite:
+		d.add(RuleInfiniteSecondMoment, "sizes %s have E[X^2] = inf: under %s a job's response is at least its own service time x/mu, so the response time has infinite variance: the 95%% interval (which assumes a finite one) is not valid and too narrow; compare runs of 10x the length", sizes, d.cfg.Discipline)
 	case !d.resp && alpha <= 3:
 		d.add(RuleInfiniteThirdMoment, "sizes %s have E[X^3] = inf (tail index %v <= 3): the waiting time has infinite variance, so the 95%% interval (which assumes a finite one) is too narrow and the mean converges slowly; compare runs of 10x the length, or use PS or SRPT", sizes, alpha)
 	}
@@ -256,7 +258,7 @@ func clip(over []string) []string {
 func batchMeans(cfg *Config, rep replication, group int) []float64 {
 	m := rep.m
 	sums, counts := m.waits(), m.counts()
-	if cfg.Discipline.preemptive() {
+	if cfg.Discipline.Preemptive() {
 		sums = m.responses()
 	}
 	var out []float64

@@ -124,7 +124,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		r.Config, r.Seconds, r.TotalJobs = *cfg, time.Since(start).Seconds(), used
 		r.Config.Reps, r.Config.Jobs = c.Reps, c.Jobs
 		metric := r.Wait
-		if c.Discipline.preemptive() {
+		if c.Discipline.Preemptive() {
 			metric = r.Response
 		}
 		round++
@@ -186,7 +186,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 
 // metricName is the metric a precision target is for.
 func metricName(d Discipline) string {
-	if d.preemptive() {
+	if d.Preemptive() {
 		return "response"
 	}
 	return "wait"

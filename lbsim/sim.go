@@ -140,7 +140,7 @@ func (s *sim) run() replication {
 	if tr == nil {
 		gen = cfg.arrivals().start(cfg.Capacity()/sizes.Mean(), cfg.Load)
 	}
-	fcfs := cfg.Discipline == FCFS
+	fcfs := !srv.preemptive()
 	nextSample := math.Inf(1)
 	if cfg.SampleEvery > 0 {
 		nextSample = 0

@@ -50,12 +50,7 @@ func (s *sim) touchAhead(f foreseer, n int) {
 // returns a sum of it, which only keeps the loads from being dropped.
 func (s *servers) touch(k int) uint64 {
 	sum := math.Float64bits(s.free[k]) + math.Float64bits(s.inv[k]) + math.Float64bits(s.busy[k])
-	var jobs jobHeap
-	if s.ps != nil {
-		jobs = s.ps[k].jobs
-	} else {
-		jobs = s.srpt[k].jobs
-	}
+	jobs := s.queues[k].jobs
 	if n := len(jobs); n > 0 { // the least job, and the last, where a push starts
 		sum += math.Float64bits(jobs[0].key) + math.Float64bits(jobs[n-1].key)
 	}

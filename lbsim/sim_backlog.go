@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"strings"
 	"sync/atomic"
 	"unsafe"
 )
@@ -103,22 +104,16 @@ func backlogError(bytes int64, n int64, what string) error {
 // the structure holding them: the largest count of its structures (a job
 // may be in two).
 func (s *sim) heldJobs() (int64, string) {
-	var fifos, ps, srpt int64
+	var fifos, queued int64
 	for i := range s.srv.deps {
 		fifos += int64(s.srv.deps[i].size)
 	}
-	for i := range s.srv.ps {
-		ps += int64(len(s.srv.ps[i].jobs))
-	}
-	for i := range s.srv.srpt {
-		srpt += int64(len(s.srv.srpt[i].jobs))
+	for i := range s.srv.queues {
+		queued += int64(len(s.srv.queues[i].jobs))
 	}
 	n, what := fifos, "the servers' departure queues"
-	if ps > n {
-		n, what = ps, "the processor-sharing queues"
-	}
-	if srpt > n {
-		n, what = srpt, "the SRPT queues"
+	if queued > n {
+		n, what = queued, "the "+strings.ToUpper(s.cfg.Discipline.String())+" queues"
 	}
 	var own int64 // the own view's departures, of every dispatcher
 	if s.many != nil && s.cfg.View == OwnView {
@@ -158,7 +153,7 @@ const (
 // index drops a server's stale entries as it picks the server, so it holds
 // about two a server, but is counted as if a job each.
 func (c *Config) perJobBytes() int64 {
-	if c.Discipline.preemptive() {
+	if c.Discipline.Preemptive() {
 		return heapJobBytes
 	}
 	desc := describe(c.Policy, c)

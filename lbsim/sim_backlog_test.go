@@ -140,7 +140,7 @@ func TestBacklogNamesItsHolder(t *testing.T) {
 		{Config{Policy: JIQ{}, Servers: scanServers + 1}, "in the index of busy servers"},
 		{Config{Policy: JSQ{}, Dispatchers: 4, Servers: 8}, "in JSQ's index of departures"},
 		{Config{Policy: LSQ{}, Dispatchers: 4, Servers: 8}, "in LSQ's index of departures"},
-		{Config{Policy: Random{}, Discipline: PS, Servers: 1}, "in the processor-sharing queues"},
+		{Config{Policy: Random{}, Discipline: PS, Servers: 1}, "in the PS queues"},
 		{Config{Policy: Random{}, Discipline: SRPT, Servers: 1}, "in the SRPT queues"},
 	} {
 		cfg := c.cfg

@@ -1,9 +1,9 @@
 package lbsim
 
 // heapJob is a job at a preemptive server, kept until it leaves in its
-// server's jobHeap: 40 bytes. Its key is its place in the server's order,
-// the virtual finish time under PS (psQueue), the remaining service time
-// under SRPT (srptQueue).
+// server's jobHeap: 40 bytes. Its key is its place in the server's order
+// (jobOrder, preemptiveQueue): the virtual finish time under PS, the
+// remaining service time under SRPT.
 type heapJob struct {
 	key float64
 	jobRecord

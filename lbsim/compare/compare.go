@@ -110,9 +110,13 @@ func ResultsOn(a, b lbsim.Result, metric string) (Comparison, error) {
 func Rows(a, b lbsim.Row) (Comparison, error) { return RowsOn(a, b, "") }
 
 // preemptive is whether a row's discipline serves jobs preemptively (PS,
-// SRPT), where the response is what is measured; "" is the default, FCFS.
-func preemptive(discipline string) bool {
-	return discipline != "" && discipline != lbsim.FCFS.String()
+// SRPT), where the response is what is measured: its column read by
+// lbsim's parser, since a row decoded from a cache has no Config; "" is
+// the default, FCFS.
+func preemptive(r lbsim.Row) bool {
+	var c lbsim.Config
+	f, _ := field("discipline")
+	return f.Set(&c, r.Discipline) == nil && c.Discipline.Preemptive()
 }
 
 // RowsOn compares the runs of two rows on metric, one of lbsim.Metrics, or
@@ -124,7 +128,7 @@ func preemptive(discipline string) bool {
 func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 	if metric == "" {
 		metric = "mean_wait"
-		if preemptive(a.Discipline) || preemptive(b.Discipline) {
+		if preemptive(a) || preemptive(b) {
 			metric = "mean_response"
 		}
 	}

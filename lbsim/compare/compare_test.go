@@ -81,6 +81,24 @@ func TestCompareFormulas(t *testing.T) {
 	}
 }
 
+// The default metric follows the discipline column, read by lbsim's parser
+// (a row decoded from a cache has no Config): the mean response when
+// either run is preemptive, the mean wait when neither is.
+func TestCompareDefaultMetric(t *testing.T) {
+	units := map[string][]float64{"mean_wait": {1, 2, 3}, "mean_response": {2, 3, 5}}
+	for _, tc := range []struct{ a, b, want string }{
+		{"fcfs", "fifo", "mean_wait"}, {"", "fcfs", "mean_wait"},
+		{"fcfs", "ps", "mean_response"}, {"SRPT", "fcfs", "mean_response"}, {"ps", "srpt", "mean_response"},
+	} {
+		a := lbsim.Row{Label: "A", Policy: "a", Discipline: tc.a, Reps: 3, Jobs: 10, Seed: 1, Units: units}
+		b := a
+		b.Label, b.Policy, b.Discipline = "B", "b", tc.b
+		if c, err := compare.Rows(a, b); err != nil || c.Metric != tc.want {
+			t.Errorf("%q against %q: metric %q (%v), want %s", tc.a, tc.b, c.Metric, err, tc.want)
+		}
+	}
+}
+
 // Runs that do not share their random numbers are refused, naming the
 // difference; runs that differ only in the policy or the board are paired.
 func TestCompareNotPaired(t *testing.T) {

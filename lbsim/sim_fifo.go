@@ -1,0 +1,61 @@
+package lbsim
+
+import "math"
+
+// fifo is a ring buffer of FCFS departure times; it grows with the queue
+// length, never with the number of jobs. Short queues (the usual case under
+// JSQ-d) live in the fifo itself: the whole fifo is one 64-byte cache line,
+// so counting the jobs of a sampled server at large K costs one cache miss,
+// not two dependent ones. The capacity is a power of two: wrapping around is
+// a mask rather than a division.
+type fifo struct {
+	buf        []float64 // inline[:], or a larger buffer while the queue is long
+	head, size int32
+	inline     [4]float64
+}
+
+func (q *fifo) push(x float64, held *backlog) {
+	if int(q.size) == len(q.buf) {
+		q.grow(held)
+	}
+	q.buf[(q.head+q.size)&int32(len(q.buf)-1)] = x
+	q.size++
+}
+
+// grow doubles the buffer (the first is the inline one), charging held
+// for the buffers beyond it; a buffer left behind is held's to reuse.
+func (q *fifo) grow(held *backlog) {
+	nb := q.inline[:]
+	if q.buf != nil {
+		nb = held.fifoBuffer(max(len(q.inline), 2*len(q.buf)))
+		if len(q.buf) > len(q.inline) {
+			held.giveBack(q.buf)
+		}
+	}
+	for i := range q.size {
+		nb[i] = q.buf[(q.head+i)&int32(len(q.buf)-1)]
+	}
+	q.buf, q.head = nb, 0
+}
+
+func (q *fifo) front() float64 {
+	if q.size == 0 {
+		return math.Inf(1)
+	}
+	return q.buf[q.head]
+}
+
+// popUntil drops the departures at or before t and returns the jobs left.
+// An emptied queue goes back to the inline buffer, and held is credited
+// (and keeps the buffer for the next queue that grows).
+func (q *fifo) popUntil(t float64, held *backlog) int {
+	for q.size > 0 && q.buf[q.head] <= t {
+		q.head = (q.head + 1) & int32(len(q.buf)-1)
+		q.size--
+	}
+	if q.size == 0 && len(q.buf) > len(q.inline) {
+		held.giveBack(q.buf)
+		q.buf, q.head = q.inline[:], 0
+	}
+	return int(q.size)
+}
