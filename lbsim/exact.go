@@ -323,7 +323,7 @@ func (s *srptSplit) solve(q serverLoad) srptServer {
 			return srptServer{} // overlapping classes at one server: E[T; interval] mixes them
 		}
 	}
-	if atoms, ok := Atoms(s.sizes); ok {
+	if atoms, ok := lawAtoms(s.sizes); ok {
 		for _, x := range atoms {
 			if law.holds(x) {
 				law.atoms = append(law.atoms, x)

@@ -204,7 +204,7 @@ func TestExactSRPTNoOtherFormula(t *testing.T) {
 // first, flat between two, and the totals at the last.
 func TestSizeAtoms(t *testing.T) {
 	for _, s := range []SizeLaw{Deterministic{X0: 2}, TwoPoint{Xm: 1, XM: 50, P: 0.1}, NewModal(100, 500, 1000), NewEmpirical([]float64{7, 1, 2, 2})} {
-		atoms, ok := Atoms(s)
+		atoms, ok := lawAtoms(s)
 		if !ok || len(atoms) == 0 {
 			t.Fatalf("%v: no atoms", s)
 		}
@@ -222,7 +222,7 @@ func TestSizeAtoms(t *testing.T) {
 			t.Errorf("%v: (%g, %g, %g) at its last atom, want the totals", s, p, m1, m2)
 		}
 	}
-	if _, ok := Atoms(Exponential{M: 1}); ok {
+	if _, ok := lawAtoms(Exponential{M: 1}); ok {
 		t.Error("the exponential law has no atoms")
 	}
 }

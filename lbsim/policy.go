@@ -65,7 +65,7 @@ type Description struct {
 	// (MessagesPerJob NaN).
 	Probes int
 	// Classes are the size classes results are reported for, each with its
-	// servers (Result.Classes); nil: the size law's (Classifier).
+	// servers (Result.Classes); nil: the size law's (its Classes method).
 	Classes []SizeClass
 	// WorkShares are, for a policy that sends jobs to the servers without
 	// reading them, each server's share of the jobs (so of the work): the

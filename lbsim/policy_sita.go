@@ -286,7 +286,7 @@ func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 	switch {
 	case p.Groups != 0:
 		if _, _, _, ok := BelowCut(sizes, 0); !ok {
-			return sitaGroups{}, fmt.Errorf("sita groups=%d needs a size law that knows its moments below a cutoff (Truncated), not %v; give the cutoffs, e.g. sita:cuts=1/10,servers=%s", p.Groups, sizes, intsText(counts))
+			return sitaGroups{}, fmt.Errorf("sita groups=%d needs a size law that knows its moments below a cutoff (a method BelowCut), not %v; give the cutoffs, e.g. sita:cuts=1/10,servers=%s", p.Groups, sizes, intsText(counts))
 		}
 		cuts, err := equalLoadCuts(sizes, counts)
 		if err != nil {

@@ -20,7 +20,7 @@ type controlVariate struct {
 // squared size (E[X^2]) a finite E[X^4].
 func (c *Config) controlVariates() (cvs []controlVariate, notes []string) {
 	sizes := c.sizes()
-	m1, m2, alpha := sizes.Mean(), sizes.SecondMoment(), TailIndex(sizes)
+	m1, m2, alpha := sizes.Mean(), sizes.SecondMoment(), lawTailIndex(sizes)
 	switch {
 	case m2 <= m1*m1:
 		notes = append(notes, "sizes: constant")

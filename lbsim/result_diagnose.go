@@ -68,7 +68,7 @@ func (d *diagnosis) timeScales() {
 // to the size law, each in the words of the discipline.
 func (d *diagnosis) sizeMoments() {
 	sizes := d.cfg.sizes()
-	alpha := TailIndex(sizes)
+	alpha := lawTailIndex(sizes)
 	infinite := math.IsInf(sizes.SecondMoment(), 1)
 	switch {
 	case infinite && d.cfg.Discipline == PS:

@@ -23,31 +23,39 @@ type SizeLaw interface {
 	String() string
 }
 
-// A size law's optional methods, as for a policy's (policy.go): a law of
-// one's own has the exported interface, a built-in law the same method
-// unexported; the function after each pair asks either, the exported one
-// first (a type of one's own that embeds a built-in law keeps its own).
+// A size law's optional methods: a law of one's own may have them, a
+// built-in law has the same methods unexported; the function after each
+// pair asks either, the exported one first (a type of one's own that embeds
+// a built-in law keeps its own):
+//
+//	BelowCut(cut float64) (p, m1, m2 float64)  its moments below a cut-off (BelowCut)
+//	Atoms() []float64                          its sizes of positive probability, when finitely many
+//	ThirdMoment() float64                      E[X^3], +Inf when it does not exist
+//	TailIndex() float64                        E[X^j] is finite only for j below it (a heavy tail)
+//	Classes() (names []string, cuts []float64) named classes of its jobs (short and long)
 
-// Truncated is a size law that knows its moments below a cut-off, for
-// SITA with a size cut (each group's load and exact delays):
+// truncated is a size law that knows its moments below a cut-off, for
+// SITA with a size cut (each group's load and exact delays) and SRPT's
+// theory:
 //
 //	BelowCut(cut) = (P(X <= cut), E[X; X <= cut], E[X^2; X <= cut]),
 //
 // with E[Y; A] = E[Y 1_A]; the moments above the cut are the totals minus
 // these. Every built-in law has it, in closed form.
-type Truncated interface {
-	BelowCut(cut float64) (p, m1, m2 float64)
-}
+type (
+	truncated interface {
+		BelowCut(cut float64) (p, m1, m2 float64)
+	}
+	builtinTruncated interface {
+		belowCut(cut float64) (p, m1, m2 float64)
+	}
+)
 
-type builtinTruncated interface {
-	belowCut(cut float64) (p, m1, m2 float64)
-}
-
-// BelowCut is s's moments below cut (see Truncated); ok is false when s
+// BelowCut is s's moments below cut (see truncated); ok is false when s
 // does not know them.
 func BelowCut(s SizeLaw, cut float64) (p, m1, m2 float64, ok bool) {
 	switch t := s.(type) {
-	case Truncated:
+	case truncated:
 		p, m1, m2 = t.BelowCut(cut)
 	case builtinTruncated:
 		p, m1, m2 = t.belowCut(cut)
@@ -57,21 +65,20 @@ func BelowCut(s SizeLaw, cut float64) (p, m1, m2 float64, ok bool) {
 	return p, m1, m2, true
 }
 
-// Atomic is a size law whose mass sits on finitely many sizes, for the
-// exact finite sums of SRPT's mean (theory.MG1SRPT); the deterministic,
-// two-point, empirical and file laws have it.
-type Atomic interface {
-	// Atoms are the sizes of positive probability, ascending and distinct.
-	Atoms() []float64
-}
+// atomsLaw is a size law whose mass sits on finitely many sizes (ascending
+// and distinct), for the exact finite sums of SRPT's mean
+// (theory.MG1SRPT); the deterministic, two-point, empirical and file laws
+// have it.
+type (
+	atomsLaw      interface{ Atoms() []float64 }
+	builtinAtomic interface{ atoms() []float64 }
+)
 
-type builtinAtomic interface{ atoms() []float64 }
-
-// Atoms is s's atoms (see Atomic); ok is false when s does not say its
-// mass sits on finitely many sizes.
-func Atoms(s SizeLaw) (atoms []float64, ok bool) {
+// lawAtoms is s's atoms; ok is false when s does not say its mass sits on
+// finitely many sizes.
+func lawAtoms(s SizeLaw) (atoms []float64, ok bool) {
 	switch a := s.(type) {
-	case Atomic:
+	case atomsLaw:
 		return a.Atoms(), true
 	case builtinAtomic:
 		return a.atoms(), true
@@ -79,19 +86,17 @@ func Atoms(s SizeLaw) (atoms []float64, ok bool) {
 	return nil, false
 }
 
-// ThirdMomenter is a size law that knows E[X^3] (+Inf when it does not
+// thirdMomenter is a size law that knows E[X^3] (+Inf when it does not
 // exist). Every built-in law has it.
-type ThirdMomenter interface {
-	ThirdMoment() float64
-}
+type (
+	thirdMomenter        interface{ ThirdMoment() float64 }
+	builtinThirdMomenter interface{ thirdMoment() float64 }
+)
 
-type builtinThirdMomenter interface{ thirdMoment() float64 }
-
-// ThirdMoment is s's E[X^3] (see ThirdMomenter); ok is false when s does
-// not know it.
-func ThirdMoment(s SizeLaw) (m3 float64, ok bool) {
+// lawThirdMoment is s's E[X^3]; ok is false when s does not know it.
+func lawThirdMoment(s SizeLaw) (m3 float64, ok bool) {
 	switch t := s.(type) {
-	case ThirdMomenter:
+	case thirdMomenter:
 		return t.ThirdMoment(), true
 	case builtinThirdMomenter:
 		return t.thirdMoment(), true
@@ -107,8 +112,8 @@ type (
 	builtinTailIndexer interface{ tailIndex() float64 }
 )
 
-// TailIndex is s's tail index: its TailIndex method's, else +Inf.
-func TailIndex(s SizeLaw) float64 {
+// lawTailIndex is s's tail index: its TailIndex method's, else +Inf.
+func lawTailIndex(s SizeLaw) float64 {
 	switch t := s.(type) {
 	case tailIndexer:
 		return t.TailIndex()
@@ -118,24 +123,25 @@ func TailIndex(s SizeLaw) float64 {
 	return math.Inf(1)
 }
 
-// Classifier is implemented by size laws whose jobs fall in named classes
-// (short and long jobs of a two-point law); results are then also reported
-// per class. A job of size x is in class i when cuts[i-1] < x <= cuts[i].
-type Classifier interface {
-	Classes() (names []string, cuts []float64)
-}
+// classifier is a size law whose jobs fall in named classes (short and
+// long jobs of a two-point law); results are then also reported per class.
+// A job of size x is in class i when cuts[i-1] < x <= cuts[i].
+type (
+	classifier interface {
+		Classes() (names []string, cuts []float64)
+	}
+	builtinClassifier interface {
+		classes() (names []string, cuts []float64)
+	}
+)
 
-type builtinClassifier interface {
-	classes() (names []string, cuts []float64)
-}
-
-// lawClasses are the classes of the size law's Classifier, if it has one,
+// lawClasses are the classes of the size law's Classes, if it has them,
 // each sent to all k servers.
 func lawClasses(sizes SizeLaw, k int) []SizeClass {
 	var names []string
 	var cuts []float64
 	switch cl := sizes.(type) {
-	case Classifier:
+	case classifier:
 		names, cuts = cl.Classes()
 	case builtinClassifier:
 		names, cuts = cl.classes()

@@ -23,7 +23,7 @@ func (s Deterministic) belowCut(cut float64) (p, m1, m2 float64) {
 	return 0, 0, 0
 }
 
-// atoms is X0 (see Atomic).
+// atoms is X0 (see atomsLaw).
 func (s Deterministic) atoms() []float64 { return []float64{s.X0} }
 
 // thirdMoment is E[X^3] = X0^3.

@@ -104,7 +104,7 @@ func (s Empirical) belowCut(cut float64) (p, m1, m2 float64) {
 	return float64(i) / n, t.p1[i] / n, t.p2[i] / n
 }
 
-// atoms are the distinct values, ascending (see Atomic).
+// atoms are the distinct values, ascending (see atomsLaw).
 func (s Empirical) atoms() []float64 { return slices.Compact(slices.Clone(s.table().sort().sorted)) }
 
 func (s Empirical) Validate() error {

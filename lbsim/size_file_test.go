@@ -55,7 +55,7 @@ func TestSizesFromFile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		m3, _ := ThirdMoment(s)
+		m3, _ := lawThirdMoment(s)
 		if !near(s.Mean(), m[1]/n, 1e-13) || !near(s.SecondMoment(), m[2]/n, 1e-13) || !near(m3, m[3]/n, 1e-13) {
 			t.Errorf("%s: moments %v, %v, %v; want %v, %v, %v", name, s.Mean(), s.SecondMoment(), m3, m[1]/n, m[2]/n, m[3]/n)
 		}

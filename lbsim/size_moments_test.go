@@ -238,10 +238,10 @@ func below(t *testing.T, s SizeLaw, cut float64) (p, m1, m2 float64) {
 	return p, m1, m2
 }
 
-// third is ThirdMoment(s) of a law that must know it (every built-in law).
+// third is lawThirdMoment(s) of a law that must know it (every built-in law).
 func third(t *testing.T, s SizeLaw) float64 {
 	t.Helper()
-	m3, ok := ThirdMoment(s)
+	m3, ok := lawThirdMoment(s)
 	if !ok {
 		t.Fatalf("%v (%T) does not know E[X^3]", s, s)
 	}
@@ -344,8 +344,8 @@ func (o ownLaw) BelowCut(cut float64) (p, m1, m2 float64) {
 	p, m1, m2, _ = BelowCut(o.SizeLaw, cut)
 	return p, m1, m2
 }
-func (o ownLaw) ThirdMoment() float64           { m3, _ := ThirdMoment(o.SizeLaw); return m3 }
-func (o ownLaw) TailIndex() float64             { return TailIndex(o.SizeLaw) }
+func (o ownLaw) ThirdMoment() float64           { m3, _ := lawThirdMoment(o.SizeLaw); return m3 }
+func (o ownLaw) TailIndex() float64             { return lawTailIndex(o.SizeLaw) }
 func (o ownLaw) Classes() ([]string, []float64) { return []string{"small", "big"}, []float64{2} }
 
 // The functions that ask a size law's optional methods read a built-in
@@ -355,18 +355,18 @@ func TestSizeHooksOfOwnLaws(t *testing.T) {
 	s := Pareto{Alpha: 2.5, L: 1, H: math.Inf(1)}
 	p, m1, m2, ok := BelowCut(s, 3)
 	op, om1, om2, ook := BelowCut(ownLaw{s}, 3)
-	m3, ok3 := ThirdMoment(s)
-	om3, ook3 := ThirdMoment(ownLaw{s})
-	if !ok || !ook || op != p || om1 != m1 || om2 != m2 || !ok3 || !ook3 || om3 != m3 || TailIndex(ownLaw{s}) != 2.5 {
-		t.Errorf("a law of one's own forwarding to %v: BelowCut (%v %v %v %v), E[X^3] (%v %v), tail index %v", s, op, om1, om2, ook, om3, ook3, TailIndex(ownLaw{s}))
+	m3, ok3 := lawThirdMoment(s)
+	om3, ook3 := lawThirdMoment(ownLaw{s})
+	if !ok || !ook || op != p || om1 != m1 || om2 != m2 || !ok3 || !ook3 || om3 != m3 || lawTailIndex(ownLaw{s}) != 2.5 {
+		t.Errorf("a law of one's own forwarding to %v: BelowCut (%v %v %v %v), E[X^3] (%v %v), tail index %v", s, op, om1, om2, ook, om3, ook3, lawTailIndex(ownLaw{s}))
 	}
 	if cls := lawClasses(ownLaw{s}, 4); len(cls) != 2 || cls[0].Upper != 2 || cls[1].Name != "big" || cls[1].To != 4 {
 		t.Errorf("classes of a law of one's own: %+v", cls)
 	}
 	bare := struct{ SizeLaw }{s} // none of the optional methods
 	_, _, _, ok = BelowCut(bare, 3)
-	_, ok3 = ThirdMoment(bare)
-	if ok || ok3 || !math.IsInf(TailIndex(bare), 1) || lawClasses(bare, 4) != nil {
-		t.Errorf("a law without optional methods: BelowCut %v, ThirdMoment %v, tail index %v, classes %v", ok, ok3, TailIndex(bare), lawClasses(bare, 4))
+	_, ok3 = lawThirdMoment(bare)
+	if ok || ok3 || !math.IsInf(lawTailIndex(bare), 1) || lawClasses(bare, 4) != nil {
+		t.Errorf("a law without optional methods: BelowCut %v, ThirdMoment %v, tail index %v, classes %v", ok, ok3, lawTailIndex(bare), lawClasses(bare, 4))
 	}
 }

@@ -73,7 +73,7 @@ func (s TwoPoint) belowCut(cut float64) (p, m1, m2 float64) {
 	return p, m1, m2
 }
 
-// atoms are Xm < XM (see Atomic; Validate asks Xm < XM).
+// atoms are Xm < XM (see atomsLaw; Validate asks Xm < XM).
 func (s TwoPoint) atoms() []float64 { return []float64{s.Xm, s.XM} }
 
 // thirdMoment is E[X^3] = (1-P) Xm^3 + P XM^3.
