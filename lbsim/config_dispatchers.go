@@ -29,7 +29,7 @@ func (c *Config) checkDispatcherWeights() error {
 		return fmt.Errorf("dispatcher weights: %d values given for M=%d dispatchers: give exactly M weights, e.g. -dispatchers %d, or none (arrivals split evenly)", n, m, n)
 	}
 	for i, w := range c.DispatcherWeights {
-		if err := positive(fmt.Sprintf("dispatcher weight w_%d", i+1), w, "weights are relative shares of the arrivals, e.g. 2,1,1"); err != nil {
+		if err := inRange(fmt.Sprintf("dispatcher weight w_%d", i+1), w, "weights are relative shares of the arrivals, e.g. 2,1,1"); err != nil {
 			return err
 		}
 	}

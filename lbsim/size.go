@@ -224,7 +224,3 @@ func loadText(rho float64) string {
 	}
 	return s
 }
-
-// positive checks a scale parameter: finite, > 0 and within
-// [MinMagnitude, MaxMagnitude] (see config_limits.go).
-func positive(name string, v float64, fix string) error { return inRange(name, v, fix) }

@@ -113,7 +113,7 @@ func (s Empirical) Validate() error {
 	}
 	for i, v := range s.Values {
 		if !(v >= MinMagnitude && v <= MaxMagnitude) { // the message is built for a bad value only
-			return positive(fmt.Sprintf("%s value #%d", s.kind(), i+1), v, "sizes must be positive")
+			return inRange(fmt.Sprintf("%s value #%d", s.kind(), i+1), v, "sizes must be positive")
 		}
 	}
 	return nil

@@ -81,6 +81,6 @@ func (s Erlang) Validate() error {
 	if s.K < 1 || s.K > maxErlangPhases {
 		return fmt.Errorf("erlang k=%d is invalid: need 1 <= k <= %d phases; use det for a smaller SCV", s.K, maxErlangPhases)
 	}
-	return positive("erlang mean", s.M, "e.g. erlang:k=4,mean=1")
+	return inRange("erlang mean", s.M, "e.g. erlang:k=4,mean=1")
 }
 func (s Erlang) String() string { return fmt.Sprintf("erlang:k=%d,mean=%s", s.K, fmtNum(s.M)) }

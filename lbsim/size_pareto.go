@@ -40,7 +40,7 @@ func NewPareto(alpha, mean, max float64) (Pareto, error) {
 	if math.IsNaN(alpha) || alpha <= 1 || math.IsInf(alpha, 0) {
 		return Pareto{}, fmt.Errorf("pareto alpha=%v is invalid: need alpha > 1 for a finite mean; e.g. alpha=2.2", alpha)
 	}
-	if err := positive("pareto mean", mean, "e.g. mean=1"); err != nil {
+	if err := inRange("pareto mean", mean, "e.g. mean=1"); err != nil {
 		return Pareto{}, err
 	}
 	if max == 0 {
@@ -133,7 +133,7 @@ func (s Pareto) belowCut(cut float64) (p, m1, m2 float64) {
 }
 
 func (s Pareto) Validate() error {
-	if err := positive("pareto L", s.L, "build it with NewPareto"); err != nil {
+	if err := inRange("pareto L", s.L, "build it with NewPareto"); err != nil {
 		return err
 	}
 	if math.IsNaN(s.Alpha) || s.Alpha <= 1 {

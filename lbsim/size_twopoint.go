@@ -84,10 +84,10 @@ func (s TwoPoint) classes() ([]string, []float64) {
 	return []string{"short", "long"}, []float64{(s.Xm + s.XM) / 2}
 }
 func (s TwoPoint) Validate() error {
-	if err := positive("twopoint xm", s.Xm, "give the short size, e.g. xm=1"); err != nil {
+	if err := inRange("twopoint xm", s.Xm, "give the short size, e.g. xm=1"); err != nil {
 		return err
 	}
-	if err := positive("twopoint xM", s.XM, "give the long size, e.g. xM=1000"); err != nil {
+	if err := inRange("twopoint xM", s.XM, "give the long size, e.g. xM=1000"); err != nil {
 		return err
 	}
 	if s.Xm >= s.XM {
