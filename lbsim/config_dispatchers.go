@@ -5,9 +5,8 @@ import (
 	"fmt"
 )
 
-// maxDispatchers bounds M, Config.Dispatchers: each dispatcher keeps its
-// own copy of the board and, for some policies, of their index (K entries
-// each: Config.dispatcherBytes), and its own random stream, whose identifier must stay distinct (rng.go).
+// maxDispatchers bounds M: each dispatcher keeps its own board and policy
+// state (K entries each: dispatcherBytes) and a stream of its own (rng.go).
 const maxDispatchers = 10_000
 
 // dispatchers is M, the number of dispatchers: Dispatchers, or 1 for 0.
@@ -21,8 +20,7 @@ func (c *Config) checkDispatchers() error {
 	return nil
 }
 
-// checkDispatcherWeights checks that there is one weight a dispatcher,
-// each positive.
+// checkDispatcherWeights: one weight > 0 a dispatcher.
 func (c *Config) checkDispatcherWeights() error {
 	m := c.dispatchers()
 	if n := len(c.DispatcherWeights); n > 0 && n != m {
@@ -61,8 +59,7 @@ func (c *Config) dispatcherShares() []float64 {
 	return out
 }
 
-// evenSplit reports whether every dispatcher gets the same share of the
-// arrivals (no weights, or equal ones).
+// evenSplit: every dispatcher gets the same share (no weights, or equal ones).
 func (c *Config) evenSplit() bool { return allEqual(c.DispatcherWeights) }
 
 // maxProbeDispatchers bounds the dispatchers of a probe of a policy of
@@ -70,9 +67,8 @@ func (c *Config) evenSplit() bool { return allEqual(c.DispatcherWeights) }
 // branch on Dispatchers() > 1 and on Dispatcher() < maxProbeDispatchers.
 const maxProbeDispatchers = 8
 
-// probeDispatchers are c's dispatcher settings for a probe run, with or
-// without a board: its first min(M, maxProbeDispatchers) dispatchers, with
-// their weights, staggered if c's are and the run has boards to stagger.
+// probeDispatchers are c's first min(M, maxProbeDispatchers) dispatchers
+// for a probe run, with their weights, staggered if c's are and it has boards.
 func (c *Config) probeDispatchers(board bool) (m int, weights []float64, stagger bool) {
 	m, weights = min(c.dispatchers(), maxProbeDispatchers), c.DispatcherWeights
 	if len(weights) == c.dispatchers() { // else invalid: the probe reports it as given

@@ -36,11 +36,8 @@ const (
 	MaxMemory = 2 << 30
 	// RuntimeMemoryLimit is the soft memory limit a program running lbsim
 	// gives Go's runtime (debug.SetMemoryLimit, as the lbsim command does):
-	// 7/8 of MaxMemory (softLimit). The collector and the scavenger keep
-	// the process near it, and the eighth left covers their lag: freed
-	// buffers not yet returned to the system. With the soft limit at the
-	// limit itself, an overloaded PS server, whose queue grows by copies,
-	// peaked once at 514 MiB under a 512 MiB limit.
+	// 7/8 of MaxMemory (softLimit). The eighth left covers the collector's
+	// and the scavenger's lag: freed buffers not yet returned to the system.
 	RuntimeMemoryLimit = MaxMemory - MaxMemory/8
 )
 
@@ -50,8 +47,8 @@ func softLimit(max int64) int64 { return max - max/8 }
 // memoryLimit is MaxMemory; tests lower it.
 var memoryLimit int64 = MaxMemory
 
-// checkBounds rejects counts whose memory or arithmetic cannot be honoured.
-// It runs before anything of size K is allocated.
+// checkBounds rejects counts whose memory or arithmetic cannot be honoured,
+// before anything of size K is allocated.
 func (c *Config) checkBounds() error {
 	if c.Reps > maxReps {
 		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, maxReps)
@@ -88,13 +85,12 @@ const (
 	serverCombineBytes = 32
 )
 
-// Memory of every dispatcher beyond the first (Config.Dispatchers): its
-// front (its stream, board header, policy instance and scratch), and per
-// server its board's snapshot and its policy's own state, where they exist
-// (a policy's dispatcherState): indexBytes a server for an index of the K
-// servers (the largest: count buckets and a PS heap, 32), groupBytes more
-// for a policy that groups servers by speed or weight, a group a server at
-// worst (SED's countBuckets, WRR's turns).
+// Memory of every dispatcher beyond the first: its front (stream, board
+// header, policy instance, scratch), and per server its board's snapshot and
+// its policy's state (dispatcherState): indexBytes a server for an index of
+// the servers (the largest: count buckets and a PS heap), groupBytes more for
+// a policy that groups servers by speed or weight, a group a server at worst
+// (SED's countBuckets, WRR's turns).
 const (
 	frontBytes = 1 << 10
 	indexBytes = 48
@@ -110,9 +106,8 @@ func (c *Config) dispatcherBytes() int64 {
 	return b
 }
 
-// dispatcherState is the memory, in bytes, of one dispatcher's own
-// instance of the policy (its Description's) and of its own counts under
-// the own view (ownViewBytes).
+// dispatcherState is the memory of one dispatcher's instance of the policy
+// (its Description's) and of its own counts under the own view.
 func (c *Config) dispatcherState() int64 {
 	return c.ownViewBytes() + describe(c.Policy, c).stateBytes
 }
@@ -181,9 +176,8 @@ func (c *Config) parallel() int {
 }
 
 // checkMagnitudes rejects scale parameters whose products would overflow or
-// underflow: the load, the size law's moments, and the time the run spans
-// compared with the refresh and sampling periods. The size law, speeds and
-// arrival process are already valid.
+// underflow: the load, the sizes' moments, and the run's span against the
+// refresh and sampling periods. Sizes, speeds and arrivals are already valid.
 func (c *Config) checkMagnitudes() error {
 	sizes := c.sizes()
 	mean := sizes.Mean()
