@@ -3,15 +3,12 @@ package lbsim
 import "math"
 
 // Messages per job (Result.MessagesPerJob) is the cost of what the
-// dispatchers know, beside the mean wait it buys. The counts follow Lu,
-// Xie, Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue: a novel load
+// dispatchers know, beside the mean wait it buys, counted as Lu, Xie,
+// Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue: a novel load
 // balancing algorithm for dynamically scalable web services", Performance
-// Evaluation 68(11), 2011, who compare power-of-d and JIQ by their
-// communication between dispatchers and servers (JIQ: none at a job's
-// arrival, an idle server's report to a dispatcher instead), as the
-// literature since does per job (van der Boor, Borst and van Leeuwaarden,
-// "Hyper-scalable JSQ with sparse feedback", 2019: JIQ one message per
-// job): a probe of a server and its reply are two messages, an idle
+// Evaluation 68(11), 2011, count it (power-of-d against JIQ), and van der
+// Boor, Borst and van Leeuwaarden, "Hyper-scalable JSQ with sparse
+// feedback", 2019, per job: a probe and its reply are two messages, an idle
 // server's report one. Per measured job:
 //
 //   - live state, a policy probing d servers a job (probes: JSQ-d, LL-d,
