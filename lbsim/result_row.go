@@ -23,15 +23,14 @@ import (
 // Row is a flat summary of one configuration's result, for tables, CSV,
 // JSON and dataframes: one column per setting of the field table (Fields,
 // in its order), then the result's columns. Quantities that do not apply
-// (the handout's measure under PS and SRPT, per-class waits without two-point
-// sizes, a CI from too few units, an exact value theory does not know) are
-// NaN. The configuration's parameters are typed fields, never to be parsed
-// back from the spec strings.
+// (the handout's measure under PS and SRPT, per-class waits without
+// two-point sizes, a CI from too few units, an exact value theory does not
+// know) are NaN. The parameters are typed fields, never to be parsed back
+// from the spec strings.
 //
-// The setting fields and the quantile fields are views of the field table
-// and the percentile table, filled from them by column name (NewRow); the
-// package does not start unless Row has each table's fields in its order
-// (checkRow names the field to add).
+// The setting and quantile fields mirror the field and percentile tables,
+// filled by column name (NewRow); the package does not start unless Row
+// has each table's fields in its order (checkRow names the field to add).
 type Row struct {
 	Policy            string  `json:"policy"` // spec, e.g. "ll:d=2"
 	Servers           int     `json:"servers"`
@@ -73,9 +72,7 @@ type Row struct {
 	MeanWaitCI95     float64 `json:"mean_wait_ci95"`     // half-width of its 95% interval (so every _ci95)
 	MeanResponse     float64 `json:"mean_response"`      // mean response time, wait and service
 	MeanResponseCI95 float64 `json:"mean_response_ci95"` // its half-width
-	// The quantiles of the wait and the response at Percentiles with their
-	// half-widths (see Quantiles: the pooled quantile, the interval from the
-	// units' quantiles).
+	// The quantiles at Percentiles with their half-widths (see Quantiles).
 	P50Wait           float64 `json:"p50_wait"`             // median wait
 	P50WaitCI95       float64 `json:"p50_wait_ci95"`        // its half-width
 	P90Wait           float64 `json:"p90_wait"`             // 90th percentile of the wait
@@ -119,11 +116,9 @@ type Row struct {
 	TotalJobs       int64   `json:"total_jobs"`    // jobs simulated, warm-ups and precision rounds included
 	PrecisionMet    bool    `json:"precision_met"` // a precision target was reached (false without one)
 
-	ExactWait     float64 `json:"exact_wait"`     // the exact mean wait when theory knows it (see Exact), else NaN
-	ExactResponse float64 `json:"exact_response"` // the exact mean response, else NaN
-	ExactMethod   string  `json:"exact_method"`   // its formula, or "none: " and why a promised exact chain is out of reach
-	// The exact quantiles at Percentiles when theory knows them
-	// (Reference.Quantiles), else NaN.
+	ExactWait         float64  `json:"exact_wait"`          // the exact mean wait when theory knows it (see Exact), else NaN
+	ExactResponse     float64  `json:"exact_response"`      // the exact mean response, else NaN
+	ExactMethod       string   `json:"exact_method"`        // its formula, or "none: " and why a promised exact chain is out of reach
 	ExactP50Wait      float64  `json:"exact_p50_wait"`      // exact median wait when theory knows it, else NaN
 	ExactP90Wait      float64  `json:"exact_p90_wait"`      // exact 90th percentile of the wait when theory knows it, else NaN
 	ExactP99Wait      float64  `json:"exact_p99_wait"`      // exact 99th percentile of the wait when theory knows it, else NaN
@@ -270,10 +265,8 @@ var columnField = sync.OnceValue(func() map[string]reflect.StructField {
 	return out
 })
 
-// Row's fields that mirror a table are checked when the package starts: a
-// setting or a percentile added to its table without its Row field stops
-// every program at once with the field to add, not NewRow with a reflect
-// panic.
+// A table's column without its Row field stops every program at once, with
+// the field to add, not NewRow with a reflect panic.
 func init() {
 	if err := checkRow(fields, percentiles[:]); err != nil {
 		panic(err)
@@ -282,10 +275,8 @@ func init() {
 
 // checkRow says which field Row lacks, or holds out of place or of another
 // type, for the field table fs and the percentile table ps: each table's
-// columns are consecutive fields in its order, the settings Row's first,
-// and each percentile has its quantiles with their half-widths (p99_wait,
-// p99_wait_ci95, ..., p99_response, ...) and its exact values
-// (exact_p99_wait, ..., exact_p99_response, ...).
+// columns are consecutive fields in its order, the settings Row's first; a
+// percentile has p99_wait, p99_wait_ci95, ..., and exact_p99_wait, ....
 func checkRow(fs []Field, ps []Percentile) error {
 	var settings, quantiles, exact []rowColumn
 	for i := range fs {
@@ -507,9 +498,8 @@ func fmtLoads(m map[float64]bool) string {
 }
 
 // RowHeader is the CSV header of rows, the keys of their JSON objects and
-// the columns of their tables: the json names of Row's fields (Config and
-// the replication means, tagged "-", are not columns), which begin with the
-// setting columns of the field table (Fields), in its order.
+// the columns of their tables: the json names of Row's fields but those
+// tagged "-" (Config, Units), the setting columns (Fields) first.
 func RowHeader() []string {
 	var out []string
 	for _, sf := range rowColumns() {
