@@ -41,9 +41,8 @@ const (
 	RuleCorrelatedBatches = "correlated-batches"
 	// RuleDrift: a paired t test at the 0.1% level over replications, or a
 	// t test on the batch means of one replication. The level is a
-	// false-alarm rate per configuration: at 1%, 6 of 600 benign runs were
-	// flagged, and a sweep of a hundred points (notebook 04) showed one or
-	// two flagged at random; at 0.1%, 1 (TestDriftFalseAlarmRate).
+	// false-alarm rate per configuration: at 1% a sweep of a hundred points
+	// showed one or two at random (TestDriftFalseAlarmRate).
 	RuleDrift = "drift"
 
 	RuleExactOutsideCI  = "exact-outside-ci"
