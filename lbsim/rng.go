@@ -29,9 +29,8 @@ func dispatcherStream(i int) uint64 {
 }
 
 // Stream is a random number stream: a PCG generator (math/rand/v2) called
-// directly rather than through an interface, which matters at tens of
-// millions of draws a second. Its output depends only on its seed, on every
-// machine.
+// directly, not through an interface, at tens of millions of draws a second.
+// Its output depends only on its seed, on every machine.
 type Stream struct{ pcg rand.PCG }
 
 // NewStream returns the stream seeded with (seed1, seed2).
@@ -133,16 +132,12 @@ func (s *Stream) expSlow(u uint64) float64 {
 	}
 }
 
-// The fills below draw a block of numbers: the same draws, in the same
-// order, as calling the one-number method for each, but with a local copy
-// p of the generator, which the compiler keeps in the loop's frame (a call
-// a number keeps it behind s, and a call's overhead; rand.PCG's pointer
-// methods keep even the copy in memory, a store and a load a draw: a copy
-// of the generator stepped by value stays in registers, but measured no
-// faster, the moves it costs replacing the loads). The draw itself is written out in each
-// loop, since a function making one is too large to be inlined; its rare
-// case (a second uniform) is redone out of line by the one-number method
-// from the generator's state before the draw: expFrom, intNFrom, pairFrom.
+// The fills below draw a block of numbers, the same draws in the same order
+// as the one-number method for each, from a local copy p of the generator
+// that the compiler keeps in the loop's frame, not behind s. The draw is
+// written out in each loop (a function making one is too large to inline);
+// its rare case (a second uniform) is redone out of line by the one-number
+// method from the state before the draw: expFrom, intNFrom, pairFrom.
 
 // expFrom is ExpFloat64() drawn from state p, and the state after it.
 func (s *Stream) expFrom(p rand.PCG) (float64, rand.PCG) {

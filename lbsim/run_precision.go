@@ -9,21 +9,19 @@ import (
 
 // Precision-driven run length (sequential stopping on the relative
 // half-width, Law and Kelton, Simulation Modeling and Analysis, sec. 9.4.1):
-// run R replications (Reps, at least minPrecisionReps) of N jobs; while the 95% half-width
-// of the metric (mean wait, or mean response under PS and SRPT) exceeds Precision
-// times its mean, or a warning says the run is too short, grow the run and
-// aggregate again:
+// run R replications of N jobs; while the 95% half-width h of the metric
+// exceeds Precision times its mean m, or a warning says the run is too
+// short, grow the run and aggregate again:
 //
 //   - when a warning says the replications are too short to be trusted
-//     (cureLonger in the table of rules), more of them would only narrow a
-//     biased interval, so N doubles and the replications start again (the
-//     first N jobs of each are the same);
+//     (cureLonger), more of them would only narrow a biased interval, so N
+//     doubles and the replications start again (the first N jobs of each
+//     are the same);
 //   - otherwise replications are added: R' = R (h/(Precision m))^2 with a
 //     10% margin, at least R+1 and at most 4R.
 //
-// The budget is MaxJobs simulated jobs in all (default 1e10) and MaxSeconds
-// of wall time. Decisions depend only on the results, so the same seed gives
-// the same answer on any machine, unless MaxSeconds stops the run.
+// Decisions depend only on the results, so the same seed gives the same
+// answer on any machine, unless MaxSeconds stops the run.
 
 const defaultMaxJobs = 10_000_000_000
 
@@ -33,10 +31,9 @@ const defaultMaxJobs = 10_000_000_000
 // silently raised.
 const minPrecisionReps = 4
 
-// PrecisionProgress is the state of a precision run after a round: the
-// jobs simulated so far, the relative half-width reached, and the jobs the
-// target needs in all, projected from the half-width shrinking as one over
-// the square root of the jobs.
+// PrecisionProgress is the state of a precision run after a round; the
+// jobs the target needs are projected from the half-width shrinking as
+// 1/sqrt(jobs).
 type PrecisionProgress struct {
 	Precision     float64 // the target
 	Round, Reps   int     // rounds done, replications in the last

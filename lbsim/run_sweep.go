@@ -6,13 +6,11 @@ import (
 )
 
 // Grid is a sweep: every combination of its axes applied to Base is one
-// configuration. An empty axis keeps Base's value. Configurations are ordered
-// with Sizes outermost, then Servers, Disciplines, Refresh, Dispatchers,
-// Views, Policies, and Loads fastest (gridAxes). All configurations share Base's seed, so every
-// policy and load sees the same job sizes and (scaled) arrival times: common
-// random numbers, as in the course's R code. The command line, sweep files,
-// shards and Slurm scripts describe a sweep as a Grid too (Set, Text,
-// ReadJSON, Args, Canonical).
+// configuration (an empty axis keeps Base's value), Sizes outermost and
+// Loads fastest (gridAxes). All share Base's seed, so every policy and load
+// sees the same job sizes and (scaled) arrival times: common random
+// numbers, as in the course's R code. The command line, sweep files, shards
+// and Slurm scripts describe a sweep as a Grid too (run_sweep_spec.go).
 type Grid struct {
 	Base        Config
 	Sizes       []SizeLaw
@@ -72,11 +70,10 @@ func (g Grid) One() (Config, error) {
 }
 
 // Valid splits the grid's configurations into those that pass
-// Config.Validate and the errors of the others, each naming its point
-// (Config.String) by its position in the grid, from 1. A point is judged on one
-// worker: whether it fits in memory with all cores running is a property of
-// the machine, not of the point, so every machine keeps the same points (a
-// sharded sweep's shards must agree), and such a point fails when it runs.
+// Config.Validate and the errors of the others, naming each point by its
+// position from 1. A point is judged on one worker: whether it fits in
+// memory on all cores depends on the machine, and every machine must keep
+// the same points (a sharded sweep's shards must agree).
 func (g Grid) Valid() (valid []Config, invalid []error) {
 	for i, c := range g.Configs() {
 		one := c
