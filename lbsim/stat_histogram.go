@@ -4,14 +4,12 @@ import "math"
 
 // histogram counts waiting times in logarithmic bins of fixed memory: 64
 // bins per power of two over a window of histSpan = 70 octaves (a factor
-// 1e21), and bin 0 for zero. The window follows the data: it is placed when
-// the first positive value arrives (that value 30 octaves above its bottom)
-// and slides up whenever a larger value would fall above it, folding the
-// octaves it leaves into bin 0. So the largest values are always resolved,
-// whatever their magnitude (1e-300 or 1e300), and only values more than 70
-// octaves below the largest are reported as 0. A quantile is interpolated
-// within its bin (quantiles), within 1/64 (1.6%) at worst and far less for
-// a smooth law.
+// 1e21), and bin 0 for zero. The window is placed at the first positive
+// value (histBelow octaves above its bottom) and slides up whenever a larger
+// value would fall above it, folding the octaves it leaves into bin 0: the
+// largest values are always resolved, whatever their magnitude, and only
+// values 70 octaves below the largest are reported as 0. A quantile is
+// interpolated within its bin (quantiles), within 1/64 (1.6%) at worst.
 //
 // A bin is the top 17 bits of the value's float64 encoding (11 exponent and
 // 6 mantissa bits). Bin 0 is spread over the histZero first counters and
@@ -51,19 +49,17 @@ func (h *histogram) add(x float64) {
 // addFast adds x if it falls in the window (or below it) and reports
 // whether it did: small enough to be inlined in the run loop, which calls
 // addSlow only when it must. A zero goes to bin 0's counter slot (mod
-// histZero): the run loop passes the job's number, so a run of jobs that
-// do not wait increments different counters. One counter would make every
-// such job wait for the previous one's store, and the processor, loading
-// it early, mispredict the dependency (a pipeline flush): 8 ns a job.
+// histZero): the run loop passes the job's number, so that a run of jobs
+// that do not wait increments different counters, not one store waiting
+// on the previous (a dependency the processor mispredicts).
 func (h *histogram) addFast(x float64, slot int) bool {
 	i := code(x) - h.base + histZero
 	if i >= len(h.counts) {
 		return false
 	}
-	// i, or below the window (i < histZero) the slot's counter of bin 0:
-	// chosen by a mask, no branch (a maximum would be one, the compiler's
-	// choice for an index); as i ^ (i^slot)&below it holds one value fewer
-	// than as i&^below | slot&below, which the run loop spilled.
+	// i, or below the window (i < histZero) the slot's counter of bin 0,
+	// chosen by a mask, not a branch; i ^ (i^slot)&below holds one live
+	// value fewer than i&^below | slot&below.
 	below := (i - histZero) >> 63 // all ones when i < histZero
 	h.counts[i^(i^slot&(histZero-1))&below]++
 	return true
@@ -164,9 +160,8 @@ func (h *histogram) quantile(q float64) float64 {
 
 // quantiles sets out[i] to the ps[i]-quantile (ps increasing), in one pass:
 // the point where the counts' distribution function, spread evenly within
-// each bin, reaches ps[i] (0 when bin 0 reaches it, NaN with no count). The
-// interpolation leaves a quantile well inside the 0.8% of a bin's middle: a
-// bin holds 1/64 of an octave, across which a smooth density is nearly flat.
+// each bin (1/64 of an octave, across which a smooth density is nearly
+// flat), reaches ps[i] (0 when bin 0 reaches it, NaN with no count).
 func (h *histogram) quantiles(ps, out []float64) {
 	total, j := h.count(), 0
 	if total == 0 {

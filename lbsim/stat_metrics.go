@@ -7,11 +7,10 @@ import (
 
 // metrics accumulates one replication's measurements: per batch and size
 // class the job count and the sums of waiting and response times, the
-// handout's quantity, and histograms of the waiting and response times,
-// with the quantiles of each unit of fineFactor batches (see Quantiles). Batches are contiguous
-// blocks of measured jobs; with a single replication their means give the
-// confidence interval (batch means). Totals over classes are summed when the
-// replication is aggregated, which keeps the per-job cost to one class.
+// handout's quantity, and histograms of the waiting and response times with
+// the quantiles of each unit of fineFactor batches (see Quantiles). Batches
+// are contiguous blocks of measured jobs. Totals over classes are summed at
+// aggregation, so that a job updates one class.
 type metrics struct {
 	classes int
 	batches int
@@ -22,8 +21,7 @@ type metrics struct {
 	// waitAll and respAll hold every measured job; wait and resp the jobs
 	// of the current unit (fineFactor batches in recording order), whose
 	// quantiles endUnit keeps in unitWait and unitResp (NaN: no job) before
-	// adding them to the replication's. One unit's histograms at a time
-	// keep the memory of any number of batches at four histograms.
+	// adding them to the replication's: four histograms for any batches.
 	waitAll, respAll, wait, resp histogram
 	unitWait, unitResp           [][nPercentiles]float64
 	unit                         int   // the current unit
@@ -34,9 +32,8 @@ type metrics struct {
 	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
 	bound []int64
 	// Sequential recording (FCFS measures jobs in arrival order): the
-	// batch of the last job recorded, and the jobs left in it; its sums
-	// (row) and its handout's quantity (hand), kept at hand so that a job
-	// does not locate them.
+	// batch of the last job recorded, the jobs left in it, and its sums
+	// and handout cell at hand, so that a job does not locate them.
 	b      int
 	left   int64
 	row    []classSums
@@ -158,9 +155,8 @@ func (m *metrics) recordNext(class int, w, r float64, slot int) {
 
 // sumNext is recordNext without the histograms, in a batch entered
 // (enterNext when left is 0). The run loops write recordNext out as that
-// test, sumNext and histogram.addFast, which are small enough to be
-// inlined, where recordNext is not: a call in a run loop makes the
-// compiler save and reload every live value around it.
+// test, sumNext and histogram.addFast, which inline where recordNext does
+// not: a call in a run loop saves and reloads every live value around it.
 func (m *metrics) sumNext(class int, w, r float64) {
 	m.left--
 	s := &m.row[class]
@@ -182,9 +178,7 @@ func (m *metrics) enterNext() {
 }
 
 // nextBatch is the first non-empty batch after b and its number of jobs
-// (with more batches than jobs some are empty, and skipped; the last batch
-// takes the rest), from tables: small, so that sumNext inlines in the run
-// loop, where a call makes the compiler save every live value around it.
+// (with more batches than jobs some are empty; the last takes the rest).
 func (m *metrics) nextBatch(b int) (int, int64) {
 	nb := m.after[b]
 	return int(nb), m.jobsIn[nb]
@@ -229,9 +223,8 @@ func (m *metrics) endUnit(next int) {
 }
 
 // recordHandoutLast adds the course's quantity (V + X/mu - A_next)^+ of the
-// last job recorded by recordNext (known once the next job arrives, and
-// added before the next job is recorded): to its batch, where recordNext
-// left the cursor. One cursor serves both, so it costs no bookkeeping.
+// last job recorded by recordNext (known once the next job arrives, added
+// before it is recorded) to that job's batch, where the cursor still is.
 func (m *metrics) recordHandoutLast(v float64) {
 	*m.hand += v
 }
