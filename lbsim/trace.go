@@ -29,20 +29,18 @@ func (tr Trace) Mean() float64 { return NewEmpirical(tr.Sizes).Mean() }
 
 // MaxTraceJobs bounds the jobs of a trace, which is held in memory: an
 // endless stream (a pipe that never closes) stops at it with an error
-// instead of growing until the machine runs out of memory. The trace
-// generator of the load-moments study has the same bound.
+// instead of growing until the machine runs out of memory.
 const MaxTraceJobs = 50_000_000
 
 // traceJobLimit is MaxTraceJobs; tests lower it.
 var traceJobLimit = MaxTraceJobs
 
 // ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
-// row, numbers plain decimals (no hex, '_', '+' or Inf). A first row whose
-// fields are all ASCII names (a letter first, e.g. "arrival,size") is a
-// header; any other first row is data and must parse, so a mistyped first
-// row is an error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
-// lines starting with '#' are skipped. Errors name the line and the fix. At
-// most MaxTraceJobs jobs are read.
+// row, numbers plain decimals (no hex, '_', '+' or Inf). A first row of
+// names ("arrival,size", see isHeader) is a header; any other first row is
+// data and must parse: a mistyped first row is an error, not a lost job. A
+// UTF-8 byte order mark is dropped; blank lines and lines starting with '#'
+// are skipped. Errors name the line and the fix. At most MaxTraceJobs jobs.
 func ReadTrace(r io.Reader) (Trace, error) {
 	var tr Trace
 	sc := bufio.NewScanner(r)
@@ -180,8 +178,7 @@ func traceKey(c *Config) string {
 	return fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
 }
 
-// traceName is a trace's column: its file, or for one built in Go its
-// length and hash.
+// traceName is a trace's column: its file, else its length and hash.
 func traceName(tr *Trace) string {
 	switch {
 	case tr == nil:
