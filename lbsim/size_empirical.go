@@ -19,8 +19,7 @@ type Empirical struct {
 
 // empiricalTable is what the law's theory reads, computed once: the
 // moments (summed in Values' order), and on first use the sorted values
-// with their prefix sums, so that belowCut is a binary search, and a hash
-// naming the values.
+// with their prefix sums (belowCut) and a hash naming the values.
 type empiricalTable struct {
 	values     []float64
 	m1, m2, m3 float64
