@@ -30,9 +30,8 @@ const (
 	maxReps = 10_000
 	// maxBatches bounds the batch means of a single replication.
 	maxBatches = 100_000
-	// MaxMemory is the most memory (bytes) a configuration may need, by the
-	// upper estimate Validate makes before anything is allocated
-	// (memoryEstimate).
+	// MaxMemory is the most memory (bytes) a configuration may need, by
+	// Validate's upper estimate before anything is allocated (memoryEstimate).
 	MaxMemory = 2 << 30
 	// RuntimeMemoryLimit is the soft memory limit a program running lbsim
 	// gives Go's runtime (debug.SetMemoryLimit, as the lbsim command does):
@@ -134,10 +133,9 @@ func allocBytes(n int64) int64 {
 	return n + n/8
 }
 
-// memoryEstimate is an upper estimate, in bytes, of the memory a run of the
-// configuration holds at once: the state of the replications running in
-// parallel with room for their backlog (backlogReserve), and the results
-// of every replication until they are combined. It does not allocate.
+// memoryEstimate is an upper estimate, in bytes, of the memory a run holds
+// at once: the replications running, with room for their backlog
+// (backlogReserve), and every replication's results until they are combined.
 func (c *Config) memoryEstimate() int64 {
 	return c.fixedMemory() + 2*int64(c.parallel())*c.backlogReserve()
 }
@@ -222,8 +220,7 @@ func (c *Config) checkMagnitudes() error {
 }
 
 // checkPeriods bounds the refresh and sampling periods against the time the
-// run spans: t/T must stay finite, and sampling must not produce more
-// points than the run has jobs.
+// run spans: t/T must stay finite, and sampling give at most 1e7 points.
 func (c *Config) checkPeriods(horizon float64) error {
 	if c.Refresh > 0 {
 		if err := inRange("refresh T", c.Refresh, "e.g. -refresh 10"); err != nil {
@@ -282,8 +279,8 @@ func bytesText(b int64) string {
 // memory (a few hundred bytes each) before any runs.
 const MaxGridConfigs = 1_000_000
 
-// Count is the number of configurations the grid lists, computed without
-// listing them; an error if it exceeds MaxGridConfigs.
+// Count is the number of configurations the grid lists, without listing
+// them; an error past MaxGridConfigs.
 func (g Grid) Count() (int, error) {
 	n := 1
 	for _, f := range axes() {

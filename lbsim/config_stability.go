@@ -105,8 +105,7 @@ func (c *Config) loadsAt(rho float64) []serverLoad {
 	return out
 }
 
-// speedRunEnd is the end of the run of servers of server k's speed that
-// starts at k.
+// speedRunEnd is the end of the run of equal speeds that starts at k.
 func (c *Config) speedRunEnd(k int) int {
 	if len(c.Speeds) <= 1 {
 		return c.Servers
@@ -168,9 +167,8 @@ func (c *Config) loadAdvice() string {
 }
 
 // checkServerLoads rejects a server of the model at load >= 1 (RND and RR
-// send 1/K of the jobs to every server whatever its speed; SITA sends each
-// class uniformly to its group), unless overload is allowed; a trace is
-// warned about instead (RuleUnstable), and a ramp overloads on purpose.
+// send 1/K of the jobs to every server whatever its speed), unless overload
+// is allowed; a trace is warned about (RuleUnstable), a ramp is meant to.
 func (c *Config) checkServerLoads() error {
 	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil {
 		return nil
@@ -269,8 +267,7 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 }
 
 // slowestFirst is the servers sorted by speed, slowest first, in server
-// order among equal speeds (as a stable sort by cmp.Compare): a counting
-// sort over the speed groups (speedGroups, fastest first).
+// order among equal speeds: a counting sort over the speedGroups.
 func slowestFirst(speeds []float64) []int {
 	g := newSpeedGroups(speeds)
 	last := len(g.mu) - 1
@@ -290,19 +287,17 @@ func slowestFirst(speeds []float64) []int {
 	return order
 }
 
-// StabilityLimit is the highest load (rho = lambda E[X] / sum(mu)) below
-// which c's policy keeps every server stable, as far as the configuration
-// proves it, the limit Validate refuses loads beyond (without
-// AllowOverload):
+// StabilityLimit is the highest load below which c's policy keeps every
+// server stable, as far as the configuration proves it (the limit Validate
+// refuses loads beyond, without AllowOverload):
 //
-//   - a policy that splits jobs without reading the servers (RND, RR,
-//     SITA, their weighted variants): min_k rho / rho_k of the model above,
-//     1 for weights=speed;
+//   - a split that reads no server (RND, RR, SITA, their weighted
+//     variants): min_k rho / rho_k of the model, 1 for weights=speed;
 //   - uniform sampling of d servers (LL-d, JSQ-d, SED-d): the d-sampling
 //     bound (checkSampling);
-//   - otherwise 1, the capacity: for the policies that read every server
-//     (LWL, JSQ, SED) the true limit, for others (a policy of one's own,
-//     memory, JIQ) only the most any policy can carry.
+//   - otherwise 1, the capacity: for policies that read every server (LWL,
+//     JSQ, SED) the true limit, for others (one's own, memory, JIQ) the most
+//     any policy can carry.
 func (c Config) StabilityLimit() float64 {
 	if loads := c.loadsAt(1); loads != nil {
 		limit := math.Inf(1)

@@ -10,8 +10,7 @@ import (
 )
 
 // Estimate is a mean with the half-width of its 95% confidence interval
-// (Student t over independent replications, or over batch means when there
-// is a single replication).
+// (Student t over independent replications, or one replication's batch means).
 type Estimate struct {
 	Mean, CI95 float64
 }
@@ -55,9 +54,8 @@ type Result struct {
 	// LoadOnCapacity is the measured load: the work sent per unit time over
 	// the capacity sum(mu_k), what Config.Load sets (sum_k mu_k u_k / sum(mu)).
 	LoadOnCapacity float64
-	// Utilization is the plain mean over servers of ServerUtilization, u_k
-	// = the work sent to server k per unit time over its speed: with unequal
-	// speeds it is not the load (LoadOnCapacity).
+	// Utilization is the plain mean of ServerUtilization, u_k = the work sent
+	// to server k per unit time over its speed: not the load (LoadOnCapacity).
 	Utilization       float64
 	ServerUtilization []float64
 	Classes           []ClassResult // per size class, for two-point sizes
@@ -65,10 +63,8 @@ type Result struct {
 	CIMethod          string        // "replications" or "20 batch means", and the control variates (Config.ControlVariates)
 	Seconds           float64       // wall-clock time of the run
 
-	// Config is the configuration that produced the result; Label its
-	// policy's human name (RND, LL-2).
-	Config Config
-	Label  string
+	Config Config // the configuration that produced the result
+	Label  string // its policy's name (RND, LL-2)
 	// Exact is the exact steady-state mean of this configuration (see
 	// Exact), when HasExact; without it, where an exact chain is promised
 	// but out of reach, Exact.Method says why ("none: ...", delays NaN).

@@ -23,8 +23,7 @@ func (d *diagnosis) add(rule, format string, args ...any) {
 	d.ws = append(d.ws, Warning{Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
-// diagnose applies the rules to an aggregated result, group by group, in
-// the order of the warnings it returns.
+// diagnose applies the rules to an aggregated result, in its warnings' order.
 func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	d := &diagnosis{cfg: cfg, reps: reps, r: r, resp: cfg.Discipline.preemptive(), metric: r.Wait, what: "mean wait"}
 	if d.resp {
@@ -95,9 +94,8 @@ func (d *diagnosis) sizesDrawn() {
 	}
 }
 
-// stationarity applies the rules that read the batch means: the lag-1 half
-// of RuleCorrelatedBatches (unless runLength found the batches short), and
-// RuleDrift.
+// stationarity applies the lag-1 half of RuleCorrelatedBatches (unless
+// runLength found the batches short) and RuleDrift.
 func (d *diagnosis) stationarity(shortBatches bool) {
 	units := ciReplications(d.cfg, d.reps)
 	if len(units) == 1 && !shortBatches {
@@ -233,9 +231,7 @@ func farAbove(cfg *Config, loads []serverLoad, k int, u float64, reps int) bool 
 	return u-q.rho > q.rho*(math.Sqrt(2*v*l)+v*l)
 }
 
-// overloadLevel is the chance that sampling alone makes farAbove report a
-// server of a correct run.
-const overloadLevel = 1e-9
+const overloadLevel = 1e-9 // the chance that sampling alone makes farAbove report a correct run's server
 
 // clip keeps the first 3 of a list of servers, and says how many more.
 func clip(over []string) []string {
@@ -333,8 +329,7 @@ func drift(cfg *Config, reps []replication) (first, second float64, significant 
 	return meanOf(fa), meanOf(fb), se > 0 && math.Abs(md) > tQuantile(driftQuantile, len(d))*se
 }
 
-// driftQuantile is the two-sided 0.1% level of the drift test.
-const driftQuantile = 0.9995
+const driftQuantile = 0.9995 // the drift test's two-sided 0.1% level
 
 func meanOf(x []float64) float64 {
 	s := 0.0

@@ -27,13 +27,11 @@ import (
 //     batch-means interval is too narrow.
 //
 // Both thresholds come from a coverage study of 8,000 runs on 40 families
-// with exact values (H2 sizes of SCV 10 and 50 at loads 0.9 to 0.98, RR,
-// PS with Pareto sizes, SITA; coverage_test.go keeps it, with families held
-// out of the choice): with them the unwarned 95% intervals held the exact
-// value 94% of the time, and no benign run was flagged. A batch index of
-// 6 warns round robin on speeds 2,2,1,1 with the slow servers at 0.93
-// (index 5.05, coverage 0.888), not PS with Pareto 2.5 sizes at 0.9 (index
-// 6.9, coverage 0.92).
+// with exact values (coverage_test.go, families held out of the choice):
+// with them the unwarned 95% intervals held the exact value 94% of the
+// time, and no benign run was flagged. A batch index of 6 warns RR on
+// speeds 2,2,1,1 with the slow servers at 0.93 (index 5.05, coverage
+// 0.888), not PS with Pareto 2.5 sizes at 0.9 (index 6.9, coverage 0.92).
 //
 // The relaxation time is the workload's, the same under every
 // work-conserving discipline, and so are the run lengths it asks for. Under
@@ -49,15 +47,9 @@ import (
 // jobs, so that their half-width measures only the dispatcher's draws.
 
 const (
-	// noIntervalBias is the bias that is warned about when no interval
-	// (or one of width 0) can be compared with it: 1%.
-	noIntervalBias = 0.01
-	// transientShare is the bias, as a share of the relative half-width,
-	// above which RuleInitialTransient fires.
-	transientShare = 0.25
-	// minBatchRelaxations is the number of relaxation times a batch must
-	// span (RuleCorrelatedBatches with one replication).
-	minBatchRelaxations = 6
+	noIntervalBias      = 0.01 // the bias warned about when no interval (or one of width 0) can show it
+	transientShare      = 0.25 // the bias, as a share of the relative half-width, that RuleInitialTransient warns about
+	minBatchRelaxations = 6    // the least batch index n/B / (2 tau) with one replication
 )
 
 // relaxation is tau in jobs of a queue whose gaps have SCV ca2.
@@ -65,10 +57,9 @@ func (q serverLoad) relaxation(ca2 float64) float64 {
 	return q.rho * q.rho * (ca2 + q.scv()) / (2 * (1 - q.rho) * (1 - q.rho))
 }
 
-// metric is Kingman's approximation of its mean wait (FCFS), or the
-// M/G/1-PS mean response (PS; under SRPT its upper bound, within a factor
-// of the M/G/1-SRPT mean the moments do not give): the weight of this
-// queue in the result.
+// metric is the queue's weight in the result: Kingman's approximation of
+// its mean wait (FCFS), or the M/G/1-PS mean response (PS; under SRPT its
+// upper bound, as the moments do not give SRPT's).
 func (q serverLoad) metric(ca2 float64, response bool) float64 {
 	service := q.m1 / q.speed
 	if response {
@@ -128,9 +119,8 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 	bias, perBatch = bias/weight, perBatch/weight
 	rel := metric.CI95 / math.Abs(metric.Mean)
 	if !(rel > 0) && bias > noIntervalBias {
-		// No interval (one batch), or one of width 0 (every job alike, e.g.
-		// none waited): nothing shows the bias, so it is stated alone, with
-		// the jobs that bring it below noIntervalBias (bias ~ 1/n).
+		// No interval shows the bias (one batch, or every job alike): it is
+		// stated alone, with the jobs that bring it below noIntervalBias.
 		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
 			queue, rho, tau, 100*bias, math.Ceil(3*tau/share), math.Ceil(n*bias/noIntervalBias))
 		return false
