@@ -43,8 +43,7 @@ type builtinTruncated interface {
 	belowCut(cut float64) (p, m1, m2 float64)
 }
 
-// BelowCut is s's moments below cut (see Truncated); ok is false when s
-// does not know them.
+// BelowCut is s's moments below cut (Truncated); ok is false if unknown.
 func BelowCut(s SizeLaw, cut float64) (p, m1, m2 float64, ok bool) {
 	switch t := s.(type) {
 	case Truncated:
@@ -67,8 +66,7 @@ type Atomic interface {
 
 type builtinAtomic interface{ atoms() []float64 }
 
-// Atoms is s's atoms (see Atomic); ok is false when s does not say its
-// mass sits on finitely many sizes.
+// Atoms is s's atoms (Atomic); ok is false if s does not say it has them.
 func Atoms(s SizeLaw) (atoms []float64, ok bool) {
 	switch a := s.(type) {
 	case Atomic:
@@ -87,8 +85,7 @@ type ThirdMomenter interface {
 
 type builtinThirdMomenter interface{ thirdMoment() float64 }
 
-// ThirdMoment is s's E[X^3] (see ThirdMomenter); ok is false when s does
-// not know it.
+// ThirdMoment is s's E[X^3] (ThirdMomenter); ok is false if unknown.
 func ThirdMoment(s SizeLaw) (m3 float64, ok bool) {
 	switch t := s.(type) {
 	case ThirdMomenter:
@@ -99,9 +96,8 @@ func ThirdMoment(s SizeLaw) (m3 float64, ok bool) {
 	return 0, false
 }
 
-// tailIndexer: a law with a heavy tail, E[X^j] finite only for j below
-// its tail index (Pareto; a law of one's own such as a Lomax), for the
-// warnings and the choice of control variates.
+// tailIndexer: a heavy-tailed law (Pareto, one's own Lomax), E[X^j] finite
+// only for j below its tail index, for the warnings and control variates.
 type (
 	tailIndexer        interface{ TailIndex() float64 }
 	builtinTailIndexer interface{ tailIndex() float64 }
@@ -152,17 +148,15 @@ func lawClasses(sizes SizeLaw, k int) []SizeClass {
 	return out
 }
 
-// SizeClass is a class of jobs that results are reported for (Result.Classes):
-// the jobs with sizes in (the previous class's Upper, Upper], sent to
-// servers From..To-1.
+// SizeClass is a class of jobs results are reported for (Result.Classes):
+// sizes in (the previous class's Upper, Upper], sent to servers From..To-1.
 type SizeClass struct {
 	Name     string
 	Upper    float64
 	From, To int
 }
 
-// filler is a size law that draws a block of sizes in one call (the common
-// laws, for speed; others are drawn one Rand at a time).
+// filler is a size law that draws a block of sizes in one call, for speed.
 type filler interface {
 	fill(r *Stream, out []float64)
 }
@@ -181,10 +175,9 @@ func SCV(s SizeLaw) float64 {
 	return s.SecondMoment()/(m*m) - 1
 }
 
-// sizesName is the law's spec for tables and columns: the spec itself, or
-// a short name for a long one (an empirical law of many values: its start,
-// its number of values and their hash; a file's law: the file's base name
-// and the start of its SHA-256), so that two laws never share a name.
+// sizesName is the law's spec for tables and columns, or for a long one a
+// short name (its start, its length and hash; a file's law: the file's base
+// name and the start of its SHA-256), so that two laws never share a name.
 func sizesName(s SizeLaw) string {
 	if n, ok := s.(interface{ shortName() (string, bool) }); ok {
 		if name, short := n.shortName(); short {

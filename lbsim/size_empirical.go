@@ -148,9 +148,8 @@ func (s Empirical) spec(limit int) (string, bool) {
 	return b.String(), true
 }
 
-// shortName is the name of a law whose spec is longer than maxSizesName
-// in tables and keys: its first values, their number and their hash,
-// computed without writing all of them.
+// shortName is sizesName's for a spec longer than maxSizesName: its first
+// values, their number and hash, without writing all of them.
 func (s Empirical) shortName() (string, bool) {
 	head, all := s.spec(maxSizesName)
 	if all && len(head) <= maxSizesName {

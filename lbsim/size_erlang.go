@@ -60,9 +60,8 @@ func (s Erlang) belowCut(cut float64) (p, m1, m2 float64) {
 }
 
 // gammaBelow is (P(k, u), P(k+1, u), P(k+2, u)), P the regularized lower
-// incomplete gamma function: the shares of E[1], E[X] and E[X^2] that a
-// gamma law of shape k has below a cut at u times its scale; (0, 0, 0) for
-// u <= 0.
+// incomplete gamma function: the shares of E[1], E[X] and E[X^2] a gamma
+// law of shape k has below u times its scale; (0, 0, 0) for u <= 0.
 func gammaBelow(k, u float64) (f0, f1, f2 float64) {
 	if !(u > 0) {
 		return 0, 0, 0

@@ -112,8 +112,7 @@ func (s H2) String() string {
 	return "h2:p1=" + fmtNum(s.P1) + ",rate1=" + fmtNum(s.Rate1) + ",rate2=" + fmtNum(s.Rate2)
 }
 
-// balanced reports whether the law's phases are still those NewH2Balanced
-// made from its mean and SCV.
+// balanced: the phases are still those NewH2Balanced made of mean and scv.
 func (s H2) balanced() bool {
 	b, err := NewH2Balanced(s.mean, s.scv)
 	return err == nil && b == s

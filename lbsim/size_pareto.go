@@ -160,8 +160,7 @@ func (s Pareto) String() string {
 	return out
 }
 
-// WithSCV is the unbounded Pareto law of the same mean and SCV scv (tail
-// index paretoAlpha(scv)).
+// WithSCV is the unbounded Pareto law of the same mean and SCV scv.
 func (s Pareto) WithSCV(scv float64) (SizeLaw, error) {
 	return NewPareto(paretoAlpha(scv), s.Mean(), 0)
 }
@@ -170,8 +169,7 @@ func (s Pareto) WithSCV(scv float64) (SizeLaw, error) {
 // SCV: SCV = 1/(alpha (alpha - 2)) for alpha > 2, so alpha = 1 + sqrt(1 + 1/SCV).
 func paretoAlpha(scv float64) float64 { return 1 + math.Sqrt(1+1/scv) }
 
-// tailIndex is alpha for the unbounded law (E[X^j] is finite only for j <
-// alpha) and +Inf for a bounded one.
+// tailIndex is Alpha for the unbounded law, +Inf for a bounded one.
 func (s Pareto) tailIndex() float64 {
 	if math.IsInf(s.H, 1) {
 		return s.Alpha
