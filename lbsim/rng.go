@@ -61,9 +61,8 @@ func (s *Stream) Uint64() uint64 { return s.pcg.Uint64() }
 // Float64 is uniform on [0, 1) with 53 random bits.
 func (s *Stream) Float64() float64 { return float64(s.pcg.Uint64()>>11) * 0x1p-53 }
 
-// belowCount is how many of Float64's 2^53 values lie below p: Float64()
-// < p exactly when Uint64()>>11 < belowCount(p), Float64 being
-// (Uint64()>>11) 2^-53, exactly. A fill can then compare integers.
+// belowCount is how many of Float64's 2^53 values lie below p: Float64() <
+// p exactly when Uint64()>>11 < belowCount(p), so a fill compares integers.
 func belowCount(p float64) uint64 {
 	switch {
 	case !(p > 0): // and NaN: no value is below
@@ -106,15 +105,13 @@ func (s *Stream) ExpFloat64() float64 {
 }
 
 // zigFast is the common case of ExpFloat64 from its first uniform u: the
-// exponential, and whether u fell inside the ziggurat's rectangles (if not,
-// expSlow finishes the draw).
+// exponential, and whether u fell inside the ziggurat's rectangles.
 func zigFast(u uint64) (float64, bool) {
 	j, i := uint32(u), uint8(u>>32)
 	return float64(j) * zigW[i], j < zigK[i]
 }
 
-// expSlow finishes the draw of ExpFloat64 whose first uniform u fell outside
-// the ziggurat's inner rectangles.
+// expSlow finishes a draw whose first uniform u fell outside the rectangles.
 func (s *Stream) expSlow(u uint64) float64 {
 	for {
 		j, i := uint32(u), uint8(u>>32)

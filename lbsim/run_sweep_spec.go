@@ -16,8 +16,7 @@ import (
 // Slurm script's tasks describe a Grid field by field of the table
 // (config_fields.go): an axis takes a list of values, any other setting one.
 
-// DefaultGrid is the grid of the command line's defaults: every field at
-// its Default, no axis set (one configuration).
+// DefaultGrid is the command line's defaults: every field at its Default.
 func DefaultGrid() Grid {
 	var g Grid
 	for i := range fields {
@@ -42,8 +41,7 @@ func (g *Grid) Set(name, text string) error {
 	return f.ops.axis.set(g, f.items(text))
 }
 
-// items splits an axis's text into its values: specs with splitList,
-// numbers at every comma.
+// items splits an axis's text: specs with splitList, numbers at each comma.
 func (f *Field) items(text string) []string {
 	if f.kind == kindText {
 		return splitList(text)
@@ -78,8 +76,7 @@ type fieldFlag struct {
 	given map[string]bool
 }
 
-// Set sets the field; its error does not repeat the field's name (the
-// command line names the flag).
+// Set sets the field; its error leaves the field's name to the flag's.
 func (v *fieldFlag) Set(text string) error {
 	v.given[v.f.Name] = true
 	if err := v.g.Set(v.f.Name, text); err != nil {
@@ -88,8 +85,7 @@ func (v *fieldFlag) Set(text string) error {
 	return nil
 }
 
-// String serves flag's printing of defaults, which calls it on a zero
-// fieldFlag too.
+// String serves flag's printing of defaults, also on a zero fieldFlag.
 func (v *fieldFlag) String() string {
 	if v == nil || v.g == nil {
 		return ""
@@ -103,8 +99,8 @@ func (v *fieldFlag) IsBoolFlag() bool { return v.f.IsBool() }
 // Field is the setting the flag sets.
 func (v *fieldFlag) Field() Field { return *v.f }
 
-// Text is the field's value as the command line writes it: for an axis its
-// values separated by commas (the base value when the axis is empty).
+// Text is the field's value as the command line writes it (an axis's
+// values joined by commas).
 func (g *Grid) Text(name string) string {
 	f, ok := fieldNamed(name)
 	if !ok {
@@ -173,10 +169,9 @@ func (g *Grid) replaced() []string {
 	return nil
 }
 
-// Args are the command-line flags of the sweep (lbsim sweep), for the tasks
-// of a generated batch script: every setting of the sweep that is not at
-// its default. Parsed back, they give the same grid and so the same
-// Canonical text.
+// Args are the sweep's settings that are not at their defaults, as lbsim
+// sweep's flags, for a batch script's tasks: parsed back, they give the
+// same grid and Canonical text.
 func (g Grid) Args() []string {
 	var out []string
 	for i := range fields {
@@ -229,12 +224,11 @@ func (g Grid) Canonical() string {
 	return b.String()
 }
 
-// ReadJSON sets g's fields from a sweep file: one JSON object whose keys
-// are the fields' columns (Field.Column: the flag names with '_' for '-'),
-// an axis's value a list, and returns the fields it gave. It is read as
-// strictly as the flags: keys exactly as spelled and each once, numbers
-// through lbsim's parser (an integer takes digits only: "jobs": 1e6 is
-// refused like -jobs 1e6), no null, nothing after the object.
+// ReadJSON sets g's fields from a sweep file, one JSON object keyed by the
+// fields' columns (Field.Column), an axis's value a list, and returns the
+// fields it gave. It is as strict as the flags: keys exactly as spelled and
+// each once, numbers through lbsim's parser ("jobs": 1e6 is refused like
+// -jobs 1e6), no null, nothing after the object.
 func (g *Grid) ReadJSON(data []byte) (given map[string]bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {

@@ -42,9 +42,8 @@ type metrics struct {
 	jobsIn []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
 
-// classSums are a batch's sums for one size class: its jobs, and their
-// waiting and response times. One record, not three arrays: a job then
-// updates one cache line after one bounds check.
+// classSums are a batch's sums for one size class, one record, not three
+// arrays: a job updates one cache line after one bounds check.
 type classSums struct{ n, wait, resp float64 }
 
 // counts, waits and responses are the sums' columns, in the order of sums.
@@ -136,10 +135,9 @@ func (m *metrics) batch(seq int64) int {
 	return b
 }
 
-// recordNext records the next measured job in arrival order (FCFS); it is
-// record(seq, ...) for seq = 0, 1, 2, ... without locating the batch. The
-// slot (any number that changes from job to job, such as the job's) is
-// the histograms' (see histogram.addFast).
+// recordNext is record(seq, ...) for seq = 0, 1, 2, ... (FCFS) without
+// locating the batch; slot is any number that changes from job to job
+// (histogram.addFast).
 func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	if m.left == 0 {
 		m.enterNext()
@@ -165,9 +163,8 @@ func (m *metrics) sumNext(class int, w, r float64) {
 	s.resp += r
 }
 
-// enterNext makes the first non-empty batch after the current one current
-// (its sums and handout cell at hand), and ends the current unit if the
-// batch is in the next: a unit ends only where a batch does, so a job
+// enterNext makes the next non-empty batch current, and ends the unit if
+// the batch is in the next: a unit ends only where a batch does, so a job
 // tests only for its batch's end.
 func (m *metrics) enterNext() {
 	m.b, m.left = m.nextBatch(m.b)
