@@ -68,8 +68,7 @@ func (c *Config) ciBatches() int {
 	return c.Batches
 }
 
-// fineBatches is the number of batches every replication records: fineFactor
-// per CI batch, for the diagnostics and MSER.
+// fineBatches: each replication records fineFactor per CI batch (diagnostics, MSER).
 func (c *Config) fineBatches() int { return fineFactor * c.ciBatches() }
 
 const fineFactor = 5
@@ -122,10 +121,9 @@ func (c *Config) jobs() int64 {
 	return c.Jobs
 }
 
-// Validate checks every parameter and returns the first problem, naming the
-// value, the allowed range and a fix: each setting's own check (the field
-// table's, in its order), then the limits of memory and arithmetic
-// (checkBounds), then what the policy and the servers' loads need.
+// Validate returns the first problem, naming the value, the allowed range
+// and a fix: each setting's own check (in the field table's order), then
+// checkBounds, then what the policy and the servers' loads need.
 func (c *Config) Validate() error {
 	for i := range fields {
 		if check := fields[i].check; check != nil {
@@ -181,8 +179,7 @@ func (c *Config) checkSpeeds() error {
 	return nil
 }
 
-// checkLoad: a ramp sets the load; a trace brings its own (Load 0) or is
-// scaled to Load.
+// checkLoad: a ramp sets the load; a trace brings its own or is scaled.
 func (c *Config) checkLoad() error {
 	arr := c.arrivals()
 	if _, ramp := arr.(Ramp); ramp {
@@ -200,8 +197,7 @@ func (c *Config) checkLoad() error {
 	return nil
 }
 
-// checkTraceLoad: a trace's load is its own (0) or a load its arrival
-// times can be scaled to.
+// checkTraceLoad: its own (0), or a load its arrival times can be scaled to.
 func (c *Config) checkTraceLoad() error {
 	if c.Load == 0 || c.Trace.Len() == 0 {
 		return nil
@@ -342,8 +338,7 @@ func (c *Config) checkWorkers() error {
 	return nil
 }
 
-// checkBudget checks a precision run's budget: it needs a precision
-// target, and room for the first round.
+// checkBudget: a budget needs a precision target, and room for its first round.
 func (c *Config) checkBudget() error {
 	if c.MaxJobs < 0 || math.IsNaN(c.MaxSeconds) || c.MaxSeconds < 0 {
 		return fmt.Errorf("budget max-jobs=%d, max-seconds=%v is invalid: need both >= 0 (0 = default)", c.MaxJobs, c.MaxSeconds)
@@ -372,13 +367,11 @@ func (c *Config) classes() []SizeClass {
 }
 
 // SizeClasses are the size classes results are reported for (Result.Classes,
-// Reference.Classes), in order, each with its upper size bound and its
-// servers: the policy's (SITA's groups, at the cutoffs it computes for the
-// law), else the size law's; nil when there are none.
+// Reference.Classes), in order: the policy's (SITA's groups, at its cutoffs
+// for the law), else the size law's; nil when there are none.
 func (c Config) SizeClasses() []SizeClass { return c.classes() }
 
-// classCuts are the upper size bounds of all classes but the last: a job of
-// size x is in class i when cuts[i-1] < x <= cuts[i] (see classOf).
+// classCuts are the upper size bounds of all classes but the last (classOf).
 func classCuts(cls []SizeClass) []float64 {
 	var cuts []float64
 	for _, cl := range cls[:max(len(cls)-1, 0)] {

@@ -47,9 +47,8 @@ var (
 	arrivalRegistry = &registry[ArrivalProcess]{what: "arrivals", noun: "arrival process"}
 )
 
-// RegisterPolicy adds a policy family, so that ParsePolicy, the command
-// line (-policy), sweep files and the explorer accept its specs. Names are
-// case-insensitive and must be new.
+// RegisterPolicy adds a policy family, whose specs ParsePolicy, -policy,
+// sweep files and the explorer then accept; names are case-insensitive, new.
 func RegisterPolicy(t PolicyType) error { return policyRegistry.register(t) }
 
 // ParsePolicy reads a policy spec "name" or "name:key=value,...". Whether
@@ -57,8 +56,7 @@ func RegisterPolicy(t PolicyType) error { return policyRegistry.register(t) }
 func ParsePolicy(spec string) (Policy, error) { return policyRegistry.parse(spec) }
 
 // ParseSizes reads a size-law spec, "exp:mean=1" or "modal:100,500,1000"
-// (the sizes Field's Choices list the families); every law's String is a
-// spec that ParseSizes reads back as the same law.
+// (the sizes Field's Choices); it reads every law's String back as the law.
 func ParseSizes(spec string) (SizeLaw, error) { return sizeRegistry.parse(spec) }
 
 func (r *registry[T]) register(f Family[T]) error {
@@ -114,8 +112,7 @@ func (r *registry[T]) examples() []string {
 }
 
 // parse reads "name" or "name:params" with the family's constructor, then
-// runs the value's own Validate, if it has one without arguments (size laws
-// and arrival processes; policies are checked against K by Config.Validate).
+// runs the value's Validate() if it has one (not a policy's, which needs K).
 func (r *registry[T]) parse(spec string) (T, error) {
 	var zero T
 	name, params := splitSpec(spec)

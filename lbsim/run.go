@@ -20,9 +20,8 @@ func Run(cfg Config) (Result, error) {
 
 // RunAll simulates several configurations, spreading all their replications
 // over the cores; progress (may be nil) is called after each configuration
-// completes with the number done and the total. Configurations with a
-// Precision target run after the others, one at a time, each round of
-// replications in parallel (see run_precision.go).
+// with the number done and the total. Configurations with a Precision target
+// run after the others, one at a time, each round in parallel.
 func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	results := make([]Result, len(cfgs))
 	err := RunEach(cfgs, progress, func(i int, r Result) error {
@@ -222,9 +221,8 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 	return out, nil
 }
 
-// replicated, when a test sets it, is called at the end of every
-// replication, while its state is still held: the most one replication
-// holds at once (TestMemoryEstimateBoundsHeap).
+// replicated, set by TestMemoryEstimateBoundsHeap, is called at the end of
+// every replication, while it holds the most it ever holds at once.
 var replicated func()
 
 func policyName(c Config) string {

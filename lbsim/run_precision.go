@@ -25,10 +25,9 @@ import (
 
 const defaultMaxJobs = 10_000_000_000
 
-// minPrecisionReps is the replications a precision run starts with at
-// least: fewer make a fragile interval (t quantile 12.7 at R = 2). R = 1
-// (the default) starts here; 2 or 3 are refused (checkPrecision), not
-// silently raised.
+// minPrecisionReps is the fewest replications a precision run starts with
+// (t quantile 12.7 at R = 2): R = 1, the default, starts here; 2 or 3 are
+// refused (checkPrecision), not silently raised.
 const minPrecisionReps = 4
 
 // PrecisionProgress is the state of a precision run after a round; the
@@ -78,8 +77,7 @@ func RunWithProgress(cfg Config, progress func(PrecisionProgress)) (Result, erro
 	return runPrecise(&cfg, cfg.poolWorkers(), progress)
 }
 
-// precisionBudget is the jobs a precision run may simulate, and whether
-// that is the default.
+// precisionBudget is a precision run's job budget, and whether it is the default.
 func (c *Config) precisionBudget() (int64, bool) {
 	if c.MaxJobs == 0 {
 		return defaultMaxJobs, true
@@ -116,8 +114,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		}
 		reps = append(reps, more...)
 		r := aggregate(&c, reps)
-		// The configuration that produced the numbers: cfg with the last
-		// round's replications and length.
+		// cfg with the last round's replications and length made the numbers
 		r.Config, r.Seconds, r.TotalJobs = *cfg, time.Since(start).Seconds(), used
 		r.Config.Reps, r.Config.Jobs = c.Reps, c.Jobs
 		metric := r.Wait

@@ -36,8 +36,7 @@ func newHistogram() histogram {
 	return histogram{counts: make([]int64, histLen), base: unplaced}
 }
 
-// code is the bin encoding of x >= 0 (the sign bit is dropped: waits are
-// never negative); 0 for zero.
+// code is the bin encoding of x >= 0 (no sign bit); 0 for zero.
 func code(x float64) int { return int(math.Float64bits(x)>>histShift) & histNumber }
 
 func (h *histogram) add(x float64) {
@@ -65,9 +64,8 @@ func (h *histogram) addFast(x float64, slot int) bool {
 	return true
 }
 
-// addFastPositive is addFast for a value that is never 0, such as a
-// response time: no run of zeros to spread, so a value below the window
-// goes to bin 0's first counter, and the job's number is not needed.
+// addFastPositive is addFast for a value never 0 (a response time): no
+// zeros to spread, so a value below the window goes to bin 0's first counter.
 func (h *histogram) addFastPositive(x float64) bool {
 	i := code(x) - h.base + histZero
 	if i >= len(h.counts) {
@@ -95,8 +93,7 @@ func (h *histogram) zeros() int64 {
 	return n
 }
 
-// addSlow places the window at the first positive value, or slides it up to
-// take a value above it.
+// addSlow places the window at the first positive value, or slides it up.
 func (h *histogram) addSlow(x float64) {
 	c := code(x)
 	switch {
@@ -113,8 +110,7 @@ func (h *histogram) addSlow(x float64) {
 	h.counts[c-h.base+histZero]++
 }
 
-// slide moves the window's bottom up to base (no-op if it is already
-// there), folding the bins it leaves into bin 0.
+// slide moves the window's bottom up to base, folding what it leaves into bin 0.
 func (h *histogram) slide(base int) {
 	d := base - h.base
 	if d <= 0 {

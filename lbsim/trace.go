@@ -100,10 +100,9 @@ func ReadTrace(r io.Reader) (Trace, error) {
 }
 
 // isHeader reports whether every field is a column name: an ASCII letter or
-// '_' first, then only ASCII letters, digits, '_', ' ', '(', ')', '[', ']',
-// '/' and '-' (no '.', so "O.5" is a mistyped number, not a name; no other
-// script, so full-width digits "１２" are data that fails to parse, not a
-// name). Inf and NaN are numbers to strconv, so not names either.
+// '_' first, then only ASCII letters, digits and "_ ()[]/-" (no '.': "O.5"
+// is a mistyped number; no other script: full-width digits "１２" are data
+// that fails to parse). Inf and NaN are numbers to strconv, not names.
 func isHeader(fields []string) bool {
 	for _, f := range fields {
 		if f == "" || !(isASCIILetter(f[0]) || f[0] == '_') {
@@ -131,8 +130,7 @@ func clipText(s string) string {
 }
 
 // LoadTrace reads a trace CSV file (see ReadTrace). A file of 1 MiB or
-// more is parsed once per machine: its columns are kept in the parse cache
-// (parse_cache.go) under the SHA-256 of its content.
+// more is parsed once per machine (parse_cache.go).
 func LoadTrace(path string) (Trace, error) {
 	var parseErr error
 	cols, _, err := parseFile(path, "trace", "the trace CSV file", 2, func(r io.Reader) ([][]float64, error) {
@@ -169,8 +167,7 @@ func traceSource(tr *Trace) string {
 	return tr.Source
 }
 
-// traceKey is a trace's part of Config.Key: its length and a hash of its
-// values, whatever file they came from.
+// traceKey is a trace's part of Config.Key: its length and values' hash.
 func traceKey(c *Config) string {
 	if c.Trace == nil {
 		return "none"
@@ -199,10 +196,9 @@ func (tr Trace) WriteTrace(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Load is the trace's offered load rho = lambda E[X] / sum(mu_k) on servers
-// of total speed capacity: lambda = (n-1)/(t_n - t_1) is the arrival rate
-// over the trace's span and E[X] its mean size. It is NaN when all arrivals
-// share one instant (no rate).
+// Load is the trace's offered load rho = lambda E[X] / capacity, lambda =
+// (n-1)/(t_n - t_1) the arrival rate over its span and E[X] its mean size;
+// NaN when all arrivals share one instant.
 func (tr Trace) Load(capacity float64) float64 {
 	n := tr.Len()
 	if n < 2 || !(tr.Times[n-1] > tr.Times[0]) {
