@@ -59,62 +59,52 @@ type Row struct {
 	Overload          bool    `json:"overload"`
 	SampleEvery       float64 `json:"sample_every"`
 
-	Label    string  `json:"label"`     // the policy's name, e.g. LL-2
-	D        int     `json:"d"`         // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
-	C        int     `json:"c"`         // SITA's servers for its shortest jobs (its first group), else 0
-	SizeMean float64 `json:"size_mean"` // E[X]
-	SCV      float64 `json:"scv"`       // the size law's squared coefficient of variation
-	// TraceScale is the factor a trace's arrival times are multiplied by to
-	// give the load (1 at the trace's own load), NaN without a trace.
-	TraceScale float64 `json:"trace_scale"`
+	Label      string  `json:"label"`       // the policy's name, e.g. LL-2
+	D          int     `json:"d"`           // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
+	C          int     `json:"c"`           // SITA's servers for its shortest jobs (its first group), else 0
+	SizeMean   float64 `json:"size_mean"`   // E[X]
+	SCV        float64 `json:"scv"`         // the size law's squared coefficient of variation
+	TraceScale float64 `json:"trace_scale"` // the factor a trace's arrival times are multiplied by to give the load (1 at the trace's own load), NaN without a trace
 
 	MeanWait         float64 `json:"mean_wait"`          // mean waiting time
 	MeanWaitCI95     float64 `json:"mean_wait_ci95"`     // half-width of its 95% interval (so every _ci95)
 	MeanResponse     float64 `json:"mean_response"`      // mean response time, wait and service
 	MeanResponseCI95 float64 `json:"mean_response_ci95"` // its half-width
 	// The quantiles at Percentiles with their half-widths (see Quantiles).
-	P50Wait           float64 `json:"p50_wait"`             // median wait
-	P50WaitCI95       float64 `json:"p50_wait_ci95"`        // its half-width
-	P90Wait           float64 `json:"p90_wait"`             // 90th percentile of the wait
-	P90WaitCI95       float64 `json:"p90_wait_ci95"`        // its half-width
-	P99Wait           float64 `json:"p99_wait"`             // 99th percentile of the wait
-	P99WaitCI95       float64 `json:"p99_wait_ci95"`        // its half-width
-	P999Wait          float64 `json:"p999_wait"`            // 99.9th percentile of the wait
-	P999WaitCI95      float64 `json:"p999_wait_ci95"`       // its half-width
-	P50Response       float64 `json:"p50_response"`         // median response
-	P50ResponseCI95   float64 `json:"p50_response_ci95"`    // its half-width
-	P90Response       float64 `json:"p90_response"`         // 90th percentile of the response
-	P90ResponseCI95   float64 `json:"p90_response_ci95"`    // its half-width
-	P99Response       float64 `json:"p99_response"`         // 99th percentile of the response
-	P99ResponseCI95   float64 `json:"p99_response_ci95"`    // its half-width
-	P999Response      float64 `json:"p999_response"`        // 99.9th percentile of the response
-	P999ResponseCI95  float64 `json:"p999_response_ci95"`   // its half-width
-	HandoutWait       float64 `json:"handout_wait"`         // the course handout's quantity (FCFS only)
-	HandoutWaitCI95   float64 `json:"handout_wait_ci95"`    // its half-width
-	MeanWaitShort     float64 `json:"mean_wait_short"`      // mean wait of short jobs (two-point sizes, SITA)
-	MeanWaitShortCI95 float64 `json:"mean_wait_short_ci95"` // its half-width
-	MeanWaitLong      float64 `json:"mean_wait_long"`       // mean wait of long jobs (two-point sizes, SITA)
-	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`  // its half-width
-	// LoadOnCapacity is the measured load: the work sent per unit time over
-	// sum(mu_k), what the load setting sets (see Result.LoadOnCapacity).
-	LoadOnCapacity float64 `json:"load_on_capacity"`
-	Utilization    float64 `json:"utilization"` // plain mean of the servers' utilisations, work over each one's speed
-	// MaxServerUtilization is the busiest server's utilisation: with unequal
-	// speeds or an unbalanced policy it can near 1 while the mean is low.
-	MaxServerUtilization float64 `json:"max_server_utilization"`
+	P50Wait              float64 `json:"p50_wait"`               // median wait
+	P50WaitCI95          float64 `json:"p50_wait_ci95"`          // its half-width
+	P90Wait              float64 `json:"p90_wait"`               // 90th percentile of the wait
+	P90WaitCI95          float64 `json:"p90_wait_ci95"`          // its half-width
+	P99Wait              float64 `json:"p99_wait"`               // 99th percentile of the wait
+	P99WaitCI95          float64 `json:"p99_wait_ci95"`          // its half-width
+	P999Wait             float64 `json:"p999_wait"`              // 99.9th percentile of the wait
+	P999WaitCI95         float64 `json:"p999_wait_ci95"`         // its half-width
+	P50Response          float64 `json:"p50_response"`           // median response
+	P50ResponseCI95      float64 `json:"p50_response_ci95"`      // its half-width
+	P90Response          float64 `json:"p90_response"`           // 90th percentile of the response
+	P90ResponseCI95      float64 `json:"p90_response_ci95"`      // its half-width
+	P99Response          float64 `json:"p99_response"`           // 99th percentile of the response
+	P99ResponseCI95      float64 `json:"p99_response_ci95"`      // its half-width
+	P999Response         float64 `json:"p999_response"`          // 99.9th percentile of the response
+	P999ResponseCI95     float64 `json:"p999_response_ci95"`     // its half-width
+	HandoutWait          float64 `json:"handout_wait"`           // the course handout's quantity (FCFS only)
+	HandoutWaitCI95      float64 `json:"handout_wait_ci95"`      // its half-width
+	MeanWaitShort        float64 `json:"mean_wait_short"`        // mean wait of short jobs (two-point sizes, SITA)
+	MeanWaitShortCI95    float64 `json:"mean_wait_short_ci95"`   // its half-width
+	MeanWaitLong         float64 `json:"mean_wait_long"`         // mean wait of long jobs (two-point sizes, SITA)
+	MeanWaitLongCI95     float64 `json:"mean_wait_long_ci95"`    // its half-width
+	LoadOnCapacity       float64 `json:"load_on_capacity"`       // the measured load: the work sent per unit time over sum(mu_k), what the load setting sets (see Result.LoadOnCapacity)
+	Utilization          float64 `json:"utilization"`            // plain mean of the servers' utilisations, work over each one's speed
+	MaxServerUtilization float64 `json:"max_server_utilization"` // the busiest server's utilisation: with unequal speeds or an unbalanced policy it can near 1 while the mean is low
 	// MaxServerLoad is the highest configured server load, rho_k = lambda
 	// p_k E[X | k] / mu_k under a policy that splits jobs without reading
 	// the servers (at a ramp's final load, a trace's own), else NaN.
-	MaxServerLoad float64 `json:"max_server_load"`
-	CIMethod      string  `json:"ci_method"` // how the intervals were made: replications, or batch means, and the control variates used
-	// MessagesPerJob is the messages the dispatchers' knowledge costs per
-	// job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes.
-	MessagesPerJob float64 `json:"messages_per_job"`
-	// WarmupTruncated is the jobs discarded per replication: the warm-up,
-	// or with auto warm-up the mean MSER truncation.
-	WarmupTruncated float64 `json:"warmup_truncated"`
-	TotalJobs       int64   `json:"total_jobs"`    // jobs simulated, warm-ups and precision rounds included
-	PrecisionMet    bool    `json:"precision_met"` // a precision target was reached (false without one)
+	MaxServerLoad   float64 `json:"max_server_load"`
+	CIMethod        string  `json:"ci_method"`        // how the intervals were made: replications, or batch means, and the control variates used
+	MessagesPerJob  float64 `json:"messages_per_job"` // the messages the dispatchers' knowledge costs per job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes
+	WarmupTruncated float64 `json:"warmup_truncated"` // the jobs discarded per replication: the warm-up, or with auto warm-up the mean MSER truncation
+	TotalJobs       int64   `json:"total_jobs"`       // jobs simulated, warm-ups and precision rounds included
+	PrecisionMet    bool    `json:"precision_met"`    // a precision target was reached (false without one)
 
 	ExactWait         float64  `json:"exact_wait"`          // the exact mean wait when theory knows it (see Exact), else NaN
 	ExactResponse     float64  `json:"exact_response"`      // the exact mean response, else NaN
@@ -133,9 +123,7 @@ type Row struct {
 	LimitKind         string   `json:"limit_kind"`          // limit or lower bound
 	Warnings          Warnings `json:"warnings"`            // the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
 
-	// Units are Result's per-replication (or batch) values of each metric
-	// (Result.Units), for compare: not columns, but kept by gob (nb's cache).
-	Units map[string][]float64 `json:"-"`
+	Units map[string][]float64 `json:"-"` // Result.Units, for compare: not columns, but kept by gob (nb's cache)
 
 	Config Config `json:"-"` // the configuration the row came from
 }
