@@ -42,8 +42,7 @@ func (c *Config) checkStagger() error {
 	return nil
 }
 
-// dispatcherShares are the fractions of the arrivals the M dispatchers
-// get: the weights normalised, nil for an even split.
+// dispatcherShares are the weights normalised, nil for an even split.
 func (c *Config) dispatcherShares() []float64 {
 	if len(c.DispatcherWeights) == 0 {
 		return nil

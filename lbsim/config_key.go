@@ -62,8 +62,7 @@ func fnvString(h uint64, s string) uint64 {
 	return h
 }
 
-// fnvOffset and fnvByte are FNV-1a, 64 bits: start at fnvOffset, then
-// fold in each byte.
+// fnvOffset and fnvByte are 64-bit FNV-1a: start at fnvOffset, fold in bytes.
 const fnvOffset = uint64(14695981039346656037)
 
 func fnvByte(h uint64, b byte) uint64 { return (h ^ uint64(b)) * 1099511628211 }

@@ -32,8 +32,7 @@ func CheckMetric(name string) error {
 }
 
 // Metric is the row's value of the metric name (Metrics) with its 95%
-// half-width, and its per-unit values (nil for a row without them: read
-// from CSV, or made by hand).
+// half-width, and its per-unit values (nil when read from CSV).
 func (r Row) Metric(name string) (Estimate, []float64, error) {
 	if err := CheckMetric(name); err != nil {
 		return Estimate{}, nil, err

@@ -192,9 +192,8 @@ func NewRow(r Result) Row {
 	return row
 }
 
-// setQuantiles fills the quantile columns from the percentile table: p99_wait
-// and p99_wait_ci95 from r.WaitQuantiles, exact_p99_wait from the exact
-// reference's (NaN without one), and so on.
+// setQuantiles fills the quantile columns: p99_wait and p99_wait_ci95 from
+// r.WaitQuantiles, exact_p99_wait from the exact reference's (else NaN), ...
 func (r *Row) setQuantiles(res Result) {
 	v := reflect.ValueOf(r).Elem()
 	set := func(col string, x float64) { v.FieldByIndex(columnField()[col].Index).SetFloat(x) }
@@ -289,8 +288,7 @@ type rowColumn struct {
 	typ  reflect.Type
 }
 
-// settingType is the Go type of a setting's column (fieldOps.column): an
-// integer setting's is its Config field's (int, int64 or uint64).
+// settingType is the Go type of a setting's column (an integer's: its Config field's).
 func settingType(f *Field) reflect.Type {
 	switch f.kind {
 	case kindInt:
@@ -365,10 +363,9 @@ func meanWarmup(r Result) float64 {
 	return sum / float64(len(r.WarmupJobs))
 }
 
-// Find returns the row of the policy labelled label (as in Row.Label, e.g.
-// "LL-2", or its spec "ll:d=2") at the given load; the error lists the
-// labels and loads the rows do have, or, when several rows match (a grid
-// over K or T), the column that tells them apart and how to keep one.
+// Find returns the row of the policy labelled label (Row.Label, "LL-2", or
+// its spec "ll:d=2") at the given load; the error lists the labels and loads
+// the rows have, or for several rows the column that tells them apart.
 func Find(rows []Row, label string, load float64) (Row, error) {
 	var found []Row
 	labels, loads := map[string]bool{}, map[float64]bool{}
@@ -389,8 +386,7 @@ func Find(rows []Row, label string, load float64) (Row, error) {
 }
 
 // ambiguous is Find's error for several matching rows: the first setting
-// column (in the field table's order) whose values differ, and a Select
-// that keeps the first row's value.
+// column whose values differ, and a Select that keeps the first row's value.
 func ambiguous(found []Row, label string, load float64) error {
 	head := fmt.Sprintf("%d rows match %q at load %v", len(found), label, load)
 	if name, vals := separating(found); name != "" {
@@ -423,8 +419,7 @@ func separating(rows []Row) (string, []string) {
 	return "", nil
 }
 
-// selectExpr is the Go condition that keeps r's value of the setting
-// column name.
+// selectExpr is the Go condition that keeps r's value of column name.
 func selectExpr(r Row, name string) string {
 	return fmt.Sprintf("r.%s == %s", columnField()[name].Name, fmtGo(r.setting(name)))
 }
@@ -507,9 +502,8 @@ func (r Row) values() []any {
 }
 
 // Record is the row as CSV fields, numbers in the shortest form that reads
-// back exactly (so the same rows always give the same bytes), floats with a
-// decimal point ("0.0") so that a float column reads back as float
-// (frame.ReadCSV) whatever its values.
+// back exactly (the same rows give the same bytes), floats with a decimal
+// point ("0.0") so that a float column reads back as float (frame.ReadCSV).
 func (r Row) Record() []string {
 	vals := r.values()
 	out := make([]string, len(vals))
@@ -524,9 +518,8 @@ func (r Row) Record() []string {
 	return out
 }
 
-// MarshalJSON writes the row as one JSON object whose keys are RowHeader,
-// in its order (the output of lbsim run -json); a value that does not
-// exist (NaN, an infinite mean) is null.
+// MarshalJSON writes the row as one JSON object keyed by RowHeader, in its
+// order (lbsim run -json); NaN and an infinite mean are null.
 func (r Row) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -570,9 +563,8 @@ func WriteRows(w io.Writer, rows []Row) error {
 // rowGob is Row without its methods, for gob.
 type rowGob Row
 
-// GobEncode stores the row without its Config, whose interfaces (the policy,
-// possibly a user's own type) gob cannot encode without registration;
-// whoever caches rows re-attaches the configurations (nb.RunAll does).
+// GobEncode stores the row without its Config, whose interfaces gob cannot
+// encode unregistered; whoever caches rows re-attaches it (nb.RunAll does).
 func (r Row) GobEncode() ([]byte, error) {
 	r.Config = Config{}
 	var b bytes.Buffer
@@ -588,8 +580,7 @@ func (r *Row) GobDecode(data []byte) error {
 // resultGob is Result without its methods, for gob.
 type resultGob Result
 
-// GobEncode stores the result without its Config, as Row.GobEncode does;
-// whoever caches results re-attaches the configurations (nb.Results does).
+// GobEncode stores the result without its Config, as Row.GobEncode (nb.Results).
 func (r Result) GobEncode() ([]byte, error) {
 	r.Config = Config{}
 	var b bytes.Buffer

@@ -16,15 +16,13 @@ import (
 // unit time. The rho^2 keeps a lightly loaded queue, which empties after
 // every few jobs, from looking slow. Two consequences, each a warning:
 //
-//   - RuleInitialTransient: a replication of n jobs per server measures a
-//     mean biased low by about tau/n (first order; by exp(-w/tau) less
-//     after a warm-up of w jobs). Once that bias exceeds a quarter of the
-//     relative half-width, the interval misses the truth more often than
-//     it says: more replications only narrow it around the biased value.
-//   - RuleCorrelatedBatches, with one replication: a batch of n/B jobs per
+//   - RuleInitialTransient: a replication of n jobs per server is biased
+//     low by about tau/n (first order; exp(-w/tau) less after a warm-up of
+//     w jobs). Past a quarter of the relative half-width, the interval
+//     misses more often than it says, and more replications only narrow it.
+//   - RuleCorrelatedBatches, with one replication: batches of n/B jobs per
 //     server with a batch index n/B / (2 tau) below 6 (shorter than 12
-//     relaxation times) is correlated with its neighbours, and the
-//     batch-means interval is too narrow.
+//     relaxation times) are correlated, and the interval too narrow.
 //
 // Both thresholds come from a coverage study of 8,000 runs on 40 families
 // with exact values (coverage_test.go, families held out of the choice):
@@ -33,10 +31,8 @@ import (
 // speeds 2,2,1,1 with the slow servers at 0.93 (index 5.05, coverage
 // 0.888), not PS with Pareto 2.5 sizes at 0.9 (index 6.9, coverage 0.92).
 //
-// The relaxation time is the workload's, the same under every
-// work-conserving discipline, and so are the run lengths it asks for. Under
-// heavy tails (E[X^2] = inf, or E[X^3] = inf under FCFS) the
-// infinite-moment rules speak, not this one.
+// tau is the workload's, the same under every work-conserving discipline.
+// Under heavy tails the infinite-moment rules speak, not this one.
 //
 // Which queue: the servers of the model (serverLoads), each weighed by its
 // share of the metric (Kingman's approximation of its mean wait); without

@@ -99,8 +99,7 @@ func (s TwoPoint) Validate() error {
 	return nil
 }
 
-// String gives beta when it is the one that sets P (P = XM^-Beta exactly),
-// else P itself.
+// String gives beta while P = XM^-Beta exactly, else P itself.
 func (s TwoPoint) String() string {
 	if s.Beta != 0 && math.Pow(s.XM, -s.Beta) == s.P {
 		return "twopoint:xm=" + fmtNum(s.Xm) + ",xM=" + fmtNum(s.XM) + ",beta=" + fmtNum(s.Beta)

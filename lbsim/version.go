@@ -14,15 +14,12 @@ import (
 )
 
 // The source of the code that determines a result row, compiled into every
-// binary that imports lbsim: the core package and the packages of this
-// module it imports (theory, internal/floats, internal/number, ...). The
-// notebook helpers, figures, tables, studies, shard files and the command
-// line present rows but do not compute them, so editing them keeps every
-// cached result. Embedding the files themselves, not a generated hash, means
-// the version cannot go stale: the go command reads the same files for the
-// embed as for the compiler. Test files are embedded but left out of the
-// hash; TestCodeVersionCoversSources checks that the patterns follow the
-// core's imports.
+// binary that imports lbsim: the core package and the module's packages it
+// imports, not those that only present rows (notebooks, figures, the
+// command), so editing them keeps every cached result. Embedding the files,
+// not a generated hash, means the version cannot go stale. Test files are
+// embedded but not hashed; TestCodeVersionCoversSources checks that the
+// patterns follow the core's imports.
 //
 //go:embed *.go theory/*.go internal/files/*.go internal/floats/*.go internal/number/*.go
 var sourceFS embed.FS
