@@ -17,19 +17,12 @@ const (
 	MinMagnitude = 1e-100
 	MaxMagnitude = 1e100
 	// maxHorizon bounds the expected simulated time (Warmup+Jobs)/lambda, so
-	// that arrival times, with room for the tail of the last interarrival
-	// times, stay finite.
+	// that arrival times, with room for the last gaps' tail, stay finite.
 	maxHorizon = 1e250
-	// maxJobs bounds Jobs+Warmup: counts are kept in float64 and are exact
-	// only up to 2^53.
-	maxJobs = 1 << 53
-	// maxServers bounds K (job counts are int32 and indices int32).
-	maxServers = 10_000_000
-	// maxReps bounds the replications of one configuration: each keeps its
-	// histogram until the configuration is aggregated.
-	maxReps = 10_000
-	// maxBatches bounds the batch means of a single replication.
-	maxBatches = 100_000
+	maxJobs    = 1 << 53    // bounds Jobs+Warmup: float64 counts are exact up to 2^53
+	maxServers = 10_000_000 // bounds K: job counts and indices are int32
+	maxReps    = 10_000     // each replication keeps its histogram until aggregated
+	maxBatches = 100_000    // batch means of one replication
 	// MaxMemory is the most memory (bytes) a configuration may need, by
 	// Validate's upper estimate before anything is allocated (memoryEstimate).
 	MaxMemory = 2 << 30

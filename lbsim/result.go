@@ -81,9 +81,8 @@ type Result struct {
 	TotalJobs    int64
 	WarmupJobs   []int64
 	PrecisionMet bool // a Precision target was reached
-	// MessagesPerJob is what the dispatchers' knowledge costs in messages
-	// per measured job: probes and replies, idle tokens, board refreshes
-	// (result_messages.go).
+	// MessagesPerJob is what the dispatchers' knowledge costs in messages per
+	// measured job: probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64
 }
 
@@ -149,9 +148,8 @@ func tQuantile(p float64, n int) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(p)
 }
 
-// estimate pools sums over units (replications or batches): the point
-// estimate is sum/count over all units, the CI half-width is
-// t_{0.975,n-1} s/sqrt(n) over the n unit means (unitMeans).
+// estimate pools sums over units (replications or batches): sum/count over
+// all, with MeanCI95's half-width over the unit means (unitMeans).
 func estimate(sums, counts []float64) Estimate {
 	var s, c float64
 	for i := range sums {
@@ -209,9 +207,8 @@ func aggregate(cfg *Config, reps []replication) Result {
 			r.Exact = Reference{Wait: math.NaN(), Response: math.NaN(), Method: "none: " + ref.NoExact}
 		}
 	}
-	// A CI unit is a replication, or with one replication (or the replays
-	// of a trace, summed: ciReplications) a batch of fineFactor consecutive
-	// fine batches. Column -1 sums all classes.
+	// A CI unit is a replication, or with one (ciReplications) fineFactor
+	// consecutive fine batches. Column -1 sums all classes.
 	units := ciReplications(cfg, reps)
 	group := cfg.fineBatches()
 	if len(units) == 1 {
@@ -354,8 +351,7 @@ func quantilesOf(reps []replication, byBatch bool, smallest float64, units map[s
 	return sectioned(&wait, uw, smallest), sectioned(&resp, ur, smallest)
 }
 
-// quantilesText is the summary's lines of quantiles: the measured ones with
-// their intervals, and the exact ones when theory knows them.
+// quantilesText is the summary's quantile lines, measured and exact.
 func quantilesText(r Result) string {
 	var b strings.Builder
 	for _, side := range []struct {

@@ -87,10 +87,9 @@ func (g Grid) Valid() (valid []Config, invalid []error) {
 	return valid, invalid
 }
 
-// String names the configuration by what a grid varies: its policy spec,
-// K, the load (or the trace's), the sizes, and the arrivals, the board,
-// the dispatchers and the discipline unless they are the defaults
-// (Poisson, live state, one, FCFS). Errors name grid points by it.
+// String names the configuration by what a grid varies, for errors: policy,
+// K, load (or trace), sizes, and arrivals, board, dispatchers, view and
+// discipline when not the defaults.
 func (c Config) String() string {
 	var b strings.Builder
 	b.WriteString(policyName(c))

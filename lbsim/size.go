@@ -23,10 +23,9 @@ type SizeLaw interface {
 	String() string
 }
 
-// A size law's optional methods, as for a policy's (policy.go): a law of
-// one's own has the exported interface, a built-in law the same method
-// unexported; the function after each pair asks either, the exported one
-// first (a type of one's own that embeds a built-in law keeps its own).
+// A size law's optional methods, as a policy's (policy.go): exported for a
+// law of one's own, unexported for a built-in one; the function after each
+// pair asks the exported first (a type embedding a built-in law keeps its own).
 
 // Truncated is a size law that knows its moments below a cut-off, for
 // SITA with a size cut (each group's load and exact delays):

@@ -35,12 +35,10 @@ var percentileProbs = func() []float64 {
 // The point estimate is the quantile of all measured jobs, pooled; the
 // interval is sectioning's (Asmussen and Glynn, Stochastic Simulation, ch.
 // III.5a): t_{0.975,n-1} s / sqrt(n), s the standard deviation of the n
-// units' own quantiles. A unit is a replication, or with one replication a
-// batch (Result.CIMethod), a block of measured jobs in the order they are
-// recorded (departure order under PS and SRPT). Centring on the pooled
-// quantile rather than the mean of the units' avoids the units' bias, large
-// at p99.9 of a small batch. A quantile with fewer than tailJobs jobs
-// beyond it in a unit has no interval (CI95 NaN).
+// units' quantiles (Result.CIMethod's units; batches in recording order,
+// departures under PS and SRPT). Centring on the pooled quantile avoids
+// the units' bias, large at p99.9 of a small batch. Fewer than tailJobs
+// jobs beyond the quantile in a unit: no interval (CI95 NaN).
 type Quantiles [nPercentiles]Estimate
 
 // ExactQuantiles are the exact steady-state quantiles of the waiting and

@@ -27,9 +27,8 @@ func (tr Trace) Len() int { return len(tr.Times) }
 // Mean is the mean job size of the trace.
 func (tr Trace) Mean() float64 { return NewEmpirical(tr.Sizes).Mean() }
 
-// MaxTraceJobs bounds the jobs of a trace, which is held in memory: an
-// endless stream (a pipe that never closes) stops at it with an error
-// instead of growing until the machine runs out of memory.
+// MaxTraceJobs bounds the jobs of a trace, held in memory: an endless
+// stream (a pipe never closed) stops there with an error, not out of memory.
 const MaxTraceJobs = 50_000_000
 
 // traceJobLimit is MaxTraceJobs; tests lower it.
