@@ -7,9 +7,8 @@ import (
 	"strings"
 )
 
-// Config is one simulated system and how to measure it. The zero values of
-// optional fields mean: speeds 1, Poisson arrivals, live state, FCFS, one
-// replication, all cores.
+// Config is one simulated system and how to measure it. Optional fields at
+// zero: speeds 1, Poisson arrivals, live state, FCFS, one replication, all cores.
 type Config struct {
 	Servers  int       // K >= 1
 	Speeds   []float64 // mu_k: nil (all 1), one value for all, or K values

@@ -50,9 +50,8 @@ func (c *Config) offeredLoad() float64 {
 // serverLoads is the model at the offered load, nil without one.
 func (c *Config) serverLoads() []serverLoad { return c.loadsAt(c.offeredLoad()) }
 
-// loadsAt is the model at offered load rho. A run is computed once, from
-// its first server: it ends where a speed, a class's range of servers or
-// a class's share changes, so equal speeds cost O(classes), not O(K).
+// loadsAt is the model at offered load rho, a run computed once: it ends
+// where a speed, a class's servers or share changes (O(classes), not O(K)).
 func (c *Config) loadsAt(rho float64) []serverLoad {
 	if c.Policy == nil || c.sizes() == nil {
 		return nil
@@ -125,8 +124,7 @@ type loadClass struct {
 	n          int
 }
 
-// loadClasses groups the runs of the model into classes of alike servers,
-// in the order of their first servers.
+// loadClasses groups the model's runs into loadClasses, in server order.
 func loadClasses(loads []serverLoad) []loadClass {
 	type alike struct{ share, m1, m2, speed float64 }
 	at := map[alike]int{}

@@ -124,8 +124,7 @@ func readParsed(path string, sum [32]byte, ncols int) (cols [][]float64, ok bool
 	return cols, true
 }
 
-// writeParsed stores an entry atomically (files.Replace: a reader never
-// sees half of one).
+// writeParsed stores an entry atomically (files.Replace).
 func writeParsed(path string, sum [32]byte, cols [][]float64) error {
 	nr := 0
 	if len(cols) > 0 {

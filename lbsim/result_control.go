@@ -14,10 +14,9 @@ type controlVariate struct {
 	sum  func(c *controlSums, b int) float64
 }
 
-// controlVariates are cfg's controls, in order of priority, and why
-// theory rules out the others: the mean size drawn (E[X]) and the mean
-// interarrival gap (1/lambda) need a finite, non-zero variance, the mean
-// squared size (E[X^2]) a finite E[X^4].
+// controlVariates are cfg's controls, by priority, and why theory rules out
+// the others: the mean size (E[X]) and gap (1/lambda) need a finite,
+// non-zero variance, the mean squared size (E[X^2]) a finite E[X^4].
 func (c *Config) controlVariates() (cvs []controlVariate, notes []string) {
 	sizes := c.sizes()
 	m1, m2, alpha := sizes.Mean(), sizes.SecondMoment(), TailIndex(sizes)

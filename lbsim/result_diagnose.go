@@ -146,15 +146,14 @@ func asResponse(resp bool, response float64) string {
 	return fmt.Sprintf("; mean response %.6g", response)
 }
 
-// instability says why the run is unstable (RuleUnstable), "" when it is
-// not: a ramp passed its policy's StabilityLimit; the offered load, or a
-// server's in the model, is >= 1 (a trace, or -overload: Validate refuses
-// the rest); or a server's measured utilisation reached 1. Where theory
-// keeps every server below 1 (a built-in split of generated arrivals, or a
-// symmetric policy on equal speeds), a measured 1 must be far above 1
-// (farAbove): just above is the sampling error of a short run, which the
-// run-length rules speak of. A trace's load is an average and a policy's
-// own WorkShares a claim: under them a measured 1 is unstable.
+// instability says why the run is unstable (RuleUnstable), "" if it is not:
+// a ramp passed its policy's StabilityLimit; the offered load, or a
+// server's in the model, is >= 1 (a trace, or -overload); or a server's
+// measured utilisation reached 1. Where theory keeps every server below 1
+// (a built-in split of generated arrivals, or a symmetric policy on equal
+// speeds), a measured 1 must be far above 1 (farAbove): just above is the
+// sampling error of a short run. A trace's load is an average and a
+// policy's own WorkShares a claim: under them a measured 1 is unstable.
 func instability(cfg *Config, reps []replication, r *Result) string {
 	loads, rho, what := cfg.serverLoads(), cfg.offeredLoad(), "load"
 	if cfg.Trace != nil {

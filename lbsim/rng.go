@@ -93,9 +93,8 @@ func (s *Stream) intNReject(n int, hi, lo uint64) int {
 	return int(hi)
 }
 
-// ExpFloat64 is exponential with rate 1, by the ziggurat method of Marsaglia
-// and Tsang (2000) with 256 layers; one draw in about 100 needs more than one
-// uniform, and is finished by expSlow.
+// ExpFloat64 is exponential with rate 1, by the ziggurat of Marsaglia and
+// Tsang (2000), 256 layers; one draw in about 100 needs expSlow.
 func (s *Stream) ExpFloat64() float64 {
 	u := s.pcg.Uint64()
 	if x, ok := zigFast(u); ok {

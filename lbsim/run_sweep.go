@@ -6,11 +6,10 @@ import (
 )
 
 // Grid is a sweep: every combination of its axes applied to Base is one
-// configuration (an empty axis keeps Base's value), Sizes outermost and
-// Loads fastest (gridAxes). All share Base's seed, so every policy and load
-// sees the same job sizes and (scaled) arrival times: common random
-// numbers, as in the course's R code. The command line, sweep files, shards
-// and Slurm scripts describe a sweep as a Grid too (run_sweep_spec.go).
+// configuration (an empty axis keeps Base's value), in gridAxes' order. All
+// share Base's seed, so every policy and load sees the same sizes and
+// (scaled) arrivals: common random numbers, as in the course's R code. The
+// command line, sweep files and Slurm scripts write it as text (run_sweep_spec.go).
 type Grid struct {
 	Base        Config
 	Sizes       []SizeLaw

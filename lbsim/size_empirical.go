@@ -124,8 +124,7 @@ func (s Empirical) kind() string {
 	return s.name
 }
 
-// String lists every value (a law of many values has a long spec; tables
-// and keys shorten it, see sizesName).
+// String lists every value (tables and keys shorten it: sizesName).
 func (s Empirical) String() string {
 	spec, _ := s.spec(math.MaxInt)
 	return spec

@@ -103,8 +103,7 @@ func (s H2) Validate() error {
 	return inRange("h2 rate2", s.Rate2, "give the law as h2:mean=M,scv=C")
 }
 
-// String gives the mean and SCV the law was built from while they still
-// give its phases exactly (NewH2Balanced), else the phases.
+// String gives the mean and SCV while they give the phases exactly, else the phases.
 func (s H2) String() string {
 	if s.balanced() {
 		return "h2:mean=" + fmtNum(s.mean) + ",scv=" + fmtNum(s.scv)

@@ -145,8 +145,7 @@ func (s Pareto) Validate() error {
 	return nil
 }
 
-// String gives the mean the law was built from while it still gives its
-// lower end L exactly (NewPareto), else L itself as min.
+// String gives the mean while it gives L exactly (NewPareto), else L as min.
 func (s Pareto) String() string {
 	out := "pareto:alpha=" + fmtNum(s.Alpha)
 	if p, err := NewPareto(s.Alpha, s.mean, s.H); err == nil && p == s {

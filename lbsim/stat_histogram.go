@@ -129,8 +129,7 @@ func (h *histogram) slide(base int) {
 	h.base = base
 }
 
-// merge adds o's counts. Both windows are aligned on the higher one, so the
-// result is the same in whatever order replications are merged.
+// merge adds o's counts on the higher of both windows, so any order of merges gives the same.
 func (h *histogram) merge(o histogram) {
 	h.counts[0] += o.zeros()
 	if o.base == unplaced {

@@ -28,8 +28,7 @@ type metrics struct {
 	unitEnd                      int   // its end: the first batch of the next unit
 	recorded                     int64 // jobs recorded by record
 
-	// bound[b] is the first job of batch b: batch b holds the measured jobs
-	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
+	// bound[b] = b N / batches is batch b's first measured job.
 	bound []int64
 	// Sequential recording (FCFS measures jobs in arrival order): the
 	// batch of the last job recorded, the jobs left in it, and its sums
@@ -197,9 +196,8 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 	m.resp.add(r)
 }
 
-// endUnit keeps the current unit's quantiles, adds its histograms to the
-// replication's and makes next the current unit (-1: the run has ended,
-// and the unit's histograms are freed).
+// endUnit keeps the unit's quantiles, adds its histograms to the
+// replication's and makes next current (-1: the end, histograms freed).
 func (m *metrics) endUnit(next int) {
 	if m.wait.counts == nil {
 		return // ended

@@ -34,12 +34,11 @@ const MaxTraceJobs = 50_000_000
 // traceJobLimit is MaxTraceJobs; tests lower it.
 var traceJobLimit = MaxTraceJobs
 
-// ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
-// row, numbers plain decimals (no hex, '_', '+' or Inf). A first row of
-// names ("arrival,size", see isHeader) is a header; any other first row is
-// data and must parse: a mistyped first row is an error, not a lost job. A
-// UTF-8 byte order mark is dropped; blank lines and lines starting with '#'
-// are skipped. Errors name the line and the fix. At most MaxTraceJobs jobs.
+// ReadTrace reads a CSV of "arrival_time,size" rows, numbers plain decimals
+// (no hex, '_', '+' or Inf), at most MaxTraceJobs. A first row of names
+// (isHeader) is a header; any other must parse: a mistyped first row is an
+// error, not a lost job. A UTF-8 byte order mark, blank lines and lines
+// starting with '#' are skipped. Errors name the line and the fix.
 func ReadTrace(r io.Reader) (Trace, error) {
 	var tr Trace
 	sc := bufio.NewScanner(r)
