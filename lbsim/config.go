@@ -196,7 +196,7 @@ func (c *Config) checkLoad() error {
 	return nil
 }
 
-// checkTraceLoad: its own (0), or a load its arrival times can be scaled to.
+// checkTraceLoad: a trace's own load (0), or one its times can be scaled to.
 func (c *Config) checkTraceLoad() error {
 	if c.Load == 0 || c.Trace.Len() == 0 {
 		return nil

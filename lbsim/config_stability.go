@@ -166,7 +166,7 @@ func (c *Config) loadAdvice() string {
 
 // checkServerLoads rejects a server of the model at load >= 1 (RND and RR
 // send 1/K of the jobs to every server whatever its speed), unless overload
-// is allowed; a trace is warned about (RuleUnstable), a ramp is meant to.
+// is allowed; a trace is warned about instead, a ramp overloads on purpose.
 func (c *Config) checkServerLoads() error {
 	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil {
 		return nil

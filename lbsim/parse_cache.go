@@ -32,9 +32,9 @@ var parseCacheMin int64 = 1 << 20
 
 const parseMagic = "lbsim parsed v1\n"
 
-// parseFile reads path's ncols columns with parse, or from the cache, and
-// the content's SHA-256. kind names the parse ("trace", "sizes": two
-// entries for two parses), what the file, for a folder's error.
+// parseFile returns path's ncols columns, parsed or from the cache, and the
+// content's SHA-256. kind names the parse ("trace", "sizes": two entries
+// for two parses), what the file, for a folder's error.
 func parseFile(path, kind, what string, ncols int, parse func(r io.Reader) ([][]float64, error)) ([][]float64, [32]byte, error) {
 	var sum [32]byte
 	f, err := os.Open(path)

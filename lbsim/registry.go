@@ -47,8 +47,8 @@ var (
 	arrivalRegistry = &registry[ArrivalProcess]{what: "arrivals", noun: "arrival process"}
 )
 
-// RegisterPolicy adds a policy family, whose specs ParsePolicy, -policy,
-// sweep files and the explorer then accept; names are case-insensitive, new.
+// RegisterPolicy adds a policy family whose specs ParsePolicy, -policy,
+// sweep files and the explorer accept; names are case-insensitive, unique.
 func RegisterPolicy(t PolicyType) error { return policyRegistry.register(t) }
 
 // ParsePolicy reads a policy spec "name" or "name:key=value,...". Whether

@@ -114,7 +114,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		}
 		reps = append(reps, more...)
 		r := aggregate(&c, reps)
-		// cfg with the last round's replications and length made the numbers
+		// the numbers' configuration: cfg with the last round's Reps and Jobs
 		r.Config, r.Seconds, r.TotalJobs = *cfg, time.Since(start).Seconds(), used
 		r.Config.Reps, r.Config.Jobs = c.Reps, c.Jobs
 		metric := r.Wait

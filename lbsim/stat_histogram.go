@@ -110,7 +110,7 @@ func (h *histogram) addSlow(x float64) {
 	h.counts[c-h.base+histZero]++
 }
 
-// slide moves the window's bottom up to base, folding what it leaves into bin 0.
+// slide moves the window's bottom up to base (if below), folding what it leaves into bin 0.
 func (h *histogram) slide(base int) {
 	d := base - h.base
 	if d <= 0 {
