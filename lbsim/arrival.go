@@ -5,8 +5,7 @@ package lbsim
 type ArrivalProcess interface {
 	Validate() error
 	String() string
-	// start returns the generator for a run whose rate at load 1 is lambda1
-	// and whose configured load is rho.
+	// start returns the generator for rate lambda1 at load 1 and load rho.
 	start(lambda1, rho float64) arrivalGen
 	// overloads reports whether the process ever reaches load 1.
 	overloads(rho float64) bool

@@ -1,7 +1,6 @@
 package lbsim
 
-// Poisson arrivals at the configured load: exponential interarrival times of
-// mean 1/lambda.
+// Poisson arrivals at the configured load: exponential gaps of mean 1/lambda.
 type Poisson struct{}
 
 func init() {

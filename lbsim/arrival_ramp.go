@@ -24,10 +24,10 @@ func (p Ramp) Validate() error {
 	if math.IsNaN(p.From) || p.From < 0 || math.IsInf(p.From, 0) {
 		return fmt.Errorf("ramp from=%v is invalid: need a finite load >= 0; e.g. ramp:from=0.5,to=1.2,over=1000", p.From)
 	}
-	if err := positive("ramp to", p.To, "the final load must be positive, e.g. to=1.2"); err != nil {
+	if err := inRange("ramp to", p.To, "the final load must be positive, e.g. to=1.2"); err != nil {
 		return err
 	}
-	return positive("ramp over", p.Over, "give the ramp's duration in time units, e.g. over=1000")
+	return inRange("ramp over", p.Over, "give the ramp's duration in time units, e.g. over=1000")
 }
 func (p Ramp) String() string {
 	return "ramp:from=" + fmtNum(p.From) + ",to=" + fmtNum(p.To) + ",over=" + fmtNum(p.Over)

@@ -7,9 +7,8 @@ import (
 	"strings"
 )
 
-// Config is one simulated system and how to measure it. The zero values of
-// optional fields mean: speeds 1, Poisson arrivals, live state, FCFS, one
-// replication, all cores.
+// Config is one simulated system and how to measure it. Optional fields at
+// zero: speeds 1, Poisson arrivals, live state, FCFS, one replication, all cores.
 type Config struct {
 	Servers  int       // K >= 1
 	Speeds   []float64 // mu_k: nil (all 1), one value for all, or K values
@@ -20,19 +19,13 @@ type Config struct {
 	Policy   Policy
 	Refresh  float64 // board refresh period T; 0 = the policy reads live state
 	Tally    bool    // each dispatcher adds its own sends since the last refresh to its board
-	// Dispatchers is M, the number of dispatchers (0 = 1): each arrival goes
-	// to one of them, each with its own random stream, policy state (a
-	// round-robin pointer, a memory) and tally; see sim_dispatchers.go.
-	Dispatchers int
-	// DispatcherWeights are the shares of the arrivals each dispatcher gets:
-	// nil sends each arrival to a dispatcher uniformly, else M positive weights.
-	DispatcherWeights []float64
-	// Stagger refreshes dispatcher i's board at T (n + i/M) instead of all
-	// boards at the multiples of T.
-	Stagger bool
-	// View is what the dispatchers see of the servers' job counts: the
-	// live state (or the board), or OwnView, each dispatcher's own jobs
-	// still at each server (policy_view_own.go).
+	// Dispatchers is M (0 = 1): each arrival goes to one of them, each with
+	// its own random stream, policy state and tally (sim_dispatchers.go).
+	Dispatchers       int
+	DispatcherWeights []float64 // the dispatchers' shares of the arrivals: nil = uniform, else M weights > 0
+	Stagger           bool      // refresh dispatcher i's board at T (n + i/M), not all at the multiples of T
+	// View is what the dispatchers see of the servers' job counts: the live
+	// state (or the board), or OwnView, each one's own jobs (policy_view_own.go).
 	View       ViewKind
 	Discipline Discipline
 	Jobs       int64  // measured jobs per replication, N >= 1 (a trace: 0 = all its jobs)
@@ -41,35 +34,28 @@ type Config struct {
 	Seed       uint64 // base seed; replication r uses streams derived from (Seed, r)
 	Workers    int    // replications run in parallel (0 = GOMAXPROCS)
 
-	// AllowOverload permits load >= 1 (the queues grow without bound; the
-	// results then depend on N and are not steady-state values).
+	// AllowOverload permits load >= 1: the queues grow without bound, and
+	// the results depend on N (no steady state).
 	AllowOverload bool
 	// SampleEvery > 0 records the number of jobs at every server every
 	// SampleEvery time units in replication 0, and their moments across servers.
 	SampleEvery float64
-	// Batches is the number of batch means used for confidence intervals when
-	// Reps = 1 (0 = 20).
-	Batches int
+	Batches     int // batch means of a CI when Reps = 1 (0 = 20)
 
-	// WarmupAuto discards each replication's initial transient, chosen by
-	// MSER on its batch means (see stat_mser.go), instead of a fixed Warmup: Jobs
-	// are simulated and the truncated ones are not measured.
+	// WarmupAuto cuts each replication's initial transient, chosen by MSER
+	// on its batch means (stat_mser.go), from its Jobs: not a Warmup before them.
 	WarmupAuto bool
-	// Precision > 0 runs until the 95% half-width of the mean wait (of the
-	// mean response under PS and SRPT) is at most Precision times the mean,
-	// adding replications or lengthening them (see run_precision.go; it starts with
-	// Reps replications, at least 4: Reps 2 or 3 is refused), within MaxJobs
-	// jobs in all (0 = 1e10) and MaxSeconds of wall time (0 = no limit;
-	// a time limit makes the stopping point depend on the machine).
+	// Precision > 0 runs until the 95% half-width of the mean wait (response
+	// under PS and SRPT) is at most Precision times the mean (run_precision.go),
+	// within MaxJobs jobs in all (0 = 1e10) and MaxSeconds of wall time (0 =
+	// no limit; a time limit makes the stopping point machine-dependent).
 	Precision  float64
 	MaxJobs    int64
 	MaxSeconds float64
 
-	// ControlVariates adjusts every mean by control variates with known
-	// means, the sizes drawn and the interarrival gaps, regressed on at the
-	// level of the CI units (see stat_control.go); Result.CIMethod names the
-	// controls used. Poisson or deterministic arrivals only: not a trace or
-	// a ramp.
+	// ControlVariates adjusts every mean by control variates of known means,
+	// the sizes drawn and the interarrival gaps (stat_control.go), named in
+	// Result.CIMethod. Poisson or deterministic arrivals only.
 	ControlVariates bool
 }
 
@@ -81,8 +67,7 @@ func (c *Config) ciBatches() int {
 	return c.Batches
 }
 
-// fineBatches is the number of batches every replication records: fineFactor
-// per CI batch, for the diagnostics and MSER.
+// fineBatches: each replication records fineFactor per CI batch (diagnostics, MSER).
 func (c *Config) fineBatches() int { return fineFactor * c.ciBatches() }
 
 const fineFactor = 5
@@ -135,10 +120,9 @@ func (c *Config) jobs() int64 {
 	return c.Jobs
 }
 
-// Validate checks every parameter and returns the first problem, naming the
-// value, the allowed range and a fix: each setting's own check (the field
-// table's, in its order), then the limits of memory and arithmetic
-// (checkBounds), then what the policy and the servers' loads need.
+// Validate returns the first problem, naming the value, the allowed range
+// and a fix: each setting's own check (in the field table's order), then
+// checkBounds, then what the policy and the servers' loads need.
 func (c *Config) Validate() error {
 	for i := range fields {
 		if check := fields[i].check; check != nil {
@@ -165,9 +149,6 @@ func (c *Config) Validate() error {
 	return c.checkSampling()
 }
 
-// The settings' own checks (the field table's check), each of one value in
-// the context of the others.
-
 func (c *Config) checkPolicy() error {
 	if c.Policy == nil {
 		return fmt.Errorf("policy is missing: choose one of %s", strings.Join(policyRegistry.examples(), ", "))
@@ -191,14 +172,13 @@ func (c *Config) checkSpeeds() error {
 	}
 	for i, mu := range c.Speeds {
 		if !(mu >= MinMagnitude && mu <= MaxMagnitude) { // the name only for the error: K Sprintfs cost more than a run
-			return positive(fmt.Sprintf("speed mu_%d", i+1), mu, "speeds are service rates, e.g. 1")
+			return inRange(fmt.Sprintf("speed mu_%d", i+1), mu, "speeds are service rates, e.g. 1")
 		}
 	}
 	return nil
 }
 
-// checkLoad: a ramp sets the load; a trace brings its own (Load 0) or is
-// scaled to Load.
+// checkLoad: a ramp sets the load; a trace brings its own or is scaled.
 func (c *Config) checkLoad() error {
 	arr := c.arrivals()
 	if _, ramp := arr.(Ramp); ramp {
@@ -216,8 +196,7 @@ func (c *Config) checkLoad() error {
 	return nil
 }
 
-// checkTraceLoad: a trace's load is its own (0) or a load its arrival
-// times can be scaled to.
+// checkTraceLoad: a trace's own load (0), or one its times can be scaled to.
 func (c *Config) checkTraceLoad() error {
 	if c.Load == 0 || c.Trace.Len() == 0 {
 		return nil
@@ -358,8 +337,7 @@ func (c *Config) checkWorkers() error {
 	return nil
 }
 
-// checkBudget checks a precision run's budget: it needs a precision
-// target, and room for the first round.
+// checkBudget: a budget needs a precision target, and room for its first round.
 func (c *Config) checkBudget() error {
 	if c.MaxJobs < 0 || math.IsNaN(c.MaxSeconds) || c.MaxSeconds < 0 {
 		return fmt.Errorf("budget max-jobs=%d, max-seconds=%v is invalid: need both >= 0 (0 = default)", c.MaxJobs, c.MaxSeconds)
@@ -379,9 +357,7 @@ func (c *Config) checkBudget() error {
 	return nil
 }
 
-// classes are the size classes results are reported for: the policy's
-// (SITA's short and long jobs, see Policy), else the size law's (the
-// short and long jobs of a two-point law), each with the servers it is sent to.
+// classes is SizeClasses.
 func (c *Config) classes() []SizeClass {
 	if cls := describe(c.Policy, c).Classes; cls != nil {
 		return cls
@@ -390,13 +366,11 @@ func (c *Config) classes() []SizeClass {
 }
 
 // SizeClasses are the size classes results are reported for (Result.Classes,
-// Reference.Classes), in order, each with its upper size bound and its
-// servers: the policy's (SITA's groups, at the cutoffs it computes for the
-// law), else the size law's; nil when there are none.
+// Reference.Classes), in order: the policy's (SITA's groups, at its cutoffs
+// for the law), else the size law's; nil when there are none.
 func (c Config) SizeClasses() []SizeClass { return c.classes() }
 
-// classCuts are the upper size bounds of all classes but the last: a job of
-// size x is in class i when cuts[i-1] < x <= cuts[i] (see classOf).
+// classCuts are the upper size bounds of all classes but the last (classOf).
 func classCuts(cls []SizeClass) []float64 {
 	var cuts []float64
 	for _, cl := range cls[:max(len(cls)-1, 0)] {

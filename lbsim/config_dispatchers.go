@@ -5,9 +5,8 @@ import (
 	"fmt"
 )
 
-// maxDispatchers bounds M, Config.Dispatchers: each dispatcher keeps its
-// own copy of the board and, for some policies, of their index (K entries
-// each: Config.dispatcherBytes), and its own random stream, whose identifier must stay distinct (rng.go).
+// maxDispatchers bounds M: each dispatcher keeps its own board and policy
+// state (K entries each: dispatcherBytes) and a stream of its own (rng.go).
 const maxDispatchers = 10_000
 
 // dispatchers is M, the number of dispatchers: Dispatchers, or 1 for 0.
@@ -21,15 +20,14 @@ func (c *Config) checkDispatchers() error {
 	return nil
 }
 
-// checkDispatcherWeights checks that there is one weight a dispatcher,
-// each positive.
+// checkDispatcherWeights: one weight > 0 a dispatcher.
 func (c *Config) checkDispatcherWeights() error {
 	m := c.dispatchers()
 	if n := len(c.DispatcherWeights); n > 0 && n != m {
 		return fmt.Errorf("dispatcher weights: %d values given for M=%d dispatchers: give exactly M weights, e.g. -dispatchers %d, or none (arrivals split evenly)", n, m, n)
 	}
 	for i, w := range c.DispatcherWeights {
-		if err := positive(fmt.Sprintf("dispatcher weight w_%d", i+1), w, "weights are relative shares of the arrivals, e.g. 2,1,1"); err != nil {
+		if err := inRange(fmt.Sprintf("dispatcher weight w_%d", i+1), w, "weights are relative shares of the arrivals, e.g. 2,1,1"); err != nil {
 			return err
 		}
 	}
@@ -44,8 +42,7 @@ func (c *Config) checkStagger() error {
 	return nil
 }
 
-// dispatcherShares are the fractions of the arrivals the M dispatchers
-// get: the weights normalised, nil for an even split.
+// dispatcherShares are the weights normalised, nil for an even split.
 func (c *Config) dispatcherShares() []float64 {
 	if len(c.DispatcherWeights) == 0 {
 		return nil
@@ -61,8 +58,7 @@ func (c *Config) dispatcherShares() []float64 {
 	return out
 }
 
-// evenSplit reports whether every dispatcher gets the same share of the
-// arrivals (no weights, or equal ones).
+// evenSplit: every dispatcher gets the same share (no weights, or equal ones).
 func (c *Config) evenSplit() bool { return allEqual(c.DispatcherWeights) }
 
 // maxProbeDispatchers bounds the dispatchers of a probe of a policy of
@@ -70,9 +66,8 @@ func (c *Config) evenSplit() bool { return allEqual(c.DispatcherWeights) }
 // branch on Dispatchers() > 1 and on Dispatcher() < maxProbeDispatchers.
 const maxProbeDispatchers = 8
 
-// probeDispatchers are c's dispatcher settings for a probe run, with or
-// without a board: its first min(M, maxProbeDispatchers) dispatchers, with
-// their weights, staggered if c's are and the run has boards to stagger.
+// probeDispatchers are c's first min(M, maxProbeDispatchers) dispatchers
+// for a probe run, with their weights, staggered if c's are and it has boards.
 func (c *Config) probeDispatchers(board bool) (m int, weights []float64, stagger bool) {
 	m, weights = min(c.dispatchers(), maxProbeDispatchers), c.DispatcherWeights
 	if len(weights) == c.dispatchers() { // else invalid: the probe reports it as given

@@ -5,9 +5,8 @@ import (
 	"math"
 )
 
-// speedsKey is the K speeds as runs "5@2,5@1" (SpeedsText), or, when
-// that is longer than maxListKey (many distinct speeds), their number and
-// a hash of them (listHash): the speeds' key and column.
+// speedsKey is the speeds' key and column: runs "5@2,5@1" (SpeedsText),
+// or past maxListKey bytes their number and hash (listHash).
 func (c *Config) speedsKey() string {
 	sp := c.Speeds
 	if len(sp) <= 1 || len(sp) == c.Servers { // else invalid (Validate): keep the values given
@@ -19,8 +18,7 @@ func (c *Config) speedsKey() string {
 	return listHash(sp)
 }
 
-// dispatcherWeightsKey is the dispatchers' weights "2,1,1", or, longer
-// than maxListKey, their number and hash: their key and column.
+// dispatcherWeightsKey is the weights' key and column, as speedsKey: "2,1,1".
 func (c *Config) dispatcherWeightsKey() string {
 	if text := joinFloats(c.DispatcherWeights); len(text) <= maxListKey {
 		return text
@@ -29,9 +27,8 @@ func (c *Config) dispatcherWeightsKey() string {
 }
 
 // maxListKey is the longest list a key or a row's cell gives in full: a
-// list of a value per server or dispatcher (10^6 distinct speeds are 8.9
-// MB of text) is its number and hash instead, so that a row stays a line
-// every CSV reader takes.
+// longer one (10^6 speeds are 8.9 MB of text) is its number and hash, so
+// that a row stays a line every CSV reader takes.
 const maxListKey = 200
 
 // listHash stands for a long list: "20000 values #0123456789abcdef".
@@ -65,8 +62,7 @@ func fnvString(h uint64, s string) uint64 {
 	return h
 }
 
-// fnvOffset and fnvByte are FNV-1a, 64 bits: start at fnvOffset, then
-// fold in each byte.
+// fnvOffset and fnvByte are 64-bit FNV-1a: start at fnvOffset, fold in bytes.
 const fnvOffset = uint64(14695981039346656037)
 
 func fnvByte(h uint64, b byte) uint64 { return (h ^ uint64(b)) * 1099511628211 }

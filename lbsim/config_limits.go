@@ -17,30 +17,19 @@ const (
 	MinMagnitude = 1e-100
 	MaxMagnitude = 1e100
 	// maxHorizon bounds the expected simulated time (Warmup+Jobs)/lambda, so
-	// that arrival times, with room for the tail of the last interarrival
-	// times, stay finite.
+	// that arrival times, with room for the last gaps' tail, stay finite.
 	maxHorizon = 1e250
-	// maxJobs bounds Jobs+Warmup: counts are kept in float64 and are exact
-	// only up to 2^53.
-	maxJobs = 1 << 53
-	// maxServers bounds K (job counts are int32 and indices int32).
-	maxServers = 10_000_000
-	// maxReps bounds the replications of one configuration: each keeps its
-	// histogram until the configuration is aggregated.
-	maxReps = 10_000
-	// maxBatches bounds the batch means of a single replication.
-	maxBatches = 100_000
-	// MaxMemory is the most memory (bytes) a configuration may need, by the
-	// upper estimate Validate makes before anything is allocated
-	// (memoryEstimate).
+	maxJobs    = 1 << 53    // bounds Jobs+Warmup: float64 counts are exact up to 2^53
+	maxServers = 10_000_000 // bounds K: job counts and indices are int32
+	maxReps    = 10_000     // each replication keeps its histogram until aggregated
+	maxBatches = 100_000    // batch means of one replication
+	// MaxMemory is the most memory (bytes) a configuration may need, by
+	// Validate's upper estimate before anything is allocated (memoryEstimate).
 	MaxMemory = 2 << 30
 	// RuntimeMemoryLimit is the soft memory limit a program running lbsim
 	// gives Go's runtime (debug.SetMemoryLimit, as the lbsim command does):
-	// 7/8 of MaxMemory (softLimit). The collector and the scavenger keep
-	// the process near it, and the eighth left covers their lag: freed
-	// buffers not yet returned to the system. With the soft limit at the
-	// limit itself, an overloaded PS server, whose queue grows by copies,
-	// peaked once at 514 MiB under a 512 MiB limit.
+	// 7/8 of MaxMemory (softLimit). The eighth left covers the collector's
+	// and the scavenger's lag: freed buffers not yet returned to the system.
 	RuntimeMemoryLimit = MaxMemory - MaxMemory/8
 )
 
@@ -50,8 +39,8 @@ func softLimit(max int64) int64 { return max - max/8 }
 // memoryLimit is MaxMemory; tests lower it.
 var memoryLimit int64 = MaxMemory
 
-// checkBounds rejects counts whose memory or arithmetic cannot be honoured.
-// It runs before anything of size K is allocated.
+// checkBounds rejects counts whose memory or arithmetic cannot be honoured,
+// before anything of size K is allocated.
 func (c *Config) checkBounds() error {
 	if c.Reps > maxReps {
 		return fmt.Errorf("reps R=%d is too large: need 1 <= R <= %d (each replication's histogram is kept until the results are combined); run longer replications instead, e.g. -jobs x10 and -reps /10", c.Reps, maxReps)
@@ -88,13 +77,12 @@ const (
 	serverCombineBytes = 32
 )
 
-// Memory of every dispatcher beyond the first (Config.Dispatchers): its
-// front (its stream, board header, policy instance and scratch), and per
-// server its board's snapshot and its policy's own state, where they exist
-// (a policy's dispatcherState): indexBytes a server for an index of the K
-// servers (the largest: count buckets and a PS heap, 32), groupBytes more
-// for a policy that groups servers by speed or weight, a group a server at
-// worst (SED's countBuckets, WRR's turns).
+// Memory of every dispatcher beyond the first: its front (stream, board
+// header, policy instance, scratch), and per server its board's snapshot and
+// its policy's state (dispatcherState): indexBytes a server for an index of
+// the servers (the largest: count buckets and a PS heap), groupBytes more for
+// a policy that groups servers by speed or weight, a group a server at worst
+// (SED's countBuckets, WRR's turns).
 const (
 	frontBytes = 1 << 10
 	indexBytes = 48
@@ -110,9 +98,8 @@ func (c *Config) dispatcherBytes() int64 {
 	return b
 }
 
-// dispatcherState is the memory, in bytes, of one dispatcher's own
-// instance of the policy (its Description's) and of its own counts under
-// the own view (ownViewBytes).
+// dispatcherState is the memory of one dispatcher's instance of the policy
+// (its Description's) and of its own counts under the own view.
 func (c *Config) dispatcherState() int64 {
 	return c.ownViewBytes() + describe(c.Policy, c).stateBytes
 }
@@ -139,10 +126,9 @@ func allocBytes(n int64) int64 {
 	return n + n/8
 }
 
-// memoryEstimate is an upper estimate, in bytes, of the memory a run of the
-// configuration holds at once: the state of the replications running in
-// parallel with room for their backlog (backlogReserve), and the results
-// of every replication until they are combined. It does not allocate.
+// memoryEstimate is an upper estimate, in bytes, of the memory a run holds
+// at once: the replications running, with room for their backlog
+// (backlogReserve), and every replication's results until they are combined.
 func (c *Config) memoryEstimate() int64 {
 	return c.fixedMemory() + 2*int64(c.parallel())*c.backlogReserve()
 }
@@ -181,9 +167,8 @@ func (c *Config) parallel() int {
 }
 
 // checkMagnitudes rejects scale parameters whose products would overflow or
-// underflow: the load, the size law's moments, and the time the run spans
-// compared with the refresh and sampling periods. The size law, speeds and
-// arrival process are already valid.
+// underflow: the load, the sizes' moments, and the run's span against the
+// refresh and sampling periods. Sizes, speeds and arrivals are already valid.
 func (c *Config) checkMagnitudes() error {
 	sizes := c.sizes()
 	mean := sizes.Mean()
@@ -228,8 +213,7 @@ func (c *Config) checkMagnitudes() error {
 }
 
 // checkPeriods bounds the refresh and sampling periods against the time the
-// run spans: t/T must stay finite, and sampling must not produce more
-// points than the run has jobs.
+// run spans: t/T must stay finite, and sampling give at most 1e7 points.
 func (c *Config) checkPeriods(horizon float64) error {
 	if c.Refresh > 0 {
 		if err := inRange("refresh T", c.Refresh, "e.g. -refresh 10"); err != nil {
@@ -288,8 +272,8 @@ func bytesText(b int64) string {
 // memory (a few hundred bytes each) before any runs.
 const MaxGridConfigs = 1_000_000
 
-// Count is the number of configurations the grid lists, computed without
-// listing them; an error if it exceeds MaxGridConfigs.
+// Count is the number of configurations the grid lists, without listing
+// them; an error past MaxGridConfigs.
 func (g Grid) Count() (int, error) {
 	n := 1
 	for _, f := range axes() {

@@ -11,24 +11,14 @@ import (
 	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
-// Server speeds have one notation, read and written alike: a list of
-// COUNT@SPEED runs in server order ("5@2,5@1": five servers of speed 2,
-// then five of speed 1), where a bare number is one server ("2,1,1" is
-// the same as "1@2,2@1"), or one bare number for all K servers ("1").
-// ParseSpeeds reads it (-speeds, spec files, notebooks, the explorer);
-// SpeedsText writes it (the speeds column of rows and CSV files, and
-// Config.Key), so a written value reads back as the same servers.
-
-// ParseSpeeds reads server speeds: "1" (one value for all servers),
-// "2,2,1" (one value per server) or runs "5@2,5@1" (COUNT@SPEED), mixed
-// freely ("2,3@1"). Config.Validate checks the count against K and each
-// speed > 0.
+// ParseSpeeds reads server speeds as SpeedsText writes them: "1" (one value
+// for all servers), "2,2,1" (one value per server) or runs "5@2,5@1"
+// (COUNT@SPEED, in server order), mixed freely ("2,3@1"). Config.Validate
+// checks the count against K and each speed > 0.
 func ParseSpeeds(s string) ([]float64, error) { return parseRuns("speeds", "SPEED", maxServers, s) }
 
-// parseRuns reads the text of a list-valued setting (Field kind kindList:
-// speeds, dispatcher weights): numbers separated by commas, each a value
-// or a run COUNT@VALUE ("5@2": five 2s), at most limit values in all; name
-// and unit word its errors.
+// parseRuns reads a list-valued setting (kindList: speeds, dispatcher
+// weights) as ParseSpeeds, at most limit values; name and unit word errors.
 func parseRuns(name, unit string, limit int, s string) ([]float64, error) {
 	var out []float64
 	parts := strings.Split(s, ",")
@@ -114,9 +104,7 @@ func FastSlowSpeeds(k int, share, fast float64) []float64 {
 
 // speedGroups numbers the distinct speeds of K servers, fastest first: the
 // one numbering of the speed groups (SED's buckets, the servers' service
-// times, slowestFirst). The distinct speeds are found from the runs of equal
-// speeds, one binary search a run, so K = 10^6 servers in a few runs cost
-// little more than a pass.
+// times, slowestFirst), found by one binary search a run of equal speeds.
 type speedGroups struct {
 	mu []float64 // the distinct speeds, fastest first
 	of []int32   // per server, its group: mu[of[k]] is speed k

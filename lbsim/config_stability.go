@@ -8,23 +8,20 @@ import (
 	"strings"
 )
 
-// Every server stable, before running: Validate refuses a load that some
-// server cannot carry, wherever that can be proven from the configuration
-// alone (unless AllowOverload). After running, the unstable warning
-// (result_diagnose.go) catches what cannot be proven here.
+// Validate refuses a load that some server cannot carry, wherever the
+// configuration alone proves it (unless AllowOverload); the unstable warning
+// (result_diagnose.go) catches the rest after the run.
 //
-// A server's load is one model, asked by Validate, StabilityLimit, the
+// The model of the servers' loads, one for Validate, StabilityLimit, the
 // theory of random splits, the run-length analysis, the unstable warning
-// and Row.MaxServerLoad. Under a policy that splits the jobs without
+// and Row.MaxServerLoad: under a policy that splits the jobs without
 // reading the servers (splitter), server k receives the share p_k of the
-// jobs, a mix of the classes sent to it with sizes of moments E[X | k] and
-// E[X^2 | k], and carries the load
+// jobs, with sizes of moments E[X | k] and E[X^2 | k], and carries
 //
 //	rho_k = lambda p_k E[X | k] / mu_k,   lambda = rho sum(mu) / E[X],
 //
-// rho the offered load: the configured one, a ramp's final one, or a
-// trace's own (Trace.Load) with its sizes. A policy that reads the servers
-// sets the shares as it runs: no model (nil).
+// rho the offered load (offeredLoad). A policy that reads the servers sets
+// the shares as it runs: no model (nil).
 
 // serverLoad is a run of alike servers, from..to-1, in the model.
 type serverLoad struct {
@@ -53,9 +50,8 @@ func (c *Config) offeredLoad() float64 {
 // serverLoads is the model at the offered load, nil without one.
 func (c *Config) serverLoads() []serverLoad { return c.loadsAt(c.offeredLoad()) }
 
-// loadsAt is the model at offered load rho. A run is computed once, from
-// its first server: it ends where a speed, a class's range of servers or
-// a class's share changes, so equal speeds cost O(classes), not O(K).
+// loadsAt is the model at offered load rho, a run computed once: it ends
+// where a speed, a class's servers or share changes (O(classes), not O(K)).
 func (c *Config) loadsAt(rho float64) []serverLoad {
 	if c.Policy == nil || c.sizes() == nil {
 		return nil
@@ -66,9 +62,8 @@ func (c *Config) loadsAt(rho float64) []serverLoad {
 	}
 	lambda := rho * c.Capacity() / c.sizes().Mean()
 	// The classes sent to server k are those with from <= k < to: a sweep
-	// in order of from keeps them (in split's order, so the sums add up as
-	// they always did), and K classes of one server each (SITA-E) cost
-	// O(K log K), not O(K^2).
+	// in order of from keeps them (summed in split's order), so that K
+	// classes of one server each (SITA-E) cost O(K log K), not O(K^2).
 	byFrom := make([]int, len(split))
 	for i := range byFrom {
 		byFrom[i] = i
@@ -109,8 +104,7 @@ func (c *Config) loadsAt(rho float64) []serverLoad {
 	return out
 }
 
-// speedRunEnd is the end of the run of servers of server k's speed that
-// starts at k.
+// speedRunEnd is the end of the run of equal speeds that starts at k.
 func (c *Config) speedRunEnd(k int) int {
 	if len(c.Speeds) <= 1 {
 		return c.Servers
@@ -122,17 +116,15 @@ func (c *Config) speedRunEnd(k int) int {
 	return j
 }
 
-// loadClass is a class of alike servers of the model: n servers of the
-// same share, sizes and speed, wherever they stand (speeds 2,1,2,1 are two
-// classes of four runs). Theory that holds server by server is computed
-// once a class and weighed by n.
+// loadClass is n alike servers of the model (same share, sizes and speed),
+// wherever they stand: speeds 2,1,2,1 are two classes of four runs. Theory
+// that holds server by server is computed once a class and weighed by n.
 type loadClass struct {
 	serverLoad // the class's first run
 	n          int
 }
 
-// loadClasses groups the runs of the model into classes of alike servers,
-// in the order of their first servers.
+// loadClasses groups the model's runs into loadClasses, in server order.
 func loadClasses(loads []serverLoad) []loadClass {
 	type alike struct{ share, m1, m2, speed float64 }
 	at := map[alike]int{}
@@ -173,9 +165,8 @@ func (c *Config) loadAdvice() string {
 }
 
 // checkServerLoads rejects a server of the model at load >= 1 (RND and RR
-// send 1/K of the jobs to every server whatever its speed; SITA sends each
-// class uniformly to its group), unless overload is allowed; a trace is
-// warned about instead (RuleUnstable), and a ramp overloads on purpose.
+// send 1/K of the jobs to every server whatever its speed), unless overload
+// is allowed; a trace is warned about instead, a ramp overloads on purpose.
 func (c *Config) checkServerLoads() error {
 	if _, ramp := c.arrivals().(Ramp); ramp || c.AllowOverload || c.Trace != nil {
 		return nil
@@ -229,20 +220,17 @@ func (c *Config) checkSampling() error {
 		c.Load, c.Policy, d, k, b.worst, strings.Join(names, ", "), how, b.q, d, c.Load*c.Capacity()*b.q, b.capacity, b.maxLoad)
 }
 
-// samplingLimit is the d-sampling bound of checkSampling: the highest
-// load, min over m of cap_m / (q_m sum(mu)), and the m (worst, 0 if no m
-// binds below load 1) where it is reached, with its q_m and capacity.
+// samplingLimit is checkSampling's bound maxLoad and the m where it is
+// reached (worst; 0 if no m binds below load 1), with its q_m and cap_m.
 type samplingLimit struct {
 	maxLoad, q, capacity float64
 	worst                int
 	order                []int // servers, slowest first
 }
 
-// samplingBound finds that bound. Within a run of equal speeds in the
-// order, cap_m is linear in m and q_m convex where positive (m >= d), so
-// q_m / cap_m is quasi-convex and the bound is least at one of the run's
-// ends (or at m = d): only those are evaluated, a few per distinct speed
-// rather than a power for each of K servers.
+// samplingBound finds that bound. Within a run of equal speeds cap_m is
+// linear in m and q_m convex where positive (m >= d), so q_m / cap_m is
+// quasi-convex and only the run's ends (and m = d) are evaluated.
 func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 	b := samplingLimit{maxLoad: 1}
 	if allEqual(c.Speeds) {
@@ -277,8 +265,7 @@ func (c *Config) samplingBound(d int, replace bool) samplingLimit {
 }
 
 // slowestFirst is the servers sorted by speed, slowest first, in server
-// order among equal speeds (as a stable sort by cmp.Compare): a counting
-// sort over the speed groups (speedGroups, fastest first).
+// order among equal speeds: a counting sort over the speedGroups.
 func slowestFirst(speeds []float64) []int {
 	g := newSpeedGroups(speeds)
 	last := len(g.mu) - 1
@@ -298,20 +285,17 @@ func slowestFirst(speeds []float64) []int {
 	return order
 }
 
-// StabilityLimit is the highest load (rho = lambda E[X] / sum(mu)) below
-// which c's policy keeps every server stable, as far as the configuration
-// proves it, the limit Validate refuses loads beyond (without
-// AllowOverload):
+// StabilityLimit is the highest load below which c's policy keeps every
+// server stable, as far as the configuration proves it (the limit Validate
+// refuses loads beyond, without AllowOverload):
 //
-//   - a policy that splits jobs without reading the servers (RND, RR,
-//     SITA, their weighted variants): min_k rho / rho_k of the model above,
-//     1 for weights=speed;
+//   - a split that reads no server (RND, RR, SITA, their weighted
+//     variants): min_k rho / rho_k of the model, 1 for weights=speed;
 //   - uniform sampling of d servers (LL-d, JSQ-d, SED-d): the d-sampling
-//     bound, min over m of the m slowest servers' capacity over the work
-//     they get at least, C(m,d)/C(K,d) of it (see checkSampling);
-//   - otherwise 1, the capacity: for the policies that read every server
-//     (LWL, JSQ, SED) the true limit, for others (a policy of one's own,
-//     memory, JIQ) only the most any policy can carry.
+//     bound (checkSampling);
+//   - otherwise 1, the capacity: for policies that read every server (LWL,
+//     JSQ, SED) the true limit, for others (one's own, memory, JIQ) the most
+//     any policy can carry.
 func (c Config) StabilityLimit() float64 {
 	if loads := c.loadsAt(1); loads != nil {
 		limit := math.Inf(1)
@@ -339,8 +323,7 @@ func allEqual(xs []float64) bool {
 }
 
 // traceScale is the factor a trace's arrival times are multiplied by so
-// that its load is Load: its own load over Load (a gap 2x as long halves
-// the arrival rate), 1 for Load 0, the trace's own.
+// that its load is Load: its own load over Load (1 for Load 0).
 func (c *Config) traceScale() float64 {
 	if c.Trace == nil || c.Load == 0 {
 		return 1

@@ -18,10 +18,9 @@ import (
 
 // The parse cache: a trace or a size file is parsed once per machine, not
 // once per program (GoNB runs each notebook cell as a new program, and a
-// 10^6-line log takes seconds to parse). The parsed columns are stored as
-// float64s under the cache folder (files.CacheDir()/parsed), named by the
-// SHA-256 of the file's content: a changed file has another name, so it is
-// never served an old parse. An entry is
+// 10^6-line log takes seconds to parse). The columns are stored as float64s
+// in files.CacheDir()/parsed, named by the SHA-256 of the file's content,
+// so a changed file is never served an old parse. An entry is
 //
 //	magic | SHA-256 of the source | columns, rows (uint64) | float64s, a column after the other | SHA-256 of all before
 //
@@ -33,11 +32,9 @@ var parseCacheMin int64 = 1 << 20
 
 const parseMagic = "lbsim parsed v1\n"
 
-// parseFile reads path's ncols columns with parse, from the cache when an
-// entry for the file's content exists, and returns them with that
-// content's SHA-256. kind names the parse ("trace", "sizes": one content
-// parsed two ways has two entries) and what the file ("the trace CSV
-// file"), for a folder's error.
+// parseFile returns path's ncols columns, parsed or from the cache, and the
+// content's SHA-256. kind names the parse ("trace", "sizes": two entries
+// for two parses), what the file, for a folder's error.
 func parseFile(path, kind, what string, ncols int, parse func(r io.Reader) ([][]float64, error)) ([][]float64, [32]byte, error) {
 	var sum [32]byte
 	f, err := os.Open(path)
@@ -127,8 +124,7 @@ func readParsed(path string, sum [32]byte, ncols int) (cols [][]float64, ok bool
 	return cols, true
 }
 
-// writeParsed stores an entry atomically (files.Replace: a reader never
-// sees half of one).
+// writeParsed stores an entry atomically (files.Replace).
 func writeParsed(path string, sum [32]byte, cols [][]float64) error {
 	nr := 0
 	if len(cols) > 0 {

@@ -8,32 +8,25 @@ import (
 )
 
 // Family is a family of values that one spec word names, in a registry:
-// dispatching policies ("ll" in "ll:d=2"), size laws ("h2" in
-// "h2:mean=1,scv=10") and arrival processes ("ramp"). Spec parsing, help
-// texts, the word lists of errors and the explorer's menus all come from
-// the registries, so a new family is registered in its own file and
-// nowhere else.
+// policies ("ll" in "ll:d=2"), size laws ("h2") and arrival processes
+// ("ramp"). Spec parsing, help texts, errors' word lists and the explorer's
+// menus all come from the registries: a family is registered in its own file.
 type Family[T any] struct {
 	Name    string   // spec word: "ll" in "ll:d=2"
 	Aliases []string // other accepted words ("random" for "rnd")
 	Params  []string // allowed parameter keys; nil: none
 	Need    []string // keys a spec must give (checked before New)
 	// Lists are keys in Params whose value may also be a word or a list
-	// ("weights=speed", "weights=2/1/1", "weights=5@2/5@1"): New reads
-	// them with Params.Word and Params.List.
+	// ("weights=speed", "weights=2/1/1"), read by Params.Word and Params.List.
 	Lists   []string
 	Example string // a valid spec, used in help texts and errors
 	Summary string // one line for help texts
-	// New builds a value from its parameters (only keys in Params, each a
-	// finite number given once).
-	New func(p Params) (T, error)
-	// NewList builds a value from a list of numbers instead of key=value
-	// parameters ("modal:100,500,1000").
+	// A family builds its values with one of New (from key=value parameters:
+	// keys in Params, each a finite number given once), NewList (from a list
+	// of numbers, "modal:100,500,1000") or NewText (from the text after the
+	// colon, "file:requests.csv": a file, which a menu cannot pick or offer).
+	New     func(p Params) (T, error)
 	NewList func(values []float64) (T, error)
-	// NewText builds a value from the text after the colon as it is
-	// ("file:requests.csv"). A family has one of New, NewList and NewText.
-	// A menu (the explorer's) does not offer a NewText family: its text
-	// names something outside the configuration, a file the menu cannot pick.
 	NewText func(text string) (T, error)
 }
 
@@ -54,9 +47,8 @@ var (
 	arrivalRegistry = &registry[ArrivalProcess]{what: "arrivals", noun: "arrival process"}
 )
 
-// RegisterPolicy adds a policy family, so that ParsePolicy, the command
-// line (-policy), sweep files and the explorer accept its specs. Names are
-// case-insensitive and must be new.
+// RegisterPolicy adds a policy family whose specs ParsePolicy, -policy,
+// sweep files and the explorer accept; names are case-insensitive, unique.
 func RegisterPolicy(t PolicyType) error { return policyRegistry.register(t) }
 
 // ParsePolicy reads a policy spec "name" or "name:key=value,...". Whether
@@ -64,8 +56,7 @@ func RegisterPolicy(t PolicyType) error { return policyRegistry.register(t) }
 func ParsePolicy(spec string) (Policy, error) { return policyRegistry.parse(spec) }
 
 // ParseSizes reads a size-law spec, "exp:mean=1" or "modal:100,500,1000"
-// (the sizes Field's Choices list the families); every law's String is a
-// spec that ParseSizes reads back as the same law.
+// (the sizes Field's Choices); it reads every law's String back as the law.
 func ParseSizes(spec string) (SizeLaw, error) { return sizeRegistry.parse(spec) }
 
 func (r *registry[T]) register(f Family[T]) error {
@@ -121,8 +112,7 @@ func (r *registry[T]) examples() []string {
 }
 
 // parse reads "name" or "name:params" with the family's constructor, then
-// runs the value's own Validate, if it has one without arguments (size laws
-// and arrival processes; policies are checked against K by Config.Validate).
+// runs the value's Validate() if it has one (not a policy's, which needs K).
 func (r *registry[T]) parse(spec string) (T, error) {
 	var zero T
 	name, params := splitSpec(spec)

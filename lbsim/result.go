@@ -10,8 +10,7 @@ import (
 )
 
 // Estimate is a mean with the half-width of its 95% confidence interval
-// (Student t over independent replications, or over batch means when there
-// is a single replication).
+// (Student t over independent replications, or one replication's batch means).
 type Estimate struct {
 	Mean, CI95 float64
 }
@@ -39,15 +38,13 @@ type Result struct {
 	// SRPT the response time minus the job's own service time x/mu).
 	Wait     Estimate
 	Response Estimate
-	// WaitQuantiles and ResponseQuantiles are the quantiles at Percentiles
-	// of the waiting and the response time with their intervals (see
-	// Quantiles).
+	// WaitQuantiles and ResponseQuantiles are the waiting and the response
+	// time at Percentiles with their intervals (see Quantiles).
 	WaitQuantiles, ResponseQuantiles Quantiles
-	// Units holds, for each metric (Metrics: mean_wait, p99_response, ...),
-	// its value in each of the interval's units, in order: one per
-	// replication, or with one replication one per batch that holds jobs
-	// (CIMethod says which). Two runs on the same seeds see the same
-	// arrivals and sizes unit by unit, so compare pairs them.
+	// Units holds each metric's (Metrics) value in each of the interval's
+	// units, in order: a replication, or with one replication a batch that
+	// holds jobs (CIMethod). Runs on the same seeds see the same arrivals and
+	// sizes unit by unit, so compare pairs them.
 	Units map[string][]float64
 	// Handout is the course's R quantity, FCFS only (HasHandout): per job
 	// max(V + X/mu - A_next, 0), the workload just after the job joined minus
@@ -57,9 +54,8 @@ type Result struct {
 	// LoadOnCapacity is the measured load: the work sent per unit time over
 	// the capacity sum(mu_k), what Config.Load sets (sum_k mu_k u_k / sum(mu)).
 	LoadOnCapacity float64
-	// Utilization is the plain mean over servers of ServerUtilization, u_k
-	// = the work sent to server k per unit time over its speed: with unequal
-	// speeds it is not the load (LoadOnCapacity).
+	// Utilization is the plain mean of ServerUtilization, u_k = the work sent
+	// to server k per unit time over its speed: not the load (LoadOnCapacity).
 	Utilization       float64
 	ServerUtilization []float64
 	Classes           []ClassResult // per size class, for two-point sizes
@@ -67,10 +63,8 @@ type Result struct {
 	CIMethod          string        // "replications" or "20 batch means", and the control variates (Config.ControlVariates)
 	Seconds           float64       // wall-clock time of the run
 
-	// Config is the configuration that produced the result; Label its
-	// policy's human name (RND, LL-2).
-	Config Config
-	Label  string
+	Config Config // the configuration that produced the result
+	Label  string // its policy's name (RND, LL-2)
 	// Exact is the exact steady-state mean of this configuration (see
 	// Exact), when HasExact; without it, where an exact chain is promised
 	// but out of reach, Exact.Method says why ("none: ...", delays NaN).
@@ -80,19 +74,15 @@ type Result struct {
 	HasExact bool
 	Limit    Reference
 	HasLimit bool
-	// Warnings are the reasons not to trust a number of this result (see
-	// result_diagnose.go); empty when none.
-	Warnings Warnings
+	Warnings Warnings // the reasons not to trust a number of this result (result_diagnose.go)
 	// TotalJobs is the number of jobs simulated, warm-ups included (with a
 	// Precision target: over every round); WarmupJobs the jobs discarded per
 	// replication (chosen by MSER with WarmupAuto).
-	TotalJobs  int64
-	WarmupJobs []int64
-	// PrecisionMet says whether a Precision target was reached.
-	PrecisionMet bool
-	// MessagesPerJob is what the dispatchers' knowledge costs in messages
-	// per measured job: probes and replies, idle tokens, board refreshes
-	// (see result_messages.go for each count and its source).
+	TotalJobs    int64
+	WarmupJobs   []int64
+	PrecisionMet bool // a Precision target was reached
+	// MessagesPerJob is what the dispatchers' knowledge costs in messages per
+	// measured job: probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64
 }
 
@@ -158,9 +148,8 @@ func tQuantile(p float64, n int) float64 {
 	return distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(n - 1)}.Quantile(p)
 }
 
-// estimate pools sums over units (replications or batches): the point
-// estimate is sum/count over all units, the CI half-width is
-// t_{0.975,n-1} s/sqrt(n) over the n unit means (unitMeans).
+// estimate pools sums over units (replications or batches): sum/count over
+// all, with MeanCI95's half-width over the unit means (unitMeans).
 func estimate(sums, counts []float64) Estimate {
 	var s, c float64
 	for i := range sums {
@@ -184,17 +173,13 @@ func unitMeans(sums, counts []float64) []float64 {
 	return means
 }
 
-// ciReplications are the replications the interval is made from: reps,
-// or for the replays of one trace (Config.Trace, R > 1) their sum, one
-// replication whose batches are blocks of the trace. Replays share the
-// trace's arrivals and sizes and differ only in the dispatcher's draws,
-// so their spread says nothing of the workload's: 4 replays of a trace
-// under RR, which draws nothing, are identical (an interval of ± 0 where
-// the trace's batch means give ± 0.61). The batches of a trace are the
-// same jobs in every replay (a batch is a block of measured jobs in
-// arrival order), so a batch summed over the replays is a block of the
-// trace averaged over the dispatcher's draws: batch means over the trace
-// (Asmussen and Glynn, Stochastic Simulation, ch. IV.5).
+// ciReplications are the replications the interval is made from: reps, or
+// for the replays of one trace (R > 1) their sum. Replays share the trace's
+// jobs and differ only in the dispatcher's draws (none under RR), so their
+// spread says nothing of the workload's; a batch, the same block of the
+// trace in every replay, summed over them is that block averaged over the
+// draws: batch means over the trace (Asmussen and Glynn, Stochastic
+// Simulation, ch. IV.5).
 func ciReplications(cfg *Config, reps []replication) []replication {
 	if cfg.Trace == nil || len(reps) < 2 {
 		return reps
@@ -222,9 +207,8 @@ func aggregate(cfg *Config, reps []replication) Result {
 			r.Exact = Reference{Wait: math.NaN(), Response: math.NaN(), Method: "none: " + ref.NoExact}
 		}
 	}
-	// A CI unit is a replication, or with one replication (or the replays
-	// of a trace, summed: ciReplications) a batch of fineFactor consecutive
-	// fine batches. Column -1 sums all classes.
+	// A CI unit is a replication, or with one (ciReplications) fineFactor
+	// consecutive fine batches. Column -1 sums all classes.
 	units := ciReplications(cfg, reps)
 	group := cfg.fineBatches()
 	if len(units) == 1 {
@@ -333,11 +317,9 @@ func aggregate(cfg *Config, reps []replication) Result {
 }
 
 // quantilesOf are the replications' quantiles with their intervals
-// (Quantiles), and each unit's in units (p99_wait, ...). The units are the
-// replications, or with one (byBatch) its batches; the replays of a trace
-// (ciReplications) are one replication whose batch quantiles are the
-// means over the replays of each batch's, a block of the trace averaged
-// over the dispatcher's draws as its batch means are.
+// (Quantiles), and each unit's in units (p99_wait, ...): the replications',
+// or with one (byBatch) its batches'; a trace's replays (ciReplications)
+// average each batch's quantiles over the replays.
 func quantilesOf(reps []replication, byBatch bool, smallest float64, units map[string][]float64) (Quantiles, Quantiles) {
 	wait, resp := newHistogram(), newHistogram()
 	for _, rep := range reps {
@@ -369,8 +351,7 @@ func quantilesOf(reps []replication, byBatch bool, smallest float64, units map[s
 	return sectioned(&wait, uw, smallest), sectioned(&resp, ur, smallest)
 }
 
-// quantilesText is the summary's lines of quantiles: the measured ones with
-// their intervals, and the exact ones when theory knows them.
+// quantilesText is the summary's quantile lines, measured and exact.
 func quantilesText(r Result) string {
 	var b strings.Builder
 	for _, side := range []struct {

@@ -14,10 +14,9 @@ type controlVariate struct {
 	sum  func(c *controlSums, b int) float64
 }
 
-// controlVariates are cfg's controls, in order of priority, and why
-// theory rules out the others: the mean size drawn (E[X]) and the mean
-// interarrival gap (1/lambda) need a finite, non-zero variance, the mean
-// squared size (E[X^2]) a finite E[X^4].
+// controlVariates are cfg's controls, by priority, and why theory rules out
+// the others: the mean size (E[X]) and gap (1/lambda) need a finite,
+// non-zero variance, the mean squared size (E[X^2]) a finite E[X^4].
 func (c *Config) controlVariates() (cvs []controlVariate, notes []string) {
 	sizes := c.sizes()
 	m1, m2, alpha := sizes.Mean(), sizes.SecondMoment(), lawTailIndex(sizes)
@@ -59,9 +58,8 @@ func (c *Config) checkControls() error {
 	return nil
 }
 
-// controlFit holds the CI units' control means (one row per unit: units
-// run over replications, then over their groups of fine batches, as in
-// aggregate) and the controls' known means.
+// controlFit holds the CI units' control means (a row a unit, in
+// aggregate's order) and the controls' known means.
 type controlFit struct {
 	names []string
 	mu    []float64
@@ -98,12 +96,10 @@ func newControlFit(cfg *Config, reps []replication, group int) *controlFit {
 	return f
 }
 
-// estimate is estimate(sums, counts) adjusted by the controls that
-// pickControls keeps over the units holding jobs (all of them dropped: the
-// plain estimate). A nil fit gives the plain estimate. The regression
-// weighs the unit means equally, the pooled mean weighs them by their jobs:
-// the same when units hold equally many jobs (all jobs: N/units each, to
-// one job).
+// estimate is estimate(sums, counts) adjusted by the controls pickControls
+// keeps over the units with jobs (none, or a nil fit: the plain estimate).
+// The regression weighs the unit means equally, the pooled mean by their
+// jobs: the same, as units hold N/units jobs each, to one job.
 func (f *controlFit) estimate(sums, counts []float64) Estimate {
 	plain := estimate(sums, counts)
 	if f == nil {

@@ -7,8 +7,7 @@ import (
 	"strings"
 )
 
-// A diagnosis is a run being checked against the warning rules, and the
-// warnings found so far.
+// A diagnosis is a run being checked against the rules, and its warnings.
 type diagnosis struct {
 	cfg      *Config
 	reps     []replication
@@ -24,8 +23,7 @@ func (d *diagnosis) add(rule, format string, args ...any) {
 	d.ws = append(d.ws, Warning{Rule: rule, Message: fmt.Sprintf(format, args...)})
 }
 
-// diagnose applies the rules to an aggregated result, group by group, in
-// the order of the warnings it returns.
+// diagnose applies the rules to an aggregated result, in its warnings' order.
 func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	d := &diagnosis{cfg: cfg, reps: reps, r: r, resp: cfg.Discipline.Preemptive(), metric: r.Wait, what: "mean wait"}
 	if d.resp {
@@ -98,9 +96,8 @@ func (d *diagnosis) sizesDrawn() {
 	}
 }
 
-// stationarity applies the rules that read the batch means: the lag-1 half
-// of RuleCorrelatedBatches (unless runLength found the batches short), and
-// RuleDrift.
+// stationarity applies the lag-1 half of RuleCorrelatedBatches (unless
+// runLength found the batches short) and RuleDrift.
 func (d *diagnosis) stationarity(shortBatches bool) {
 	units := ciReplications(d.cfg, d.reps)
 	if len(units) == 1 && !shortBatches {
@@ -151,17 +148,14 @@ func asResponse(resp bool, response float64) string {
 	return fmt.Sprintf("; mean response %.6g", response)
 }
 
-// instability says why the run is unstable (RuleUnstable), "" when it is
-// not: a ramp passed its policy's StabilityLimit; the offered load, or a
-// server's in the model of the servers' loads, is >= 1 (a trace, or
-// -overload: Validate refuses the rest); or a server's measured
-// utilisation reached 1. Where theory alone keeps every server below 1 (a
-// built-in split of generated arrivals, whose model is exact, or a
-// symmetric policy on equal speeds), a measured 1 is only asked to be far
-// above 1 (farAbove): just above, it is the sampling error of a run too
-// short for the server, which the run-length rules speak of. A trace's
-// load is an average and a policy's own WorkShares a claim: under them
-// a measured 1 is unstable whatever the model says.
+// instability says why the run is unstable (RuleUnstable), "" if it is not:
+// a ramp passed its policy's StabilityLimit; the offered load, or a
+// server's in the model, is >= 1 (a trace, or -overload); or a server's
+// measured utilisation reached 1. Where theory keeps every server below 1
+// (a built-in split of generated arrivals, or a symmetric policy on equal
+// speeds), a measured 1 must be far above 1 (farAbove): just above is the
+// sampling error of a short run. A trace's load is an average and a
+// policy's own WorkShares a claim: under them a measured 1 is unstable.
 func instability(cfg *Config, reps []replication, r *Result) string {
 	loads, rho, what := cfg.serverLoads(), cfg.offeredLoad(), "load"
 	if cfg.Trace != nil {
@@ -222,17 +216,14 @@ func instability(cfg *Config, reps []replication, r *Result) string {
 //	sqrt(2 v L) + v L,   L = ln(K / overloadLevel),
 //
 // but with probability overloadLevel; the v L term covers the skew of a
-// few jobs a server (at K = 20,000 and 2 jobs a server a measured 4.1 at
-// load 0.5 is sampling). Theory's split holds only in the long run: M
-// round-robin pointers started in step sent every server its M jobs at
-// once (utilisation 251 at load 0.5), which it does not see. Without a
-// model (a symmetric policy on equal speeds) a server's share is 1/K and
-// its load the offered one.
+// few jobs a server. Theory's split holds only in the long run (M
+// round-robin pointers started in step send every server M jobs at once).
+// Without a model (a symmetric policy on equal speeds) a server's share is
+// 1/K and its load the offered one.
 func farAbove(cfg *Config, loads []serverLoad, k int, u float64, reps int) bool {
 	sizes := cfg.sizes()
 	q := serverLoad{share: 1 / float64(cfg.Servers), m1: sizes.Mean(), m2: sizes.SecondMoment(), rho: cfg.offeredLoad()}
-	// loads are contiguous classes in server order: O(log K), not O(K),
-	// for each of up to K servers
+	// loads are contiguous runs in server order: a binary search
 	if i := sort.Search(len(loads), func(i int) bool { return loads[i].to > k }); i < len(loads) && loads[i].from <= k {
 		q = loads[i]
 	}
@@ -241,9 +232,7 @@ func farAbove(cfg *Config, loads []serverLoad, k int, u float64, reps int) bool 
 	return u-q.rho > q.rho*(math.Sqrt(2*v*l)+v*l)
 }
 
-// overloadLevel is the chance that sampling alone makes farAbove report a
-// server of a correct run.
-const overloadLevel = 1e-9
+const overloadLevel = 1e-9 // the chance that sampling alone makes farAbove report a correct run's server
 
 // clip keeps the first 3 of a list of servers, and says how many more.
 func clip(over []string) []string {
@@ -341,8 +330,7 @@ func drift(cfg *Config, reps []replication) (first, second float64, significant 
 	return meanOf(fa), meanOf(fb), se > 0 && math.Abs(md) > tQuantile(driftQuantile, len(d))*se
 }
 
-// driftQuantile is the two-sided 0.1% level of the drift test.
-const driftQuantile = 0.9995
+const driftQuantile = 0.9995 // the drift test's two-sided 0.1% level
 
 func meanOf(x []float64) float64 {
 	s := 0.0

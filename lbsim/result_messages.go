@@ -3,34 +3,26 @@ package lbsim
 import "math"
 
 // Messages per job (Result.MessagesPerJob) is the cost of what the
-// dispatchers know, beside the mean wait it buys. The counts follow Lu,
-// Xie, Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue: a novel load
+// dispatchers know, beside the mean wait it buys, counted as Lu, Xie,
+// Kliot, Geller, Larus and Greenberg, "Join-Idle-Queue: a novel load
 // balancing algorithm for dynamically scalable web services", Performance
-// Evaluation 68(11), 2011, who compare power-of-d and JIQ by their
-// communication between dispatchers and servers (JIQ: none at a job's
-// arrival, an idle server's report to a dispatcher instead), as the
-// literature since does per job (van der Boor, Borst and van Leeuwaarden,
-// "Hyper-scalable JSQ with sparse feedback", 2019: JIQ one message per
-// job): a probe of a server and its reply are two messages, an idle
+// Evaluation 68(11), 2011, count it (power-of-d against JIQ), and van der
+// Boor, Borst and van Leeuwaarden, "Hyper-scalable JSQ with sparse
+// feedback", 2019, per job: a probe and its reply are two messages, an idle
 // server's report one. Per measured job:
 //
-//   - live state, a policy probing d servers a job (probes: JSQ-d, LL-d,
-//     SED-d; d = K for JSQ, LWL and SED; d + m with a memory of m
-//     servers): 2d, d probes and d replies;
+//   - live state, a policy probing d servers a job (JSQ-d, LL-d, SED-d;
+//     d = K for JSQ, LWL and SED; d + m with a memory of m servers): 2d;
 //   - JIQ, live, one dispatcher: one idle token per server that becomes
-//     idle and reports it, counted as the jobs that find their server idle
-//     (each ends the wait of one report): at most 1;
+//     idle, counted as the jobs that find their server idle: at most 1;
 //   - JIQ, live, several dispatchers (I-queues, sim_iqueues.go): one per
 //     token a newly idle server sends (2d + 1 for JIQ-SQ(d): d queries, d
 //     replies, the token) and one per token withdrawn;
-//   - LSQ: one message per departure its server reports to a dispatcher,
-//     each with probability p: p a job (every job departs once); with
+//   - LSQ: each departure is reported with probability p: p a job; with
 //     d probes a job (lsq:d=D), 2d more;
-//   - a board: one message from every server to every dispatcher at each
-//     refresh, K M per refresh instant (K per staggered board refresh),
-//     that is K M / (lambda T) a job; the dispatch itself reads the board;
-//   - RND, RR, SITA and the weighted splits: 0 (they read no state);
-//   - the own view (Config.View): 0, each dispatcher counts its own jobs.
+//   - a board: every server to every dispatcher at each refresh, K M per
+//     refresh instant (K per staggered refresh): K M / (lambda T) a job;
+//   - RND, RR, SITA, the weighted splits and the own view: 0.
 
 // messages is the number of messages the run has counted so far: K per
 // board snapshot, and the servers' own reports (s.reports: idle tokens,

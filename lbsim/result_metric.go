@@ -8,11 +8,8 @@ import (
 	"strings"
 )
 
-// metricNames is the one table of the metrics a row has an interval and
-// per-unit values of (Row.Units), what compare pairs and figures plot by
-// name: the mean wait and response, then the percentiles' (p50_wait,
-// p50_response, ..., p999_response). Each is a column of Row with its
-// _ci95 beside it.
+// metricNames is the one table of Metrics, what compare pairs and figures
+// plot by name: each a column of Row with its _ci95 beside it.
 var metricNames = func() []string {
 	out := []string{"mean_wait", "mean_response"}
 	for _, p := range percentiles {
@@ -35,8 +32,7 @@ func CheckMetric(name string) error {
 }
 
 // Metric is the row's value of the metric name (Metrics) with its 95%
-// half-width, and its per-unit values (nil for a row without them: read
-// from CSV, or made by hand).
+// half-width, and its per-unit values (nil when read from CSV).
 func (r Row) Metric(name string) (Estimate, []float64, error) {
 	if err := CheckMetric(name); err != nil {
 		return Estimate{}, nil, err

@@ -23,15 +23,14 @@ import (
 // Row is a flat summary of one configuration's result, for tables, CSV,
 // JSON and dataframes: one column per setting of the field table (Fields,
 // in its order), then the result's columns. Quantities that do not apply
-// (the handout's measure under PS and SRPT, per-class waits without two-point
-// sizes, a CI from too few units, an exact value theory does not know) are
-// NaN. The configuration's parameters are typed fields, never to be parsed
-// back from the spec strings.
+// (the handout's measure under PS and SRPT, per-class waits without
+// two-point sizes, a CI from too few units, an exact value theory does not
+// know) are NaN. The parameters are typed fields, never to be parsed back
+// from the spec strings.
 //
-// The setting fields and the quantile fields are views of the field table
-// and the percentile table, filled from them by column name (NewRow); the
-// package does not start unless Row has each table's fields in its order
-// (checkRow names the field to add).
+// The setting and quantile fields mirror the field and percentile tables,
+// filled by column name (NewRow); the package does not start unless Row
+// has each table's fields in its order (checkRow names the field to add).
 type Row struct {
 	Policy            string  `json:"policy"` // spec, e.g. "ll:d=2"
 	Servers           int     `json:"servers"`
@@ -60,70 +59,56 @@ type Row struct {
 	Overload          bool    `json:"overload"`
 	SampleEvery       float64 `json:"sample_every"`
 
-	Label    string  `json:"label"`     // the policy's name, e.g. LL-2
-	D        int     `json:"d"`         // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
-	C        int     `json:"c"`         // SITA's servers for its shortest jobs (its first group), else 0
-	SizeMean float64 `json:"size_mean"` // E[X]
-	SCV      float64 `json:"scv"`       // the size law's squared coefficient of variation
-	// TraceScale is the factor a trace's arrival times are multiplied by to
-	// give the load (1 at the trace's own load), NaN without a trace.
-	TraceScale float64 `json:"trace_scale"`
+	Label      string  `json:"label"`       // the policy's name, e.g. LL-2
+	D          int     `json:"d"`           // servers sampled per job (LL-d, JSQ-d; K for LWL and JSQ), else 0
+	C          int     `json:"c"`           // SITA's servers for its shortest jobs (its first group), else 0
+	SizeMean   float64 `json:"size_mean"`   // E[X]
+	SCV        float64 `json:"scv"`         // the size law's squared coefficient of variation
+	TraceScale float64 `json:"trace_scale"` // the factor a trace's arrival times are multiplied by to give the load (1 at the trace's own load), NaN without a trace
 
 	MeanWait         float64 `json:"mean_wait"`          // mean waiting time
 	MeanWaitCI95     float64 `json:"mean_wait_ci95"`     // half-width of its 95% interval (so every _ci95)
 	MeanResponse     float64 `json:"mean_response"`      // mean response time, wait and service
 	MeanResponseCI95 float64 `json:"mean_response_ci95"` // its half-width
-	// The quantiles of the wait and the response at Percentiles with their
-	// half-widths (see Quantiles: the pooled quantile, the interval from the
-	// units' quantiles).
-	P50Wait           float64 `json:"p50_wait"`             // median wait
-	P50WaitCI95       float64 `json:"p50_wait_ci95"`        // its half-width
-	P90Wait           float64 `json:"p90_wait"`             // 90th percentile of the wait
-	P90WaitCI95       float64 `json:"p90_wait_ci95"`        // its half-width
-	P99Wait           float64 `json:"p99_wait"`             // 99th percentile of the wait
-	P99WaitCI95       float64 `json:"p99_wait_ci95"`        // its half-width
-	P999Wait          float64 `json:"p999_wait"`            // 99.9th percentile of the wait
-	P999WaitCI95      float64 `json:"p999_wait_ci95"`       // its half-width
-	P50Response       float64 `json:"p50_response"`         // median response
-	P50ResponseCI95   float64 `json:"p50_response_ci95"`    // its half-width
-	P90Response       float64 `json:"p90_response"`         // 90th percentile of the response
-	P90ResponseCI95   float64 `json:"p90_response_ci95"`    // its half-width
-	P99Response       float64 `json:"p99_response"`         // 99th percentile of the response
-	P99ResponseCI95   float64 `json:"p99_response_ci95"`    // its half-width
-	P999Response      float64 `json:"p999_response"`        // 99.9th percentile of the response
-	P999ResponseCI95  float64 `json:"p999_response_ci95"`   // its half-width
-	HandoutWait       float64 `json:"handout_wait"`         // the course handout's quantity (FCFS only)
-	HandoutWaitCI95   float64 `json:"handout_wait_ci95"`    // its half-width
-	MeanWaitShort     float64 `json:"mean_wait_short"`      // mean wait of short jobs (two-point sizes, SITA)
-	MeanWaitShortCI95 float64 `json:"mean_wait_short_ci95"` // its half-width
-	MeanWaitLong      float64 `json:"mean_wait_long"`       // mean wait of long jobs (two-point sizes, SITA)
-	MeanWaitLongCI95  float64 `json:"mean_wait_long_ci95"`  // its half-width
-	// LoadOnCapacity is the measured load: the work sent per unit time over
-	// sum(mu_k), what the load setting sets (see Result.LoadOnCapacity).
-	LoadOnCapacity float64 `json:"load_on_capacity"`
-	Utilization    float64 `json:"utilization"` // plain mean of the servers' utilisations, work over each one's speed
-	// MaxServerUtilization is the busiest server's utilisation: with unequal
-	// speeds or an unbalanced policy it can near 1 while the mean is low.
-	MaxServerUtilization float64 `json:"max_server_utilization"`
+	// The quantiles at Percentiles with their half-widths (see Quantiles).
+	P50Wait              float64 `json:"p50_wait"`               // median wait
+	P50WaitCI95          float64 `json:"p50_wait_ci95"`          // its half-width
+	P90Wait              float64 `json:"p90_wait"`               // 90th percentile of the wait
+	P90WaitCI95          float64 `json:"p90_wait_ci95"`          // its half-width
+	P99Wait              float64 `json:"p99_wait"`               // 99th percentile of the wait
+	P99WaitCI95          float64 `json:"p99_wait_ci95"`          // its half-width
+	P999Wait             float64 `json:"p999_wait"`              // 99.9th percentile of the wait
+	P999WaitCI95         float64 `json:"p999_wait_ci95"`         // its half-width
+	P50Response          float64 `json:"p50_response"`           // median response
+	P50ResponseCI95      float64 `json:"p50_response_ci95"`      // its half-width
+	P90Response          float64 `json:"p90_response"`           // 90th percentile of the response
+	P90ResponseCI95      float64 `json:"p90_response_ci95"`      // its half-width
+	P99Response          float64 `json:"p99_response"`           // 99th percentile of the response
+	P99ResponseCI95      float64 `json:"p99_response_ci95"`      // its half-width
+	P999Response         float64 `json:"p999_response"`          // 99.9th percentile of the response
+	P999ResponseCI95     float64 `json:"p999_response_ci95"`     // its half-width
+	HandoutWait          float64 `json:"handout_wait"`           // the course handout's quantity (FCFS only)
+	HandoutWaitCI95      float64 `json:"handout_wait_ci95"`      // its half-width
+	MeanWaitShort        float64 `json:"mean_wait_short"`        // mean wait of short jobs (two-point sizes, SITA)
+	MeanWaitShortCI95    float64 `json:"mean_wait_short_ci95"`   // its half-width
+	MeanWaitLong         float64 `json:"mean_wait_long"`         // mean wait of long jobs (two-point sizes, SITA)
+	MeanWaitLongCI95     float64 `json:"mean_wait_long_ci95"`    // its half-width
+	LoadOnCapacity       float64 `json:"load_on_capacity"`       // the measured load: the work sent per unit time over sum(mu_k), what the load setting sets (see Result.LoadOnCapacity)
+	Utilization          float64 `json:"utilization"`            // plain mean of the servers' utilisations, work over each one's speed
+	MaxServerUtilization float64 `json:"max_server_utilization"` // the busiest server's utilisation: with unequal speeds or an unbalanced policy it can near 1 while the mean is low
 	// MaxServerLoad is the highest configured server load, rho_k = lambda
 	// p_k E[X | k] / mu_k under a policy that splits jobs without reading
 	// the servers (at a ramp's final load, a trace's own), else NaN.
-	MaxServerLoad float64 `json:"max_server_load"`
-	CIMethod      string  `json:"ci_method"` // how the intervals were made: replications, or batch means, and the control variates used
-	// MessagesPerJob is the messages the dispatchers' knowledge costs per
-	// job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes.
-	MessagesPerJob float64 `json:"messages_per_job"`
-	// WarmupTruncated is the jobs discarded per replication: the warm-up,
-	// or with auto warm-up the mean MSER truncation.
-	WarmupTruncated float64 `json:"warmup_truncated"`
-	TotalJobs       int64   `json:"total_jobs"`    // jobs simulated, warm-ups and precision rounds included
-	PrecisionMet    bool    `json:"precision_met"` // a precision target was reached (false without one)
+	MaxServerLoad   float64 `json:"max_server_load"`
+	CIMethod        string  `json:"ci_method"`        // how the intervals were made: replications, or batch means, and the control variates used
+	MessagesPerJob  float64 `json:"messages_per_job"` // the messages the dispatchers' knowledge costs per job (Result.MessagesPerJob): probes and replies, idle tokens, board refreshes
+	WarmupTruncated float64 `json:"warmup_truncated"` // the jobs discarded per replication: the warm-up, or with auto warm-up the mean MSER truncation
+	TotalJobs       int64   `json:"total_jobs"`       // jobs simulated, warm-ups and precision rounds included
+	PrecisionMet    bool    `json:"precision_met"`    // a precision target was reached (false without one)
 
-	ExactWait     float64 `json:"exact_wait"`     // the exact mean wait when theory knows it (see Exact), else NaN
-	ExactResponse float64 `json:"exact_response"` // the exact mean response, else NaN
-	ExactMethod   string  `json:"exact_method"`   // its formula, or "none: " and why a promised exact chain is out of reach
-	// The exact quantiles at Percentiles when theory knows them
-	// (Reference.Quantiles), else NaN.
+	ExactWait         float64  `json:"exact_wait"`          // the exact mean wait when theory knows it (see Exact), else NaN
+	ExactResponse     float64  `json:"exact_response"`      // the exact mean response, else NaN
+	ExactMethod       string   `json:"exact_method"`        // its formula, or "none: " and why a promised exact chain is out of reach
 	ExactP50Wait      float64  `json:"exact_p50_wait"`      // exact median wait when theory knows it, else NaN
 	ExactP90Wait      float64  `json:"exact_p90_wait"`      // exact 90th percentile of the wait when theory knows it, else NaN
 	ExactP99Wait      float64  `json:"exact_p99_wait"`      // exact 99th percentile of the wait when theory knows it, else NaN
@@ -138,9 +123,7 @@ type Row struct {
 	LimitKind         string   `json:"limit_kind"`          // limit or lower bound
 	Warnings          Warnings `json:"warnings"`            // the reasons not to trust a number (see Warnings), "rule: message" joined by "; " in CSV
 
-	// Units are Result's per-replication (or batch) values of each metric
-	// (Result.Units), for compare: not columns, but kept by gob (nb's cache).
-	Units map[string][]float64 `json:"-"`
+	Units map[string][]float64 `json:"-"` // Result.Units, for compare: not columns, but kept by gob (nb's cache)
 
 	Config Config `json:"-"` // the configuration the row came from
 }
@@ -209,9 +192,8 @@ func NewRow(r Result) Row {
 	return row
 }
 
-// setQuantiles fills the quantile columns from the percentile table: p99_wait
-// and p99_wait_ci95 from r.WaitQuantiles, exact_p99_wait from the exact
-// reference's (NaN without one), and so on.
+// setQuantiles fills the quantile columns: p99_wait and p99_wait_ci95 from
+// r.WaitQuantiles, exact_p99_wait from the exact reference's (else NaN), ...
 func (r *Row) setQuantiles(res Result) {
 	v := reflect.ValueOf(r).Elem()
 	set := func(col string, x float64) { v.FieldByIndex(columnField()[col].Index).SetFloat(x) }
@@ -270,10 +252,8 @@ var columnField = sync.OnceValue(func() map[string]reflect.StructField {
 	return out
 })
 
-// Row's fields that mirror a table are checked when the package starts: a
-// setting or a percentile added to its table without its Row field stops
-// every program at once with the field to add, not NewRow with a reflect
-// panic.
+// A table's column without its Row field stops every program at once, with
+// the field to add, not NewRow with a reflect panic.
 func init() {
 	if err := checkRow(fields, percentiles[:]); err != nil {
 		panic(err)
@@ -282,10 +262,8 @@ func init() {
 
 // checkRow says which field Row lacks, or holds out of place or of another
 // type, for the field table fs and the percentile table ps: each table's
-// columns are consecutive fields in its order, the settings Row's first,
-// and each percentile has its quantiles with their half-widths (p99_wait,
-// p99_wait_ci95, ..., p99_response, ...) and its exact values
-// (exact_p99_wait, ..., exact_p99_response, ...).
+// columns are consecutive fields in its order, the settings Row's first; a
+// percentile has p99_wait, p99_wait_ci95, ..., and exact_p99_wait, ....
 func checkRow(fs []Field, ps []Percentile) error {
 	var settings, quantiles, exact []rowColumn
 	for i := range fs {
@@ -310,8 +288,7 @@ type rowColumn struct {
 	typ  reflect.Type
 }
 
-// settingType is the Go type of a setting's column (fieldOps.column): an
-// integer setting's is its Config field's (int, int64 or uint64).
+// settingType is the Go type of a setting's column (an integer's: its Config field's).
 func settingType(f *Field) reflect.Type {
 	switch f.kind {
 	case kindInt:
@@ -386,10 +363,9 @@ func meanWarmup(r Result) float64 {
 	return sum / float64(len(r.WarmupJobs))
 }
 
-// Find returns the row of the policy labelled label (as in Row.Label, e.g.
-// "LL-2", or its spec "ll:d=2") at the given load; the error lists the
-// labels and loads the rows do have, or, when several rows match (a grid
-// over K or T), the column that tells them apart and how to keep one.
+// Find returns the row of the policy labelled label (Row.Label, "LL-2", or
+// its spec "ll:d=2") at the given load; the error lists the labels and loads
+// the rows have, or for several rows the column that tells them apart.
 func Find(rows []Row, label string, load float64) (Row, error) {
 	var found []Row
 	labels, loads := map[string]bool{}, map[float64]bool{}
@@ -410,8 +386,7 @@ func Find(rows []Row, label string, load float64) (Row, error) {
 }
 
 // ambiguous is Find's error for several matching rows: the first setting
-// column (in the field table's order) whose values differ, and a Select
-// that keeps the first row's value.
+// column whose values differ, and a Select that keeps the first row's value.
 func ambiguous(found []Row, label string, load float64) error {
 	head := fmt.Sprintf("%d rows match %q at load %v", len(found), label, load)
 	if name, vals := separating(found); name != "" {
@@ -444,8 +419,7 @@ func separating(rows []Row) (string, []string) {
 	return "", nil
 }
 
-// selectExpr is the Go condition that keeps r's value of the setting
-// column name.
+// selectExpr is the Go condition that keeps r's value of column name.
 func selectExpr(r Row, name string) string {
 	return fmt.Sprintf("r.%s == %s", columnField()[name].Name, fmtGo(r.setting(name)))
 }
@@ -507,9 +481,8 @@ func fmtLoads(m map[float64]bool) string {
 }
 
 // RowHeader is the CSV header of rows, the keys of their JSON objects and
-// the columns of their tables: the json names of Row's fields (Config and
-// the replication means, tagged "-", are not columns), which begin with the
-// setting columns of the field table (Fields), in its order.
+// the columns of their tables: the json names of Row's fields but those
+// tagged "-" (Config, Units), the setting columns (Fields) first.
 func RowHeader() []string {
 	var out []string
 	for _, sf := range rowColumns() {
@@ -529,9 +502,8 @@ func (r Row) values() []any {
 }
 
 // Record is the row as CSV fields, numbers in the shortest form that reads
-// back exactly (so the same rows always give the same bytes), floats with a
-// decimal point ("0.0") so that a float column reads back as float
-// (frame.ReadCSV) whatever its values.
+// back exactly (the same rows give the same bytes), floats with a decimal
+// point ("0.0") so that a float column reads back as float (frame.ReadCSV).
 func (r Row) Record() []string {
 	vals := r.values()
 	out := make([]string, len(vals))
@@ -546,9 +518,8 @@ func (r Row) Record() []string {
 	return out
 }
 
-// MarshalJSON writes the row as one JSON object whose keys are RowHeader,
-// in its order (the output of lbsim run -json); a value that does not
-// exist (NaN, an infinite mean) is null.
+// MarshalJSON writes the row as one JSON object keyed by RowHeader, in its
+// order (lbsim run -json); NaN and an infinite mean are null.
 func (r Row) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
@@ -592,9 +563,8 @@ func WriteRows(w io.Writer, rows []Row) error {
 // rowGob is Row without its methods, for gob.
 type rowGob Row
 
-// GobEncode stores the row without its Config, whose interfaces (the policy,
-// possibly a user's own type) gob cannot encode without registration;
-// whoever caches rows re-attaches the configurations (nb.RunAll does).
+// GobEncode stores the row without its Config, whose interfaces gob cannot
+// encode unregistered; whoever caches rows re-attaches it (nb.RunAll does).
 func (r Row) GobEncode() ([]byte, error) {
 	r.Config = Config{}
 	var b bytes.Buffer
@@ -610,8 +580,7 @@ func (r *Row) GobDecode(data []byte) error {
 // resultGob is Result without its methods, for gob.
 type resultGob Result
 
-// GobEncode stores the result without its Config, as Row.GobEncode does;
-// whoever caches results re-attaches the configurations (nb.Results does).
+// GobEncode stores the result without its Config, as Row.GobEncode (nb.Results).
 func (r Result) GobEncode() ([]byte, error) {
 	r.Config = Config{}
 	var b bytes.Buffer

@@ -1,8 +1,7 @@
 package lbsim
 
 // The warning rules, as [Warning].Rule names them. What each means and what
-// to do is in their table (rules below, and the package doc's list made from
-// it); the comments here say why, with the thresholds and references.
+// to do is in their table (rules); the comments here say why.
 const (
 	// RuleUnstable catches what Validate cannot prove unstable
 	// (config_stability.go), whatever the policy (see instability).
@@ -25,25 +24,22 @@ const (
 	// when E[X^2] is.
 	RuleInfiniteThirdMoment = "infinite-third-moment"
 	// RuleTailUndersampled: the mean wait is proportional to E[X^2] (the
-	// Pareto trap of the heavy-tails document). Finite-moment laws drawn a
-	// few thousand times pass easily.
+	// Pareto trap); finite-moment laws drawn a few thousand times pass easily.
 	RuleTailUndersampled = "tail-undersampled"
 	// RuleInitialTransient: the bias is about tau/n for a relaxation time
 	// of tau jobs and n jobs per server; result_runlength.go gives tau and
 	// the coverage study behind the threshold.
 	RuleInitialTransient = "initial-transient"
 	// RuleCorrelatedBatches: batches shorter than 12 relaxation times
-	// (result_runlength.go), or batch means with a lag-1 autocorrelation
-	// above max(0.3, 2.5/sqrt(B-1)), are too short to be independent (Law
-	// and Kelton, Simulation Modeling and Analysis, sec. 9.5.3). The lag-1
-	// estimate from 20 batches has a standard deviation near 0.2, so the
-	// relaxation index catches most cases first.
+	// (result_runlength.go), or with a lag-1 autocorrelation above max(0.3,
+	// 2.5/sqrt(B-1)) (Law and Kelton, sec. 9.5.3). The lag-1 estimate from
+	// 20 batches has a standard deviation near 0.2: the relaxation index
+	// catches most cases first.
 	RuleCorrelatedBatches = "correlated-batches"
 	// RuleDrift: a paired t test at the 0.1% level over replications, or a
 	// t test on the batch means of one replication. The level is a
-	// false-alarm rate per configuration: at 1%, 6 of 600 benign runs were
-	// flagged, and a sweep of a hundred points (notebook 04) showed one or
-	// two flagged at random; at 0.1%, 1 (TestDriftFalseAlarmRate).
+	// false-alarm rate per configuration: at 1% a sweep of a hundred points
+	// showed one or two at random (TestDriftFalseAlarmRate).
 	RuleDrift = "drift"
 
 	RuleExactOutsideCI  = "exact-outside-ci"
@@ -87,9 +83,8 @@ const (
 	cureNone               // the interval is not valid (no steady state, or no finite variance for the CLT), however long the run: it stops
 )
 
-// rules is the table of warning rules, in the order Rules lists them. The
-// package doc's list and the README's table are generated from it
-// (result_rules_test.go).
+// rules is the table of warning rules, in Rules' order; the package doc's
+// list and the README's table are generated from it (result_rules_test.go).
 var rules = [...]rule{
 	{RuleUnstable, cureNone, "the load, or a server's load as the configuration fixes it, reached 1 (allowed by `-overload`, a trace's own load, a ramp past the stability limit), or a server's measured utilisation reached 1 where the configuration does not fix the loads (a trace, a policy of your own, JIQ, JSQ, LL-d or LSQ on unequal speeds), or far above 1 beyond sampling error where it does: the queues grow, every mean depends on the run length", "lower the load or send that server less work; no warm-up helps"},
 	{RuleInfiniteSecondMoment, cureNone, "E[X²] = ∞ (Pareto α <= 2): under FCFS the mean wait is infinite and a simulated one only grows with the run; under PS and SRPT the mean response exists, but the response time has infinite variance, so its interval is not valid", "read the percentiles, or use PS or SRPT and compare runs of 10x the length"},

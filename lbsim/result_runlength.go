@@ -14,59 +14,38 @@ import (
 // 1987; Whitt 1989, "Planning queueing simulations"), with variance
 // lambda E[S^2] and drift 1 - rho per unit time, times lambda jobs per
 // unit time. The rho^2 keeps a lightly loaded queue, which empties after
-// every few jobs, from looking slow; it also brought the predicted bias
-// closer to the observed one (SITA-3 at 0.8: 13% against 15%; H2 of SCV
-// 50 at 0.95: 18.4% against 18.5%). Two consequences,
-// each a warning:
+// every few jobs, from looking slow. Two consequences, each a warning:
 //
-//   - RuleInitialTransient: a replication of n jobs per server measures a
-//     mean biased low by about tau/n (first order; by exp(-w/tau) less
-//     after a warm-up of w jobs). Once that bias exceeds a quarter of the
-//     relative half-width, the interval misses the truth more often than
-//     it says: more replications only narrow it around the biased value.
-//   - RuleCorrelatedBatches, with one replication: a batch of n/B jobs per
-//     server with a batch index n/B / (2 tau) below 6
-//     (a batch shorter than 12 relaxation times) is correlated with its
-//     neighbours, and the batch-means interval is too narrow.
+//   - RuleInitialTransient: a replication of n jobs per server is biased
+//     low by about tau/n (first order; exp(-w/tau) less after a warm-up of
+//     w jobs). Past a quarter of the relative half-width, the interval
+//     misses more often than it says, and more replications only narrow it.
+//   - RuleCorrelatedBatches, with one replication: batches of n/B jobs per
+//     server with a batch index n/B / (2 tau) below 6 (shorter than 12
+//     relaxation times) are correlated, and the interval too narrow.
 //
 // Both thresholds come from a coverage study of 8,000 runs on 40 families
-// with exact values (H2 sizes of SCV 10 and 50 at loads 0.9 to 0.98, RR,
-// PS with Pareto sizes, SITA; coverage_test.go keeps it, with families held
-// out of the choice): with them the unwarned 95% intervals held the exact
-// value 94% of the time, against 82% before, and no benign run was
-// flagged. The batch threshold was 3 at first: a held-out family, round
-// robin on speeds 2,2,1,1 with the slow servers at 0.93 (batch index 5.05),
-// covered 0.888 with it; at 6 it is warned, while PS with Pareto 2.5 sizes
-// at 0.9 (index 6.9, coverage 0.92) is not.
+// with exact values (coverage_test.go, families held out of the choice):
+// with them the unwarned 95% intervals held the exact value 94% of the
+// time, and no benign run was flagged. A batch index of 6 warns RR on
+// speeds 2,2,1,1 with the slow servers at 0.93 (index 5.05, coverage
+// 0.888), not PS with Pareto 2.5 sizes at 0.9 (index 6.9, coverage 0.92).
 //
-// The relaxation time is the workload's, the same under every
-// work-conserving discipline (FCFS, PS, SRPT serve the same work at the
-// same rate), and so are the run lengths it asks for. Under heavy tails
-// (E[X^2] = inf, or E[X^3] = inf under FCFS) the infinite-moment rules
-// speak, not this one.
+// tau is the workload's, the same under every work-conserving discipline.
+// Under heavy tails the infinite-moment rules speak, not this one.
 //
-// Which queue: the servers of the model of the servers' loads
-// (serverLoads), each with its jobs, sizes and load, weighed by its share
-// of the metric (Kingman's approximation of its mean wait); without a
-// model, the pooled system (one queue of all K servers), the shortest
-// relaxation time a policy that reads the servers can have, unless a
-// server was measured near 1 well above the load (nearCritical: JIQ on
-// unequal speeds near its limit), when each server is a queue at its
-// measured utilisation. Not for a
-// trace: its load is an average over its span (traces hold cycles and
-// bursts), and its replications share its jobs, so that their half-width
-// measures only the dispatcher's draws (none under RR).
+// Which queue: the servers of the model (serverLoads), each weighed by its
+// share of the metric (Kingman's approximation of its mean wait); without
+// a model, the pooled system (one queue of all K servers, the shortest
+// relaxation a policy that reads the servers can have), unless a server
+// ran near 1 (nearCritical). Not for a trace: its load is an average over
+// its span (traces hold cycles and bursts), and its replications share its
+// jobs, so that their half-width measures only the dispatcher's draws.
 
 const (
-	// noIntervalBias is the bias that is warned about when no interval
-	// (or one of width 0) can be compared with it: 1%.
-	noIntervalBias = 0.01
-	// transientShare is the bias, as a share of the relative half-width,
-	// above which RuleInitialTransient fires.
-	transientShare = 0.25
-	// minBatchRelaxations is the number of relaxation times a batch must
-	// span (RuleCorrelatedBatches with one replication).
-	minBatchRelaxations = 6
+	noIntervalBias      = 0.01 // the bias warned about when no interval (or one of width 0) can show it
+	transientShare      = 0.25 // the bias, as a share of the relative half-width, that RuleInitialTransient warns about
+	minBatchRelaxations = 6    // the least batch index n/B / (2 tau) with one replication
 )
 
 // relaxation is tau in jobs of a queue whose gaps have SCV ca2.
@@ -74,10 +53,9 @@ func (q serverLoad) relaxation(ca2 float64) float64 {
 	return q.rho * q.rho * (ca2 + q.scv()) / (2 * (1 - q.rho) * (1 - q.rho))
 }
 
-// metric is Kingman's approximation of its mean wait (FCFS), or the
-// M/G/1-PS mean response (PS; under SRPT its upper bound, within a factor
-// of the M/G/1-SRPT mean the moments do not give): the weight of this
-// queue in the result.
+// metric is the queue's weight in the result: Kingman's approximation of
+// its mean wait (FCFS), or the M/G/1-PS mean response (PS; under SRPT its
+// upper bound, as the moments do not give SRPT's).
 func (q serverLoad) metric(ca2 float64, response bool) float64 {
 	service := q.m1 / q.speed
 	if response {
@@ -137,9 +115,8 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 	bias, perBatch = bias/weight, perBatch/weight
 	rel := metric.CI95 / math.Abs(metric.Mean)
 	if !(rel > 0) && bias > noIntervalBias {
-		// No interval (one batch), or one of width 0 (every job alike, e.g.
-		// none waited): nothing shows the bias, so it is stated alone, with
-		// the jobs that bring it below noIntervalBias (bias ~ 1/n).
+		// No interval shows the bias (one batch, or every job alike): it is
+		// stated alone, with the jobs that bring it below noIntervalBias.
 		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
 			queue, rho, tau, 100*bias, math.Ceil(3*tau/share), math.Ceil(n*bias/noIntervalBias))
 		return false
@@ -151,7 +128,7 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
 			queue, rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/share), need)
 	}
-	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < 3
+	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < minBatchRelaxations
 		d.add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) of %s %.3g long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
 			min(int64(cfg.ciBatches()), cfg.jobs()), 1/(2*perBatch), queue, rho, minBatchRelaxations, 2*minBatchRelaxations*perBatch)
 		return true
@@ -160,17 +137,13 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 }
 
 // nearCritical is the model of the servers' loads measured, for a policy
-// without one, when a server ran within nearCriticalGap of its stability
-// limit and well above the offered load rho (closer to 1 than rho by
-// half): the pooled system, which relaxes in a few jobs at rho, does not
-// describe a server at 0.99 (JIQ on speeds 3,1 at load 0.74 runs its slow
-// server at 0.989, whose queue relaxes in about 8,000 of its jobs). Server
-// k is then a queue at its measured utilisation u_k, receiving the share
-// u_k mu_k / (rho sum(mu)) of the jobs, with the law's sizes. Nil when no
-// server is near critical: a policy that spreads the jobs evenly keeps
-// every server near rho, and one that reads every server (balances) keeps a slow server's
-// queue short however busy it is (LWL on speeds 0.1 to 10 at 0.5 runs the
-// slowest at 0.97): the pooled system is their relaxation.
+// without one (JIQ on unequal speeds), when a server ran within
+// nearCriticalGap of 1 and closer to 1 than rho by half: the pooled system,
+// which relaxes in a few jobs at rho, does not describe a server at 0.99.
+// Server k is then a queue at its measured utilisation u_k, receiving the
+// share u_k mu_k / (rho sum(mu)) of the jobs, with the law's sizes. Nil
+// when no server is near critical, or under a policy that reads every
+// server (balances), which keeps a slow server's queue short however busy.
 func nearCritical(cfg *Config, util []float64) []serverLoad {
 	if balances(cfg) {
 		return nil
@@ -191,6 +164,4 @@ func nearCritical(cfg *Config, util []float64) []serverLoad {
 	return qs
 }
 
-// nearCriticalGap is how close to 1 a measured utilisation must be for
-// nearCritical: within 5%.
-const nearCriticalGap = 0.05
+const nearCriticalGap = 0.05 // how close to 1 a utilisation must be for nearCritical

@@ -5,9 +5,8 @@ import (
 	"strings"
 )
 
-// Warning is a reason not to take a number at face value: which rule fired
-// and what it means for this run, with the count or value that tripped it
-// and what to do. Rule is one of [Rules], a Rule constant.
+// Warning is a reason not to take a number at face value: the rule that
+// fired (one of [Rules]), and what it means for this run and what to do.
 type Warning struct {
 	Rule    string `json:"rule"`
 	Message string `json:"message"`

@@ -29,9 +29,8 @@ func dispatcherStream(i int) uint64 {
 }
 
 // Stream is a random number stream: a PCG generator (math/rand/v2) called
-// directly rather than through an interface, which matters at tens of
-// millions of draws a second. Its output depends only on its seed, on every
-// machine.
+// directly, not through an interface, at tens of millions of draws a second.
+// Its output depends only on its seed, on every machine.
 type Stream struct{ pcg rand.PCG }
 
 // NewStream returns the stream seeded with (seed1, seed2).
@@ -62,9 +61,8 @@ func (s *Stream) Uint64() uint64 { return s.pcg.Uint64() }
 // Float64 is uniform on [0, 1) with 53 random bits.
 func (s *Stream) Float64() float64 { return float64(s.pcg.Uint64()>>11) * 0x1p-53 }
 
-// belowCount is how many of Float64's 2^53 values lie below p: Float64()
-// < p exactly when Uint64()>>11 < belowCount(p), Float64 being
-// (Uint64()>>11) 2^-53, exactly. A fill can then compare integers.
+// belowCount is how many of Float64's 2^53 values lie below p: Float64() <
+// p exactly when Uint64()>>11 < belowCount(p), so a fill compares integers.
 func belowCount(p float64) uint64 {
 	switch {
 	case !(p > 0): // and NaN: no value is below
@@ -95,9 +93,8 @@ func (s *Stream) intNReject(n int, hi, lo uint64) int {
 	return int(hi)
 }
 
-// ExpFloat64 is exponential with rate 1, by the ziggurat method of Marsaglia
-// and Tsang (2000) with 256 layers; one draw in about 100 needs more than one
-// uniform, and is finished by expSlow.
+// ExpFloat64 is exponential with rate 1, by the ziggurat of Marsaglia and
+// Tsang (2000), 256 layers; one draw in about 100 needs expSlow.
 func (s *Stream) ExpFloat64() float64 {
 	u := s.pcg.Uint64()
 	if x, ok := zigFast(u); ok {
@@ -107,15 +104,13 @@ func (s *Stream) ExpFloat64() float64 {
 }
 
 // zigFast is the common case of ExpFloat64 from its first uniform u: the
-// exponential, and whether u fell inside the ziggurat's rectangles (if not,
-// expSlow finishes the draw).
+// exponential, and whether u fell inside the ziggurat's rectangles.
 func zigFast(u uint64) (float64, bool) {
 	j, i := uint32(u), uint8(u>>32)
 	return float64(j) * zigW[i], j < zigK[i]
 }
 
-// expSlow finishes the draw of ExpFloat64 whose first uniform u fell outside
-// the ziggurat's inner rectangles.
+// expSlow finishes a draw whose first uniform u fell outside the rectangles.
 func (s *Stream) expSlow(u uint64) float64 {
 	for {
 		j, i := uint32(u), uint8(u>>32)
@@ -133,16 +128,12 @@ func (s *Stream) expSlow(u uint64) float64 {
 	}
 }
 
-// The fills below draw a block of numbers: the same draws, in the same
-// order, as calling the one-number method for each, but with a local copy
-// p of the generator, which the compiler keeps in the loop's frame (a call
-// a number keeps it behind s, and a call's overhead; rand.PCG's pointer
-// methods keep even the copy in memory, a store and a load a draw: a copy
-// of the generator stepped by value stays in registers, but measured no
-// faster, the moves it costs replacing the loads). The draw itself is written out in each
-// loop, since a function making one is too large to be inlined; its rare
-// case (a second uniform) is redone out of line by the one-number method
-// from the generator's state before the draw: expFrom, intNFrom, pairFrom.
+// The fills below draw a block of numbers, the same draws in the same order
+// as the one-number method for each, from a local copy p of the generator
+// that the compiler keeps in the loop's frame, not behind s. The draw is
+// written out in each loop (a function making one is too large to inline);
+// its rare case (a second uniform) is redone out of line by the one-number
+// method from the state before the draw: expFrom, intNFrom, pairFrom.
 
 // expFrom is ExpFloat64() drawn from state p, and the state after it.
 func (s *Stream) expFrom(p rand.PCG) (float64, rand.PCG) {

@@ -20,9 +20,8 @@ func Run(cfg Config) (Result, error) {
 
 // RunAll simulates several configurations, spreading all their replications
 // over the cores; progress (may be nil) is called after each configuration
-// completes with the number done and the total. Configurations with a
-// Precision target run after the others, one at a time, each round of
-// replications in parallel (see run_precision.go).
+// with the number done and the total. Configurations with a Precision target
+// run after the others, one at a time, each round in parallel.
 func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 	results := make([]Result, len(cfgs))
 	err := RunEach(cfgs, progress, func(i int, r Result) error {
@@ -37,10 +36,8 @@ func RunAll(cfgs []Config, progress func(done, total int)) ([]Result, error) {
 
 // RunEach is RunAll that hands each result to emit, in configuration order,
 // as soon as it and all before it are done, and then forgets it: a sweep
-// holds only the results that finished ahead of an earlier one, not the
-// whole table. (Configurations with a Precision target run last, so the
-// results after one wait for it.) An error from emit stops the run: no
-// further replication starts, and RunEach returns that error.
+// holds only the results that finished ahead of an earlier one. An error
+// from emit stops the run (no further replication starts) and is returned.
 func RunEach(cfgs []Config, progress func(done, total int), emit func(i int, r Result) error) error {
 	for i := range cfgs {
 		if err := cfgs[i].Validate(); err != nil {
@@ -180,11 +177,9 @@ func runReps(cfg *Config, from, to, workers int) ([]replication, error) {
 }
 
 // runReplication simulates replication rep of cfg (with an automatic
-// warm-up: a pilot run chooses it by MSER, then the replication is run again
-// with it, so every measure excludes the transient). A policy's mistake (a
-// server out of range, a panic in its Pick method, a change of its own
-// value: policyKept) stops the replication with an error instead of the
-// program.
+// warm-up, a pilot run chooses it by MSER and the replication runs again
+// with it). A policy's mistake (a server out of range, a panic in its Pick,
+// a change of its own value: policyKept) is an error, not a crash.
 func runReplication(cfg *Config, rep int) (out replication, err error) {
 	var s *sim
 	defer func() {
@@ -226,9 +221,8 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 	return out, nil
 }
 
-// replicated, when a test sets it, is called at the end of every
-// replication, while its state is still held: the most one replication
-// holds at once (TestMemoryEstimateBoundsHeap).
+// replicated, set by TestMemoryEstimateBoundsHeap, is called at the end of
+// every replication, while it holds the most it ever holds at once.
 var replicated func()
 
 func policyName(c Config) string {

@@ -9,34 +9,30 @@ import (
 
 // Precision-driven run length (sequential stopping on the relative
 // half-width, Law and Kelton, Simulation Modeling and Analysis, sec. 9.4.1):
-// run R replications (Reps, at least minPrecisionReps) of N jobs; while the 95% half-width
-// of the metric (mean wait, or mean response under PS and SRPT) exceeds Precision
-// times its mean, or a warning says the run is too short, grow the run and
-// aggregate again:
+// run R replications of N jobs; while the 95% half-width h of the metric
+// exceeds Precision times its mean m, or a warning says the run is too
+// short, grow the run and aggregate again:
 //
 //   - when a warning says the replications are too short to be trusted
-//     (cureLonger in the table of rules), more of them would only narrow a
-//     biased interval, so N doubles and the replications start again (the
-//     first N jobs of each are the same);
+//     (cureLonger), more of them would only narrow a biased interval, so N
+//     doubles and the replications start again (the first N jobs of each
+//     are the same);
 //   - otherwise replications are added: R' = R (h/(Precision m))^2 with a
 //     10% margin, at least R+1 and at most 4R.
 //
-// The budget is MaxJobs simulated jobs in all (default 1e10) and MaxSeconds
-// of wall time. Decisions depend only on the results, so the same seed gives
-// the same answer on any machine, unless MaxSeconds stops the run.
+// Decisions depend only on the results, so the same seed gives the same
+// answer on any machine, unless MaxSeconds stops the run.
 
 const defaultMaxJobs = 10_000_000_000
 
-// minPrecisionReps is the replications a precision run starts with at
-// least: fewer make a fragile interval (t quantile 12.7 at R = 2). R = 1
-// (the default) starts here; 2 or 3 are refused (checkPrecision), not
-// silently raised.
+// minPrecisionReps is the fewest replications a precision run starts with
+// (t quantile 12.7 at R = 2): R = 1, the default, starts here; 2 or 3 are
+// refused (checkPrecision), not silently raised.
 const minPrecisionReps = 4
 
-// PrecisionProgress is the state of a precision run after a round: the
-// jobs simulated so far, the relative half-width reached, and the jobs the
-// target needs in all, projected from the half-width shrinking as one over
-// the square root of the jobs.
+// PrecisionProgress is the state of a precision run after a round; the
+// jobs the target needs are projected from the half-width shrinking as
+// 1/sqrt(jobs).
 type PrecisionProgress struct {
 	Precision     float64 // the target
 	Round, Reps   int     // rounds done, replications in the last
@@ -81,8 +77,7 @@ func RunWithProgress(cfg Config, progress func(PrecisionProgress)) (Result, erro
 	return runPrecise(&cfg, cfg.poolWorkers(), progress)
 }
 
-// precisionBudget is the jobs a precision run may simulate, and whether
-// that is the default.
+// precisionBudget is a precision run's job budget, and whether it is the default.
 func (c *Config) precisionBudget() (int64, bool) {
 	if c.MaxJobs == 0 {
 		return defaultMaxJobs, true
@@ -119,8 +114,7 @@ func runPrecise(cfg *Config, workers int, progress func(PrecisionProgress)) (Res
 		}
 		reps = append(reps, more...)
 		r := aggregate(&c, reps)
-		// The configuration that produced the numbers: cfg with the last
-		// round's replications and length.
+		// the numbers' configuration: cfg with the last round's Reps and Jobs
 		r.Config, r.Seconds, r.TotalJobs = *cfg, time.Since(start).Seconds(), used
 		r.Config.Reps, r.Config.Jobs = c.Reps, c.Jobs
 		metric := r.Wait

@@ -6,13 +6,10 @@ import (
 )
 
 // Grid is a sweep: every combination of its axes applied to Base is one
-// configuration. An empty axis keeps Base's value. Configurations are ordered
-// with Sizes outermost, then Servers, Disciplines, Refresh, Dispatchers,
-// Views, Policies, and Loads fastest (gridAxes). All configurations share Base's seed, so every
-// policy and load sees the same job sizes and (scaled) arrival times: common
-// random numbers, as in the course's R code. The command line, sweep files,
-// shards and Slurm scripts describe a sweep as a Grid too (Set, Text,
-// ReadJSON, Args, Canonical).
+// configuration (an empty axis keeps Base's value), in gridAxes' order. All
+// share Base's seed, so every policy and load sees the same sizes and
+// (scaled) arrivals: common random numbers, as in the course's R code. The
+// command line, sweep files and Slurm scripts write it as text (run_sweep_spec.go).
 type Grid struct {
 	Base        Config
 	Sizes       []SizeLaw
@@ -72,11 +69,10 @@ func (g Grid) One() (Config, error) {
 }
 
 // Valid splits the grid's configurations into those that pass
-// Config.Validate and the errors of the others, each naming its point
-// (Config.String) by its position in the grid, from 1. A point is judged on one
-// worker: whether it fits in memory with all cores running is a property of
-// the machine, not of the point, so every machine keeps the same points (a
-// sharded sweep's shards must agree), and such a point fails when it runs.
+// Config.Validate and the errors of the others, naming each point by its
+// position from 1. A point is judged on one worker: whether it fits in
+// memory on all cores depends on the machine, and every machine must keep
+// the same points (a sharded sweep's shards must agree).
 func (g Grid) Valid() (valid []Config, invalid []error) {
 	for i, c := range g.Configs() {
 		one := c
@@ -90,10 +86,9 @@ func (g Grid) Valid() (valid []Config, invalid []error) {
 	return valid, invalid
 }
 
-// String names the configuration by what a grid varies: its policy spec,
-// K, the load (or the trace's), the sizes, and the arrivals, the board,
-// the dispatchers and the discipline unless they are the defaults
-// (Poisson, live state, one, FCFS). Errors name grid points by it.
+// String names the configuration by what a grid varies, for errors: policy,
+// K, load (or trace), sizes, and arrivals, board, dispatchers, view and
+// discipline when not the defaults.
 func (c Config) String() string {
 	var b strings.Builder
 	b.WriteString(policyName(c))

@@ -11,15 +11,12 @@ import (
 	"strings"
 )
 
-// A sweep in text: the command line's flags (lbsim sweep -servers 8,16
-// -policy rnd,ll:d=2), a sweep file's JSON object ({"servers": [8, 16],
-// "policy": ["rnd", "ll:d=2"]}) and the tasks of a Slurm script all describe
-// a Grid, field by field of the table (config_fields.go): an axis takes a
-// list of values, any other setting one. Canonical names the sweep for its
-// shard files, whichever way it was written.
+// A sweep in text: the command line's flags (-servers 8,16 -policy
+// rnd,ll:d=2), a sweep file's JSON object ({"servers": [8, 16]}) and a
+// Slurm script's tasks describe a Grid field by field of the table
+// (config_fields.go): an axis takes a list of values, any other setting one.
 
-// DefaultGrid is the grid of the command line's defaults: every field at
-// its Default, no axis set (one configuration).
+// DefaultGrid is the command line's defaults: every field at its Default.
 func DefaultGrid() Grid {
 	var g Grid
 	for i := range fields {
@@ -44,8 +41,7 @@ func (g *Grid) Set(name, text string) error {
 	return f.ops.axis.set(g, f.items(text))
 }
 
-// items splits an axis's text into its values: specs with splitList,
-// numbers at every comma.
+// items splits an axis's text: specs with splitList, numbers at each comma.
 func (f *Field) items(text string) []string {
 	if f.kind == kindText {
 		return splitList(text)
@@ -54,9 +50,8 @@ func (f *Field) items(text string) []string {
 }
 
 // Flags defines a flag on fs for every setting (for a sweep also
-// skip-invalid), named and documented as the field (a menu's choices
-// listed) with its default, that sets it in g; given records the fields
-// the command line set, for Settle.
+// skip-invalid), named and documented as the field, that sets it in g;
+// given records the fields the command line set, for Settle.
 func (g *Grid) Flags(fs *flag.FlagSet, sweep bool, given map[string]bool) {
 	for i := range fields {
 		f := &fields[i]
@@ -81,8 +76,7 @@ type fieldFlag struct {
 	given map[string]bool
 }
 
-// Set sets the field; its error does not repeat the field's name (the
-// command line names the flag).
+// Set sets the field; its error leaves the field's name to the flag's.
 func (v *fieldFlag) Set(text string) error {
 	v.given[v.f.Name] = true
 	if err := v.g.Set(v.f.Name, text); err != nil {
@@ -91,8 +85,7 @@ func (v *fieldFlag) Set(text string) error {
 	return nil
 }
 
-// String serves flag's printing of defaults, which calls it on a zero
-// fieldFlag too.
+// String serves flag's printing of defaults, also on a zero fieldFlag.
 func (v *fieldFlag) String() string {
 	if v == nil || v.g == nil {
 		return ""
@@ -106,8 +99,8 @@ func (v *fieldFlag) IsBoolFlag() bool { return v.f.IsBool() }
 // Field is the setting the flag sets.
 func (v *fieldFlag) Field() Field { return *v.f }
 
-// Text is the field's value as the command line writes it: for an axis its
-// values separated by commas (the base value when the axis is empty).
+// Text is the field's value as the command line writes it (an axis's
+// values joined by commas).
 func (g *Grid) Text(name string) string {
 	f, ok := fieldNamed(name)
 	if !ok {
@@ -125,13 +118,11 @@ func (g *Grid) texts(f *Field) []string {
 }
 
 // Settle applies the rules between settings that the command line and
-// sweep files share, given the names of the fields the input set: a trace
-// replaces the sizes and arrivals (giving one of them beside it is an
-// error), is replayed at its own load (0) unless load is given, which
-// scales its arrival times, and whole unless jobs is given; a ramp sets the load
-// (its final load is the configuration's, and giving -load is an error);
-// warmup and warmup-auto exclude each other. inFile words the errors for a
-// sweep file ("load") instead of flags (-load).
+// sweep files share, given the fields the input set: a trace replaces the
+// sizes and arrivals, and is replayed at its own load unless load is given
+// and whole unless jobs is; a ramp sets the load; a setting so replaced is
+// an error, as are warmup and warmup-auto together. inFile words the errors
+// for a sweep file ("load") instead of flags (-load).
 func (g *Grid) Settle(given map[string]bool, inFile bool) error {
 	say := func(name string) string {
 		if inFile {
@@ -166,9 +157,8 @@ func (g *Grid) Settle(given map[string]bool, inFile bool) error {
 	return nil
 }
 
-// replaced are the settings that another one sets: the sizes and arrivals
-// of a trace, the load of a ramp. Given beside it they are an
-// error (Settle); Args leaves them out.
+// replaced are the settings another one sets (a trace's sizes and
+// arrivals, a ramp's load): an error in Settle, left out by Args.
 func (g *Grid) replaced() []string {
 	if g.Base.Trace != nil {
 		return []string{"sizes", "arrivals"}
@@ -179,10 +169,9 @@ func (g *Grid) replaced() []string {
 	return nil
 }
 
-// Args are the command-line flags of the sweep (lbsim sweep), for the tasks
-// of a generated batch script: every setting of the sweep that is not at
-// its default. Parsed back, they give the same grid and so the same
-// Canonical text.
+// Args are the sweep's settings that are not at their defaults, as lbsim
+// sweep's flags, for a batch script's tasks: parsed back, they give the
+// same grid and Canonical text.
 func (g Grid) Args() []string {
 	var out []string
 	for i := range fields {
@@ -203,12 +192,11 @@ func (g Grid) Args() []string {
 }
 
 // Canonical is the text whose SHA-256 identifies the sweep in its shard
-// files: a format tag, the code version (two builds never share an id, so
-// their shards never merge, and a fixed build never skips an old build's
-// shards), and every field that changes the rows with its values as text;
-// a trace and a size file by their contents (a hash) rather than their
-// paths, which may be written two ways or hold another trace
-// later. How the sweep runs (workers, its shards) is not part of it.
+// files, however it was written: a format tag, the code version (two
+// builds' shards never merge, and a fixed build never skips an old build's
+// shards), and every field that changes the rows with its values as text,
+// a trace and a size file by their contents rather than their paths. How
+// the sweep runs (workers, its shards) is not part of it.
 func (g Grid) Canonical() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "lbsim-sweep v4 code=%s\n", CodeVersion())
@@ -236,12 +224,11 @@ func (g Grid) Canonical() string {
 	return b.String()
 }
 
-// ReadJSON sets g's fields from a sweep file: one JSON object whose keys
-// are the fields' columns (Field.Column: the flag names with '_' for '-'),
-// an axis's value a list, and returns the fields it gave. It is read as
-// strictly as the flags: keys exactly as spelled and each once, numbers
-// through lbsim's parser (an integer takes digits only: "jobs": 1e6 is
-// refused like -jobs 1e6), no null, nothing after the object.
+// ReadJSON sets g's fields from a sweep file, one JSON object keyed by the
+// fields' columns (Field.Column), an axis's value a list, and returns the
+// fields it gave. It is as strict as the flags: keys exactly as spelled and
+// each once, numbers through lbsim's parser ("jobs": 1e6 is refused like
+// -jobs 1e6), no null, nothing after the object.
 func (g *Grid) ReadJSON(data []byte) (given map[string]bool, err error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
@@ -290,10 +277,9 @@ func specKeys() []string {
 	return out
 }
 
-// setJSON sets f from its JSON value: a list for an axis, or one value as
-// on the command line ("dispatchers": 4, "policy": "rnd,rr"); a list of
-// numbers, or a string in the command line's syntax ("speeds": "5@2,5@1"),
-// for a list-valued setting; else one value of f's kind.
+// setJSON sets f from its JSON value: for an axis a list, or one value as
+// on the command line ("policy": "rnd,rr"); for a list-valued setting a
+// list of numbers or its command-line text ("5@2,5@1"); else one value.
 func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 	if f.kind != kindList && (f.ops.axis == nil || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("["))) {
 		text, err := jsonText(f.kind, raw)

@@ -104,9 +104,8 @@ func lawThirdMoment(s SizeLaw) (m3 float64, ok bool) {
 	return 0, false
 }
 
-// tailIndexer: a law with a heavy tail, E[X^j] finite only for j below
-// its tail index (Pareto; a law of one's own such as a Lomax), for the
-// warnings and the choice of control variates.
+// tailIndexer: a heavy-tailed law (Pareto, one's own Lomax), E[X^j] finite
+// only for j below its tail index, for the warnings and control variates.
 type (
 	tailIndexer        interface{ TailIndex() float64 }
 	builtinTailIndexer interface{ tailIndex() float64 }
@@ -158,17 +157,15 @@ func lawClasses(sizes SizeLaw, k int) []SizeClass {
 	return out
 }
 
-// SizeClass is a class of jobs that results are reported for (Result.Classes):
-// the jobs with sizes in (the previous class's Upper, Upper], sent to
-// servers From..To-1.
+// SizeClass is a class of jobs results are reported for (Result.Classes):
+// sizes in (the previous class's Upper, Upper], sent to servers From..To-1.
 type SizeClass struct {
 	Name     string
 	Upper    float64
 	From, To int
 }
 
-// filler is a size law that draws a block of sizes in one call (the common
-// laws, for speed; others are drawn one Rand at a time).
+// filler is a size law that draws a block of sizes in one call, for speed.
 type filler interface {
 	fill(r *Stream, out []float64)
 }
@@ -187,10 +184,9 @@ func SCV(s SizeLaw) float64 {
 	return s.SecondMoment()/(m*m) - 1
 }
 
-// sizesName is the law's spec for tables and columns: the spec itself, or
-// a short name for a long one (an empirical law of many values: its start,
-// its number of values and their hash; a file's law: the file's base name
-// and the start of its SHA-256), so that two laws never share a name.
+// sizesName is the law's spec for tables and columns, or for a long one a
+// short name (its start, its length and hash; a file's law: the file's base
+// name and the start of its SHA-256), so that two laws never share a name.
 func sizesName(s SizeLaw) string {
 	if n, ok := s.(interface{ shortName() (string, bool) }); ok {
 		if name, short := n.shortName(); short {
@@ -230,7 +226,3 @@ func loadText(rho float64) string {
 	}
 	return s
 }
-
-// positive checks a scale parameter: finite, > 0 and within
-// [MinMagnitude, MaxMagnitude] (see config_limits.go).
-func positive(name string, v float64, fix string) error { return inRange(name, v, fix) }

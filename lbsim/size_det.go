@@ -12,7 +12,7 @@ func init() {
 func (s Deterministic) Rand(*Stream) float64  { return s.X0 }
 func (s Deterministic) Mean() float64         { return s.X0 }
 func (s Deterministic) SecondMoment() float64 { return s.X0 * s.X0 }
-func (s Deterministic) Validate() error       { return positive("det x", s.X0, "e.g. det:x=1") }
+func (s Deterministic) Validate() error       { return inRange("det x", s.X0, "e.g. det:x=1") }
 func (s Deterministic) String() string        { return "det:x=" + fmtNum(s.X0) }
 
 // belowCut is (1, X0, X0^2) when X0 <= cut, else (0, 0, 0).

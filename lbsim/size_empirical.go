@@ -19,8 +19,7 @@ type Empirical struct {
 
 // empiricalTable is what the law's theory reads, computed once: the
 // moments (summed in Values' order), and on first use the sorted values
-// with their prefix sums, so that belowCut is a binary search, and a hash
-// naming the values.
+// with their prefix sums (belowCut) and a hash naming the values.
 type empiricalTable struct {
 	values     []float64
 	m1, m2, m3 float64
@@ -113,7 +112,7 @@ func (s Empirical) Validate() error {
 	}
 	for i, v := range s.Values {
 		if !(v >= MinMagnitude && v <= MaxMagnitude) { // the message is built for a bad value only
-			return positive(fmt.Sprintf("%s value #%d", s.kind(), i+1), v, "sizes must be positive")
+			return inRange(fmt.Sprintf("%s value #%d", s.kind(), i+1), v, "sizes must be positive")
 		}
 	}
 	return nil
@@ -125,8 +124,7 @@ func (s Empirical) kind() string {
 	return s.name
 }
 
-// String lists every value (a law of many values has a long spec; tables
-// and keys shorten it, see sizesName).
+// String lists every value (tables and keys shorten it: sizesName).
 func (s Empirical) String() string {
 	spec, _ := s.spec(math.MaxInt)
 	return spec
@@ -149,9 +147,8 @@ func (s Empirical) spec(limit int) (string, bool) {
 	return b.String(), true
 }
 
-// shortName is the name of a law whose spec is longer than maxSizesName
-// in tables and keys: its first values, their number and their hash,
-// computed without writing all of them.
+// shortName is sizesName's for a spec longer than maxSizesName: its first
+// values, their number and hash, without writing all of them.
 func (s Empirical) shortName() (string, bool) {
 	head, all := s.spec(maxSizesName)
 	if all && len(head) <= maxSizesName {

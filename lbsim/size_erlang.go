@@ -60,9 +60,8 @@ func (s Erlang) belowCut(cut float64) (p, m1, m2 float64) {
 }
 
 // gammaBelow is (P(k, u), P(k+1, u), P(k+2, u)), P the regularized lower
-// incomplete gamma function: the shares of E[1], E[X] and E[X^2] that a
-// gamma law of shape k has below a cut at u times its scale; (0, 0, 0) for
-// u <= 0.
+// incomplete gamma function: the shares of E[1], E[X] and E[X^2] a gamma
+// law of shape k has below u times its scale; (0, 0, 0) for u <= 0.
 func gammaBelow(k, u float64) (f0, f1, f2 float64) {
 	if !(u > 0) {
 		return 0, 0, 0
@@ -81,6 +80,6 @@ func (s Erlang) Validate() error {
 	if s.K < 1 || s.K > maxErlangPhases {
 		return fmt.Errorf("erlang k=%d is invalid: need 1 <= k <= %d phases; use det for a smaller SCV", s.K, maxErlangPhases)
 	}
-	return positive("erlang mean", s.M, "e.g. erlang:k=4,mean=1")
+	return inRange("erlang mean", s.M, "e.g. erlang:k=4,mean=1")
 }
 func (s Erlang) String() string { return fmt.Sprintf("erlang:k=%d,mean=%s", s.K, fmtNum(s.M)) }

@@ -33,6 +33,6 @@ func (s Exponential) mg1Tails(lambda, mu float64) (wait, response theory.Tail, h
 }
 
 func (s Exponential) Validate() error {
-	return positive("exp mean", s.M, "e.g. exp:mean=1")
+	return inRange("exp mean", s.M, "e.g. exp:mean=1")
 }
 func (s Exponential) String() string { return "exp:mean=" + fmtNum(s.M) }

@@ -12,12 +12,10 @@ import (
 	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
-// SizeFile is the empirical law of the sizes in a file (a request log):
-// a uniform choice among them, as NewEmpirical, usable with any arrival
-// process, load, speeds and policy ("-sizes file:requests.csv"). The file
-// is known by its content: Config.Key and sweep ids hold its SHA-256, and
-// tables name it by its base name and the start of the hash
-// ("file:requests.csv#3f2a91c04b1e"), never by its values.
+// SizeFile is the empirical law of the sizes in a file (a request log),
+// with any arrivals, load, speeds and policy ("-sizes file:requests.csv").
+// Config.Key and sweep ids know the file by its SHA-256, tables by its base
+// name and the hash's start ("file:requests.csv#3f2a91c04b1e").
 type SizeFile struct {
 	Empirical          // the file's sizes, in its order
 	Path      string   // the file, as an absolute path (String is "file:" + Path)
@@ -31,12 +29,10 @@ func init() {
 }
 
 // SizesFromFile reads a file's sizes as an empirical law: the size column
-// of a trace CSV (arrival,size, see ReadTrace), of a CSV whose header names
-// a column "size", or of a file of one size a line, with or without a
-// header. Sizes are plain decimals, finite and > 0; blank lines and lines
-// starting with '#' are skipped; errors name the line. A file of 1 MiB or
-// more is parsed once per machine (the parse cache, parse_cache.go); the
-// law's moments are computed once.
+// of a trace CSV (see ReadTrace), of a CSV whose header names a column
+// "size", or of a file of one size a line, with or without a header. Sizes
+// are plain decimals > 0; blank lines and lines starting with '#' are
+// skipped. A file of 1 MiB or more is parsed once per machine (parse_cache.go).
 func SizesFromFile(path string) (SizeFile, error) {
 	if path == "" {
 		return SizeFile{}, errors.New(`sizes file: no path given; write file:PATH, e.g. file:requests.csv`)

@@ -43,7 +43,7 @@ const maxH2SCV = 1e12
 //
 //	P1 = (1 + sqrt((c2-1)/(c2+1)))/2,  Rate1 = 2 P1/m,  Rate2 = 2 (1-P1)/m.
 func NewH2Balanced(m, c2 float64) (H2, error) {
-	if err := positive("h2 mean", m, "e.g. h2:mean=1,scv=10"); err != nil {
+	if err := inRange("h2 mean", m, "e.g. h2:mean=1,scv=10"); err != nil {
 		return H2{}, err
 	}
 	if math.IsNaN(c2) || math.IsInf(c2, 0) || c2 < 1 {
@@ -97,14 +97,13 @@ func (s H2) Validate() error {
 	if !(s.P1 >= 0 && s.P1 <= 1) {
 		return fmt.Errorf("h2 p1=%v is invalid: need 0 <= p1 <= 1; give the law as h2:mean=M,scv=C", s.P1)
 	}
-	if err := positive("h2 rate1", s.Rate1, "give the law as h2:mean=M,scv=C"); err != nil {
+	if err := inRange("h2 rate1", s.Rate1, "give the law as h2:mean=M,scv=C"); err != nil {
 		return err
 	}
-	return positive("h2 rate2", s.Rate2, "give the law as h2:mean=M,scv=C")
+	return inRange("h2 rate2", s.Rate2, "give the law as h2:mean=M,scv=C")
 }
 
-// String gives the mean and SCV the law was built from while they still
-// give its phases exactly (NewH2Balanced), else the phases.
+// String gives the mean and SCV while they give the phases exactly, else the phases.
 func (s H2) String() string {
 	if s.balanced() {
 		return "h2:mean=" + fmtNum(s.mean) + ",scv=" + fmtNum(s.scv)
@@ -112,8 +111,7 @@ func (s H2) String() string {
 	return "h2:p1=" + fmtNum(s.P1) + ",rate1=" + fmtNum(s.Rate1) + ",rate2=" + fmtNum(s.Rate2)
 }
 
-// balanced reports whether the law's phases are still those NewH2Balanced
-// made from its mean and SCV.
+// balanced: the phases are still those NewH2Balanced made of mean and scv.
 func (s H2) balanced() bool {
 	b, err := NewH2Balanced(s.mean, s.scv)
 	return err == nil && b == s

@@ -40,7 +40,7 @@ func NewPareto(alpha, mean, max float64) (Pareto, error) {
 	if math.IsNaN(alpha) || alpha <= 1 || math.IsInf(alpha, 0) {
 		return Pareto{}, fmt.Errorf("pareto alpha=%v is invalid: need alpha > 1 for a finite mean; e.g. alpha=2.2", alpha)
 	}
-	if err := positive("pareto mean", mean, "e.g. mean=1"); err != nil {
+	if err := inRange("pareto mean", mean, "e.g. mean=1"); err != nil {
 		return Pareto{}, err
 	}
 	if max == 0 {
@@ -72,8 +72,8 @@ func (s Pareto) Rand(r *Stream) float64 {
 	return s.L * math.Pow(1-r.Float64()*(1-s.ratio()), -1/s.Alpha)
 }
 
-// fill is Rand for each of out, with (1 - r) and the power's exponent
-// -1/Alpha prepared once (fixedPow: math.Pow's bits, about a fifth faster).
+// fill is Rand for each of out, with (1 - r) and the exponent -1/Alpha
+// prepared once (fixedPow: math.Pow's bits).
 func (s Pareto) fill(r *Stream, out []float64) {
 	r.fillUniform(out)
 	c, pow := 1-s.ratio(), newFixedPow(-1/s.Alpha)
@@ -133,7 +133,7 @@ func (s Pareto) belowCut(cut float64) (p, m1, m2 float64) {
 }
 
 func (s Pareto) Validate() error {
-	if err := positive("pareto L", s.L, "build it with NewPareto"); err != nil {
+	if err := inRange("pareto L", s.L, "build it with NewPareto"); err != nil {
 		return err
 	}
 	if math.IsNaN(s.Alpha) || s.Alpha <= 1 {
@@ -145,8 +145,7 @@ func (s Pareto) Validate() error {
 	return nil
 }
 
-// String gives the mean the law was built from while it still gives its
-// lower end L exactly (NewPareto), else L itself as min.
+// String gives the mean while it gives L exactly (NewPareto), else L as min.
 func (s Pareto) String() string {
 	out := "pareto:alpha=" + fmtNum(s.Alpha)
 	if p, err := NewPareto(s.Alpha, s.mean, s.H); err == nil && p == s {
@@ -160,8 +159,7 @@ func (s Pareto) String() string {
 	return out
 }
 
-// WithSCV is the unbounded Pareto law of the same mean and SCV scv (tail
-// index paretoAlpha(scv)).
+// WithSCV is the unbounded Pareto law of the same mean and SCV scv.
 func (s Pareto) WithSCV(scv float64) (SizeLaw, error) {
 	return NewPareto(paretoAlpha(scv), s.Mean(), 0)
 }
@@ -170,8 +168,7 @@ func (s Pareto) WithSCV(scv float64) (SizeLaw, error) {
 // SCV: SCV = 1/(alpha (alpha - 2)) for alpha > 2, so alpha = 1 + sqrt(1 + 1/SCV).
 func paretoAlpha(scv float64) float64 { return 1 + math.Sqrt(1+1/scv) }
 
-// tailIndex is alpha for the unbounded law (E[X^j] is finite only for j <
-// alpha) and +Inf for a bounded one.
+// tailIndex is Alpha for the unbounded law, +Inf for a bounded one.
 func (s Pareto) tailIndex() float64 {
 	if math.IsInf(s.H, 1) {
 		return s.Alpha

@@ -84,10 +84,10 @@ func (s TwoPoint) classes() ([]string, []float64) {
 	return []string{"short", "long"}, []float64{(s.Xm + s.XM) / 2}
 }
 func (s TwoPoint) Validate() error {
-	if err := positive("twopoint xm", s.Xm, "give the short size, e.g. xm=1"); err != nil {
+	if err := inRange("twopoint xm", s.Xm, "give the short size, e.g. xm=1"); err != nil {
 		return err
 	}
-	if err := positive("twopoint xM", s.XM, "give the long size, e.g. xM=1000"); err != nil {
+	if err := inRange("twopoint xM", s.XM, "give the long size, e.g. xM=1000"); err != nil {
 		return err
 	}
 	if s.Xm >= s.XM {
@@ -99,8 +99,7 @@ func (s TwoPoint) Validate() error {
 	return nil
 }
 
-// String gives beta when it is the one that sets P (P = XM^-Beta exactly),
-// else P itself.
+// String gives beta while P = XM^-Beta exactly, else P itself.
 func (s TwoPoint) String() string {
 	if s.Beta != 0 && math.Pow(s.XM, -s.Beta) == s.P {
 		return "twopoint:xm=" + fmtNum(s.Xm) + ",xM=" + fmtNum(s.XM) + ",beta=" + fmtNum(s.Beta)

@@ -86,11 +86,10 @@ func crossProducts(c [][]float64, cbar []float64) [][]float64 {
 	return s
 }
 
-// pickControls chooses, in order, the controls of the unit means c to use:
-// a control is kept when the kept ones leave n-1-q >= minControlDF and it
-// is not (up to rounding) constant or a linear function of the kept ones
-// (the sizes and their squares under a two-point law). dropped[j] says why
-// control j was not kept ("" when kept).
+// pickControls keeps, in order, each control of the unit means c that
+// leaves n-1-q >= minControlDF and is not (up to rounding) constant or a
+// linear function of the kept ones (sizes and their squares under a
+// two-point law); dropped[j] says why control j was not kept.
 func pickControls(c [][]float64) (kept []int, dropped []string) {
 	n := len(c)
 	if n == 0 {

@@ -2,14 +2,10 @@ package lbsim
 
 import "math"
 
-// MeanCI95 is the sample mean of samples with the half-width of its 95%
-// confidence interval,
-//
-//	half = t_{0.975, n-1} s / sqrt(n),
-//
-// s the sample standard deviation (divisor n-1): the interval for a mean
-// over n independent replications or batch means. With fewer than two
-// samples the half-width is NaN (and the mean NaN for none).
+// MeanCI95 is the mean of n samples (independent replications or batch
+// means) with the half-width t_{0.975, n-1} s / sqrt(n) of its 95% interval,
+// s the sample standard deviation (divisor n-1); NaN for n < 2 (the mean
+// too for none).
 func MeanCI95(samples []float64) Estimate {
 	n := len(samples)
 	e := Estimate{Mean: math.NaN(), CI95: math.NaN()}
@@ -32,12 +28,9 @@ func MeanCI95(samples []float64) Estimate {
 	return e
 }
 
-// Ratio is a/b with the delta-method half-width
-//
-//	|a/b| sqrt((ci_a/a)^2 + (ci_b/b)^2),
-//
-// which treats the two estimates as independent: conservative when they
-// come from common random numbers and are positively correlated.
+// Ratio is a/b with the delta-method half-width |a/b| sqrt((ci_a/a)^2 +
+// (ci_b/b)^2), which treats the two as independent: conservative when
+// common random numbers correlate them positively.
 func Ratio(a, b Estimate) Estimate {
 	r := a.Mean / b.Mean
 	return Estimate{Mean: r, CI95: math.Abs(r) * math.Hypot(a.CI95/a.Mean, b.CI95/b.Mean)}

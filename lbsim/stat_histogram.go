@@ -4,14 +4,12 @@ import "math"
 
 // histogram counts waiting times in logarithmic bins of fixed memory: 64
 // bins per power of two over a window of histSpan = 70 octaves (a factor
-// 1e21), and bin 0 for zero. The window follows the data: it is placed when
-// the first positive value arrives (that value 30 octaves above its bottom)
-// and slides up whenever a larger value would fall above it, folding the
-// octaves it leaves into bin 0. So the largest values are always resolved,
-// whatever their magnitude (1e-300 or 1e300), and only values more than 70
-// octaves below the largest are reported as 0. A quantile is interpolated
-// within its bin (quantiles), within 1/64 (1.6%) at worst and far less for
-// a smooth law.
+// 1e21), and bin 0 for zero. The window is placed at the first positive
+// value (histBelow octaves above its bottom) and slides up whenever a larger
+// value would fall above it, folding the octaves it leaves into bin 0: the
+// largest values are always resolved, whatever their magnitude, and only
+// values 70 octaves below the largest are reported as 0. A quantile is
+// interpolated within its bin (quantiles), within 1/64 (1.6%) at worst.
 //
 // A bin is the top 17 bits of the value's float64 encoding (11 exponent and
 // 6 mantissa bits). Bin 0 is spread over the histZero first counters and
@@ -38,8 +36,7 @@ func newHistogram() histogram {
 	return histogram{counts: make([]int64, histLen), base: unplaced}
 }
 
-// code is the bin encoding of x >= 0 (the sign bit is dropped: waits are
-// never negative); 0 for zero.
+// code is the bin encoding of x >= 0 (no sign bit); 0 for zero.
 func code(x float64) int { return int(math.Float64bits(x)>>histShift) & histNumber }
 
 func (h *histogram) add(x float64) {
@@ -51,27 +48,24 @@ func (h *histogram) add(x float64) {
 // addFast adds x if it falls in the window (or below it) and reports
 // whether it did: small enough to be inlined in the run loop, which calls
 // addSlow only when it must. A zero goes to bin 0's counter slot (mod
-// histZero): the run loop passes the job's number, so a run of jobs that
-// do not wait increments different counters. One counter would make every
-// such job wait for the previous one's store, and the processor, loading
-// it early, mispredict the dependency (a pipeline flush): 8 ns a job.
+// histZero): the run loop passes the job's number, so that a run of jobs
+// that do not wait increments different counters, not one store waiting
+// on the previous (a dependency the processor mispredicts).
 func (h *histogram) addFast(x float64, slot int) bool {
 	i := code(x) - h.base + histZero
 	if i >= len(h.counts) {
 		return false
 	}
-	// i, or below the window (i < histZero) the slot's counter of bin 0:
-	// chosen by a mask, no branch (a maximum would be one, the compiler's
-	// choice for an index); as i ^ (i^slot)&below it holds one value fewer
-	// than as i&^below | slot&below, which the run loop spilled.
+	// i, or below the window (i < histZero) the slot's counter of bin 0,
+	// chosen by a mask, not a branch; i ^ (i^slot)&below holds one live
+	// value fewer than i&^below | slot&below.
 	below := (i - histZero) >> 63 // all ones when i < histZero
 	h.counts[i^(i^slot&(histZero-1))&below]++
 	return true
 }
 
-// addFastPositive is addFast for a value that is never 0, such as a
-// response time: no run of zeros to spread, so a value below the window
-// goes to bin 0's first counter, and the job's number is not needed.
+// addFastPositive is addFast for a value never 0 (a response time): no
+// zeros to spread, so a value below the window goes to bin 0's first counter.
 func (h *histogram) addFastPositive(x float64) bool {
 	i := code(x) - h.base + histZero
 	if i >= len(h.counts) {
@@ -99,8 +93,7 @@ func (h *histogram) zeros() int64 {
 	return n
 }
 
-// addSlow places the window at the first positive value, or slides it up to
-// take a value above it.
+// addSlow places the window at the first positive value, or slides it up.
 func (h *histogram) addSlow(x float64) {
 	c := code(x)
 	switch {
@@ -117,8 +110,7 @@ func (h *histogram) addSlow(x float64) {
 	h.counts[c-h.base+histZero]++
 }
 
-// slide moves the window's bottom up to base (no-op if it is already
-// there), folding the bins it leaves into bin 0.
+// slide moves the window's bottom up to base (if below), folding what it leaves into bin 0.
 func (h *histogram) slide(base int) {
 	d := base - h.base
 	if d <= 0 {
@@ -137,8 +129,7 @@ func (h *histogram) slide(base int) {
 	h.base = base
 }
 
-// merge adds o's counts. Both windows are aligned on the higher one, so the
-// result is the same in whatever order replications are merged.
+// merge adds o's counts on the higher of both windows, so any order of merges gives the same.
 func (h *histogram) merge(o histogram) {
 	h.counts[0] += o.zeros()
 	if o.base == unplaced {
@@ -164,9 +155,8 @@ func (h *histogram) quantile(q float64) float64 {
 
 // quantiles sets out[i] to the ps[i]-quantile (ps increasing), in one pass:
 // the point where the counts' distribution function, spread evenly within
-// each bin, reaches ps[i] (0 when bin 0 reaches it, NaN with no count). The
-// interpolation leaves a quantile well inside the 0.8% of a bin's middle: a
-// bin holds 1/64 of an octave, across which a smooth density is nearly flat.
+// each bin (1/64 of an octave, across which a smooth density is nearly
+// flat), reaches ps[i] (0 when bin 0 reaches it, NaN with no count).
 func (h *histogram) quantiles(ps, out []float64) {
 	total, j := h.count(), 0
 	if total == 0 {

@@ -7,11 +7,10 @@ import (
 
 // metrics accumulates one replication's measurements: per batch and size
 // class the job count and the sums of waiting and response times, the
-// handout's quantity, and histograms of the waiting and response times,
-// with the quantiles of each unit of fineFactor batches (see Quantiles). Batches are contiguous
-// blocks of measured jobs; with a single replication their means give the
-// confidence interval (batch means). Totals over classes are summed when the
-// replication is aggregated, which keeps the per-job cost to one class.
+// handout's quantity, and histograms of the waiting and response times with
+// the quantiles of each unit of fineFactor batches (see Quantiles). Batches
+// are contiguous blocks of measured jobs. Totals over classes are summed at
+// aggregation, so that a job updates one class.
 type metrics struct {
 	classes int
 	batches int
@@ -22,21 +21,18 @@ type metrics struct {
 	// waitAll and respAll hold every measured job; wait and resp the jobs
 	// of the current unit (fineFactor batches in recording order), whose
 	// quantiles endUnit keeps in unitWait and unitResp (NaN: no job) before
-	// adding them to the replication's. One unit's histograms at a time
-	// keep the memory of any number of batches at four histograms.
+	// adding them to the replication's: four histograms for any batches.
 	waitAll, respAll, wait, resp histogram
 	unitWait, unitResp           [][nPercentiles]float64
 	unit                         int   // the current unit
 	unitEnd                      int   // its end: the first batch of the next unit
 	recorded                     int64 // jobs recorded by record
 
-	// bound[b] is the first job of batch b: batch b holds the measured jobs
-	// bound[b] <= seq < bound[b+1], with bound[b] = b N / batches.
+	// bound[b] = b N / batches is batch b's first measured job.
 	bound []int64
 	// Sequential recording (FCFS measures jobs in arrival order): the
-	// batch of the last job recorded, and the jobs left in it; its sums
-	// (row) and its handout's quantity (hand), kept at hand so that a job
-	// does not locate them.
+	// batch of the last job recorded, the jobs left in it, and its sums
+	// and handout cell at hand, so that a job does not locate them.
 	b      int
 	left   int64
 	row    []classSums
@@ -45,9 +41,8 @@ type metrics struct {
 	jobsIn []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
 
-// classSums are a batch's sums for one size class: its jobs, and their
-// waiting and response times. One record, not three arrays: a job then
-// updates one cache line after one bounds check.
+// classSums are a batch's sums for one size class, one record, not three
+// arrays: a job updates one cache line after one bounds check.
 type classSums struct{ n, wait, resp float64 }
 
 // counts, waits and responses are the sums' columns, in the order of sums.
@@ -139,10 +134,9 @@ func (m *metrics) batch(seq int64) int {
 	return b
 }
 
-// recordNext records the next measured job in arrival order (FCFS); it is
-// record(seq, ...) for seq = 0, 1, 2, ... without locating the batch. The
-// slot (any number that changes from job to job, such as the job's) is
-// the histograms' (see histogram.addFast).
+// recordNext is record(seq, ...) for seq = 0, 1, 2, ... (FCFS) without
+// locating the batch; slot is any number that changes from job to job
+// (histogram.addFast).
 func (m *metrics) recordNext(class int, w, r float64, slot int) {
 	if m.left == 0 {
 		m.enterNext()
@@ -158,9 +152,8 @@ func (m *metrics) recordNext(class int, w, r float64, slot int) {
 
 // sumNext is recordNext without the histograms, in a batch entered
 // (enterNext when left is 0). The run loops write recordNext out as that
-// test, sumNext and histogram.addFast, which are small enough to be
-// inlined, where recordNext is not: a call in a run loop makes the
-// compiler save and reload every live value around it.
+// test, sumNext and histogram.addFast, which inline where recordNext does
+// not: a call in a run loop saves and reloads every live value around it.
 func (m *metrics) sumNext(class int, w, r float64) {
 	m.left--
 	s := &m.row[class]
@@ -169,9 +162,8 @@ func (m *metrics) sumNext(class int, w, r float64) {
 	s.resp += r
 }
 
-// enterNext makes the first non-empty batch after the current one current
-// (its sums and handout cell at hand), and ends the current unit if the
-// batch is in the next: a unit ends only where a batch does, so a job
+// enterNext makes the next non-empty batch current, and ends the unit if
+// the batch is in the next: a unit ends only where a batch does, so a job
 // tests only for its batch's end.
 func (m *metrics) enterNext() {
 	m.b, m.left = m.nextBatch(m.b)
@@ -182,9 +174,7 @@ func (m *metrics) enterNext() {
 }
 
 // nextBatch is the first non-empty batch after b and its number of jobs
-// (with more batches than jobs some are empty, and skipped; the last batch
-// takes the rest), from tables: small, so that sumNext inlines in the run
-// loop, where a call makes the compiler save every live value around it.
+// (with more batches than jobs some are empty; the last takes the rest).
 func (m *metrics) nextBatch(b int) (int, int64) {
 	nb := m.after[b]
 	return int(nb), m.jobsIn[nb]
@@ -206,9 +196,8 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 	m.resp.add(r)
 }
 
-// endUnit keeps the current unit's quantiles, adds its histograms to the
-// replication's and makes next the current unit (-1: the run has ended,
-// and the unit's histograms are freed).
+// endUnit keeps the unit's quantiles, adds its histograms to the
+// replication's and makes next current (-1: the end, histograms freed).
 func (m *metrics) endUnit(next int) {
 	if m.wait.counts == nil {
 		return // ended
@@ -229,9 +218,8 @@ func (m *metrics) endUnit(next int) {
 }
 
 // recordHandoutLast adds the course's quantity (V + X/mu - A_next)^+ of the
-// last job recorded by recordNext (known once the next job arrives, and
-// added before the next job is recorded): to its batch, where recordNext
-// left the cursor. One cursor serves both, so it costs no bookkeeping.
+// last job recorded by recordNext (known once the next job arrives, added
+// before it is recorded) to that job's batch, where the cursor still is.
 func (m *metrics) recordHandoutLast(v float64) {
 	*m.hand += v
 }

@@ -7,10 +7,9 @@ package lbsim
 //	MSER(d) = sum_{i>d} (y_i - ybar_d)^2 / (n-d)^2,
 //
 // the squared standard error of the truncated mean: truncating more removes
-// bias but leaves fewer observations. MSER-5 applies it to means of 5
-// consecutive observations; lbsim applies it to each replication's batch
-// means (5 per CI batch, 100 by default, so memory does not grow with N):
-// MSER-m with batches of N/100 jobs. The truncation is at most half the run.
+// bias but leaves fewer observations. lbsim applies it to each replication's
+// fine batch means (100 by default, so memory does not grow with N): MSER-m
+// with batches of N/100 jobs. The truncation is at most half the run.
 
 // mserTruncation returns d for the series y.
 func mserTruncation(y []float64) int {

@@ -32,18 +32,13 @@ var percentileProbs = func() []float64 {
 
 // Quantiles are estimates at Percentiles, in order.
 //
-// The point estimate is the quantile of all measured jobs (every
-// replication's, pooled); the interval is sectioning's (Asmussen and
-// Glynn, Stochastic Simulation, ch. III.5a): t_{0.975,n-1} s / sqrt(n), s
-// the standard deviation of the n units' own quantiles. A unit is a
-// replication, or with one replication one of the batches the means use
-// (Result.CIMethod): batch b holds the b-th block of measured jobs in the
-// order they are recorded, arrival order under FCFS and departure order
-// under PS and SRPT (where jobs leave out of order; the blocks are still
-// consecutive stretches of the run). Centring on the pooled quantile
-// rather than the mean of the units' avoids the units' bias, which at
-// p99.9 of a small batch is large. A quantile with fewer than tailJobs jobs
-// beyond it in a unit has no interval (CI95 NaN).
+// The point estimate is the quantile of all measured jobs, pooled; the
+// interval is sectioning's (Asmussen and Glynn, Stochastic Simulation, ch.
+// III.5a): t_{0.975,n-1} s / sqrt(n), s the standard deviation of the n
+// units' quantiles (Result.CIMethod's units; batches in recording order,
+// departures under PS and SRPT). Centring on the pooled quantile avoids
+// the units' bias, large at p99.9 of a small batch. Fewer than tailJobs
+// jobs beyond the quantile in a unit: no interval (CI95 NaN).
 type Quantiles [nPercentiles]Estimate
 
 // ExactQuantiles are the exact steady-state quantiles of the waiting and
@@ -59,22 +54,15 @@ type ExactQuantiles struct {
 
 // tailJobs is the fewest jobs beyond a quantile (n (1 - p), n the jobs of
 // the smallest unit) for which it gets an interval: below, a unit's
-// quantile hangs on the few long excursions of the queue it happened to
-// meet, the units' spread is skewed with the estimate (a unit without a big
-// excursion is low and its fellows alike) and the interval far too narrow.
-// The coverage study (coverage_test.go, "pct:" families: RND, K=4,
-// exponential sizes, 100,000 jobs, 200 seeds) measured, with 20 batches of
-// one replication, 0.66 for p99 response at load 0.9 (50 jobs beyond it a
-// batch) and 0.33 for p99.9 (5); with 5 replications, 0.82 for p99.9 at
-// 0.9 (100 a replication); 0.93 to 0.96 from 500 jobs on. Such a quantile
-// is shown without an interval (CI95 NaN): run longer or more
-// replications.
+// quantile hangs on the few long excursions of the queue it met, the
+// units' spread is skewed with the estimate and the interval far too
+// narrow. The coverage study (coverage_test.go, "pct:" families) found
+// coverage 0.33 to 0.82 with 5 to 100 jobs beyond, 0.93 to 0.96 from 500.
 const tailJobs = 200
 
-// sectioned are the quantiles of the pooled histogram with the half-widths
-// of the units' quantiles: units[u][i] is unit u's quantile at
-// percentiles[i] (NaN: a unit without jobs, left out), smallest the jobs
-// of the smallest unit that holds any (none without tailJobs beyond).
+// sectioned are the pooled histogram's quantiles with the half-widths of
+// the units' (Quantiles): units[u][i] is unit u's at percentiles[i] (NaN:
+// no jobs, left out), smallest the jobs of the smallest unit that has any.
 func sectioned(pooled *histogram, units [][nPercentiles]float64, smallest float64) Quantiles {
 	var at [nPercentiles]float64
 	pooled.quantiles(percentileProbs, at[:])

@@ -27,22 +27,18 @@ func (tr Trace) Len() int { return len(tr.Times) }
 // Mean is the mean job size of the trace.
 func (tr Trace) Mean() float64 { return NewEmpirical(tr.Sizes).Mean() }
 
-// MaxTraceJobs bounds the jobs of a trace, which is held in memory: an
-// endless stream (a pipe that never closes) stops at it with an error
-// instead of growing until the machine runs out of memory. The trace
-// generator of the load-moments study has the same bound.
+// MaxTraceJobs bounds the jobs of a trace, held in memory: an endless
+// stream (a pipe never closed) stops there with an error, not out of memory.
 const MaxTraceJobs = 50_000_000
 
 // traceJobLimit is MaxTraceJobs; tests lower it.
 var traceJobLimit = MaxTraceJobs
 
-// ReadTrace reads a CSV of "arrival_time,size" rows: exactly two fields a
-// row, numbers plain decimals (no hex, '_', '+' or Inf). A first row whose
-// fields are all ASCII names (a letter first, e.g. "arrival,size") is a
-// header; any other first row is data and must parse, so a mistyped first
-// row is an error, not a lost job. A UTF-8 byte order mark is dropped; blank lines and
-// lines starting with '#' are skipped. Errors name the line and the fix. At
-// most MaxTraceJobs jobs are read.
+// ReadTrace reads a CSV of "arrival_time,size" rows, numbers plain decimals
+// (no hex, '_', '+' or Inf), at most MaxTraceJobs. A first row of names
+// (isHeader) is a header; any other must parse: a mistyped first row is an
+// error, not a lost job. A UTF-8 byte order mark, blank lines and lines
+// starting with '#' are skipped. Errors name the line and the fix.
 func ReadTrace(r io.Reader) (Trace, error) {
 	var tr Trace
 	sc := bufio.NewScanner(r)
@@ -102,10 +98,9 @@ func ReadTrace(r io.Reader) (Trace, error) {
 }
 
 // isHeader reports whether every field is a column name: an ASCII letter or
-// '_' first, then only ASCII letters, digits, '_', ' ', '(', ')', '[', ']',
-// '/' and '-' (no '.', so "O.5" is a mistyped number, not a name; no other
-// script, so full-width digits "１２" are data that fails to parse, not a
-// name). Inf and NaN are numbers to strconv, so not names either.
+// '_' first, then only ASCII letters, digits and "_ ()[]/-" (no '.': "O.5"
+// is a mistyped number; no other script: full-width digits "１２" are data
+// that fails to parse). Inf and NaN are numbers to strconv, not names.
 func isHeader(fields []string) bool {
 	for _, f := range fields {
 		if f == "" || !(isASCIILetter(f[0]) || f[0] == '_') {
@@ -133,8 +128,7 @@ func clipText(s string) string {
 }
 
 // LoadTrace reads a trace CSV file (see ReadTrace). A file of 1 MiB or
-// more is parsed once per machine: its columns are kept in the parse cache
-// (parse_cache.go) under the SHA-256 of its content.
+// more is parsed once per machine (parse_cache.go).
 func LoadTrace(path string) (Trace, error) {
 	var parseErr error
 	cols, _, err := parseFile(path, "trace", "the trace CSV file", 2, func(r io.Reader) ([][]float64, error) {
@@ -171,8 +165,7 @@ func traceSource(tr *Trace) string {
 	return tr.Source
 }
 
-// traceKey is a trace's part of Config.Key: its length and a hash of its
-// values, whatever file they came from.
+// traceKey is a trace's part of Config.Key: its length and values' hash.
 func traceKey(c *Config) string {
 	if c.Trace == nil {
 		return "none"
@@ -180,8 +173,7 @@ func traceKey(c *Config) string {
 	return fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
 }
 
-// traceName is a trace's column: its file, or for one built in Go its
-// length and hash.
+// traceName is a trace's column: its file, else its length and hash.
 func traceName(tr *Trace) string {
 	switch {
 	case tr == nil:
@@ -202,10 +194,9 @@ func (tr Trace) WriteTrace(w io.Writer) error {
 	return bw.Flush()
 }
 
-// Load is the trace's offered load rho = lambda E[X] / sum(mu_k) on servers
-// of total speed capacity: lambda = (n-1)/(t_n - t_1) is the arrival rate
-// over the trace's span and E[X] its mean size. It is NaN when all arrivals
-// share one instant (no rate).
+// Load is the trace's offered load rho = lambda E[X] / capacity, lambda =
+// (n-1)/(t_n - t_1) the arrival rate over its span and E[X] its mean size;
+// NaN when all arrivals share one instant.
 func (tr Trace) Load(capacity float64) float64 {
 	n := tr.Len()
 	if n < 2 || !(tr.Times[n-1] > tr.Times[0]) {

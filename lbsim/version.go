@@ -14,34 +14,26 @@ import (
 )
 
 // The source of the code that determines a result row, compiled into every
-// binary that imports lbsim: the core package and the packages of this
-// module it imports, theory (the exact values beside each mean),
-// internal/floats (how a row's numbers are printed) and internal/number (how
-// the numbers of specs and traces are read). The notebook helpers, figures,
-// tables, studies, shard files and the command line present rows but do not
-// compute them, so editing them (the report style, a figure's legend) keeps
-// every cached result. Embedding the source
-// files themselves (not a generated hash of them) means the version cannot
-// go stale: the go command reads the same files for the embed as for the
-// compiler, and rebuilds lbsim whenever any of them changes. Test files are
-// embedded too but left out of the hash; TestCodeVersionCoversSources checks
-// that the patterns follow the core's imports.
+// binary that imports lbsim: the core package and the module's packages it
+// imports, not those that only present rows (notebooks, figures, the
+// command), so editing them keeps every cached result. Embedding the files,
+// not a generated hash, means the version cannot go stale. Test files are
+// embedded but not hashed; TestCodeVersionCoversSources checks that the
+// patterns follow the core's imports.
 //
 //go:embed *.go theory/*.go internal/files/*.go internal/floats/*.go internal/number/*.go
 var sourceFS embed.FS
 
-// buildTag is mixed into CodeVersion. It is empty unless set at link time,
-// e.g. go build -ldflags "-X github.com/perfeval/lbsim/lbsim.buildTag=fix-42",
-// to tell apart two builds of the same source (a local patch in a dependency,
-// an experiment).
+// buildTag is mixed into CodeVersion, to tell apart two builds of the same
+// source (a patched dependency, an experiment): empty unless set at link
+// time, go build -ldflags "-X github.com/perfeval/lbsim/lbsim.buildTag=fix-42".
 var buildTag string
 
 // CodeVersion identifies the simulator code that is running: the SHA-256 of
-// the non-test source files of lbsim and lbsim/theory (as compiled into this binary),
-// the Go toolchain and the gonum version it was built with (distributions
-// and quantiles come from gonum), and buildTag. Sweep ids and
-// cached notebook results include it, so results of two different builds are
-// never mixed and a bug fix never serves numbers of the code it fixed.
+// the core's non-test source files (as compiled into this binary), the Go
+// toolchain, the gonum version (distributions and quantiles) and buildTag.
+// Sweep ids and cached notebook results include it, so results of two
+// builds are never mixed and a bug fix never serves its bug's numbers.
 func CodeVersion() string { return codeVersion() }
 
 var codeVersion = sync.OnceValue(func() string {
