@@ -9,10 +9,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"math"
 	"reflect"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -378,7 +378,7 @@ func Find(rows []Row, label string, load float64) (Row, error) {
 	switch len(found) {
 	case 0:
 		return Row{}, fmt.Errorf("no row for policy %q at load %v: the rows have policies %s and loads %s",
-			label, load, strings.Join(sortedKeys(labels), ", "), fmtLoads(loads))
+			label, load, strings.Join(slices.Sorted(maps.Keys(labels)), ", "), fmtLoads(loads))
 	case 1:
 		return found[0], nil
 	}
@@ -458,24 +458,11 @@ func Select(rows []Row, keep func(Row) bool) []Row {
 	return out
 }
 
-func sortedKeys(m map[string]bool) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
+// fmtLoads is the loads, ascending, as the tables print them.
 func fmtLoads(m map[float64]bool) string {
-	xs := make([]float64, 0, len(m))
-	for x := range m {
-		xs = append(xs, x)
-	}
-	sort.Float64s(xs)
-	parts := make([]string, len(xs))
-	for i, x := range xs {
-		parts[i] = fmtNum(x)
+	var parts []string
+	for _, x := range slices.Sorted(maps.Keys(m)) {
+		parts = append(parts, fmtNum(x))
 	}
 	return strings.Join(parts, ", ")
 }

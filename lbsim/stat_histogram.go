@@ -146,13 +146,6 @@ func (h *histogram) merge(o histogram) {
 	}
 }
 
-// quantile is the q-quantile (see quantiles).
-func (h *histogram) quantile(q float64) float64 {
-	var out [1]float64
-	h.quantiles([]float64{q}, out[:])
-	return out[0]
-}
-
 // quantiles sets out[i] to the ps[i]-quantile (ps increasing), in one pass:
 // the point where the counts' distribution function, spread evenly within
 // each bin (1/64 of an octave, across which a smooth density is nearly

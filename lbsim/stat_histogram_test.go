@@ -126,3 +126,10 @@ func TestHistogramZeroCounters(t *testing.T) {
 		t.Errorf("merged bin 0 holds %d, want 1200", z)
 	}
 }
+
+// quantile is the q-quantile (see quantiles).
+func (h *histogram) quantile(q float64) float64 {
+	var out [1]float64
+	h.quantiles([]float64{q}, out[:])
+	return out[0]
+}
