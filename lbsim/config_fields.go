@@ -10,14 +10,12 @@ import (
 )
 
 // Settings. Every setting of a configuration is one row of the table
-// fields below: its name (the command-line flag -name, and with '_' for '-'
-// its sweep-file key and result column), its label in a notebook's
-// controls, the Go field it sets, its one-line doc, its default, how its
-// text is read and written, and its part of Config.Key. The command line's
-// flags and help, sweep files (Grid's JSON form), Config.Key, the sweep id,
-// the result columns (Row and the run's JSON), nb.FieldAdvice and the
-// explorer's controls all come from it: adding a setting is a row here and
-// the code that uses it.
+// fields below: its name (the flag -name; with '_' for '-' its sweep-file
+// key and result column), its label in a notebook's controls, the Go field
+// it sets, its doc, its default, its text form and its part of Config.Key.
+// The flags and help, sweep files, Config.Key, the sweep id, the result
+// columns, nb.FieldAdvice and the explorer's controls all come from it:
+// adding a setting is a row here and the code that uses it.
 
 // A Field is one setting of a configuration (or of a sweep), as the table
 // declares it. Its value is text in the command line's syntax: Set reads
@@ -373,13 +371,11 @@ func (f *Field) key(c *Config) string {
 }
 
 // Key is a canonical text naming every setting that affects the numbers
-// of a run (every field of the table but Workers), for caches (nb.Cached,
-// nb.RunAll). It stays short at any K: speeds are runs of equal values
-// ("5@2,5@1"), and traces, long size-law specs (sizesName) and long
-// speed lists enter through a hash of their values. A policy of one's own
-// enters through what it does (policyKey), not only its String(); if its
-// probe does not finish within its budget, the key says so and caches
-// must not use it (KeyUnfinished).
+// of a run, for caches (nb.Cached, nb.RunAll). It stays short at any K:
+// speeds are runs of equal values ("5@2,5@1"), and traces, long size-law
+// specs and long speed lists enter through a hash. A policy of one's own
+// enters through what it does (policyKey); if its probe does not finish,
+// the key says so and caches must not use it (KeyUnfinished).
 func (c Config) Key() string {
 	var b strings.Builder
 	for i := range fields {

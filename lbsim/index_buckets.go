@@ -8,10 +8,9 @@ package lbsim
 // they share a record (at): at large K, or with one index a dispatcher, a
 // move then misses the cache once for the server, not twice.
 //
-// The buckets hold all K servers (newCountBuckets) or some of them
-// (newCountBucketsOf: SED's speed groups, which share one at array), named
-// by their index among the K either way: a group's server needs no second
-// index, and no second record to look it up.
+// The buckets hold all K servers or some of them (newCountBucketsOf: SED's
+// speed groups, sharing one at array), named by their index among the K
+// either way, so a group's server needs no second index.
 type countBuckets struct {
 	at      []bucketSlot // per server of the K
 	ord     []int32

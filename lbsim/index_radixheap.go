@@ -12,8 +12,9 @@ import (
 // highest bit in which its float64 encoding differs from the last popped key's
 // (non-negative floats order as their encodings); popping the minimum moves
 // the entries of one bucket to lower ones. An entry moves at most 64 times
-// (16 in a wide heap, see bucket), and pushes and moves append to a few slices read in order, where a binary
-// or 4-ary heap of K = 100,000 servers misses the cache at every level.
+// (16 in a wide heap, see bucket), and pushes and moves append to a few
+// slices read in order, where a binary or 4-ary heap of K = 100,000
+// servers misses the cache at every level.
 type radixHeap struct {
 	last uint64 // encoding of the last key popped: every key is >= it
 	n    int
@@ -27,12 +28,10 @@ type radixHeap struct {
 
 	held *backlog // charged for the buckets' capacity (nil: not charged)
 
-	// soon, if set (far), loads the state its owner keeps of server k, for the
-	// servers of a settle of at most soonMax entries: these are the next
-	// ones to come up, and at large K each one's state is a cache miss
-	// when it does, one departure after the other; loaded at the settle,
-	// independently, they are in cache by then. touched sums what it
-	// returns, only so that the loads are kept.
+	// soon, if set (far), loads its owner's state of server k for the
+	// servers of a settle of at most soonMax entries, the next to come up:
+	// at large K each is a cache miss, one departure after the other, where
+	// loaded together at the settle they overlap. touched keeps the loads.
 	soon    func(k int32) uint64
 	touched uint64
 
@@ -49,10 +48,8 @@ const soonMax = 512
 // highest digit in which a key's encoding differs from last's (its level),
 // and the key's value there, so that buckets are in the order of their
 // keys. A settle moves an entry down at least a level, and there are 16
-// levels, not 64: at K = 100,000 servers, where the heap holds about K
-// entries, an entry moves 4.8 times before it pops instead of 8.8. Only the
-// far servers' heaps are wide: with every heap wide, the notebooks' runs
-// (K <= 1000) made `make reports` slower, 314-324 s against 273-286 s.
+// levels, not 64, so an entry moves fewer times before it pops. Only the
+// far servers' heaps are wide: at K <= 1000 wide heaps were slower.
 const (
 	wideBits     = 4
 	radixBuckets = 1 + 64/wideBits<<wideBits // 257; bit-wide buckets use 0..64

@@ -5,9 +5,7 @@ import "math"
 // scanServers is the largest K at which leastWork keeps its live index of
 // busy servers as freeScan, a scan of the K free times, rather than as the
 // radix heap, whose push, settle and pop cost more than the scan with few
-// servers: measured (BenchmarkJIQLWLSmallK's model, thread CPU time) the
-// scan is 1.7-2 times as fast at K = 2, 10-30% at K = 24, even at K = 32
-// and 10-20% slower at K = 64.
+// servers (BenchmarkJIQLWLSmallK: they break even near K = 32).
 const scanServers = 24
 
 // scansFree is whether leastWork's live index of k servers is a freeScan.

@@ -15,10 +15,9 @@ import (
 // several dispatchers (Config.Dispatchers) the value is shared and each
 // dispatcher has its own View, stream, board and Start's value.
 //
-// What lbsim knows of a policy beyond its behaviour is one value, its
-// [Description] (what it reads, how many servers it asks a job, its label,
-// its size classes, ...), which a policy of your own gives by a Describe
-// method. Three more optional methods are behaviour:
+// What lbsim knows of a policy beyond its behaviour is its [Description],
+// which a policy of your own gives by a Describe method. Three more
+// optional methods are behaviour:
 //
 //	Describe(c Config) Description       its facts under c
 //	Validate(k int, sizes SizeLaw) error its checks against K servers and the size law
@@ -87,9 +86,8 @@ type builtinFacts struct {
 	// system (Theory). A policy of one's own with Start is taken to.
 	history bool
 	// split is its classes of jobs and their servers, for a policy that
-	// splits the jobs without reading the servers (RND, RR, SITA, their
-	// weighted variants, LSQ without messages), nil when it reads them or
-	// c does not determine the split.
+	// splits the jobs without reading the servers (RND, RR, SITA, LSQ
+	// without messages); nil when c does not determine the split.
 	split []classSplit
 	// sampled is d for a policy that sends each job to one of d servers
 	// sampled uniformly, with or without replace (the d-sampling bound of
@@ -100,8 +98,7 @@ type builtinFacts struct {
 	// every server carries the load rho (instability).
 	symmetric bool
 	// balances: on live state it sends every job to a server least loaded
-	// of all K (LWL, JSQ, SED), so no server's queue grows while another's
-	// is shorter (balances).
+	// of all K (LWL, JSQ, SED; see balances).
 	balances bool
 	// reportsIdle: it learns of idle servers from their messages (JIQ),
 	// which the run counts (Result.MessagesPerJob).
@@ -111,14 +108,11 @@ type builtinFacts struct {
 	// to every dispatcher (Config.dispatcherBytes).
 	stateBytes int64
 	// jobIndexes is the number of live indexes holding an entry for each
-	// job in the system (JSQ's a dispatcher, LWL's and JIQ's beyond a
-	// scan's servers, JIQ's I-queues, LSQ's), for the per-job state
-	// (perJobBytes).
+	// job in the system, for the per-job state (perJobBytes).
 	jobIndexes int64
-	// gapSCV is the SCV of the gaps between the jobs of the servers of q,
-	// for arrival gaps of SCV c0, where they are not a random split's
-	// (round robin's turns), for the run-length analysis; nil: a random
-	// split's (see gapSCV).
+	// gapSCV is the SCV of the gaps between the jobs of q's servers for
+	// arrival gaps of SCV c0 (round robin's turns); nil: a random split's
+	// (see gapSCV).
 	gapSCV func(c0 float64, q serverLoad) float64
 	// advice is added to Validate's error for an overloaded server (SITA:
 	// the groups that balance the loads).
@@ -155,9 +149,8 @@ type builtin interface {
 	newDispatcher(s *sim) dispatcher
 }
 
-// impl is p as lbsim asks it: a built-in policy itself, any other through
-// its exported methods (yours). A type of one's own that embeds a built-in
-// one has its methods only by promotion, and is one's own.
+// impl is p as lbsim asks it: a built-in policy itself, any other (one that
+// embeds a built-in one too) through its exported methods (yours).
 func impl(p Policy) builtin {
 	if b, ok := p.(builtin); ok && !embedsBuiltin(reflect.TypeOf(p)) {
 		return b
@@ -242,10 +235,9 @@ func checkRetired(p Policy) error {
 	return nil
 }
 
-// Describe is what lbsim knows of p under c: the policy's own Description
-// (a built-in's, or a policy of one's own's Describe), what it leaves
-// unsaid read as Description's zero value says. Probes is -1 when not
-// known.
+// Describe is what lbsim knows of p under c: its Description, what it
+// leaves unsaid read as Description's zero value says, and Probes -1 when
+// not known.
 func Describe(p Policy, c Config) Description { return describe(p, &c) }
 
 func describe(p Policy, c *Config) Description {

@@ -52,13 +52,10 @@ func (p JIQ) String() string {
 	return spec
 }
 
-// describe: it reads the servers' workloads (idle or not), learns of idle
-// servers from their reports, one message each (not by probing:
-// Result.MessagesPerJob), and treats the servers alike. Without I-queues
-// (one dispatcher; a board refuses the options) d and withdraw do nothing,
-// so its key is plain JIQ's, and it keeps LWL's index of the K servers
-// (its entries, a job each, beyond a scan's few servers). With I-queues a
-// dispatcher is a front of the shared ones (sim_iqueues.go), a token each.
+// describe: workloads (idle or not), and idle servers learnt from their
+// reports, a message each. Without I-queues (one dispatcher) d and withdraw
+// do nothing, so its key is plain JIQ's, and it keeps LWL's index (a job
+// each beyond a scan's few servers); with I-queues, a token each.
 func (p JIQ) describe(c *Config) Description {
 	d := Description{Label: "JIQ", Reads: Workload, builtinFacts: builtinFacts{symmetric: true, reportsIdle: true,
 		actsAs: p, stateBytes: indexBytes * int64(c.Servers)}}
@@ -97,13 +94,11 @@ func (p JIQ) validate(c *Config) error {
 
 func (p JIQ) start(*View) Policy { return p }
 
-// theory: with exponential sizes at small K (up to
-// theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
-// chain (theory.DispatchExact); otherwise, with equal speeds, the limit
-// K -> infinity, where every job finds an idle server and does not wait.
-// With I-queues (several dispatchers), with withdrawals, equal speeds
-// (FCFS or PS) and an even split, the mean-field limit K, M -> infinity at r = K/M
-// (theory.JIQWithdrawals); without withdrawals none is coded.
+// theory: with exponential sizes at small K (theory.DispatchMaxServers, any
+// speeds, FCFS or PS) the exact Markov chain; otherwise, with equal speeds,
+// the limit K -> infinity, where every job finds an idle server. With
+// I-queues, withdrawals, equal speeds and an even split, the mean-field
+// limit K, M -> infinity at r = K/M (iqueueTheory); without withdrawals none.
 func (p JIQ) theory(c Config) (Reference, bool) {
 	if p.iqueued(&c) {
 		return p.iqueueTheory(c)

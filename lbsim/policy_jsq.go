@@ -103,15 +103,12 @@ func (p JSQ) newDispatcher(s *sim) dispatcher {
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s, newCountBuckets(s.k)) })
 }
 
-// leastCount is JSQ over all K servers: servers kept in count buckets (O(1)
-// per change, uniform among the shortest). Live under FCFS, each job's
-// departure time is known when it is sent: a monotone radix heap holds one
-// entry a job, and the departures due before an arrival take one from their
-// server's count. Live under PS and SRPT an arrival can move the
-// departures: a 4-ary heap of the servers' next departures brings their
-// counts up to date. On a board the buckets are rebuilt at each refresh.
-// The index b picks the server: the fewest jobs (countBuckets, JSQ) or the
-// shortest expected delay (speedBuckets, SED).
+// leastCount is JSQ over all K servers: their counts in an index b, O(1) a
+// change, that picks the fewest jobs (countBuckets, JSQ) or the shortest
+// expected delay (speedBuckets, SED). Live under FCFS a job's departure is
+// known when it is sent: a monotone radix heap holds one entry a job. Under
+// PS and SRPT an arrival can move the departures: a 4-ary heap of the
+// servers' next departures. On a board b is rebuilt at each refresh.
 type leastCount struct {
 	s    *sim
 	b    countIndex

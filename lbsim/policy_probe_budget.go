@@ -11,32 +11,25 @@ import (
 
 // The probe behind Config.Key (policyFingerprint) runs a user's Pick, which
 // may never return there even though it does in the user's own runs: a
-// Pick that draws servers until it finds one with fewer than 3 jobs returns
-// at once on a lightly loaded system, and never on a loaded probe system
-// where every server holds 3 (time stands still during Pick). So the probe
-// is bounded twice:
+// Pick that draws servers until one has fewer than 3 jobs never returns on
+// a probe system where every server holds 3 (time stands still during
+// Pick). So the probe is bounded twice:
 //
-//   - By count: every call of a View method is charged to the probe's
-//     budget, at most maxProbeViewCalls for one job (Start's calls go to
-//     the first). The call over it panics with probeStop, which the probe
-//     recovers; the recorder checks again after each pick, in case Pick
-//     recovered it itself. A count is the same on every machine: a policy
-//     within it has the same key everywhere, and one over it the same
-//     "did not finish" key.
-//   - By the clock, last: the probe runs on a goroutine of its own, which
-//     Key waits for at most probeTimeout. Only a Pick that neither returns
-//     nor calls its View (or a very slow one) gets there.
+//   - By count: every View call is charged to the probe's budget, at most
+//     maxProbeViewCalls a job (Start's calls go to the first); the call over
+//     it panics with probeStop, and picked checks again in case Pick
+//     recovered it. A count is the same on every machine, and so the key.
+//   - By the clock, last: Key waits for the probe's goroutine at most
+//     probeTimeout, for a Pick that neither returns nor calls its View.
 //
 // Either way the key says that the probe did not finish, and why
-// (KeyUnfinished): it names no known behaviour, so no cache may serve or
-// store a result under it (nb does not, and says so).
+// (KeyUnfinished), so no cache may serve or store a result under it.
 //
-// Go cannot stop a goroutine from outside. The probe Key stops waiting for
-// is marked abandoned: its next View call, or the end of its pick, panics
-// and ends it. A Pick that spins without calling its View keeps a CPU busy
-// until the program ends (in a notebook, with the cell). So that a sweep
-// does not leave one such goroutine per configuration, a policy value whose
-// probe was abandoned is not probed again by this program (abandoned).
+// Go cannot stop a goroutine from outside: an abandoned probe panics at its
+// next View call or the end of its pick, and one that spins without calling
+// its View keeps a CPU busy until the program ends. So that a sweep does
+// not leave one such goroutine per configuration, a policy value whose
+// probe was abandoned is not probed again (abandoned).
 
 // maxProbeViewCalls is the most View calls a Pick may make for one job in
 // the probe: a thousand per server at the probe's largest K, about 10 ms.

@@ -39,29 +39,24 @@ func (p WeightedRoundRobin) newDispatcher(s *sim) dispatcher {
 }
 
 // smoothRR is one replication's smooth weighted round robin in O(log G) a
-// job, G the number of distinct weights. After n jobs, of which c_k went to
-// server k, server k's current value is n w_k - W c_k (W = sum(w)), and the
-// job goes to the first server of the largest. Among servers of one weight
-// that is the first of those with the fewest jobs: they take turns in
-// server order, so each group keeps its turn (next) and the count of its
-// completed rounds (c of the server whose turn it is), and a job needs only
-// the largest of the G values v_g(n) = n w_g - W rounds_g (ties to the
-// lower server index): the upper envelope of G lines at n.
+// job, G the number of distinct weights. After n jobs, c_k of them to server
+// k, server k's current value is n w_k - W c_k (W = sum(w)). Servers of one
+// weight take turns in server order, so each group keeps its turn (next)
+// and its completed rounds, and a job needs only the largest of the G
+// values v_g(n) = n w_g - W rounds_g (ties to the lower server): the upper
+// envelope of G lines at n.
 //
 // A kinetic tournament keeps it (Basch, Guibas and Hershberger, "Data
 // structures for mobile data", 1999): a complete binary tree over the
 // groups whose every node holds the larger of its children's winners and
-// the first step at which that may change. Between picks of its groups a
-// node's winner changes only where the loser's line crosses the winner's,
-// at n = W (r_l - r_w) / (w_l - w_w) for a steeper loser, never for a
-// flatter one. Each job replays the nodes due (their comparisons made at n
-// as the linear scan makes them, so the picks are the scan's: the order
-// on (value, server) is total, and every node's winner is the largest of
-// its subtree), picks the root's winner and replays the path of the group
-// picked. A due step is conservative, a step early or more (rounding),
-// which only repeats a comparison. The replays are O(log G) a job
-// amortised: a node's winner changes at most as often as the upper
-// envelope of its subtree's line segments (a segment per pick) has pieces.
+// the first step at which that may change, where a steeper loser's line
+// crosses the winner's, n = W (r_l - r_w) / (w_l - w_w). Each job replays
+// the nodes due (comparing at n as the linear scan does, on the total order
+// of (value, server), so the picks are the scan's), picks the root's winner
+// and replays the path of the group picked. A due step may be early
+// (rounding), which only repeats a comparison. The replays are O(log G) a
+// job amortised: a node's winner changes at most as often as the upper
+// envelope of its subtree's line segments (one a pick) has pieces.
 type smoothRR struct {
 	groups []wrrGroup
 	total  float64 // W

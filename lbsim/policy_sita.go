@@ -162,13 +162,10 @@ func (p SITA) String() string {
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
 
-// describe: it reads no server state; its size classes are its groups,
-// and it splits the jobs by them (split); its c is the servers of its
-// first group (the shortest jobs'). The label is SITA-c; a size cut changes
-// the numbers, so it is named too (SITA-5 (cut 2)). Without one the label
-// stays SITA-c, which notebooks parse. Several groups are SITA-C1/C2/C3
-// (cuts X1/X2) and SITA-E (G groups). Its dispatcher keeps its cutoffs and
-// a stream.
+// describe: no server state; its size classes are its groups, by which it
+// splits the jobs; c is its first group's servers. Labels: SITA-c (which
+// notebooks parse), SITA-5 (cut 2), SITA-C1/C2/C3 (cuts X1/X2), SITA-E (G
+// groups).
 func (p SITA) describe(c *Config) Description {
 	d := Description{Label: fmt.Sprintf("SITA-%d", p.C), Reads: NoState, C: p.C, builtinFacts: builtinFacts{
 		advice: func() string { return p.loadAdvice(c) }}}
@@ -339,10 +336,9 @@ func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	return cuts, err
 }
 
-// equalLoadMemo: a configuration asks for its cutoffs many times
-// (Validate, the model of the loads, its classes, each replication's
-// dispatcher), and at K = 1000 they take about 20 ms to find. They are
-// read, never written, by their users.
+// equalLoadMemo: a configuration asks for its cutoffs many times (Validate,
+// the load model, its classes, each replication), and at large K they are
+// slow to find. Their users only read them.
 var equalLoadMemo = struct {
 	sync.Mutex
 	cuts map[equalLoadKey][]float64
@@ -504,11 +500,9 @@ func (p SITA) loadAdvice(c *Config) string {
 	return ""
 }
 
-// theory: by Poisson thinning each server of a group is an M/G/1 queue of
-// rate lambda p_g / n_g (n_g its servers) at its own speed, fed by its
-// class's conditional moments (see split and splitTheory): two-point sizes
-// without a cut (M/D/1 per group), or any law with cutoffs; each class's
-// mean is the average over its servers.
+// theory: each server of group g is an M/G/1 queue of rate lambda p_g / n_g
+// at its own speed, fed by its class's conditional moments (splitTheory);
+// M/D/1 per group for two-point sizes without a cut.
 func (p SITA) theory(c Config) (Reference, bool) {
 	fcfs := "M/G/1 per group (conditional moments)"
 	if _, tp := c.Sizes.(TwoPoint); tp && p.Cut == 0 && p.C != 0 {

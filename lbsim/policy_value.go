@@ -9,23 +9,17 @@ import (
 	"unsafe"
 )
 
-// A policy's value is its spec: the replications of a run, on parallel
-// workers, and Config.Key's probe all start from it, so a run must not
-// change it. State a policy keeps from job to job belongs in the value its
-// Start method gives each replication and dispatcher (see Policy).
-//
-// So that no run can change the user's value, or race another one over
-// it, each replication (and each probe run of Config.Key) works on its own
-// copy of a policy of one's own (policyCopy), and checks when it ends that
-// the copy is as it was (dataHash): a policy that changed it, whether Pick
-// counted jobs in a field of a pointer receiver, filled a map or drew from
-// a random source of its own, is refused with an error that says where its
-// state belongs. The copy and the two hashes cost a walk of the value per
-// replication, nothing per job. A built-in policy has its own dispatcher
-// (newDispatcher), which keeps its state apart, and is never copied; nor is a
-// value that holds no pointer, slice, map or interface, which nothing can
-// change. What reflect cannot reach is not seen: state captured in a
-// closure (a func field), sent down a channel or kept in a global.
+// A policy's value is its spec, which a run must not change (see Policy).
+// So that no run can change the user's value, or race another one over it,
+// each replication (and each probe run of Config.Key) works on its own copy
+// of a policy of one's own (policyCopy), and checks when it ends that the
+// copy is as it was (dataHash): a policy that changed it (Pick counting jobs
+// in a field of a pointer receiver, filling a map, drawing from a random
+// source of its own) is refused with an error that says where its state
+// belongs. This costs a walk of the value per replication, nothing per job.
+// A built-in policy (whose dispatcher keeps its state apart) is never
+// copied, nor a value without pointer, slice, map or interface. What reflect
+// cannot reach is not seen: state in a closure, a channel or a global.
 
 // ownPolicy is the value of p that one replication runs on, and the hash
 // of its data to compare with when the replication ends (see policyKept);

@@ -4,12 +4,10 @@ import "fmt"
 
 // View is what a policy sees of the servers when a job arrives: live state,
 // or the board refreshed every T time units (plus the dispatcher's tally of
-// its own sends since the refresh), whichever the configuration says. With
-// several dispatchers each has its own View, stream and board (see
-// Dispatcher). It is valid only during Pick. In the probe behind
-// Config.Key every call of its methods is counted against a budget
-// (probeBudget): a Pick that loops for ever reading the servers is stopped
-// there; in a run a call costs a test of a nil pointer.
+// its own sends since), whichever the configuration says; each dispatcher
+// has its own (see Dispatcher). It is valid only during Pick. In the probe
+// behind Config.Key its calls count against a budget (probeBudget), which
+// stops a Pick that loops for ever; in a run a call costs a nil test.
 type View struct {
 	s *sim
 	t float64

@@ -9,24 +9,18 @@ import (
 // The own view (Config.View = OwnView) is what a proxy that counts its own
 // connections knows: each dispatcher sees, for each server, exactly the
 // jobs it sent there that are still there (the responses pass through it),
-// and nothing of the other dispatchers' jobs; no message is sent. A policy
-// that reads job counts (JSQ, JSQ-d, SED, SED-d) reads those counts; with
-// one dispatcher they are the servers' true counts, and the run is the
-// live one to the bit.
+// and nothing of the other dispatchers' jobs; no message is sent. Policies
+// that read job counts read those; with one dispatcher they are the true
+// counts, and the run is the live one to the bit.
 //
-// The counts have one home, ownView.count, read by View.Count and by JSQ
-// and SED over all K (leastCount). Under FCFS a job's departure is known
-// when it is sent (the server's new free time), and a dispatcher's jobs at
-// a server leave in the order it sent them: each dispatcher keeps, for
-// each server, the departures of its jobs there in a FIFO of its own (as
-// the servers keep theirs for live counts), dropped when it reads the
-// count. Under PS and SRPT a departure is known only when it happens: the
-// job carries its dispatcher (jobRecord.owner) and each server counts each
-// dispatcher's jobs (servers.owned); bringing the server up to the
-// arrival takes the departed jobs from their dispatchers' counts. Nothing
-// is allocated per job beyond its entry. JSQ and SED over all K servers
-// already count the jobs they are told of (leastCount): under the own view
-// each is told only of its own.
+// The counts have one home, ownView.count, read by View.Count. Under FCFS a
+// job's departure is known when it is sent, and a dispatcher's jobs at a
+// server leave in the order it sent them: each dispatcher keeps a FIFO of
+// their departures for each server. Under PS and SRPT a departure is known
+// only when it happens: the job carries its dispatcher (jobRecord.owner)
+// and each server counts each dispatcher's jobs (servers.owned). JSQ and
+// SED over all K already count the jobs they are told of (leastCount), and
+// under the own view each is told only of its own.
 
 // ViewKind is what the dispatchers see of the servers' job counts.
 type ViewKind uint8
@@ -103,10 +97,8 @@ type ownView struct {
 }
 
 // count is the number of the dispatcher's jobs at server k at t (t must
-// not decrease between calls for the same server): under FCFS its FIFO's
-// departures after t; under PS and SRPT, server k brought up to t (its
-// departures recorded in m and taken from their dispatchers' counts), then
-// its count.
+// not decrease between calls for the same server); under PS and SRPT it
+// brings server k up to t first, recording its departures in m.
 func (o *ownView) count(k int, t float64, m *metrics) int {
 	if o.srv != nil {
 		o.srv.count(k, t, m)

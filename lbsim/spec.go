@@ -10,10 +10,8 @@ import (
 
 // Specs are the short strings of the command line, of sweep files and of
 // every String method: "name" or "name:key=value,...", or for list-valued
-// families "name:v1,v2,...". The families of policies, size laws and
-// arrival processes are in registries (registry.go; each family registers
-// itself in its own file), which parse specs into validated values or
-// errors naming the offending part.
+// families "name:v1,v2,...". Registries (registry.go) parse them into
+// validated values, or errors naming the offending part.
 
 // splitSpec splits "name:k=v,k=v" into the name and its parameters.
 func splitSpec(spec string) (string, string) {
@@ -178,10 +176,8 @@ func parseDiscipline(s string) (Discipline, error) {
 // splitList splits a comma-separated list of specs, keeping a spec's own
 // comma-separated parameters with it: a piece without ':' that is key=value,
 // looks like a number or is empty continues the previous spec
-// ("sita:cut=10,c=20", "modal:100,500"; "modal:1,,2" stays one spec for its
-// parser to refuse); any other piece is a spec of its own (rnd, jsq). Each
-// spec is joined once from its trimmed pieces, so the work is linear in the
-// length of s.
+// ("sita:cut=10,c=20", "modal:100,500", "modal:1,,2" for its parser to
+// refuse). Each spec is joined once, so the work is linear in len(s).
 func splitList(s string) []string {
 	pieces := strings.Split(s, ",")
 	var out []string
