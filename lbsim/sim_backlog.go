@@ -10,26 +10,22 @@ import (
 )
 
 // The backlog is the per-job state of the jobs in the system: the FCFS
-// departure queues kept for job counts (8 bytes a job), the live indexes
-// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job, JSQ's in each of
-// M dispatchers' indexes; none for LWL and
-// JIQ with one dispatcher on at most scanServers servers) and the PS and
-// SRPT queues (a heapJob a job). A stable system keeps it small; an unstable one (load
-// >= 1 with -overload, a ramp above 1) grows it with every job. Each
-// replication charges the capacity of those buffers, when they grow, to
-// its backlog (twice for a slice grown by a copy, growHeld: the copy it
-// was grown from is held with it, then garbage until collected; charged
-// once, an overloaded PS server peaked at 2.82 GiB at the 2.0 GiB limit), and ends with an error at the limit (Config.backlogLimit),
-// so that no configuration needs more than MaxMemory.
+// departure queues kept for job counts, the policies' live indexes
+// (perJobBytes) and the PS and SRPT queues. A stable system keeps it
+// small; an unstable one (load >= 1 with -overload, a ramp above 1) grows
+// it with every job. Each replication charges the capacity of those
+// buffers to its backlog as they grow (twice for a slice grown by a copy,
+// growHeld: the old copy is garbage until collected), and ends with an
+// error at the limit (Config.backlogLimit), so that no configuration needs
+// more than MaxMemory.
 
 // backlog is one replication's account of per-job state, in bytes.
 type backlog struct {
 	bytes, limit int64
 	// spare holds the buffers of FCFS departure queues that emptied, by
 	// the log2 of their length, for the next queue to grow past its inline
-	// one: a server's queue rises past it and empties again and again, and
-	// without them each rise allocates (0.017 a job under JSQ-2). Released
-	// from the account, they are at most what it held at its peak.
+	// one: queues rise past it and empty again and again, and each rise
+	// would allocate. Released from the account, they are at most its peak.
 	spare [32][][]float64
 }
 
@@ -75,10 +71,9 @@ func (b *backlog) giveBack(buf []float64) {
 // done returns what the ended replication held to the shared account.
 func (b *backlog) done() { b.release(b.bytes) }
 
-// growHeld makes room in the full slice s for one more element, as
-// append would, and charges the growth to held (if not nil). Callers
-// test len(s) == cap(s) first: one comparison a job, and this call out of
-// the run loop.
+// growHeld makes room in the full slice s for one more element, as append
+// would, and charges the growth to held (if not nil). Callers test len(s)
+// == cap(s) first, which keeps this call out of the run loop.
 //
 //go:noinline
 func growHeld[T any](held *backlog, s []T) []T {
@@ -148,10 +143,9 @@ const (
 // perJobBytes is the per-job state a job in the system holds under c: PS
 // or SRPT queues; under FCFS, departure queues when job counts are read (by
 // the policy, on a board, or sampled), and the policy's live indexes
-// (Description's jobIndexes: JSQ's one a dispatcher, LWL's and JIQ's
-// beyond scanServers servers, JIQ's I-queues, LSQ's shared one). LWL's
-// index drops a server's stale entries as it picks the server, so it holds
-// about two a server, but is counted as if a job each.
+// (Description's jobIndexes). LWL's index drops a server's stale entries
+// as it picks the server, so it holds about two a server, but is counted
+// as a job each.
 func (c *Config) perJobBytes() int64 {
 	if c.Discipline.Preemptive() {
 		return heapJobBytes
@@ -163,8 +157,7 @@ func (c *Config) perJobBytes() int64 {
 		b += fifoJobBytes // the dispatcher's, beside the servers' for the time series
 	}
 	// The departure FIFOs: the servers', or under the own view the
-	// dispatchers' (a job in its dispatcher's only), or for JSQ and SED
-	// over all servers the index above.
+	// dispatchers' (one a job), or for JSQ and SED over all K the index.
 	if c.SampleEvery > 0 || (c.Policy != nil && desc.Reads&Count != 0 && !index) {
 		b += fifoJobBytes
 	}
@@ -180,9 +173,8 @@ func (c *Config) backlogReserve() int64 {
 
 // backlogLimit is the per-job state the replications running at once may
 // hold in all (heldAll): half of the memory the rest of the configuration
-// leaves (the other half for a growing buffer's old copy and the
-// collector's slack). checkBounds makes it at least backlogReserve for
-// each replication of the configuration running at once.
+// leaves (the other half for old copies and the collector's slack).
+// checkBounds makes it at least backlogReserve a replication running.
 func (c *Config) backlogLimit() int64 {
 	return (memoryLimit - c.fixedMemory()) / 2
 }

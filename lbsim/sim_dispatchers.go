@@ -9,26 +9,20 @@ import (
 // Several dispatchers (Config.Dispatchers = M > 1). Each arrival goes to
 // one of M dispatchers, drawn from its own stream (uniformly, or by the
 // weights), and is dispatched on that dispatcher's knowledge alone. A
-// dispatcher is a front: its random stream, its board (the shared
-// snapshot plus its tally of its own sends) and its own instance of the
-// policy (newDispatcher), so per-run state, a round-robin pointer, a
-// memory, an index of its board, is its own. The policy value is the
-// replication's (ownPolicy): the spec, which Pick must not change (see
-// policy_value.go). This is where a dispatcher's private knowledge lives,
-// and where more of it (an I-queue, local estimates) belongs.
+// dispatcher is a front: its random stream, its board (the shared snapshot
+// plus its tally) and its own instance of the policy (newDispatcher), so
+// per-run state (a round-robin pointer, a memory, an index) is its own.
 //
 // The sim's rDispatch, board, disp, obs and ref are always those of the
-// dispatcher of the job at hand: the run points them at it (enter), so a
-// policy and its View read their own dispatcher's without knowing of the
-// others. With one dispatcher there is nothing to point at: many is nil
-// and the run is the one of old, to the bit.
+// dispatcher of the job at hand (enter), so a policy and its View read
+// their own dispatcher's without knowing of the others. With one
+// dispatcher many is nil and the run is the one of old, to the bit.
 //
 // What the dispatchers share: the servers, so every dispatcher's index of
-// live state is told of every send (it mirrors the servers); and the
-// refresh instants, the multiples of T, or with Stagger T (n + i/M) for
-// dispatcher i. Each has its own copy of the board even when the copies
-// are equal (no tally, no stagger): a refresh then copies the first one
-// (copyFrom), and the cost, M K a refresh, is the messages it stands for.
+// live state is told of every send; and the refresh instants, the
+// multiples of T, or with Stagger T (n + i/M) for dispatcher i. Each has
+// its own copy of the board even when the copies are equal: a refresh then
+// copies the first one (copyFrom), at the cost, M K, of the messages.
 
 // front is one dispatcher of several.
 type front struct {
@@ -170,12 +164,9 @@ func (ds *dispatcherSet) refreshes() int64 {
 }
 
 // sharedState is the state the dispatchers of s's policy share, built by
-// build on first use: a dispatcher's newDispatcher calls it, so the first
-// builds it and the others (with several dispatchers) join it. It sees
-// every send once (as s.obs with one dispatcher, in the dispatcher set's
-// observers with several), and keeps what no dispatcher alone knows: the
-// idle servers' tokens on their way to an I-queue (JIQ), the servers'
-// messages to the dispatchers (LSQ). The dispatchers built on it are not
+// the first dispatcher's newDispatcher and joined by the others. It sees
+// every send once, and keeps what no dispatcher alone knows: JIQ's
+// I-queues, LSQ's servers' messages. The dispatchers built on it are not
 // observers themselves.
 func sharedState[T observer](s *sim, build func(*sim) T) T {
 	if s.shared == nil {

@@ -1,9 +1,8 @@
 package lbsim
 
-// heapJob is a job at a preemptive server, kept until it leaves in its
-// server's jobHeap: 40 bytes. Its key is its place in the server's order
-// (jobOrder, preemptiveQueue): the virtual finish time under PS, the
-// remaining service time under SRPT.
+// heapJob is a job at a preemptive server, kept in its server's jobHeap
+// until it leaves: 40 bytes. Its key is its place in the server's order
+// (preemptiveQueue).
 type heapJob struct {
 	key float64
 	jobRecord
@@ -45,9 +44,8 @@ func (h *jobHeap) push(j heapJob) {
 	*h = s
 }
 
-// pop removes the least job of the non-empty heap: the last job sinks
-// from the top into the hole, the lesser child moving up at each level, and
-// is written once.
+// pop removes the least job of the non-empty heap: the last job sinks from
+// the top, the lesser child moving up at each level, and is written once.
 func (h *jobHeap) pop() heapJob {
 	s := *h
 	top := s[0]
