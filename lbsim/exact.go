@@ -21,9 +21,9 @@ const (
 	// LimitValue is the mean-field limit K -> infinity; a finite K differs.
 	LimitValue RefKind = "limit"
 	// LowerBound is a value the system's steady-state mean cannot be below
-	// (for example the central M/M/K queue under any dispatching of
-	// exponential jobs to K separate queues). No built-in policy gives one
-	// yet: a policy of your own may, and gets the below-lower-bound warning.
+	// (e.g. the central M/M/K queue for exponential jobs on K queues). No
+	// built-in policy gives one; a policy of your own that does gets the
+	// below-lower-bound warning.
 	LowerBound RefKind = "lower bound"
 )
 
@@ -38,10 +38,9 @@ type Reference struct {
 	// (short and long jobs, see Result.Classes), when theory knows them.
 	Classes []ClassReference
 	// Quantiles are the exact quantiles of the waiting and response times
-	// at Percentiles, when theory knows them (an exact Reference whose
-	// servers are M/M/1, M/H2/1 or M/E_k/1 with k <= theory.MaxTailPhases
-	// under a random split, E_K/M/1 under round robin, or whose system is
-	// the central M/M/K queue), else nil.
+	// at Percentiles, when theory knows them (servers M/M/1, M/H2/1 or
+	// M/E_k/1, k <= theory.MaxTailPhases, under a random split, E_K/M/1
+	// under round robin, the central M/M/K queue), else nil.
 	Quantiles *ExactQuantiles
 	// NoExact says why theory has no exact value where one is promised
 	// (the Markov chain of a count-based policy with exponential sizes at
@@ -68,19 +67,13 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 
 // Theory returns what theory knows of cfg, the one lookup shared by the
 // command line, the warnings, the figures and the notebooks: an exact value,
-// a K -> infinity limit or a lower bound (Reference.Kind says which; Exact
-// and Limit keep them apart). It checks what every formula assumes (a valid
-// configuration at a stable load, Poisson arrivals, no trace, live state: a
-// policy that reads nothing is refused a board by Validate) and then asks:
-//
-//   - one server: an M/G/1 queue whatever the policy (Pollaczek-Khinchine
-//     under FCFS, M/G/1-PS under PS, M/G/1-SRPT under SRPT);
-//   - otherwise the policy, through its Theory method (see Policy), which
-//     each built-in policy documents in its own file, under Poisson
-//     arrivals (and deterministic ones for RND and RR).
-//
-// Each formula names the disciplines it covers (system.under): one that
-// does not know the configured discipline gives no value.
+// a K -> infinity limit or a lower bound (Reference.Kind; Exact and Limit
+// keep them apart). It checks what every formula assumes (a valid
+// configuration at a stable load, no trace, live state) and then asks: for
+// one server, the M/G/1 queue whatever the policy (Pollaczek-Khinchine,
+// M/G/1-PS or M/G/1-SRPT); otherwise the policy's Theory method (see
+// Policy), under Poisson arrivals (and deterministic ones for RND and RR).
+// A formula that does not cover the configured discipline gives no value.
 func Theory(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
 		return Reference{}, false
@@ -173,14 +166,11 @@ func scale(d theory.Delay, m float64) theory.Delay {
 // splitTheory is the theory of a random split of Poisson arrivals (RND,
 // its weights, SITA's groups; one server): by Poisson thinning server k is
 // an M/G/1 queue of rate lambda p_k at its own speed, fed by the sizes of
-// the model of the servers' loads (serverLoads): Pollaczek-Khinchine under
-// FCFS, E[W_k] = lambda p_k E[X^2 | k] / mu_k^2 / (2 (1 - rho_k)) (no
-// finite wait when E[X^2 | k] = inf), M/G/1-PS under PS, E[R | x] = x /
-// mu_k / (1 - rho_k) (insensitive), M/G/1-SRPT under SRPT (srptSplit:
-// the server's whole law, not its moments). A class of jobs waits as the
-// servers it is sent to do, weighed by its shares of them; the means weigh
-// the classes by their probabilities, and name them as c.classes() does
-// when there are several (SITA's groups).
+// the load model (serverLoads): under FCFS E[W_k] = lambda p_k E[X^2 | k]
+// / mu_k^2 / (2 (1 - rho_k)) (Pollaczek-Khinchine), under PS E[R | x] = x
+// / mu_k / (1 - rho_k) (insensitive), under SRPT srptSplit. A class of
+// jobs waits as the servers it is sent to do, weighed by its shares of
+// them; the means weigh the classes by their probabilities.
 func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	split, loads, lambda := describe(c.Policy, &c).split, c.serverLoads(), c.ArrivalRate()
 	names := c.classes() // one a class of split when it has several (SITA's groups)
@@ -268,9 +258,8 @@ type srptSplit struct {
 	inexact bool    // a server's law is not atomic: integrated
 }
 
-// srptServer is the queue of a run of alike servers: its law, its
-// solution (Below at each part's lo and hi, in turn) and whether it
-// exists.
+// srptServer is the queue of a run of alike servers: its law, its solution
+// (Below at each part's lo and hi, in turn) and whether it exists.
 type srptServer struct {
 	law serverSizes
 	sol theory.SRPTMeans
@@ -352,9 +341,8 @@ type srptKey struct {
 	rate, speed   float64
 }
 
-// srptSolved keeps the queues solved (some 20 ms each to 1e-9): Theory is
-// asked for one configuration by its rows, warnings and figures, and
-// alike servers share one queue.
+// srptSolved keeps the queues solved, which are slow to solve: Theory is
+// asked for one configuration by its rows, warnings and figures.
 var srptSolved = memo[srptKey, srptServer]{max: 1024}
 
 // memo is a map of at most max entries, safe for concurrent use, emptied
@@ -455,11 +443,9 @@ type mg1Tailer interface {
 }
 
 // randomSplitQuantiles are the exact quantiles of a size-blind random split
-// of Poisson arrivals to FCFS servers, with sizes whose M/G/1 laws theory
-// knows: server k is an M/G/1 queue of rate lambda p_k at speed mu_k, and a
-// job meets server k with probability p_k (theory.Mixture), a class of n
-// alike servers with probability n p_k. None when a server's law is out of
-// reach.
+// of Poisson arrivals to FCFS servers: server k is an M/G/1 queue of rate
+// lambda p_k at speed mu_k, which a job meets with probability p_k
+// (theory.Mixture). None when a server's law is out of reach.
 func randomSplitQuantiles(sizes mg1Tailer, loads []serverLoad, lambda float64) *ExactQuantiles {
 	var how string
 	var w []float64
@@ -508,9 +494,8 @@ func perServer(s system, method string, delay func(mu float64) (theory.Delay, er
 
 // smallChain is the exact Markov chain of a count-based policy with
 // exponential sizes at small K (theory.DispatchExact), FCFS or PS (the
-// number of jobs is the same process): none when K is too large, and none
-// with the reason (Reference.NoExact) when the chain is too big for its
-// budget.
+// number of jobs is the same process); with the reason (NoExact) when the
+// chain is too big for its budget.
 func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
 	if !s.exp || s.k > theory.DispatchMaxServers || !s.under(FCFS, PS) {
 		return Reference{}, false

@@ -30,10 +30,9 @@ import (
 // methods (builtin); a type of your own that embeds one is a policy of
 // your own, asked only through its exported methods.
 //
-// Pick and Start must not change the policy value itself: it is the spec
-// that every replication (run in parallel) and dispatcher starts from. A
-// run that changes it is refused with an error (policy_value.go); state
-// kept from one job to the next belongs in Start's value.
+// Pick and Start must not change the policy value itself, the spec every
+// replication (run in parallel) and dispatcher starts from: a run that
+// changes it is refused. State kept from job to job belongs in Start's value.
 type Policy interface {
 	// String is the policy's spec: for registered policies what ParsePolicy
 	// reads back (e.g. "ll:d=2").
@@ -59,26 +58,24 @@ type Description struct {
 	// servers for its shortest jobs.
 	D, C int
 	// Probes is the number of servers asked for their state per job on
-	// live state: MessagesPerJob counts 2 Probes, a probe and its reply. 0
-	// reads as D, as none under NoState, and else as not known
-	// (MessagesPerJob NaN).
+	// live state (MessagesPerJob counts a probe and its reply). 0 reads as
+	// D, as none under NoState, else as not known (MessagesPerJob NaN).
 	Probes int
 	// Classes are the size classes results are reported for, each with its
 	// servers (Result.Classes); nil: the size law's (Classifier).
 	Classes []SizeClass
-	// WorkShares are, for a policy that sends jobs to the servers without
-	// reading them, each server's share of the jobs (so of the work): the
-	// model of the servers' loads (the stability check, the warnings,
-	// Row.MaxServerLoad) then holds for it. nil: not known.
+	// WorkShares are, for a policy that splits the jobs without reading the
+	// servers, each server's share of them, for the model of the servers'
+	// loads (stability check, warnings, Row.MaxServerLoad). nil: not known.
 	WorkShares []float64
 
 	builtinFacts
 }
 
-// builtinFacts are what a built-in policy also says of itself, beyond
-// Description's exported fields: for the model of the servers' loads, the
-// stability checks and warnings, the run-length analysis, the memory
-// estimate and the cache key. A policy of one's own has the zero value.
+// builtinFacts are what a built-in policy also says of itself, for the
+// load model, the stability checks and warnings, the run-length analysis,
+// the memory estimate and the cache key (describe infers a few for a
+// policy of one's own).
 type builtinFacts struct {
 	builtin bool // a built-in policy's: each fact is exact (Probes 0 is none)
 	// history: its choices depend on its own earlier ones (RR's pointer, a
@@ -90,8 +87,7 @@ type builtinFacts struct {
 	// without messages); nil when c does not determine the split.
 	split []classSplit
 	// sampled is d for a policy that sends each job to one of d servers
-	// sampled uniformly, with or without replace (the d-sampling bound of
-	// checkSampling); 0 for any other.
+	// sampled uniformly, with or without replace (checkSampling); else 0.
 	sampled int
 	replace bool
 	// symmetric: it treats the servers alike, so that with equal speeds
@@ -99,13 +95,10 @@ type builtinFacts struct {
 	symmetric bool
 	// balances: on live state it sends every job to a server least loaded
 	// of all K (LWL, JSQ, SED; see balances).
-	balances bool
-	// reportsIdle: it learns of idle servers from their messages (JIQ),
-	// which the run counts (Result.MessagesPerJob).
-	reportsIdle bool
+	balances    bool
+	reportsIdle bool // it learns of idle servers from their messages (JIQ)
 	// stateBytes is the memory of one dispatcher's own instance beyond a
-	// few words (newDispatcher), for the memory estimate, which charges it
-	// to every dispatcher (Config.dispatcherBytes).
+	// few words, charged to every dispatcher (Config.dispatcherBytes).
 	stateBytes int64
 	// jobIndexes is the number of live indexes holding an entry for each
 	// job in the system, for the per-job state (perJobBytes).
@@ -117,12 +110,10 @@ type builtinFacts struct {
 	// advice is added to Validate's error for an overloaded server (SITA:
 	// the groups that balance the loads).
 	advice func() string
-	// actsAs is the policy that runs the same under c, to the bit, when
-	// its options have no effect there (JIQ's I-queue options with one
-	// dispatcher): its spec is the key (policyKey). nil: itself.
-	actsAs Policy
-	// detTheory: its theory knows deterministic arrivals too.
-	detTheory bool
+	// actsAs is the policy that runs the same under c, to the bit, whose
+	// spec is the key (policyKey; JIQ's options with one dispatcher).
+	actsAs    Policy
+	detTheory bool // its theory knows deterministic arrivals too
 }
 
 // The optional methods of a policy of one's own (see Policy), each asked
@@ -219,9 +210,8 @@ func (p yours) newDispatcher(s *sim) dispatcher {
 }
 
 // retiredMethods are the optional methods a policy of one's own had before
-// its Description: one that still has one would run without what it says
-// (its label, the state it reads, its split), so it is refused with where
-// to say it now.
+// its Description: one that still has one would run without what it says,
+// so it is refused with where to say it now.
 var retiredMethods = []struct{ name, field string }{
 	{"Reads", "Reads"}, {"Label", "Label"}, {"RowParams", "D and C"}, {"Probes", "Probes"}, {"Classes", "Classes"}, {"WorkShares", "WorkShares"},
 }
@@ -312,8 +302,8 @@ func Start(p Policy, v *View) Policy { return impl(p).start(v) }
 // or its Pick through a View.
 func newDispatcher(p Policy, s *sim) dispatcher { return impl(p).newDispatcher(s) }
 
-// policyTheory asks c's policy: under Poisson arrivals any policy, under
-// deterministic ones a built-in policy whose theory knows them (a user's
+// policyTheory asks c's policy: under Poisson arrivals any, under
+// deterministic ones a built-in one whose theory knows them (a user's
 // Theory may assume Poisson arrivals without saying).
 func policyTheory(c Config) (Reference, bool) {
 	switch c.arrivals().(type) {
@@ -415,10 +405,8 @@ const (
 )
 
 // dispatcher is one replication's instance of a policy: built-in policies
-// have fast ones (heaps, buckets, lazy state); others pick through a View.
-// The simulation loop asks what else it does: observer and refresher
-// below, leaner (sim_lean.go), foreseer (sim_ahead.go), holder
-// (sim_backlog.go).
+// have fast ones; others pick through a View. The run loop asks what else
+// it does: observer, refresher, leaner, foreseer, holder.
 type dispatcher interface {
 	// pick chooses the server for a job of size x arriving at time t.
 	pick(t, x float64) int
