@@ -27,9 +27,8 @@ const (
 	LowerBound RefKind = "lower bound"
 )
 
-// Reference is what queueing theory knows about a configuration's steady-state
-// mean delays: Wait (+Inf when it does not exist) and Response, with the
-// formula's name and its kind.
+// Reference is what queueing theory knows of a configuration's steady-state
+// mean delays, Wait (+Inf if none) and Response, with the formula and kind.
 type Reference struct {
 	Wait, Response float64
 	Method         string
@@ -90,8 +89,7 @@ func Theory(cfg Config) (Reference, bool) {
 	return checked(policyTheory(cfg))
 }
 
-// checked drops a reference with a NaN delay, keeping why there is no
-// exact value.
+// checked drops a reference with a NaN delay, keeping its NoExact.
 func checked(ref Reference, ok bool) (Reference, bool) {
 	if !ok || math.IsNaN(ref.Wait) || math.IsNaN(ref.Response) {
 		return Reference{NoExact: ref.NoExact}, false
@@ -121,22 +119,19 @@ func Limit(cfg Config) (Reference, bool) {
 
 // system is what the built-in policies' theories read of a configuration.
 type system struct {
-	lambda float64   // total arrival rate
-	k      int       // servers
-	speeds []float64 // mu_k, at K <= theory.DispatchMaxServers
-	// classes are the model's classes of alike servers (loadClasses), nil
-	// for a policy that reads the servers
-	classes []loadClass
-	mu      float64 // the common speed, when equal
-	equal   bool    // all speeds equal
-	unit    bool    // all speeds 1
+	lambda  float64     // total arrival rate
+	k       int         // servers
+	speeds  []float64   // mu_k, at K <= theory.DispatchMaxServers
+	classes []loadClass // the load model's classes of alike servers; nil for a policy that reads them
+	mu      float64     // the common speed, when equal
+	equal   bool        // all speeds equal
+	unit    bool        // all speeds 1
 	disc    Discipline
 	exp     bool // exponential sizes
 	sizes   SizeLaw
 }
 
-// under reports whether the system's discipline is one of ds, those a
-// formula covers.
+// under reports whether the system's discipline is one of ds, a formula's.
 func (s system) under(ds ...Discipline) bool { return slices.Contains(ds, s.disc) }
 
 func systemOf(c Config) system {
@@ -345,8 +340,7 @@ type srptKey struct {
 // asked for one configuration by its rows, warnings and figures.
 var srptSolved = memo[srptKey, srptServer]{max: 1024}
 
-// memo is a map of at most max entries, safe for concurrent use, emptied
-// when full.
+// memo is a map of at most max entries, safe for concurrent use, emptied when full.
 type memo[K comparable, V any] struct {
 	mu  sync.Mutex
 	m   map[K]V
@@ -465,8 +459,7 @@ func randomSplitQuantiles(sizes mg1Tailer, loads []serverLoad, lambda float64) *
 	return out
 }
 
-// exactQuantiles are the quantiles at Percentiles of the laws of wait and
-// response.
+// exactQuantiles are the quantiles at Percentiles of the laws of wait and response.
 func exactQuantiles(wait, response theory.Tail) *ExactQuantiles {
 	var out ExactQuantiles
 	for i, p := range percentiles {
@@ -476,8 +469,7 @@ func exactQuantiles(wait, response theory.Tail) *ExactQuantiles {
 }
 
 // perServer is the Reference of a policy that sends 1/K of the jobs to
-// every server: the average over the servers of delay(mu_k), found once
-// for each class of alike servers and weighed by its count.
+// every server: the average of delay(mu_k), once a class of alike servers.
 func perServer(s system, method string, delay func(mu float64) (theory.Delay, error)) (Reference, bool) {
 	out := Reference{Method: method, Kind: ExactValue}
 	for _, q := range s.classes {
@@ -508,9 +500,8 @@ func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
 	return reference(scale(d, m), err, fmt.Sprintf("exact Markov chain of %s, K=%d", rule, s.k), ExactValue)
 }
 
-// centralMMK is the central M/M/K queue (Erlang C) of K equal servers and
-// exponential sizes, with its quantiles (theory.MMKTails): exactly LWL
-// under FCFS.
+// centralMMK is the central M/M/K queue (Erlang C), with its quantiles
+// (theory.MMKTails): exactly LWL under FCFS, equal speeds, exponential sizes.
 func centralMMK(s system) (Reference, bool) {
 	if !s.under(FCFS) {
 		return Reference{}, false

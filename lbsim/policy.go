@@ -47,15 +47,13 @@ type Policy interface {
 // named by its String, reading workloads and counts, asking an unknown
 // number of servers a job, without classes of its own.
 type Description struct {
-	// Label is the policy's name in tables, figures and Find, e.g. "LL-2"
-	// ("": its String).
+	// Label is its name in tables, figures and Find, e.g. "LL-2" ("": String).
 	Label string
 	// Reads is the server state Pick reads: Workload, Count, both, or
 	// NoState (a split such as RND's, which no board serves); 0: both.
 	Reads State
-	// D and C are the Row's d and c columns, 0 when they do not apply: the
-	// servers sampled per job (LL-d, JSQ-d; K over all servers), SITA's
-	// servers for its shortest jobs.
+	// D and C are the Row's d and c columns (0: not applicable): the servers
+	// sampled per job (K over all), SITA's servers for its shortest jobs.
 	D, C int
 	// Probes is the number of servers asked for their state per job on
 	// live state (MessagesPerJob counts a probe and its reply). 0 reads as
@@ -88,36 +86,26 @@ type builtinFacts struct {
 	split []classSplit
 	// sampled is d for a policy that sends each job to one of d servers
 	// sampled uniformly, with or without replace (checkSampling); else 0.
-	sampled int
-	replace bool
-	// symmetric: it treats the servers alike, so that with equal speeds
-	// every server carries the load rho (instability).
-	symmetric bool
-	// balances: on live state it sends every job to a server least loaded
-	// of all K (LWL, JSQ, SED; see balances).
-	balances    bool
+	sampled     int
+	replace     bool
+	symmetric   bool // it treats the servers alike: with equal speeds each carries rho
+	balances    bool // on live state, every job to a least loaded of all K (see balances)
 	reportsIdle bool // it learns of idle servers from their messages (JIQ)
 	// stateBytes is the memory of one dispatcher's own instance beyond a
 	// few words, charged to every dispatcher (Config.dispatcherBytes).
 	stateBytes int64
-	// jobIndexes is the number of live indexes holding an entry for each
-	// job in the system, for the per-job state (perJobBytes).
-	jobIndexes int64
+	jobIndexes int64 // live indexes holding an entry for each job in the system (perJobBytes)
 	// gapSCV is the SCV of the gaps between the jobs of q's servers for
-	// arrival gaps of SCV c0 (round robin's turns); nil: a random split's
-	// (see gapSCV).
+	// arrival gaps of SCV c0 (round robin's turns); nil: see gapSCV.
 	gapSCV func(c0 float64, q serverLoad) float64
-	// advice is added to Validate's error for an overloaded server (SITA:
-	// the groups that balance the loads).
-	advice func() string
+	advice func() string // added to Validate's error for an overloaded server (SITA)
 	// actsAs is the policy that runs the same under c, to the bit, whose
 	// spec is the key (policyKey; JIQ's options with one dispatcher).
 	actsAs    Policy
 	detTheory bool // its theory knows deterministic arrivals too
 }
 
-// The optional methods of a policy of one's own (see Policy), each asked
-// by yours.
+// The optional methods of a policy of one's own (see Policy), asked by yours.
 type (
 	describer interface{ Describe(c Config) Description }
 	validator interface {
@@ -151,8 +139,7 @@ func impl(p Policy) builtin {
 
 var builtinType = reflect.TypeFor[builtin]()
 
-// embedsBuiltin reports whether t is a struct that has a built-in
-// policy's methods through an embedded field.
+// embedsBuiltin reports whether struct t has a built-in policy's methods by embedding.
 func embedsBuiltin(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct {
 		return false
@@ -165,8 +152,7 @@ func embedsBuiltin(t reflect.Type) bool {
 	return false
 }
 
-// yours is a policy of one's own, asked through its exported optional
-// methods, each with its default.
+// yours is a policy of one's own, asked through its optional methods or their defaults.
 type yours struct{ Policy }
 
 func (p yours) describe(c *Config) Description {
@@ -225,9 +211,8 @@ func checkRetired(p Policy) error {
 	return nil
 }
 
-// Describe is what lbsim knows of p under c: its Description, what it
-// leaves unsaid read as Description's zero value says, and Probes -1 when
-// not known.
+// Describe is what lbsim knows of p under c: its Description, read as its
+// zero value says where it is silent, and Probes -1 when not known.
 func Describe(p Policy, c Config) Description { return describe(p, &c) }
 
 func describe(p Policy, c *Config) Description {
@@ -298,8 +283,7 @@ func Label(p Policy) string { return describe(p, &Config{Policy: p}).Label }
 // of lbsim.Start(inner, v).
 func Start(p Policy, v *View) Policy { return impl(p).start(v) }
 
-// newDispatcher is p's dispatcher for one replication: a built-in's own,
-// or its Pick through a View.
+// newDispatcher is p's dispatcher for one replication: a built-in's own, or yours.
 func newDispatcher(p Policy, s *sim) dispatcher { return impl(p).newDispatcher(s) }
 
 // policyTheory asks c's policy: under Poisson arrivals any, under
@@ -398,9 +382,8 @@ const (
 	Workload State = 1 << iota
 	// Count is the number of jobs present at each server.
 	Count
-	// NoState is a policy that reads no server state (RND, RR, SITA): a
-	// board is refused it and no server is asked. Not combined with the
-	// others.
+	// NoState is a policy that reads no server state (RND, RR, SITA): no
+	// board, no server asked. Not combined with the others.
 	NoState
 )
 
@@ -412,14 +395,12 @@ type dispatcher interface {
 	pick(t, x float64) int
 }
 
-// observer is a dispatcher that keeps its own index of the servers: it is
-// told that the job of size x joined server k at time t.
+// observer is a dispatcher with its own index of the servers, told of each send.
 type observer interface {
 	sent(k int, t, x float64)
 }
 
-// refresher is a dispatcher that rebuilds its index when the board is
-// refreshed at time r0.
+// refresher is a dispatcher that rebuilds its index when the board is refreshed.
 type refresher interface {
 	refreshed(r0 float64)
 }

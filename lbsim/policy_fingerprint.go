@@ -50,8 +50,7 @@ func policyFingerprint(c Config) (uint64, error) {
 	return boundedProbe(dataHash(c.Policy, true), c)
 }
 
-// probeRuns folds into h the probe runs of c's policy, with budget b,
-// up to the first that does not finish.
+// probeRuns folds into h the probe runs of c's policy, up to one that does not finish.
 func probeRuns(h uint64, c Config, b *probeBudget) (uint64, error) {
 	runs := probeSystems[:]
 	if c.Servers >= 1 && c.Servers <= maxProbeServers {
@@ -66,9 +65,8 @@ func probeRuns(h uint64, c Config, b *probeBudget) (uint64, error) {
 	return h, nil
 }
 
-// probeOf is the probe of c's policy on run's system: with c's policy and
-// dispatchers, probeJobs jobs from probeSeed in one replication, without
-// warm-up, precision target or extra measures.
+// probeOf is the probe of c's policy and dispatchers on run's system:
+// probeJobs jobs from probeSeed, one replication, nothing else measured.
 func probeOf(c, run Config) Config {
 	run.Policy = c.Policy
 	run.Dispatchers, run.DispatcherWeights, run.Stagger = c.probeDispatchers(run.Refresh > 0)
@@ -128,9 +126,8 @@ func (r probeRecorder) pick(t, x float64) int {
 	return k
 }
 
-// runRecorded simulates one replication of cfg with a recorder in the
-// place of each dispatcher, the policy's View calls charged to budget; a
-// run stopped by the budget returns its probeStop.
+// runRecorded simulates one replication of cfg with a recorder in place of
+// each dispatcher, charged to budget (a run it stops returns its probeStop).
 func runRecorded(cfg *Config, h *uint64, budget *probeBudget) (err error) {
 	var s *sim
 	defer func() {

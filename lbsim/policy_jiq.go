@@ -76,12 +76,10 @@ func (p JIQ) describe(c *Config) Description {
 	return d
 }
 
-// iqueued reports whether c runs JIQ with I-queues: several dispatchers
-// and live state.
+// iqueued reports whether c runs JIQ with I-queues: several dispatchers, live.
 func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
 
-// validate: the I-queues' options need them, and d distinct I-queues
-// need M >= d.
+// validate: the I-queues' options need them, and d of them M >= d.
 func (p JIQ) validate(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
 		return errors.New(p.String() + ": the I-queue options (d, withdraw) need live state, where idle servers send tokens: set -refresh 0, or use plain jiq on a board")
@@ -160,8 +158,7 @@ func (p JIQ) newDispatcher(s *sim) dispatcher {
 	return jiqDispatcher{newLeastWork(s)}
 }
 
-// jiqDispatcher keeps LWL's index of idle servers and busy servers by free
-// time; it only differs from LWL when no server is idle.
+// jiqDispatcher is LWL's index; it differs from LWL only when no server is idle.
 type jiqDispatcher struct{ *leastWork }
 
 func (d jiqDispatcher) pick(t, _ float64) int {

@@ -145,8 +145,7 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 }
 
 // syncPS brings server k's count and next departure up to time t (PS, SRPT):
-// the server's count, or under the own view the dispatcher's (whose jobs
-// leave at the server's departures, none before the next one kept here).
+// the server's count, or under the own view the dispatcher's.
 func (d *leastCount) syncPS(k int, t float64) {
 	srv := d.s.srv
 	var n int32

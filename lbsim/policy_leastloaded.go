@@ -132,8 +132,7 @@ func newLeastWork(s *sim) *leastWork {
 	return d
 }
 
-// indexLive sets the live index of busy servers, before the run: a scan of
-// the free times (freeScan), or the radix heap.
+// indexLive sets the live index of busy servers: freeScan, or the radix heap.
 func (d *leastWork) indexLive(scan bool) {
 	s := d.s
 	if scan {
@@ -163,8 +162,7 @@ func (d *leastWork) place(k int, key, now float64) {
 	d.board.set(k, key)
 }
 
-// drain moves the servers whose work is done by time t to the idle set and
-// returns how many servers are idle.
+// drain moves the servers idle by t to the idle set, and returns how many are idle.
 func (d *leastWork) drain(t float64) int {
 	if d.scan != nil {
 		d.scan.drain(t, d.idle)

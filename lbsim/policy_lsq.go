@@ -49,8 +49,7 @@ func init() {
 		}})
 }
 
-// String is the spec: p is left out where it is the default (1 without
-// d, 0 with d).
+// String is the spec, without p where it is the default (1 without d, 0 with d).
 func (p LSQ) String() string {
 	prob := strconv.FormatFloat(p.P, 'g', -1, 64)
 	switch {
@@ -89,8 +88,7 @@ func (p LSQ) describe(c *Config) Description {
 	return d
 }
 
-// validate: its d against K, its p, and its knowledge: its estimates of
-// live state, not a board nor the own view's exact counts.
+// validate: d against K, p, and live state (no board, no own view).
 func (p LSQ) validate(c *Config) error {
 	switch k := c.Servers; {
 	case c.Refresh > 0:
@@ -112,12 +110,10 @@ func (p LSQ) check() error {
 	return nil
 }
 
-// fresh reports whether every estimate is the truth at every pick: all K
-// servers probed a job.
+// fresh reports whether every estimate is the truth at every pick (D = K).
 func (p LSQ) fresh(k int) bool { return p.D == k }
 
-// silent reports whether no message ever sets an estimate (no reports, no
-// probes): the estimates are the dispatcher's sends alone.
+// silent reports whether no message ever sets an estimate (no reports, no probes).
 func (p LSQ) silent() bool { return p.P == 0 && p.D == 0 }
 
 // theory: where the estimates are the true counts at every pick, LSQ is
@@ -141,23 +137,19 @@ func (p LSQ) newDispatcher(s *sim) dispatcher {
 	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch, d: p.D}
 }
 
-// lsqDispatcher is one dispatcher's LSQ: its estimates, its stream and
-// its probes.
+// lsqDispatcher is one dispatcher's LSQ: its estimates, stream and probes.
 type lsqDispatcher struct {
-	sh     *lsqShared
-	est    *lsqEstimates
-	r      *Stream
-	d      int          // servers probed a job
-	probes serverSample // their draw
-	// next is the servers the next job probes, drawn at the end of the
-	// last pick (nil before the first): see drawAhead.
-	next    []int
-	touched uint64 // sum of the values drawAhead loads, unused
+	sh      *lsqShared
+	est     *lsqEstimates
+	r       *Stream
+	d       int          // servers probed a job
+	probes  serverSample // their draw
+	next    []int        // the next job's probes, drawn at the end of the last pick (drawAhead)
+	touched uint64       // sum of the values drawAhead loads, unused
 }
 
-// pick delivers the servers' messages due by t (to whichever dispatcher
-// they go), probes its d servers, then sends to the shortest by the
-// estimates and counts the send.
+// pick delivers the servers' messages due by t (to any dispatcher), probes
+// its d servers, then sends to the shortest by the estimates.
 func (d *lsqDispatcher) pick(t, _ float64) int {
 	d.sh.deliver(t)
 	d.probe()
@@ -306,8 +298,7 @@ func (sh *lsqShared) schedule(k int) {
 	}
 }
 
-// deliver completes the departures due by t in time order, each reporting
-// with probability p.
+// deliver completes the departures due by t in time order, each reporting with probability p.
 func (sh *lsqShared) deliver(t float64) {
 	if sh.fcfs != nil {
 		for {

@@ -21,8 +21,7 @@ type memory struct {
 	cand    []candidate
 }
 
-// candidate is a server considered for one job: its load and its place in
-// a uniformly random order, which breaks ties.
+// candidate is a server considered for a job: its load, and its place in a random order for ties.
 type candidate struct {
 	k    int
 	load float64
@@ -129,8 +128,7 @@ func newMemoryDispatcher(s *sim, d, m int, replace bool, kind State) dispatcher 
 	return &memoryDispatcher{v: View{s: s}, mem: newMemory(d, m, replace, kind)}
 }
 
-// memoryParam reads mem, the number of remembered servers (0: none), which
-// needs a sample size d.
+// memoryParam reads mem, the number of remembered servers (0: none; needs d).
 func memoryParam(name string, p Params, d int) (int, error) {
 	m, err := p.Int("mem", 0)
 	if err != nil {

@@ -35,8 +35,7 @@ import (
 // the probe: a thousand per server at the probe's largest K, about 10 ms.
 const maxProbeViewCalls = 1_000_000
 
-// probeTimeout is how long Key waits for a probe (about 1 ms normally).
-// A variable, for the tests.
+// probeTimeout is how long Key waits for a probe (normally done in about 1 ms); a variable for the tests.
 var probeTimeout = 10 * time.Second
 
 // keyUnfinished marks, in a key, a policy whose probe did not finish; why
@@ -75,9 +74,8 @@ type probeStop struct{ did string }
 
 func (p probeStop) Error() string { return p.did }
 
-// spend charges a call of a View method to the probe's budget, if any.
-// It calls no function, so that View.Workload stays small enough to be
-// inlined into the runs' hot paths (LL-2's, a policy of one's own).
+// spend charges a View call to the probe's budget, if any. It calls no
+// function, so that View.Workload stays small enough to be inlined.
 func (s *sim) spend() {
 	if b := s.budget; b != nil {
 		if b.calls++; b.calls > maxProbeViewCalls || b.abandoned.Load() {
@@ -105,8 +103,7 @@ func (b *probeBudget) stop() probeStop {
 	return probeStop{fmt.Sprintf("made more than %d calls of its View for one job", maxProbeViewCalls)}
 }
 
-// abandoned holds, by policyID, why the probes of the policy values Key
-// stopped waiting for did not finish.
+// abandoned holds, by policyID, why the probes Key stopped waiting for did not finish.
 var abandoned sync.Map
 
 // policyID names a policy value: its type and all of its data.

@@ -22,8 +22,7 @@ func init() {
 func (Random) String() string              { return "rnd" }
 func (Random) Pick(v *View, _ float64) int { return v.Rand().IntN(v.K()) }
 
-// describe: 1/K of the jobs to every server; its dispatcher keeps a stream
-// and K.
+// describe: 1/K of the jobs to every server.
 func (Random) describe(c *Config) Description {
 	return Description{Label: "RND", Reads: NoState, builtinFacts: builtinFacts{split: allJobs(c, nil), detTheory: true}}
 }
