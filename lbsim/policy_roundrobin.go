@@ -116,8 +116,7 @@ func rrQuantiles(s system) *ExactQuantiles {
 }
 
 // gapTheoryRR: under deterministic arrivals (gap a = 1/lambda) every server
-// gets one job every K a, a D/M/1 queue with exponential sizes (FCFS or
-// PS, as above).
+// gets a job every K a: D/M/1 with exponential sizes (FCFS or PS).
 func gapTheoryRR(s system) (Reference, bool) {
 	if !s.exp || !s.under(FCFS, PS) {
 		return Reference{}, false

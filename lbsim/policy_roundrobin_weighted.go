@@ -14,8 +14,7 @@ type WeightedRoundRobin struct{ Weights Weights }
 func (p WeightedRoundRobin) String() string { return "rr:weights=" + p.Weights.String() }
 
 // describe: w_k of every sum(w) jobs to server k, each dispatcher with its
-// own turns (a history) in its own groups of the servers by weight, a
-// group a server at worst.
+// own turns (a history) and groups of the servers by weight.
 func (p WeightedRoundRobin) describe(c *Config) Description {
 	return Description{Label: "RR-" + p.Weights.label(), Reads: NoState, builtinFacts: builtinFacts{history: true,
 		split: allJobs(c, p.Weights.shares(c.speeds())), stateBytes: (indexBytes + groupBytes) * int64(c.Servers),
@@ -167,8 +166,7 @@ func (d *smoothRR) play(i int, n float64) {
 	d.winner[i], d.due[i] = a, due
 }
 
-// replay brings node i's subtree to job n: the nodes due by n are played
-// again, children first.
+// replay brings node i's subtree to job n, playing the nodes due, children first.
 func (d *smoothRR) replay(i int, n float64) {
 	if i >= d.leaves || d.due[i] > n {
 		return

@@ -167,8 +167,7 @@ func (p *sampleMin) pick(t, _ float64) int {
 	return p.v.Least(p.v.Sample(p.d, false), p.kind)
 }
 
-// foresee: the next n pairs of LL-2 and JSQ-2 (distinct samples), from a
-// copy of the stream (sim_ahead.go); nothing for other d.
+// foresee: the next n pairs of LL-2 and JSQ-2, from a copy of the stream (sim_ahead.go).
 func (p *sampleMin) foresee(n int, out []int32) []int32 {
 	if p.d != 2 || p.replace {
 		return out

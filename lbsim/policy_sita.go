@@ -100,8 +100,7 @@ func newSITA(p Params) (Policy, error) {
 	return SITA{C: c, Cut: cut}, nil
 }
 
-// listParam is the list of numbers given to key: one number, or several
-// separated by '/'.
+// listParam is the numbers given to key: one, or several separated by '/'.
 func listParam(p Params, key, what string) ([]float64, error) {
 	if xs := p.List(key); xs != nil {
 		return xs, nil
@@ -112,8 +111,7 @@ func listParam(p Params, key, what string) ([]float64, error) {
 	return nil, fmt.Errorf("sita: %s=%s is invalid: need %s", key, p.Word(key), what)
 }
 
-// check is what SITA's parameters must satisfy whatever K: one form, and
-// its cutoffs, server counts and number of groups.
+// check is what SITA's parameters must satisfy whatever K.
 func (p SITA) check() error {
 	switch {
 	case p.Groups != 0 && (p.C != 0 || p.Cut != 0 || p.Cuts != nil || p.Servers != nil),
@@ -406,16 +404,14 @@ func (d *sitaDispatcher) pick(_, x float64) int {
 
 func (*sitaDispatcher) lean(*sim) leanPolicy { return leanSITA }
 
-// of is the servers of the group of size x, lo .. lo+n-1: the cutoffs
-// below x count the groups before it.
+// of is the servers of the group of size x, lo .. lo+n-1.
 func (g sitaGroups) of(x float64) (lo, n int) {
 	i, _ := slices.BinarySearch(g.cuts, x) // cuts[i-1] < x <= cuts[i]
 	return g.group(i)
 }
 
-// group is the servers of group i, lo .. lo+n-1. A lean block knows a
-// job's group without a search: its size class (SITA's classes are its
-// groups, from the same cutoffs).
+// group is the servers of group i, lo .. lo+n-1 (a lean block knows a job's
+// group without a search: its size class).
 func (g sitaGroups) group(i int) (lo, n int) { return g.from[i], g.from[i+1] - g.from[i] }
 
 // classes: one a group, named by groupName.
@@ -430,9 +426,8 @@ func (g sitaGroups) classes() []SizeClass {
 	return cls
 }
 
-// groupName is the name of group i of n in tables: short and long jobs
-// for two, as the course has it, else "group 1".."group G" (cutoffs
-// computed to the last bit would make long names).
+// groupName names group i of n in tables: short and long jobs for two, as
+// the course has it, else "group 1".."group G" (cutoffs would be long).
 func groupName(i, n int) string {
 	if n == 2 {
 		return [2]string{"short", "long"}[i]

@@ -21,9 +21,8 @@ import (
 // copied, nor a value without pointer, slice, map or interface. What reflect
 // cannot reach is not seen: state in a closure, a channel or a global.
 
-// ownPolicy is the value of p that one replication runs on, and the hash
-// of its data to compare with when the replication ends (see policyKept);
-// p itself and 0 when p cannot change.
+// ownPolicy is the value of p one replication runs on, and its data's hash
+// for policyKept; p itself and 0 when p cannot change.
 func ownPolicy(p Policy) (Policy, uint64) {
 	if _, own := impl(p).(yours); p == nil || !own || !mutable(reflect.TypeOf(p), map[reflect.Type]bool{}) {
 		return p, 0
@@ -32,8 +31,7 @@ func ownPolicy(p Policy) (Policy, uint64) {
 	return own, dataHash(own, false)
 }
 
-// policyKept reports the error of a replication whose policy value (own,
-// hashed before the run as before) changed during it.
+// policyKept is the error of a replication whose policy value own changed from its hash before.
 func policyKept(own Policy, before uint64) error {
 	if before == 0 || dataHash(own, false) == before {
 		return nil
@@ -44,8 +42,7 @@ func policyKept(own Policy, before uint64) error {
 		"replication and dispatcher (see lbsim.Policy), and draw random numbers from v.Rand()", policyName(Config{Policy: own}), typeName(reflect.TypeOf(own)))
 }
 
-// mutable reports whether a value of type t can be changed through a copy
-// of it: whether it holds a pointer, slice, map or interface.
+// mutable reports whether a t can change through a copy: whether it holds a pointer, slice, map or interface.
 func mutable(t reflect.Type, seen map[reflect.Type]bool) bool {
 	if seen[t] {
 		return false // being asked further up

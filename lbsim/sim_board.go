@@ -9,9 +9,7 @@ import "math"
 type board struct {
 	period, offset, next, r0 float64
 	tally                    bool
-	// refreshes counts the snapshots taken: each is K messages, one from
-	// every server (Result.MessagesPerJob).
-	refreshes int64
+	refreshes                int64 // snapshots taken, each K messages (Result.MessagesPerJob)
 	// work[k] is the board's "free time" max(free_k, r0) (+ tallied work):
 	// comparing it orders servers by workload, as workload = work[k] - r0.
 	work  []float64
@@ -59,9 +57,8 @@ func (b *board) refresh(t float64, srv *servers, m *metrics) {
 	}
 }
 
-// instant is the last refresh instant r0 <= t and the next one. Before
-// the first instant of a staggered board (offset > t) the system is as
-// empty as at time 0, its snapshot's instant.
+// instant is the last refresh instant r0 <= t and the next one. Before a
+// staggered board's first instant the system is empty, as at r0 = 0.
 func (b *board) instant(t float64) (r0, next float64) {
 	if b.offset == 0 {
 		r0 = math.Floor(t/b.period) * b.period

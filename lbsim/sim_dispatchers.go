@@ -44,9 +44,8 @@ type dispatcherSet struct {
 	obs    []observer  // the dispatchers' indexes (none for most policies)
 }
 
-// newDispatcherSet builds the M dispatchers of replication rep, each
-// policy instance built while s points at its own stream and board, and
-// points s at dispatcher 0.
+// newDispatcherSet builds the M dispatchers of replication rep, each while
+// s points at its own stream and board, and points s at dispatcher 0.
 func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 	cfg := s.cfg
 	m := cfg.dispatchers()
@@ -88,8 +87,7 @@ func (ds *dispatcherSet) enter(s *sim, i int) {
 	s.rDispatch, s.board, s.own, s.disp, s.obs, s.ref, s.front = f.r, f.board, f.own, f.disp, f.obs, f.ref, i
 }
 
-// arrive refreshes the boards due by the arrival at t, draws the
-// arrival's dispatcher and points s at it.
+// arrive refreshes the boards due at t, then draws the arrival's dispatcher and enters it.
 func (ds *dispatcherSet) arrive(s *sim, t float64) {
 	if t >= ds.next {
 		ds.refresh(s, t)
@@ -151,8 +149,7 @@ func (ds *dispatcherSet) sent(s *sim, k int, t, x float64) {
 	}
 }
 
-// refreshes is the number of board snapshots taken so far, by all
-// dispatchers.
+// refreshes is the number of board snapshots taken so far, by all dispatchers.
 func (ds *dispatcherSet) refreshes() int64 {
 	var n int64
 	for i := range ds.fronts {

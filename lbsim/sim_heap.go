@@ -18,17 +18,15 @@ func (a *heapJob) before(b *heapJob) bool {
 // preemptive disciplines, concrete so that each comparison is inlined.
 type jobHeap []heapJob
 
-// reserve makes room for one more job, charged to held; push needs it
-// (apart, so that push stays small).
+// reserve makes room for one more job, charged to held, apart so that push stays small.
 func (h *jobHeap) reserve(held *backlog) {
 	if len(*h) == cap(*h) {
 		*h = growHeld(held, *h)
 	}
 }
 
-// push adds j (after reserve: append does not allocate). The jobs above
-// j's place move down one level each, and j is written once, where a swap
-// would write it at every level (40 bytes a write).
+// push adds j (after reserve): the jobs above j's place move down a level
+// each, and j is written once, not at every level as by swaps.
 func (h *jobHeap) push(j heapJob) {
 	s := append(*h, j)
 	i := len(s) - 1

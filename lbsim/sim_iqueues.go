@@ -147,8 +147,7 @@ func (q *iqueues) sent(k int, t, _ float64) {
 	}
 }
 
-// held is the number of entries in the index of busy servers: one a job
-// sent (some stale).
+// held is the number of entries in the index of busy servers (some stale).
 func (f iqueueFront) held() (int, string) {
 	return f.q.busy.n, "JIQ's index of busy servers by when their work runs out"
 }

@@ -32,8 +32,7 @@ type leaner interface {
 	lean(s *sim) leanPolicy
 }
 
-// leanOf is the replication's lean policy: notLean unless its dispatcher
-// is one that leanBlock writes out.
+// leanOf is the replication's lean policy: notLean unless its dispatcher is a leaner.
 func (s *sim) leanOf() leanPolicy {
 	if l, ok := s.disp.(leaner); ok {
 		return l.lean(s)
@@ -58,8 +57,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 		mean = p.mean
 	}
 	srv, m, K, bd := s.srv, s.m, s.k, s.board
-	// The block's arrays by pointer: no length to keep in a register, and
-	// no bounds check a job.
+	// The block's arrays by pointer: no length in a register, no bounds check a job.
 	times, xs, classes := (*[blockSize]float64)(timesBlock), (*[blockSize]float64)(xsBlock), (*[blockSize]int32)(s.classes)
 	// The dispatchers written out below, asserted here: kept in fields of s
 	// they cost the loop more instructions a job (register allocation).

@@ -15,8 +15,7 @@ func (srv *servers) sedOfPair(a, b int, na, nb int64) int {
 	return a
 }
 
-// touchSpeeds loads the speeds of a lean block's pairs, which SED-2
-// compares, for drawServers beyond farServers (see there).
+// touchSpeeds loads the speeds of a lean block's pairs for drawServers (far servers).
 func (srv *servers) touchSpeeds(ka, kb []int32) uint64 {
 	var sum uint64
 	for j, a := range ka {

@@ -11,9 +11,8 @@ import "math"
 // read; under the preemptive disciplines a later arrival can delay it, so
 // each server keeps its jobs (sim_preemptive.go).
 type servers struct {
-	// Separate arrays, not one record per server: the sampled free times
-	// are on the critical path, and at 8 bytes a server K = 100,000 of
-	// them stay in L2 cache.
+	// Separate arrays, not a record a server: the sampled free times are on
+	// the critical path, and at 8 bytes K = 100,000 of them fit in L2 cache.
 	inv  []float64 // 1/mu_k
 	free []float64
 	busy []float64 // work of measured jobs, in time units, per server
@@ -109,8 +108,7 @@ func (s *servers) join(k int, t, service float64) (start float64) {
 }
 
 // count is the number of jobs at server k at time t (t must not decrease
-// between calls for the same server). Under PS and SRPT it completes the
-// departures due by t, recording them in m.
+// for a server); under PS and SRPT it records the departures due by t in m.
 func (s *servers) count(k int, t float64, m *metrics) int32 {
 	if s.queues != nil {
 		return int32(s.queues[k].advance(t, s.order, m))
@@ -118,8 +116,7 @@ func (s *servers) count(k int, t float64, m *metrics) int32 {
 	return int32(s.deps[k].popUntil(t, &s.held))
 }
 
-// enqueue brings preemptive server k up to the arrival time t and adds the
-// job j, sent by dispatcher j.owner.
+// enqueue brings preemptive server k up to the arrival time t and adds the job j.
 func (s *servers) enqueue(k int, t float64, j jobRecord, m *metrics) {
 	q := &s.queues[k]
 	q.advance(t, s.order, m)
@@ -149,8 +146,7 @@ func (s *servers) countOwners(m int) {
 // owned is the count of each dispatcher's jobs at preemptive server k.
 func (s *servers) owned(k int) []int32 { return s.queues[k].owned }
 
-// nextDeparture is the time of the next departure from server k (+Inf if
-// idle), as things stand: under PS and SRPT an arrival can delay it.
+// nextDeparture is the time of server k's next departure (+Inf if idle), as things stand.
 func (s *servers) nextDeparture(k int) float64 {
 	if s.queues != nil {
 		return s.queues[k].nextDeparture(s.order)

@@ -19,9 +19,8 @@ func splitSpec(spec string) (string, string) {
 	return strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(params)
 }
 
-// keyValues parses "k=v,k=v" into numbers, allowing only the given keys;
-// a key in lists may instead take a word or a list (see Params.Word and
-// Params.List).
+// keyValues parses "k=v,k=v" into numbers, allowing only the given keys; a
+// key in lists may take a word or a list instead (Params.Word, Params.List).
 func keyValues(what, params string, lists []string, allowed ...string) (map[string]float64, error) {
 	out := map[string]float64{}
 	if params == "" {
@@ -83,9 +82,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// numberList parses "v1,v2,..." (the spec of a list-valued family such as
-// modal): finite numbers separated by single commas; no values at all is
-// left to the family's own check.
+// numberList parses "v1,v2,..." (a list-valued family's, such as modal's):
+// numbers separated by single commas; none is left to the family's check.
 func numberList(what, params, example string) ([]float64, error) {
 	if params == "" {
 		return nil, nil
