@@ -53,8 +53,7 @@ func (b *countBuckets) touch(k int) uint64 { return uint64(b.at[k].cnt) }
 // least is the smallest count.
 func (b *countBuckets) least() int32 { return b.min }
 
-// counts appends each of its servers' counts to out, in increasing order
-// of server.
+// counts appends its servers' counts to out, in increasing order of server.
 func (b *countBuckets) counts(out []int32) []int32 {
 	for i := range b.ord {
 		out = append(out, b.at[b.server(i)].cnt)
@@ -171,9 +170,8 @@ func (b *countBuckets) draw(r *Stream) (m, i int32) {
 	return m, i
 }
 
-// pickInc is pick, then inc of the server picked. Its count and place in
-// ord are known from the draw, so its record is only written, not read
-// first (at large K a cache miss, after the one of ord).
+// pickInc is pick, then inc of the server picked, whose record it only
+// writes, knowing it from the draw: at large K a cache miss less.
 func (b *countBuckets) pickInc(r *Stream) int {
 	m, i := b.draw(r)
 	k := b.ord[i]

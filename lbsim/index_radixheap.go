@@ -55,8 +55,7 @@ const (
 	radixBuckets = 1 + 64/wideBits<<wideBits // 257; bit-wide buckets use 0..64
 )
 
-// far makes h a heap of the far servers (beyond farServers): wide buckets,
-// and soon, if not nil, given the servers of small settles (see soon).
+// far makes h a heap of far servers (beyond farServers): wide buckets, and soon.
 func (h *radixHeap) far(soon func(k int32) uint64) { h.wide, h.soon = true, soon }
 
 // bucket is key's bucket: the number of the highest bit in which its

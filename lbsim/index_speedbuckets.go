@@ -47,9 +47,8 @@ func (sb *speedBuckets) reset(counts []int32) {
 	}
 }
 
-// pick is the server of the shortest expected delay (n + 1)/mu: the
-// fastest group whose least count gives the least delay, and uniformly
-// among that group's servers with that count.
+// pick is the server of the shortest expected delay (n + 1)/mu: uniformly
+// among the least loaded of the fastest group whose least delay is least.
 func (sb *speedBuckets) pick(r *Stream) int {
 	best, bestV := 0, 0.0
 	for g, grp := range sb.groups {

@@ -53,8 +53,7 @@ func parseView(s string) (ViewKind, error) {
 // ownViewPolicies names the policies the own view serves, for errors.
 const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, or a policy of your own whose Description's Reads is Count"
 
-// checkView: the own view is exact knowledge of counts, without a board,
-// for policies that read job counts only.
+// checkView: the own view is exact counts, without a board, for count-only policies.
 func (c *Config) checkView() error {
 	switch {
 	case c.View != LiveView && c.View != OwnView:
@@ -107,9 +106,8 @@ func (o *ownView) count(k int, t float64, m *metrics) int {
 	return o.deps[k].popUntil(t, o.held)
 }
 
-// ownDispatcher is a dispatcher under the own view and FCFS: for each
-// server the departures of its own jobs there, whose number its policy
-// reads through View.Count (s.own).
+// ownDispatcher is a dispatcher under the own view and FCFS, with the
+// departures of its own jobs at each server (read by View.Count).
 type ownDispatcher struct {
 	dispatcher
 	srv *servers

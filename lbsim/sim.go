@@ -15,8 +15,7 @@ type sim struct {
 	// and policyHash its data's hash before the run (0: it cannot change).
 	policy     Policy
 	policyHash uint64
-	// The dispatcher of the job at hand (see sim_dispatchers.go): its
-	// board, policy instance, index and stream.
+	// The dispatcher of the job at hand (sim_dispatchers.go).
 	board *board
 	disp  dispatcher
 	obs   observer       // nil when the dispatcher keeps no index
@@ -57,21 +56,16 @@ type replication struct {
 	busy         []float64
 	tStart, tEnd float64 // arrival times of the first and last measured jobs
 	series       []TimePoint
-	// sizes drawn (warm-up included): count and sum of squares, for the
-	// under-sampled tail diagnostic.
-	nX, sumX2 float64
-	ctl       *controlSums // the control variates' sums, with Config.ControlVariates
-	warmup    int64        // jobs discarded before measuring
-	simulated int64        // jobs simulated, warm-up and an MSER pilot run included
-	// messages is the number of messages the measured jobs caused that the
-	// run counts (board snapshots, idle tokens; see messagesPerJob).
-	messages float64
+	nX, sumX2    float64      // sizes drawn (warm-up included): count and sum of squares
+	ctl          *controlSums // the control variates' sums, with Config.ControlVariates
+	warmup       int64        // jobs discarded before measuring
+	simulated    int64        // jobs simulated, warm-up and an MSER pilot run included
+	messages     float64      // caused by the measured jobs (messagesPerJob)
 }
 
 func newSim(cfg *Config, rep int) *sim { return newSimWithin(cfg, rep, nil) }
 
-// newSimWithin is newSim whose policy's View calls, from Start on, are
-// charged to budget (nil: none).
+// newSimWithin is newSim with its policy's View calls charged to budget (nil: none).
 func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	s := &sim{
 		cfg: cfg, k: cfg.Servers, rep: rep, budget: budget,

@@ -12,8 +12,7 @@ import "math"
 // overlap. The dispatcher's own draws are unchanged, so the numbers are the
 // same; a wrong guess would only cost time.
 
-// foreseer is a dispatcher that can name the servers its next picks will
-// look at.
+// foreseer is a dispatcher that can name the servers its next picks will read.
 type foreseer interface {
 	// foresee appends to out the servers the next n picks will read (all
 	// of them, if a pick reads several), or nothing if it cannot say.
@@ -30,8 +29,7 @@ func (s *sim) lookAhead() foreseer {
 	return f
 }
 
-// touchAhead loads the state of the servers the block's n jobs will look
-// at (see above).
+// touchAhead loads the state of the servers the block's n jobs will read.
 func (s *sim) touchAhead(f foreseer, n int) {
 	s.ahead = f.foresee(n, s.ahead[:0])
 	var sum uint64

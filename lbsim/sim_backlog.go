@@ -34,9 +34,8 @@ type backlog struct {
 // side (RunEach), so the limit bounds their sum, not each alone.
 var heldAll atomic.Int64
 
-// grow charges n bytes; past the limit the replication stops (the panic
-// is turned into an error by runReplication). It runs only when a buffer
-// grows, so the atomic add costs nothing measurable.
+// grow charges n bytes; past the limit the replication panics, which
+// runReplication turns into an error. It runs only when a buffer grows.
 func (b *backlog) grow(n int64) {
 	b.bytes += n
 	if heldAll.Add(n) > b.limit {
@@ -88,16 +87,14 @@ func growHeld[T any](held *backlog, s []T) []T {
 // backlogFull carries a replication's full backlog out of the run loop.
 type backlogFull struct{ bytes int64 }
 
-// backlogError is the error of a replication whose backlog reached the
-// limit, with n jobs held in what.
+// backlogError is the error of a backlog at the limit, with n jobs held in what.
 func backlogError(bytes int64, n int64, what string) error {
 	return fmt.Errorf("the backlog reached %d jobs in %s (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
 		n, what, bytesText(bytes), bytesText(memoryLimit))
 }
 
-// heldJobs is the number of jobs in the replication's per-job state and
-// the structure holding them: the largest count of its structures (a job
-// may be in two).
+// heldJobs is the number of jobs in the replication's per-job state, and
+// the structure holding them: the largest (a job may be in two).
 func (s *sim) heldJobs() (int64, string) {
 	var fifos, queued int64
 	for i := range s.srv.deps {
