@@ -362,12 +362,10 @@ func (f *Field) key(c *Config) string {
 	return f.ops.get(&g)
 }
 
-// Key is a canonical text naming every setting that affects the numbers
-// of a run, for caches (nb.Cached, nb.RunAll). It stays short at any K:
-// speeds are runs of equal values ("5@2,5@1"), and traces, long size-law
-// specs and long speed lists enter through a hash. A policy of one's own
-// enters through what it does (policyKey); if its probe does not finish,
-// the key says so and caches must not use it (KeyUnfinished).
+// Key is a canonical text naming every setting that affects the numbers of
+// a run, for caches (nb.Cached, nb.RunAll), short at any K: speeds as runs
+// ("5@2,5@1"), traces and long specs or lists by a hash, a policy of one's
+// own by what it does (policyKey; see KeyUnfinished).
 func (c Config) Key() string {
 	var b strings.Builder
 	for i := range fields {

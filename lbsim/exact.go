@@ -41,9 +41,8 @@ type Reference struct {
 	// M/E_k/1, k <= theory.MaxTailPhases, under a random split, E_K/M/1
 	// under round robin, the central M/M/K queue), else nil.
 	Quantiles *ExactQuantiles
-	// NoExact says why theory has no exact value where one is promised
-	// (the Markov chain of a count-based policy with exponential sizes at
-	// K <= theory.DispatchMaxServers, over its budget): set on a limit, or
+	// NoExact says why theory has no exact value where one is promised (a
+	// count-based policy's Markov chain over its budget): set on a limit, or
 	// on the empty Reference returned with false.
 	NoExact string
 }
@@ -238,13 +237,11 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	return ref, split != nil
 }
 
-// srptSplit is splitTheory under SRPT. Server k's sizes are the mixture,
-// by their rates, of the classes sent to it, each the sizes' law
-// conditioned on its interval (lo, hi] (serverSizes): one M/G/1-SRPT queue
-// (theory.MG1SRPT, Schrage and Miller) of rate lambda p_k at speed mu_k,
-// solved once for each run of alike servers, and a class's mean is the
-// part of the server's mean its sizes bring, E[T; lo < X <= hi], over its
-// share of the server's jobs.
+// srptSplit is splitTheory under SRPT. Server k's sizes are the mixture of
+// the classes sent to it, each the sizes' law conditioned on its interval
+// (lo, hi] (serverSizes): one M/G/1-SRPT queue (theory.MG1SRPT, Schrage and
+// Miller) a run of alike servers, and a class's mean is E[T; lo < X <= hi]
+// over its share of the server's jobs.
 type srptSplit struct {
 	sizes   SizeLaw
 	split   []classSplit

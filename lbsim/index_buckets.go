@@ -1,16 +1,13 @@
 package lbsim
 
-// countBuckets keeps servers ordered by an integer count (jobs in system)
-// so that incrementing or decrementing one count and drawing uniformly among
-// the servers with the fewest jobs all cost O(1). Servers sit in ord sorted by
-// count; first[c] is the index in ord of the first server with count >= c.
-// A server's count and its place in ord are read and written together, so
-// they share a record (at): at large K, or with one index a dispatcher, a
-// move then misses the cache once for the server, not twice.
-//
-// The buckets hold all K servers or some of them (newCountBucketsOf: SED's
-// speed groups, sharing one at array), named by their index among the K
-// either way, so a group's server needs no second index.
+// countBuckets keeps servers ordered by an integer count (jobs in system),
+// so that changing a count by one and drawing uniformly among the servers
+// with the fewest jobs cost O(1). Servers sit in ord sorted by count;
+// first[c] is the index in ord of the first server with count >= c. A
+// server's count and place in ord share a record (at): at large K, or with
+// an index a dispatcher, a move misses the cache once, not twice. The
+// buckets hold all K servers or some (newCountBucketsOf: SED's speed
+// groups, sharing one at), named by their index among the K either way.
 type countBuckets struct {
 	at      []bucketSlot // per server of the K
 	ord     []int32
@@ -104,9 +101,8 @@ func maxI32(a, b int32) int32 {
 }
 
 // swap moves server k from place i in ord to place j, and the server at j
-// to i. Server k is known, so ord[i] is only written, not read: at large
-// K, where i is anywhere in ord, a cache miss fewer (j is at the edge of
-// a bucket, where the moves are).
+// to i. Knowing k, it only writes ord[i]: at large K a cache miss fewer (i
+// is anywhere in ord, j at a bucket's edge, where the moves are).
 func (b *countBuckets) swap(k, i, j int32) {
 	o := b.ord[j]
 	b.ord[i], b.ord[j] = o, k

@@ -7,14 +7,13 @@ import (
 
 // radixHeap is a monotone priority queue of servers keyed by a time (Ahuja,
 // Mehlhorn, Orlin and Tarjan 1990): the keys pushed are never below the last
-// key popped, as FCFS departure times pushed at an arrival time t are never
-// below the departures popped up to t. A key lives in the bucket named by the
-// highest bit in which its float64 encoding differs from the last popped key's
-// (non-negative floats order as their encodings); popping the minimum moves
-// the entries of one bucket to lower ones. An entry moves at most 64 times
-// (16 in a wide heap, see bucket), and pushes and moves append to a few
-// slices read in order, where a binary or 4-ary heap of K = 100,000
-// servers misses the cache at every level.
+// popped, as FCFS departures pushed at an arrival t are never below those
+// popped by t. A key lives in the bucket of the highest bit in which its
+// float64 encoding differs from the last popped key's (non-negative floats
+// order as their encodings); popping the minimum moves one bucket's entries
+// to lower ones. An entry moves at most 64 times (16 in a wide heap), and
+// the moves append to a few slices read in order, where a binary or 4-ary
+// heap of K = 100,000 servers misses the cache at every level.
 type radixHeap struct {
 	last uint64 // encoding of the last key popped: every key is >= it
 	n    int
@@ -46,10 +45,9 @@ const soonMax = 512
 
 // A wide heap names a bucket above 0 by a 4-bit digit, not a bit: the
 // highest digit in which a key's encoding differs from last's (its level),
-// and the key's value there, so that buckets are in the order of their
-// keys. A settle moves an entry down at least a level, and there are 16
-// levels, not 64, so an entry moves fewer times before it pops. Only the
-// far servers' heaps are wide: at K <= 1000 wide heaps were slower.
+// and the key's value there, so that buckets are in their keys' order. A
+// settle moves an entry down a level or more, of 16, not 64. Only the far
+// servers' heaps are wide: at K <= 1000 wide heaps were slower.
 const (
 	wideBits     = 4
 	radixBuckets = 1 + 64/wideBits<<wideBits // 257; bit-wide buckets use 0..64
@@ -117,10 +115,9 @@ func (h *radixHeap) popUntil(t float64) (k int, key float64, ok bool) {
 	return k, key, true
 }
 
-// min is the server with the smallest key (the heap must not be empty), left
-// in the heap. It makes that key the last popped: a caller may do so only
-// when no smaller key will be pushed after (LWL and JIQ look at the minimum
-// only when no server is idle, and every later push is at least it).
+// min is the server with the smallest key, left in the (non-empty) heap. It
+// makes that key the last popped, so a caller may use it only when no
+// smaller key will be pushed after (LWL and JIQ, when no server is idle).
 func (h *radixHeap) min() (int, float64) {
 	if len(h.buckets[0]) == 0 {
 		if !h.lowOK {

@@ -1,11 +1,9 @@
 package lbsim
 
-// speedBuckets keeps K servers' job counts grouped by speed, for the
-// shortest expected delay over all servers in O(G) a job, G the number of
-// distinct speeds: within a group the fewest jobs is the least delay, so
-// each group is a countBuckets over its own servers, and SED compares the
-// groups' minima (n + 1)/mu, ties to the faster group, then uniformly
-// within it.
+// speedBuckets keeps K servers' job counts grouped by speed, for SED over
+// all servers in O(G) a job, G the number of distinct speeds: within a
+// group the fewest jobs is the least delay, so each group is a countBuckets
+// and pick compares the groups' minima (n + 1)/mu.
 type speedBuckets struct {
 	groups []speedGroup // fastest first (speedGroups)
 	group  []int32      // per server: its group

@@ -42,8 +42,7 @@ type Policy interface {
 }
 
 // Description is what a policy tells lbsim about itself under a
-// configuration: the facts lbsim reads before and after a run, apart from
-// what the policy does. The zero value is a policy that says nothing:
+// configuration, apart from what it does. The zero value says nothing:
 // named by its String, reading workloads and counts, asking an unknown
 // number of servers a job, without classes of its own.
 type Description struct {

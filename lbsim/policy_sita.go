@@ -17,21 +17,17 @@ import (
 // size: group g takes the sizes in (x_{g-1}, x_g], x_0 = 0 and x_G = +Inf.
 // It is given in one of three forms:
 //
-//   - C (sita:c=C, sita:cut=X,c=C): two groups, short jobs to servers 1..C
-//     and long ones to C+1..K. With Cut = 0 the size law must be two-point
-//     and "long" means x = x_M; otherwise a job is long when its size
-//     exceeds Cut.
+//   - C (sita:c=C, sita:cut=X,c=C): short jobs to servers 1..C, long ones
+//     to C+1..K; long is size > Cut, or with Cut = 0 (two-point sizes only)
+//     x = x_M.
 //   - Cuts and Servers (sita:cuts=X1/X2,servers=C1/C2/C3): G-1 increasing
 //     cutoffs and the G groups' server counts, summing to K.
 //   - Groups (sita:groups=G): G groups as equal as possible (the first
-//     K mod G one server larger), with the cutoffs at which every server
-//     carries the same load, E[X; X <= x_g] = (servers of groups 1..g / K)
-//     E[X], from the law's partial moments (BelowCut): SITA-E (Harchol-
-//     Balter, Crovella and Murta 1999) when G = K. With unequal speeds the
-//     servers carry equal work, not equal loads.
+//     K mod G one server larger), cut where every server carries the same
+//     work, E[X; X <= x_g] = (servers of groups 1..g / K) E[X] (BelowCut):
+//     SITA-E (Harchol-Balter, Crovella and Murta 1999) when G = K.
 //
-// With Poisson arrivals each server is an M/G/1 queue fed by one group's
-// sizes.
+// With Poisson arrivals each server is an M/G/1 queue fed by one group's sizes.
 type SITA struct {
 	C       int
 	Cut     float64

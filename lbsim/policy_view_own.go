@@ -9,18 +9,14 @@ import (
 // The own view (Config.View = OwnView) is what a proxy that counts its own
 // connections knows: each dispatcher sees, for each server, exactly the
 // jobs it sent there that are still there (the responses pass through it),
-// and nothing of the other dispatchers' jobs; no message is sent. Policies
-// that read job counts read those; with one dispatcher they are the true
-// counts, and the run is the live one to the bit.
+// and nothing of the others'; no message is sent. With one dispatcher these
+// are the true counts, and the run is the live one to the bit.
 //
-// The counts have one home, ownView.count, read by View.Count. Under FCFS a
-// job's departure is known when it is sent, and a dispatcher's jobs at a
-// server leave in the order it sent them: each dispatcher keeps a FIFO of
-// their departures for each server. Under PS and SRPT a departure is known
-// only when it happens: the job carries its dispatcher (jobRecord.owner)
-// and each server counts each dispatcher's jobs (servers.owned). JSQ and
-// SED over all K already count the jobs they are told of (leastCount), and
-// under the own view each is told only of its own.
+// The counts have one home, ownView.count, read by View.Count: under FCFS
+// a FIFO of the dispatcher's departures per server (known when sent, and
+// leaving in send order); under PS and SRPT the servers count each
+// dispatcher's jobs (jobRecord.owner, servers.owned). JSQ and SED over all
+// K count the jobs they are told of (leastCount): under the own view, their own.
 
 // ViewKind is what the dispatchers see of the servers' job counts.
 type ViewKind uint8

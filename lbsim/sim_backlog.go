@@ -9,15 +9,13 @@ import (
 	"unsafe"
 )
 
-// The backlog is the per-job state of the jobs in the system: the FCFS
-// departure queues kept for job counts, the policies' live indexes
-// (perJobBytes) and the PS and SRPT queues. A stable system keeps it
-// small; an unstable one (load >= 1 with -overload, a ramp above 1) grows
-// it with every job. Each replication charges the capacity of those
-// buffers to its backlog as they grow (twice for a slice grown by a copy,
-// growHeld: the old copy is garbage until collected), and ends with an
-// error at the limit (Config.backlogLimit), so that no configuration needs
-// more than MaxMemory.
+// The backlog is the per-job state of the jobs in the system (perJobBytes):
+// FCFS departure queues, live indexes, PS and SRPT queues. A stable system
+// keeps it small; an unstable one (load >= 1 with -overload, a ramp above 1)
+// grows it with every job. Each replication charges the capacity of those
+// buffers as they grow (twice for a slice grown by a copy: growHeld), and
+// ends with an error at the limit (Config.backlogLimit), so that no
+// configuration needs more than MaxMemory.
 
 // backlog is one replication's account of per-job state, in bytes.
 type backlog struct {
@@ -140,9 +138,7 @@ const (
 // perJobBytes is the per-job state a job in the system holds under c: PS
 // or SRPT queues; under FCFS, departure queues when job counts are read (by
 // the policy, on a board, or sampled), and the policy's live indexes
-// (Description's jobIndexes). LWL's index drops a server's stale entries
-// as it picks the server, so it holds about two a server, but is counted
-// as a job each.
+// (jobIndexes; LWL's holds about two a server, but is counted a job each).
 func (c *Config) perJobBytes() int64 {
 	if c.Discipline.Preemptive() {
 		return heapJobBytes

@@ -1,10 +1,9 @@
 package lbsim
 
-// controlSums are a replication's control variates (see stat_control.go)
-// per fine batch of measured jobs: the sums of the sizes drawn and of their
-// squares, and the arrival times that bound the batch, whose difference is
-// the sum of its gaps. They are added a block at a time, when the block is
-// drawn (drawBlock), leaving the per-job loops untouched.
+// controlSums are a replication's control variates (stat_control.go) per
+// fine batch of measured jobs: the sums of the sizes and of their squares,
+// and the arrival times that bound the batch (their difference sums its
+// gaps), added a block at a time by drawBlock, not in the per-job loops.
 type controlSums struct {
 	// first[b] is the index (warm-up included) of batch b's first job;
 	// first[batches] ends the last batch.

@@ -10,19 +10,17 @@ import (
 // one of M dispatchers, drawn from its own stream (uniformly, or by the
 // weights), and is dispatched on that dispatcher's knowledge alone. A
 // dispatcher is a front: its random stream, its board (the shared snapshot
-// plus its tally) and its own instance of the policy (newDispatcher), so
-// per-run state (a round-robin pointer, a memory, an index) is its own.
+// plus its tally) and its own policy instance, so per-run state (a
+// round-robin pointer, a memory, an index) is its own. The sim's rDispatch,
+// board, disp, obs and ref are those of the job at hand's (enter), so a
+// policy reads its own dispatcher's without knowing of the others; with one
+// dispatcher, many is nil and the run is the one of old, to the bit.
 //
-// The sim's rDispatch, board, disp, obs and ref are always those of the
-// dispatcher of the job at hand (enter), so a policy and its View read
-// their own dispatcher's without knowing of the others. With one
-// dispatcher many is nil and the run is the one of old, to the bit.
-//
-// What the dispatchers share: the servers, so every dispatcher's index of
-// live state is told of every send; and the refresh instants, the
-// multiples of T, or with Stagger T (n + i/M) for dispatcher i. Each has
-// its own copy of the board even when the copies are equal: a refresh then
-// copies the first one (copyFrom), at the cost, M K, of the messages.
+// The dispatchers share the servers, so every live index is told of every
+// send, and the refresh instants, the multiples of T, or with Stagger T (n
+// + i/M) for dispatcher i. Each has its own copy of the board even when the
+// copies are equal: a refresh then copies the first (copyFrom), at the
+// cost, M K, of the messages it stands for.
 
 // front is one dispatcher of several.
 type front struct {
@@ -133,10 +131,9 @@ func (ds *dispatcherSet) refresh(s *sim, t float64) {
 	}
 }
 
-// sent tells the dispatchers' indexes of the job of size x sent to server
-// k at t: on a board only the sender's (its tally), under the own view
-// only the sender's (its own jobs), live every one (each mirrors the
-// servers).
+// sent tells the dispatchers' indexes of the job of size x sent to server k
+// at t: on a board or under the own view only the sender's (its tally, its
+// own jobs), live every one (each mirrors the servers).
 func (ds *dispatcherSet) sent(s *sim, k int, t, x float64) {
 	if s.board != nil || s.cfg.View == OwnView {
 		if s.obs != nil {

@@ -2,11 +2,10 @@ package lbsim
 
 import "math"
 
-// fifo is a ring buffer of FCFS departure times, which grows with the
-// queue length. Short queues (the usual case under JSQ-d) live in the fifo
-// itself, one 64-byte cache line, so counting the jobs of a sampled server
-// at large K costs one cache miss, not two dependent ones. The capacity is
-// a power of two: wrapping around is a mask rather than a division.
+// fifo is a ring buffer of FCFS departure times, growing with the queue.
+// Short queues (the usual case under JSQ-d) fit in the fifo's 64-byte cache
+// line, so counting a sampled server's jobs at large K is one cache miss,
+// not two dependent ones; a power-of-two capacity wraps by a mask.
 type fifo struct {
 	buf        []float64 // inline[:], or a larger buffer while the queue is long
 	head, size int32

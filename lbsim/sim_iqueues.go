@@ -12,11 +12,9 @@ import "math"
 // a server drawn at random. Without withdrawals (Lu et al.) a token stays
 // until its dispatcher uses it, though its server may have become busy
 // since; with withdrawals (Van Houdt 2024) a server that gets a job
-// withdraws its token, and the I-queues hold exactly the idle servers.
-//
-// Messages: a token is one (2d + 1 for JIQ-SQ(d): d queries, d replies and
-// the token), a withdrawal one. With one dispatcher the run is
-// jiqDispatcher's instead.
+// withdraws its token, and the I-queues hold exactly the idle servers. A
+// token is one message (2d + 1 for JIQ-SQ(d): d queries, d replies and the
+// token), a withdrawal one. With one dispatcher the run is jiqDispatcher's.
 type iqueues struct {
 	s        *sim
 	r        *Stream      // streamShared: which I-queues a token is offered

@@ -40,17 +40,15 @@ func (s *sim) leanOf() leanPolicy {
 	return notLean
 }
 
-// leanBlock runs the jobs n .. n+blockSize-1 of a lean block, whose sizes
-// are in xs and classes in s.classes (arrival times in times, unless they
-// are Poisson and no control variates need them drawn with the block),
-// after the arrival at t whose wait plus service is pending. These are the
-// general loop's steps (sim.run), in the same order and with the same
-// numbers to the last bit (TestLeanBlocks), without its tests and its
-// interface call a job. It draws the Poisson arrivals, and the server of
-// RND and SITA, job by job on local copies of their generators: the draws
-// then overlap the queueing and the metrics instead of running before
-// them. The pairs of LL-2 and JSQ-2 come drawn with the block
-// (drawServers): drawing them here costs more registers than it saves.
+// leanBlock runs the jobs n .. n+blockSize-1 of a lean block (sizes xs,
+// classes s.classes, arrival times in times unless Poisson without control
+// variates), after the arrival at t whose wait plus service is pending: the
+// general loop's steps, in the same order and to the last bit
+// (TestLeanBlocks), without its tests and its interface call a job. It
+// draws the Poisson arrivals, and RND's and SITA's servers, job by job on
+// local copies of their generators, so that the draws overlap the queueing
+// and the metrics; LL-2's and JSQ-2's pairs come drawn with the block
+// (drawServers): here they would cost more registers than they save.
 func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float64, gen arrivalGen) (float64, float64) {
 	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
 	if p, ok := gen.(poissonGen); ok && s.ctl == nil {

@@ -45,9 +45,8 @@ func (q *preemptiveQueue) nextDeparture(o jobOrder) float64 {
 	return q.t + q.jobs[0].key
 }
 
-// advance moves the server to real time to, completing (and recording) the
-// departures on the way; it returns the number of jobs left. One loop a
-// rule, chosen once a call, not a test of the rule at each departure.
+// advance moves the server to real time to, recording the departures on the
+// way, and returns the jobs left: one loop a rule, not a test a departure.
 func (q *preemptiveQueue) advance(to float64, o jobOrder, m *metrics) int {
 	if o == virtualFinish {
 		for len(q.jobs) > 0 {
