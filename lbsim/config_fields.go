@@ -125,9 +125,9 @@ func value[T any](p func(c *Config) *T, list func(g *Grid) *[]T, parse func(stri
 	return o
 }
 
-// fields is the table. Its order is the order of the flags in help texts,
-// of the setting columns of a Row and of the checks of Validate. (It is
-// filled by init: Validate, which a field's key may call, reads it.)
+// fields is the table, in the order of the flags in help texts, of a Row's
+// setting columns and of Validate's checks (filled by init, as Validate,
+// which a field's key may call, reads it).
 var fields []Field
 
 func init() {

@@ -67,10 +67,9 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 // command line, the warnings, the figures and the notebooks: an exact value,
 // a K -> infinity limit or a lower bound (Reference.Kind; Exact and Limit
 // keep them apart). It checks what every formula assumes (a valid
-// configuration at a stable load, no trace, live state) and then asks: for
-// one server, the M/G/1 queue whatever the policy (Pollaczek-Khinchine,
-// M/G/1-PS or M/G/1-SRPT); otherwise the policy's Theory method (see
-// Policy), under Poisson arrivals (and deterministic ones for RND and RR).
+// configuration at a stable load, no trace, live state), then asks the
+// policy's Theory method (for one server, RND's M/G/1 queue whatever the
+// policy), under Poisson arrivals (and deterministic ones for RND and RR).
 // A formula that does not cover the configured discipline gives no value.
 func Theory(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {

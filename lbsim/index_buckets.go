@@ -13,9 +13,8 @@ type countBuckets struct {
 	ord     []int32
 	first   []int32
 	members []int32 // its servers in increasing order; nil: all of at
-	// min is the least count, ord[0]'s, kept here: with many indexes (a
-	// dispatcher's each) the one at hand is often out of cache, and a pick
-	// would read ord[0] and then its record before first.
+	// min is the least count, kept here: with an index a dispatcher the one
+	// at hand is often out of cache, and ord[0]'s record would be a miss more.
 	min int32
 }
 

@@ -27,10 +27,9 @@ type radixHeap struct {
 
 	held *backlog // charged for the buckets' capacity (nil: not charged)
 
-	// soon, if set (far), loads its owner's state of server k for the
-	// servers of a settle of at most soonMax entries, the next to come up:
-	// at large K each is a cache miss, one departure after the other, where
-	// loaded together at the settle they overlap. touched keeps the loads.
+	// soon, if set (far), loads its owner's state of the servers of a small
+	// settle, the next to come up: misses one departure after the other at
+	// large K, loaded together at the settle they overlap (touched keeps them).
 	soon    func(k int32) uint64
 	touched uint64
 

@@ -26,9 +26,8 @@ import (
 //	Theory(c Config) (Reference, bool)   what queueing theory knows of c's mean delays under
 //	                                     Poisson arrivals (see Theory)
 //
-// The built-in policies answer the same questions through unexported
-// methods (builtin); a type of your own that embeds one is a policy of
-// your own, asked only through its exported methods.
+// Built-in policies answer through unexported methods (builtin); a type of
+// your own that embeds one is yours, asked only through its exported methods.
 //
 // Pick and Start must not change the policy value itself, the spec every
 // replication (run in parallel) and dispatcher starts from: a run that

@@ -9,12 +9,11 @@ import (
 )
 
 // JIQ is join-the-idle-queue (Lu, Xie, Kliot, Geller, Larus and Greenberg,
-// Performance Evaluation 2011). With one dispatcher: a job goes to an idle
-// server (no work) drawn uniformly among the idle ones if there is one, else
-// to a server drawn uniformly at random. With several (live state), each
-// dispatcher has its I-queue of idle servers' tokens, as in Lu et al.:
-// see sim_iqueues.go. On a stale board "idle" is idle at the last refresh
-// (and, with tally, sent nothing since), each dispatcher reading its own.
+// Performance Evaluation 2011). With one dispatcher a job goes to an idle
+// server (no work) drawn uniformly if there is one, else to any server drawn
+// uniformly. With several (live state) each dispatcher has an I-queue of
+// idle servers' tokens (sim_iqueues.go). On a stale board "idle" is idle at
+// the last refresh (and, with tally, sent nothing since).
 type JIQ struct {
 	// D > 1: a server that becomes idle puts its token in the shortest of
 	// D distinct I-queues drawn at random (JIQ-SQ(d)), so D <= M; 0 or 1:

@@ -54,12 +54,11 @@ func (p JSQ) describe(c *Config) Description {
 
 func (p JSQ) validate(c *Config) error { return checkSampled("jsq", p.D, p.Mem, c.Servers, p.Replace) }
 
-// Theory, for exponential sizes and distinct samples: at small K (up to
-// theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
-// the same process) the exact Markov chain of JSQ-d and JSQ
-// (theory.DispatchExact); otherwise, at speed 1 under FCFS, JSQ-d, d >= 2,
-// has Mitzenmacher's mean-field limit (sum_{i>=1} rho^((d^i-d)/(d-1))), and
-// JSQ(d,1) the fixed point of its memory (theory.JSQdMemoryMeanField).
+// theory, for exponential sizes and distinct samples: at small K
+// (theory.DispatchMaxServers, any speeds, FCFS or PS) the exact Markov chain
+// of JSQ-d and JSQ; otherwise, at speed 1 under FCFS, Mitzenmacher's
+// mean-field limit of JSQ-d, d >= 2 (sum_{i>=1} rho^((d^i-d)/(d-1))), and
+// JSQ(d,1)'s memory fixed point (theory.JSQdMemoryMeanField).
 func (p JSQ) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	var chain Reference

@@ -69,11 +69,10 @@ func (p LeastLoaded) validate(c *Config) error {
 	return checkSampled("ll", p.D, p.Mem, c.Servers, p.Replace)
 }
 
-// Theory, under FCFS: LWL (or d = K) with equal speeds is the central
-// M/G/K queue, exactly: Erlang C for exponential sizes, M/D/K
-// (theory.MDc) for deterministic ones; LL-d, d >= 2 distinct
-// samples, speed 1, has the mean-field limit K -> infinity of Hellemans and
-// Van Houdt (sum_{n>=0} rho^(dn)/(1+n(d-1)); d = 2: -ln(1-rho^2)/rho^2).
+// theory, under FCFS: LWL (or d = K) with equal speeds is the central M/G/K
+// queue: Erlang C for exponential sizes, M/D/K (theory.MDc) for deterministic
+// ones; LL-d, d >= 2 distinct samples, speed 1, has Hellemans and Van Houdt's
+// limit K -> infinity, sum_{n>=0} rho^(dn)/(1+n(d-1)) (d = 2: -ln(1-rho^2)/rho^2).
 func (p LeastLoaded) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if _, det := s.sizes.(Deterministic); det && s.disc == FCFS && s.equal && allServers(p.D, s.k, p.Replace) {

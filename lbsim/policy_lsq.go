@@ -116,10 +116,8 @@ func (p LSQ) fresh(k int) bool { return p.D == k }
 // silent reports whether no message ever sets an estimate (no reports, no probes).
 func (p LSQ) silent() bool { return p.P == 0 && p.D == 0 }
 
-// theory: where the estimates are the true counts at every pick, LSQ is
-// JSQ (JSQ.theory: the exact Markov chain at small K with exponential
-// sizes): D = K at any M and P, or one dispatcher hearing every departure
-// (P = 1). Otherwise none is known here.
+// theory: JSQ's where the estimates are the true counts at every pick: D = K
+// (any M and P), or one dispatcher hearing every departure (P = 1).
 func (p LSQ) theory(c Config) (Reference, bool) {
 	if !p.fresh(c.Servers) && (p.P != 1 || c.dispatchers() != 1) {
 		return Reference{}, false
@@ -241,11 +239,9 @@ func (d *lsqDispatcher) held() (int, string) {
 
 // lsqShared is what LSQ's dispatchers share in one replication: the
 // servers' true counts, their departures to come (each a message with
-// probability p) and every dispatcher's estimates, which a message sets.
-// Between two arrivals no job is sent, so the count a departure at
-// tau <= t reports is the jobs sent minus those departed by tau, whatever
-// the discipline: the messages due by an arrival are delivered at it, in
-// time order, before its pick.
+// probability p) and every dispatcher's estimates. No job is sent between
+// two arrivals, so the messages due by an arrival, delivered at it in time
+// order before its pick, report the counts at their departures.
 type lsqShared struct {
 	s   *sim
 	p   float64

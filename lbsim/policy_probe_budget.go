@@ -42,10 +42,9 @@ var probeTimeout = 10 * time.Second
 // follows in parentheses.
 const keyUnfinished = "probe-did-not-finish"
 
-// KeyUnfinished reports whether key, a Config.Key or any text that holds
-// some (a cache key's JSON), names a policy of one's own whose probe did
-// not finish (a Pick that did not return within the probe's budget), and
-// why. Such a key names no known behaviour of the policy: a cache must
+// KeyUnfinished reports whether key, a Config.Key or any text holding one
+// (a cache key's JSON), names a policy of one's own whose probe did not
+// finish, and why. Such a key names no known behaviour: a cache must
 // neither serve nor store a result under it (nb does not).
 func KeyUnfinished(key string) (why string, unfinished bool) {
 	_, after, found := strings.Cut(key, keyUnfinished+"(")

@@ -100,9 +100,8 @@ const wrrPhases = 1 << 20
 
 // advance puts d where it would be after about n0 jobs in O(G), each
 // group's turns rotated by turn(size) (see startingTurn): group g has had
-// floor(n0 |g| w_g / W) of them, so every value n w_g - W rounds stays in
-// the range the algorithm keeps it in, and the long-run shares are those
-// of the weights.
+// floor(n0 |g| w_g / W) jobs, so every value n w_g - W rounds stays in the
+// algorithm's range, and the long-run shares are the weights'.
 func (d *smoothRR) advance(n0 int, turn func(int) int) {
 	d.n = float64(n0)
 	for g := range d.groups {
@@ -197,13 +196,11 @@ func (d *smoothRR) pick(float64, float64) int { return d.next() }
 func (d *smoothRR) String() string          { return d.spec.String() }
 func (d *smoothRR) Pick(*View, float64) int { return d.next() }
 
-// gapSCV: server k gets every n-th job, n not always the same: weights 3,1
-// give A A B A (A's n: 1, 2, 1), and servers of one weight take their
-// turns in a burst (weights 2,2,2,2,2,1,1,1,1,1: the fast servers' n are
-// 5 and 10). So E[n] and Var n (see gapSCV) are measured on 2^16 of its
-// picks, with up to 16 weights (found without a pass over all K: this
-// runs for every class of servers); beyond, or with fewer than two turns
-// of k in them, n is taken as 1/p_k (Var n = 0).
+// gapSCV: server k gets every n-th job, n not always the same (weights 3,1
+// give A A B A; servers of one weight take their turns in a burst), so E[n]
+// and Var n (see gapSCV) are measured on 2^16 of its picks, with at most 16
+// weights (checked without a pass over all K); beyond, or with fewer than
+// two turns of k, n is taken as 1/p_k (Var n = 0).
 func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, q serverLoad) float64 {
 	n, k := 0.0, q.from
 	var sum, sum2 float64 // of the gaps between k's turns
@@ -226,10 +223,9 @@ func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, q serverLoad) float64 
 	return (mean*c0 + sum2/n - mean*mean) / (mean * mean)
 }
 
-// theory: with equal weights the picks are RR's (job n to server n mod K),
-// and so is the theory (E_K/M/1 per server); with unequal weights a
-// server's gaps are sums of varying numbers of arrival gaps, in a fixed
-// cycle, which is not a renewal process: no exact value.
+// theory: with equal weights the picks, and the theory, are RR's; with
+// unequal ones a server's gaps are sums of varying numbers of arrival gaps
+// in a fixed cycle, not a renewal process: no exact value.
 func (p WeightedRoundRobin) theory(c Config) (Reference, bool) {
 	if !allEqual(p.Weights.of(c.speeds())) {
 		return Reference{}, false

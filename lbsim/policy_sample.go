@@ -5,9 +5,8 @@ import (
 	"math/bits"
 )
 
-// The power-of-d policies (LL-d, JSQ-d, and their variants with memory)
-// sample d servers per job; this file holds what they share: the spec's
-// parameters, the checks against K, and the dispatcher of the plain case.
+// What the power-of-d policies (LL-d, JSQ-d, with or without memory) share:
+// their parameters, their checks against K, the plain case's dispatcher.
 
 // sampleParams reads d and replace, shared by the power-of-d policies.
 func sampleParams(name string, p Params) (d int, replace bool, err error) {
@@ -47,10 +46,9 @@ func sampledLabel(name string, d int, replace bool) string {
 	return fmt.Sprintf("%s-%d", name, d)
 }
 
-// maxDrawsPerServer bounds d with replacement: d <= 64 K. The chance that
-// 64 K draws miss a given server is (1-1/K)^(64K) < e^-64, so a larger d
-// is, in any run, the policy over all K servers (LWL, JSQ), at a cost of
-// d draws a job.
+// maxDrawsPerServer bounds d with replacement, d <= 64 K: 64 K draws miss a
+// given server with probability (1-1/K)^(64K) < e^-64, so a larger d is, in
+// any run, the policy over all K servers (LWL, JSQ), at d draws a job.
 const maxDrawsPerServer = 64
 
 func checkD(name string, d, k int, replace bool) error {
@@ -230,9 +228,8 @@ func pickSampled(p Policy, v *View, d, mem int, replace bool, kind State) int {
 }
 
 // sampledState is the memory of one dispatcher of sampledDispatcher: an
-// index of the K servers over all of them, a memory's candidates, or a
-// sample of d > 2 (a permutation of the servers and d draws); d <= 2 keep
-// none (samplePair).
+// index of the K servers over all of them, a memory's candidates, or for
+// d > 2 a permutation of the servers; none for d <= 2 (samplePair).
 func sampledState(d, mem, k int, replace bool) int64 {
 	if mem > 0 || d > 2 || allServers(d, k, replace) {
 		return indexBytes * int64(k)

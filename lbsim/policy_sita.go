@@ -156,10 +156,9 @@ func (p SITA) String() string {
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
 
-// describe: no server state; its size classes are its groups, by which it
-// splits the jobs; c is its first group's servers. Labels: SITA-c (which
-// notebooks parse), SITA-5 (cut 2), SITA-C1/C2/C3 (cuts X1/X2), SITA-E (G
-// groups).
+// describe: no server state; its size classes are its groups, which split
+// the jobs; c is its first group's servers. Labels: SITA-c (which notebooks
+// parse), SITA-5 (cut 2), SITA-C1/C2/C3 (cuts X1/X2), SITA-E (G groups).
 func (p SITA) describe(c *Config) Description {
 	d := Description{Label: fmt.Sprintf("SITA-%d", p.C), Reads: NoState, C: p.C, builtinFacts: builtinFacts{
 		advice: func() string { return p.loadAdvice(c) }}}
@@ -299,9 +298,8 @@ func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 }
 
 // equalLoadCuts are the cutoffs at which groups of the given server counts
-// carry work in proportion to their servers (theory.EqualLoadCuts); an
-// error names the law's atom that prevents it and the way out. They are
-// kept for the laws that are plain values (equalLoadMemo).
+// carry work in proportion to their servers (theory.EqualLoadCuts), or an
+// error naming the law's atom that prevents it; kept in equalLoadMemo.
 func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	key, keep := equalLoadKey{k: sum(counts), groups: len(counts)}, false
 	switch s := sizes.(type) {
@@ -360,10 +358,9 @@ func solveEqualLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	return cuts, err
 }
 
-// atomAdvice is a split that exists for a law with an atom where an
-// equal-load cutoff should be: two groups, cut at the atom (or the size
-// before it when the atom is the largest size), servers in proportion to
-// the work on each side.
+// atomAdvice is a split for a law with an atom where an equal-load cutoff
+// should be: two groups, cut at the atom (or the size before it when it is
+// the largest), servers in proportion to the work on each side.
 func atomAdvice(e *theory.AtomError, mean float64, k int) string {
 	cut, share := e.X, e.At/mean
 	if share > 1-1e-9 { // nothing above the atom

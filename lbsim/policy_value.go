@@ -63,9 +63,8 @@ func mutable(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return false
 }
 
-// policyCopy is a deep copy of p: what its pointers, slices, maps and
-// interfaces lead to is copied (unexported fields too), funcs and channels
-// are shared. Pointers to one value stay pointers to one copy.
+// policyCopy is a deep copy of p, unexported fields too (funcs and channels
+// shared); pointers to one value stay pointers to one copy.
 func policyCopy(p Policy) Policy {
 	v := reflect.New(reflect.TypeOf(p)).Elem()
 	v.Set(reflect.ValueOf(p))
@@ -144,10 +143,9 @@ func unshare(v reflect.Value, copied map[pointerVisit]reflect.Value) {
 }
 
 // dataHash is FNV-1a over a canonical encoding of p's data, through
-// pointers, interfaces, slices and maps (in the order of their keys'
-// encodings): no addresses, and of funcs and channels only their type.
-// With exported, only exported struct fields (what Config.Key sees of a
-// policy's fields); else all of them (what a run must leave unchanged).
+// pointers, interfaces, slices and maps (in their keys' encodings' order):
+// no addresses, of funcs and channels only their type. With exported, only
+// exported fields (Config.Key's); else all (what a run must leave unchanged).
 func dataHash(p Policy, exported bool) uint64 {
 	w := dataWriter{exported: exported}
 	v := reflect.ValueOf(p)

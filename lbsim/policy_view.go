@@ -68,9 +68,8 @@ func (v *View) Count(k int) int {
 	return int(v.s.srv.count(k, v.t, v.s.m))
 }
 
-// Sample returns d distinct servers drawn uniformly at random, in random
-// order (with replace, d independent uniform draws): the sample of the
-// power-of-d policies. The slice is reused by the next call.
+// Sample returns d distinct servers drawn uniformly, in random order (with
+// replace, d independent draws); the slice is reused by the next call.
 func (v *View) Sample(d int, replace bool) []int {
 	v.s.spend()
 	out := v.sample.buffer(d)

@@ -68,10 +68,9 @@ func (c *Config) checkView() error {
 	return nil
 }
 
-// ownViewBytes is the memory of one dispatcher's own counts of the K
-// servers: under FCFS its departure FIFOs (ownDispatcher's), under PS and
-// SRPT its share of the servers' counts (servers.owned), for the memory
-// estimate (dispatcherState).
+// ownViewBytes is the memory of one dispatcher's own counts of the K servers
+// (dispatcherState): its departure FIFOs under FCFS, its share of
+// servers.owned under PS and SRPT.
 func (c *Config) ownViewBytes() int64 {
 	switch {
 	case c.View != OwnView:
@@ -110,11 +109,9 @@ type ownDispatcher struct {
 	own *ownView
 }
 
-// newOwnView is d, the dispatcher at hand (s.front), under the own view,
-// and its counts. Under PS and SRPT the servers count each dispatcher's
-// jobs, and d is itself. Under FCFS it is itself too if it already counts the jobs it
-// is told of (leastCount, told of its own only: dispatcherSet.sent), else
-// d with departure FIFOs of its own.
+// newOwnView is d, the dispatcher at hand, under the own view, and its
+// counts: d itself under PS and SRPT (the servers count) or if it counts the
+// jobs it is told of (leastCount); else d with departure FIFOs of its own.
 func newOwnView(s *sim, d dispatcher) (dispatcher, *ownView) {
 	if s.srv.preemptive() {
 		return d, &ownView{srv: s.srv, i: int32(s.front)}
@@ -126,10 +123,9 @@ func newOwnView(s *sim, d dispatcher) (dispatcher, *ownView) {
 	return &ownDispatcher{dispatcher: d, srv: s.srv, own: o}, o
 }
 
-// sent queues the departure of the job just joined to server k: under
-// FCFS it leaves when the server's work, its own included, is done. The
-// departures due are dropped first, so that a FIFO holds no more than the
-// dispatcher's jobs at the server and the one sent.
+// sent queues the departure of the job just sent to server k, when the
+// server's work is done, after dropping those due, so that a FIFO holds no
+// more than the dispatcher's jobs at the server.
 func (d *ownDispatcher) sent(k int, t, x float64) {
 	q, held := &d.own.deps[k], d.own.held
 	q.popUntil(t, held)

@@ -327,10 +327,9 @@ func workBits(w float64) int64 {
 const blockSize = 256
 
 // drawBlock fills times with the arrivals after t and xs with the sizes of
-// jobs n, n+1, ... For a lean block the Poisson arrivals are left to
-// leanBlock, which draws them as it goes (unless control variates need
-// them here: the same numbers), and the pairs of LL-2 and JSQ-2, and beyond
-// farServers RND's servers, are drawn here (drawServers).
+// jobs n, n+1, ... For a lean block it leaves Poisson arrivals to leanBlock
+// (unless control variates need them here: the same numbers) and draws the
+// servers sampled (drawServers).
 func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, n int64, t float64, times, xs []float64, lean bool) {
 	t0 := t
 	p, poisson := gen.(poissonGen)
@@ -415,8 +414,8 @@ func (s *sim) sample(at float64) {
 
 // later is max(a, b) for a, b >= 0, not NaN: non-negative floats order as
 // their encodings, and the integer maximum is one conditional move, where
-// the builtin max, which must order -0 and NaN, takes a chain of nine
-// instructions on the Lindley step's critical path.
+// the builtin max, which must order -0 and NaN, is a chain of instructions
+// on the Lindley step's critical path.
 func later(a, b float64) float64 {
 	return math.Float64frombits(uint64(max(int64(math.Float64bits(a)), int64(math.Float64bits(b)))))
 }

@@ -20,16 +20,15 @@ import (
 // backlog is one replication's account of per-job state, in bytes.
 type backlog struct {
 	bytes, limit int64
-	// spare holds the buffers of FCFS departure queues that emptied, by
-	// the log2 of their length, for the next queue to grow past its inline
-	// one: queues rise past it and empty again and again, and each rise
-	// would allocate. Released from the account, they are at most its peak.
+	// spare holds the emptied departure queues' buffers, by log2 of their
+	// length, for the next queue to grow: queues rise and empty again and
+	// again, and each rise would allocate. Unaccounted, they are at most its peak.
 	spare [32][][]float64
 }
 
-// heldAll is the per-job state of every replication running in this
-// process: a sweep runs replications of several configurations side by
-// side (RunEach), so the limit bounds their sum, not each alone.
+// heldAll is the per-job state of every replication running in this process:
+// a sweep runs several configurations side by side (RunEach), so the limit
+// bounds their sum.
 var heldAll atomic.Int64
 
 // grow charges n bytes; past the limit the replication panics, which
@@ -166,8 +165,8 @@ func (c *Config) backlogReserve() int64 {
 
 // backlogLimit is the per-job state the replications running at once may
 // hold in all (heldAll): half of the memory the rest of the configuration
-// leaves (the other half for old copies and the collector's slack).
-// checkBounds makes it at least backlogReserve a replication running.
+// leaves, the other half for old copies and the collector's slack.
+// checkBounds makes it at least backlogReserve a replication running at once.
 func (c *Config) backlogLimit() int64 {
 	return (memoryLimit - c.fixedMemory()) / 2
 }

@@ -1,8 +1,7 @@
 package lbsim
 
 // heapJob is a job at a preemptive server, kept in its server's jobHeap
-// until it leaves: 40 bytes. Its key is its place in the server's order
-// (preemptiveQueue).
+// until it leaves: 40 bytes, keyed by its place in the order (preemptiveQueue).
 type heapJob struct {
 	key float64
 	jobRecord

@@ -22,9 +22,8 @@ type iqueues struct {
 	drawn    serverSample // their draw
 	withdraw bool
 	m        int // M, the number of dispatchers
-	// busy holds the busy servers by the time their work runs out (some
-	// entries stale), so that those idle by an arrival join an I-queue
-	// then, in the order they became idle.
+	// busy holds the busy servers by when their work runs out (some stale), so
+	// that those idle by an arrival join an I-queue in the order they became idle.
 	busy *radixHeap
 	// The I-queues are FIFO lists threaded through the servers, each
 	// holding at most one token.

@@ -149,10 +149,9 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 	return t, pending
 }
 
-// Beyond farServers servers the servers' state (free times, work done,
-// departure queues: several MB) is larger than the processor's cache, and
-// a job's read of its sampled servers misses it: about 100 ns, paid one job
-// after the other, since each job's choice waits for its reads.
+// Beyond farServers servers their state (several MB) outgrows the cache, and
+// a job's reads of its servers miss it: about 100 ns, paid one job after the
+// other, since each job's choice waits for its reads.
 const farServers = 4096
 
 // drawServers draws the servers sampled by a lean block's jobs before the

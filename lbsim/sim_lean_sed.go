@@ -24,9 +24,8 @@ func (srv *servers) touchSpeeds(ka, kb []int32) uint64 {
 	return sum
 }
 
-// sedPair is SED-2's dispatcher: the pair drawn as JSQ-2's (samplePair),
-// its counts read through the View, and sedOfPair's choice. Where JSQ-2
-// runs inline, leanBlock runs it too (leanSED2).
+// sedPair is SED-2's dispatcher: JSQ-2's pair and counts, sedOfPair's
+// choice; inline where JSQ-2 is (leanSED2).
 type sedPair struct{ v View }
 
 func (p *sedPair) pick(t, _ float64) int {

@@ -3,11 +3,10 @@ package lbsim
 import "math"
 
 // preemptiveQueue is one server under a preemptive discipline: a later
-// arrival can delay a job's departure, so the server keeps its jobs until
-// they leave, in a jobHeap ordered by the discipline's rule (jobOrder), and
-// is brought up to a time (advance) to find its departures. The rule is
-// passed in, so that a queue is 64 bytes, one cache line. Times are in the
-// server's own units (service = size/mu_k).
+// arrival can delay a job's departure, so the server keeps its jobs in a
+// jobHeap ordered by the discipline's rule (jobOrder, passed in so that a
+// queue is one 64-byte cache line), brought up to a time (advance) to find
+// its departures. Times are in the server's units (service = size/mu_k).
 //
 // virtualFinish (PS): with n jobs present each receives 1/n of the server,
 // so the attained "virtual time" v grows at rate 1/n; a job of service time

@@ -3,13 +3,12 @@ package lbsim
 import "math"
 
 // servers is the state of the K queues. Whatever the discipline, free[k]
-// is the time at which server k's workload reaches zero: the workload at
-// time t is max(free[k]-t, 0), as FCFS, PS and SRPT are work-conserving.
-// Under FCFS this is also the arriving job's wait (Lindley's recursion), so
-// no events are needed. Job counts need departures: under FCFS a job's is
-// known at dispatch, and each server keeps a FIFO of them when counts are
-// read; under the preemptive disciplines a later arrival can delay it, so
-// each server keeps its jobs (sim_preemptive.go).
+// is when server k's workload reaches zero: the workload at t is
+// max(free[k]-t, 0), as FCFS, PS and SRPT are work-conserving, and under
+// FCFS the arriving job's wait (Lindley's recursion), without events. Job
+// counts need departures: under FCFS known at dispatch, in a FIFO a server
+// when counts are read; under PS and SRPT a later arrival can delay them,
+// so each server keeps its jobs (sim_preemptive.go).
 type servers struct {
 	// Separate arrays, not a record a server: the sampled free times are on
 	// the critical path, and at 8 bytes K = 100,000 of them fit in L2 cache.

@@ -172,10 +172,9 @@ func parseDiscipline(s string) (Discipline, error) {
 }
 
 // splitList splits a comma-separated list of specs, keeping a spec's own
-// comma-separated parameters with it: a piece without ':' that is key=value,
-// looks like a number or is empty continues the previous spec
-// ("sita:cut=10,c=20", "modal:100,500", "modal:1,,2" for its parser to
-// refuse). Each spec is joined once, so the work is linear in len(s).
+// parameters with it: a piece without ':' that is key=value, a number or
+// empty continues the previous spec ("sita:cut=10,c=20", "modal:100,500",
+// "modal:1,,2"). Each spec is joined once: the work is linear in len(s).
 func splitList(s string) []string {
 	pieces := strings.Split(s, ",")
 	var out []string
