@@ -78,7 +78,7 @@ func (p JIQ) describe(c *Config) Description {
 // iqueued reports whether c runs JIQ with I-queues: several dispatchers, live.
 func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
 
-// validate: the I-queues' options need them, and d of them M >= d.
+// validate: the I-queue options need I-queues, and d distinct ones M >= d.
 func (p JIQ) validate(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
 		return errors.New(p.String() + ": the I-queue options (d, withdraw) need live state, where idle servers send tokens: set -refresh 0, or use plain jiq on a board")

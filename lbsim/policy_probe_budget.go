@@ -35,7 +35,8 @@ import (
 // the probe: a thousand per server at the probe's largest K, about 10 ms.
 const maxProbeViewCalls = 1_000_000
 
-// probeTimeout is how long Key waits for a probe (normally done in about 1 ms); a variable for the tests.
+// probeTimeout is how long Key waits for a probe (normally about 1 ms); a
+// variable, for the tests.
 var probeTimeout = 10 * time.Second
 
 // keyUnfinished marks, in a key, a policy whose probe did not finish; why

@@ -31,7 +31,7 @@ func ownPolicy(p Policy) (Policy, uint64) {
 	return own, dataHash(own, false)
 }
 
-// policyKept is the error of a replication whose policy value own changed from its hash before.
+// policyKept is the error of a replication whose policy value own no longer hashes to before.
 func policyKept(own Policy, before uint64) error {
 	if before == 0 || dataHash(own, false) == before {
 		return nil
@@ -42,7 +42,8 @@ func policyKept(own Policy, before uint64) error {
 		"replication and dispatcher (see lbsim.Policy), and draw random numbers from v.Rand()", policyName(Config{Policy: own}), typeName(reflect.TypeOf(own)))
 }
 
-// mutable reports whether a t can change through a copy: whether it holds a pointer, slice, map or interface.
+// mutable reports whether a value of type t can change through a copy:
+// whether it holds a pointer, slice, map or interface.
 func mutable(t reflect.Type, seen map[reflect.Type]bool) bool {
 	if seen[t] {
 		return false // being asked further up

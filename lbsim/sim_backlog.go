@@ -22,7 +22,8 @@ type backlog struct {
 	bytes, limit int64
 	// spare holds the emptied departure queues' buffers, by log2 of their
 	// length, for the next queue to grow: queues rise and empty again and
-	// again, and each rise would allocate. Unaccounted, they are at most its peak.
+	// again, and each rise would allocate. Released from the account, they
+	// stay below its peak.
 	spare [32][][]float64
 }
 

@@ -12,9 +12,9 @@ import (
 // dispatcher is a front: its random stream, its board (the shared snapshot
 // plus its tally) and its own policy instance, so per-run state (a
 // round-robin pointer, a memory, an index) is its own. The sim's rDispatch,
-// board, disp, obs and ref are those of the job at hand's (enter), so a
-// policy reads its own dispatcher's without knowing of the others; with one
-// dispatcher, many is nil and the run is the one of old, to the bit.
+// board, disp, obs and ref are those of the job at hand's dispatcher
+// (enter), so a policy reads its own without knowing of the others; with
+// one dispatcher, many is nil and the run is the one of old, to the bit.
 //
 // The dispatchers share the servers, so every live index is told of every
 // send, and the refresh instants, the multiples of T, or with Stagger T (n

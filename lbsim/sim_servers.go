@@ -6,9 +6,9 @@ import "math"
 // is when server k's workload reaches zero: the workload at t is
 // max(free[k]-t, 0), as FCFS, PS and SRPT are work-conserving, and under
 // FCFS the arriving job's wait (Lindley's recursion), without events. Job
-// counts need departures: under FCFS known at dispatch, in a FIFO a server
-// when counts are read; under PS and SRPT a later arrival can delay them,
-// so each server keeps its jobs (sim_preemptive.go).
+// counts need departures: under FCFS they are known at dispatch, kept in a
+// FIFO a server when counts are read; under PS and SRPT a later arrival
+// can delay them, so each server keeps its jobs (sim_preemptive.go).
 type servers struct {
 	// Separate arrays, not a record a server: the sampled free times are on
 	// the critical path, and at 8 bytes K = 100,000 of them fit in L2 cache.

@@ -83,7 +83,7 @@ func contains(list []string, s string) bool {
 }
 
 // numberList parses "v1,v2,..." (a list-valued family's, such as modal's):
-// numbers separated by single commas; none is left to the family's check.
+// numbers separated by single commas; an empty list is the family's to refuse.
 func numberList(what, params, example string) ([]float64, error) {
 	if params == "" {
 		return nil, nil
