@@ -10,18 +10,15 @@ import (
 )
 
 // Settings. Every setting of a configuration is one row of the table
-// fields below: its name (the command-line flag -name, and with '_' for '-'
-// its sweep-file key and result column), its label in a notebook's
-// controls, the Go field it sets, its one-line doc, its default, how its
-// text is read and written, and its part of Config.Key. The command line's
-// flags and help, sweep files (Grid's JSON form), Config.Key, the sweep id,
-// the result columns (Row and the run's JSON), nb.FieldAdvice and the
-// explorer's controls all come from it: adding a setting is a row here and
-// the code that uses it.
+// fields below: its name (the flag -name; with '_' for '-' its sweep-file
+// key and result column), its label in a notebook's controls, the Go field
+// it sets, its doc, its default, its text form and its part of Config.Key.
+// The flags and help, sweep files, Config.Key, the sweep id, the result
+// columns, nb.FieldAdvice and the explorer's controls all come from it:
+// adding a setting is a row here and the code that uses it.
 
 // A Field is one setting of a configuration (or of a sweep), as the table
-// declares it. Its value is text in the command line's syntax: Set reads
-// it, a Grid's Text writes it back.
+// declares it; its value is text in the command line's syntax (Set).
 type Field struct {
 	Name    string // the command-line flag -Name; Column() is its sweep-file key and result column
 	Label   string // in a notebook's controls, with its symbol: "servers K", "load rho"
@@ -30,10 +27,8 @@ type Field struct {
 	Default string // the command line's default, and a sweep file's for a key left out
 	// Axis marks a grid axis: comma-separated values on the command line
 	// of lbsim sweep, a JSON list in a sweep file, a slice of Grid.
-	Axis bool
-	// Alias is how messages also write the setting ("-warmup auto" for
-	// -warmup-auto), for nb.FieldAdvice.
-	Alias string
+	Axis  bool
+	Alias string // how messages also write it ("-warmup auto"), for nb.FieldAdvice
 
 	kind  kind
 	scope scope
@@ -61,8 +56,7 @@ const (
 	scopeSweep               // which rows a sweep has (skip-invalid): a flag and the sweep id
 )
 
-// fieldOps read and write a field's value in a Grid (its Base for a
-// setting of Config, an axis's slice for the grid's values).
+// fieldOps read and write a field's value in a Grid: its Base, or an axis's slice.
 type fieldOps struct {
 	get     func(g *Grid) string             // the base value as text, read back by set
 	set     func(g *Grid, text string) error // the base value from text
@@ -131,9 +125,9 @@ func value[T any](p func(c *Config) *T, list func(g *Grid) *[]T, parse func(stri
 	return o
 }
 
-// fields is the table. Its order is the order of the flags in help texts,
-// of the setting columns of a Row and of the checks of Validate. (It is
-// filled by init: Validate, which a field's key may call, reads it.)
+// fields is the table, in the order of the flags in help texts, of a Row's
+// setting columns and of Validate's checks (filled by init, as Validate,
+// which a field's key may call, reads it).
 var fields []Field
 
 func init() {
@@ -322,8 +316,7 @@ func fieldNamed(name string) (*Field, bool) {
 	return nil, false
 }
 
-// Column is the field's sweep-file key and result column: its name with
-// '_' for '-' ("dispatcher_weights").
+// Column is the field's sweep-file key and result column: "dispatcher_weights".
 func (f Field) Column() string { return strings.ReplaceAll(f.Name, "-", "_") }
 
 // IsBool reports whether the field is a switch (-tally sets it, no value).
@@ -341,8 +334,7 @@ func (f Field) Set(c *Config, text string) error {
 }
 
 // Choices are the values a menu of the field offers (the registered
-// families of policies, size laws and arrival processes; the
-// disciplines), nil for a field of free values.
+// families, the disciplines), nil for a field of free values.
 func (f Field) Choices() []Choice {
 	if f.ops.choices == nil {
 		return nil
@@ -351,13 +343,11 @@ func (f Field) Choices() []Choice {
 }
 
 // Result reports whether the field changes the numbers: a part of
-// Config.Key, a column of Row and a key of sweep files (all but workers
-// and skip-invalid).
+// Config.Key, a Row column and a sweep-file key (not workers, skip-invalid).
 func (f Field) Result() bool { return f.scope == scopeResult }
 
-// Sweep reports whether the field describes a sweep rather than a
-// configuration (skip-invalid): a flag of lbsim sweep and a key of sweep
-// files, no column.
+// Sweep reports whether the field describes a sweep (skip-invalid): a flag
+// of lbsim sweep and a sweep-file key, no column.
 func (f Field) Sweep() bool { return f.scope == scopeSweep }
 
 // inKey reports whether the field is part of Config.Key and a column.
@@ -372,14 +362,10 @@ func (f *Field) key(c *Config) string {
 	return f.ops.get(&g)
 }
 
-// Key is a canonical text naming every setting that affects the numbers
-// of a run (every field of the table but Workers), for caches (nb.Cached,
-// nb.RunAll). It stays short at any K: speeds are runs of equal values
-// ("5@2,5@1"), and traces, long size-law specs (sizesName) and long
-// speed lists enter through a hash of their values. A policy of one's own
-// enters through what it does (policyKey), not only its String(); if its
-// probe does not finish within its budget, the key says so and caches
-// must not use it (KeyUnfinished).
+// Key is a canonical text naming every setting that affects the numbers of
+// a run, for caches (nb.Cached, nb.RunAll), short at any K: speeds as runs
+// ("5@2,5@1"), traces and long specs or lists by a hash, a policy of one's
+// own by what it does (policyKey; see KeyUnfinished).
 func (c Config) Key() string {
 	var b strings.Builder
 	for i := range fields {
@@ -413,8 +399,7 @@ func parseBool(s string) (bool, error) {
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
-// parseWeights reads the dispatchers' weights as speeds are read
-// (parseRuns); "" is none.
+// parseWeights reads the dispatchers' weights as speeds (parseRuns); "" is none.
 func parseWeights(s string) ([]float64, error) {
 	if strings.TrimSpace(s) == "" {
 		return nil, nil
@@ -454,8 +439,7 @@ func nameOr[T any](v T, name func(T) string) string {
 	return name(v)
 }
 
-// traceOr is what the sizes and arrivals columns say: "trace" when a
-// trace replaces them.
+// traceOr is a sizes or arrivals column: "trace" when a trace replaces them.
 func traceOr(c *Config, s string) string {
 	if c.Trace != nil {
 		return "trace"
@@ -463,8 +447,8 @@ func traceOr(c *Config, s string) string {
 	return s
 }
 
-// choices are a registry's families as a menu's values, but those whose
-// text names a file (NewText: its example need not exist where the menu runs).
+// choices are a registry's families as a menu's values, but those whose text
+// names a file (NewText), whose example need not exist where the menu runs.
 func choices[T any](fams []Family[T]) []Choice {
 	var out []Choice
 	for _, f := range fams {

@@ -19,11 +19,10 @@ const (
 	SRPT
 )
 
-// disciplines describes each discipline: its name (its spec, -discipline's
-// value), what it does, whether it is preemptive (Preemptive) and the rule
-// that orders a server's jobs, which the servers run. It is the one list
-// the parser, the checks, the menus, the docs and the servers read; a
-// slice, so that a test can add a discipline of an existing rule.
+// disciplines describes each discipline: its name (its spec), what it
+// does, whether it is preemptive and the rule that orders a server's jobs.
+// It is the one list the parser, the checks, the menus, the docs and the
+// servers read; a slice, so that a test can add a discipline of a known rule.
 var disciplines = []struct {
 	name, doc  string
 	preemptive bool
@@ -34,8 +33,7 @@ var disciplines = []struct {
 	SRPT: {"srpt", "shortest remaining processing time first (preemptive)", true, remainingWork},
 }
 
-// jobOrder is the rule that orders a server's jobs (sim_preemptive.go has
-// the formulas).
+// jobOrder is the rule that orders a server's jobs (formulas: sim_preemptive.go).
 type jobOrder uint8
 
 const (

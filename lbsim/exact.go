@@ -21,15 +21,14 @@ const (
 	// LimitValue is the mean-field limit K -> infinity; a finite K differs.
 	LimitValue RefKind = "limit"
 	// LowerBound is a value the system's steady-state mean cannot be below
-	// (for example the central M/M/K queue under any dispatching of
-	// exponential jobs to K separate queues). No built-in policy gives one
-	// yet: a policy of your own may, and gets the below-lower-bound warning.
+	// (e.g. the central M/M/K queue for exponential jobs on K queues). No
+	// built-in policy gives one; a policy of your own that does gets the
+	// below-lower-bound warning.
 	LowerBound RefKind = "lower bound"
 )
 
-// Reference is what queueing theory knows about a configuration's steady-state
-// mean delays: Wait (+Inf when it does not exist) and Response, with the
-// formula's name and its kind.
+// Reference is what queueing theory knows of a configuration's steady-state
+// mean delays, Wait (+Inf if none) and Response, with the formula and kind.
 type Reference struct {
 	Wait, Response float64
 	Method         string
@@ -38,14 +37,12 @@ type Reference struct {
 	// (short and long jobs, see Result.Classes), when theory knows them.
 	Classes []ClassReference
 	// Quantiles are the exact quantiles of the waiting and response times
-	// at Percentiles, when theory knows them (an exact Reference whose
-	// servers are M/M/1, M/H2/1 or M/E_k/1 with k <= theory.MaxTailPhases
-	// under a random split, E_K/M/1 under round robin, or whose system is
-	// the central M/M/K queue), else nil.
+	// at Percentiles, when theory knows them (servers M/M/1, M/H2/1 or
+	// M/E_k/1, k <= theory.MaxTailPhases, under a random split, E_K/M/1
+	// under round robin, the central M/M/K queue), else nil.
 	Quantiles *ExactQuantiles
-	// NoExact says why theory has no exact value where one is promised
-	// (the Markov chain of a count-based policy with exponential sizes at
-	// K <= theory.DispatchMaxServers, over its budget): set on a limit, or
+	// NoExact says why theory has no exact value where one is promised (a
+	// count-based policy's Markov chain over its budget): set on a limit, or
 	// on the empty Reference returned with false.
 	NoExact string
 }
@@ -68,19 +65,12 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 
 // Theory returns what theory knows of cfg, the one lookup shared by the
 // command line, the warnings, the figures and the notebooks: an exact value,
-// a K -> infinity limit or a lower bound (Reference.Kind says which; Exact
-// and Limit keep them apart). It checks what every formula assumes (a valid
-// configuration at a stable load, Poisson arrivals, no trace, live state: a
-// policy that reads nothing is refused a board by Validate) and then asks:
-//
-//   - one server: an M/G/1 queue whatever the policy (Pollaczek-Khinchine
-//     under FCFS, M/G/1-PS under PS, M/G/1-SRPT under SRPT);
-//   - otherwise the policy, through its Theory method (see Policy), which
-//     each built-in policy documents in its own file, under Poisson
-//     arrivals (and deterministic ones for RND and RR).
-//
-// Each formula names the disciplines it covers (system.under): one that
-// does not know the configured discipline gives no value.
+// a K -> infinity limit or a lower bound (Reference.Kind; Exact and Limit
+// keep them apart). It checks what every formula assumes (a valid
+// configuration at a stable load, no trace, live state), then asks the
+// policy's Theory method (for one server, RND's M/G/1 queue whatever the
+// policy), under Poisson arrivals (and deterministic ones for RND and RR).
+// A formula that does not cover the configured discipline gives no value.
 func Theory(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
 		return Reference{}, false
@@ -97,8 +87,7 @@ func Theory(cfg Config) (Reference, bool) {
 	return checked(policyTheory(cfg))
 }
 
-// checked drops a reference with a NaN delay, keeping why there is no
-// exact value.
+// checked drops a reference with a NaN delay, keeping its NoExact.
 func checked(ref Reference, ok bool) (Reference, bool) {
 	if !ok || math.IsNaN(ref.Wait) || math.IsNaN(ref.Response) {
 		return Reference{NoExact: ref.NoExact}, false
@@ -128,22 +117,19 @@ func Limit(cfg Config) (Reference, bool) {
 
 // system is what the built-in policies' theories read of a configuration.
 type system struct {
-	lambda float64   // total arrival rate
-	k      int       // servers
-	speeds []float64 // mu_k, at K <= theory.DispatchMaxServers
-	// classes are the model's classes of alike servers (loadClasses), nil
-	// for a policy that reads the servers
-	classes []loadClass
-	mu      float64 // the common speed, when equal
-	equal   bool    // all speeds equal
-	unit    bool    // all speeds 1
+	lambda  float64     // total arrival rate
+	k       int         // servers
+	speeds  []float64   // mu_k, at K <= theory.DispatchMaxServers
+	classes []loadClass // the load model's classes of alike servers; nil for a policy that reads them
+	mu      float64     // the common speed, when equal
+	equal   bool        // all speeds equal
+	unit    bool        // all speeds 1
 	disc    Discipline
 	exp     bool // exponential sizes
 	sizes   SizeLaw
 }
 
-// under reports whether the system's discipline is one of ds, those a
-// formula covers.
+// under reports whether the system's discipline is one of ds, a formula's.
 func (s system) under(ds ...Discipline) bool { return slices.Contains(ds, s.disc) }
 
 func systemOf(c Config) system {
@@ -173,14 +159,11 @@ func scale(d theory.Delay, m float64) theory.Delay {
 // splitTheory is the theory of a random split of Poisson arrivals (RND,
 // its weights, SITA's groups; one server): by Poisson thinning server k is
 // an M/G/1 queue of rate lambda p_k at its own speed, fed by the sizes of
-// the model of the servers' loads (serverLoads): Pollaczek-Khinchine under
-// FCFS, E[W_k] = lambda p_k E[X^2 | k] / mu_k^2 / (2 (1 - rho_k)) (no
-// finite wait when E[X^2 | k] = inf), M/G/1-PS under PS, E[R | x] = x /
-// mu_k / (1 - rho_k) (insensitive), M/G/1-SRPT under SRPT (srptSplit:
-// the server's whole law, not its moments). A class of jobs waits as the
-// servers it is sent to do, weighed by its shares of them; the means weigh
-// the classes by their probabilities, and name them as c.classes() does
-// when there are several (SITA's groups).
+// the load model (serverLoads): under FCFS E[W_k] = lambda p_k E[X^2 | k]
+// / mu_k^2 / (2 (1 - rho_k)) (Pollaczek-Khinchine), under PS E[R | x] = x
+// / mu_k / (1 - rho_k) (insensitive), under SRPT srptSplit. A class of
+// jobs waits as the servers it is sent to do, weighed by its shares of
+// them; the means weigh the classes by their probabilities.
 func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	split, loads, lambda := describe(c.Policy, &c).split, c.serverLoads(), c.ArrivalRate()
 	names := c.classes() // one a class of split when it has several (SITA's groups)
@@ -253,13 +236,11 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	return ref, split != nil
 }
 
-// srptSplit is splitTheory under SRPT. Server k's sizes are the mixture,
-// by their rates, of the classes sent to it, each the sizes' law
-// conditioned on its interval (lo, hi] (serverSizes): one M/G/1-SRPT queue
-// (theory.MG1SRPT, Schrage and Miller) of rate lambda p_k at speed mu_k,
-// solved once for each run of alike servers, and a class's mean is the
-// part of the server's mean its sizes bring, E[T; lo < X <= hi], over its
-// share of the server's jobs.
+// srptSplit is splitTheory under SRPT. Server k's sizes are the mixture of
+// the classes sent to it, each the sizes' law conditioned on its interval
+// (lo, hi] (serverSizes): one M/G/1-SRPT queue (theory.MG1SRPT, Schrage and
+// Miller) a run of alike servers, and a class's mean is E[T; lo < X <= hi]
+// over its share of the server's jobs.
 type srptSplit struct {
 	sizes   SizeLaw
 	split   []classSplit
@@ -268,9 +249,8 @@ type srptSplit struct {
 	inexact bool    // a server's law is not atomic: integrated
 }
 
-// srptServer is the queue of a run of alike servers: its law, its
-// solution (Below at each part's lo and hi, in turn) and whether it
-// exists.
+// srptServer is the queue of a run of alike servers: its law, its solution
+// (Below at each part's lo and hi, in turn) and whether it exists.
 type srptServer struct {
 	law serverSizes
 	sol theory.SRPTMeans
@@ -352,13 +332,11 @@ type srptKey struct {
 	rate, speed   float64
 }
 
-// srptSolved keeps the queues solved (some 20 ms each to 1e-9): Theory is
-// asked for one configuration by its rows, warnings and figures, and
-// alike servers share one queue.
+// srptSolved keeps the queues solved, which are slow to solve: Theory is
+// asked for one configuration by its rows, warnings and figures.
 var srptSolved = memo[srptKey, srptServer]{max: 1024}
 
-// memo is a map of at most max entries, safe for concurrent use, emptied
-// when full.
+// memo is a map of at most max entries, safe for concurrent use, emptied when full.
 type memo[K comparable, V any] struct {
 	mu  sync.Mutex
 	m   map[K]V
@@ -455,11 +433,9 @@ type mg1Tailer interface {
 }
 
 // randomSplitQuantiles are the exact quantiles of a size-blind random split
-// of Poisson arrivals to FCFS servers, with sizes whose M/G/1 laws theory
-// knows: server k is an M/G/1 queue of rate lambda p_k at speed mu_k, and a
-// job meets server k with probability p_k (theory.Mixture), a class of n
-// alike servers with probability n p_k. None when a server's law is out of
-// reach.
+// of Poisson arrivals to FCFS servers: server k is an M/G/1 queue of rate
+// lambda p_k at speed mu_k, which a job meets with probability p_k
+// (theory.Mixture). None when a server's law is out of reach.
 func randomSplitQuantiles(sizes mg1Tailer, loads []serverLoad, lambda float64) *ExactQuantiles {
 	var how string
 	var w []float64
@@ -479,8 +455,7 @@ func randomSplitQuantiles(sizes mg1Tailer, loads []serverLoad, lambda float64) *
 	return out
 }
 
-// exactQuantiles are the quantiles at Percentiles of the laws of wait and
-// response.
+// exactQuantiles are the quantiles at Percentiles of the laws of wait and response.
 func exactQuantiles(wait, response theory.Tail) *ExactQuantiles {
 	var out ExactQuantiles
 	for i, p := range percentiles {
@@ -490,8 +465,7 @@ func exactQuantiles(wait, response theory.Tail) *ExactQuantiles {
 }
 
 // perServer is the Reference of a policy that sends 1/K of the jobs to
-// every server: the average over the servers of delay(mu_k), found once
-// for each class of alike servers and weighed by its count.
+// every server: the average of delay(mu_k), once a class of alike servers.
 func perServer(s system, method string, delay func(mu float64) (theory.Delay, error)) (Reference, bool) {
 	out := Reference{Method: method, Kind: ExactValue}
 	for _, q := range s.classes {
@@ -508,9 +482,8 @@ func perServer(s system, method string, delay func(mu float64) (theory.Delay, er
 
 // smallChain is the exact Markov chain of a count-based policy with
 // exponential sizes at small K (theory.DispatchExact), FCFS or PS (the
-// number of jobs is the same process): none when K is too large, and none
-// with the reason (Reference.NoExact) when the chain is too big for its
-// budget.
+// number of jobs is the same process); with the reason (NoExact) when the
+// chain is too big for its budget.
 func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
 	if !s.exp || s.k > theory.DispatchMaxServers || !s.under(FCFS, PS) {
 		return Reference{}, false
@@ -523,9 +496,8 @@ func smallChain(s system, rule theory.DispatchRule) (Reference, bool) {
 	return reference(scale(d, m), err, fmt.Sprintf("exact Markov chain of %s, K=%d", rule, s.k), ExactValue)
 }
 
-// centralMMK is the central M/M/K queue (Erlang C) of K equal servers and
-// exponential sizes, with its quantiles (theory.MMKTails): exactly LWL
-// under FCFS.
+// centralMMK is the central M/M/K queue (Erlang C), with its quantiles
+// (theory.MMKTails): exactly LWL under FCFS, equal speeds, exponential sizes.
 func centralMMK(s system) (Reference, bool) {
 	if !s.under(FCFS) {
 		return Reference{}, false

@@ -1,25 +1,20 @@
 package lbsim
 
-// countBuckets keeps servers ordered by an integer count (jobs in system)
-// so that incrementing or decrementing one count and drawing uniformly among
-// the servers with the fewest jobs all cost O(1). Servers sit in ord sorted by
-// count; first[c] is the index in ord of the first server with count >= c.
-// A server's count and its place in ord are read and written together, so
-// they share a record (at): at large K, or with one index a dispatcher, a
-// move then misses the cache once for the server, not twice.
-//
-// The buckets hold all K servers (newCountBuckets) or some of them
-// (newCountBucketsOf: SED's speed groups, which share one at array), named
-// by their index among the K either way: a group's server needs no second
-// index, and no second record to look it up.
+// countBuckets keeps servers ordered by an integer count (jobs in system),
+// so that changing a count by one and drawing uniformly among the servers
+// with the fewest jobs cost O(1). Servers sit in ord sorted by count;
+// first[c] is the index in ord of the first server with count >= c. A
+// server's count and place in ord share a record (at): at large K, or with
+// an index a dispatcher, a move misses the cache once, not twice. The
+// buckets hold all K servers or some (newCountBucketsOf: SED's speed
+// groups, sharing one at), named by their index among the K either way.
 type countBuckets struct {
 	at      []bucketSlot // per server of the K
 	ord     []int32
 	first   []int32
 	members []int32 // its servers in increasing order; nil: all of at
-	// min is the least count, ord[0]'s, kept here: with many indexes (a
-	// dispatcher's each) the one at hand is often out of cache, and a pick
-	// would read ord[0] and then its record before first.
+	// min is the least count, kept here: with an index a dispatcher the one
+	// at hand is often out of cache, and ord[0]'s record would be a miss more.
 	min int32
 }
 
@@ -54,8 +49,7 @@ func (b *countBuckets) touch(k int) uint64 { return uint64(b.at[k].cnt) }
 // least is the smallest count.
 func (b *countBuckets) least() int32 { return b.min }
 
-// counts appends each of its servers' counts to out, in increasing order
-// of server.
+// counts appends its servers' counts to out, in increasing order of server.
 func (b *countBuckets) counts(out []int32) []int32 {
 	for i := range b.ord {
 		out = append(out, b.at[b.server(i)].cnt)
@@ -106,9 +100,8 @@ func maxI32(a, b int32) int32 {
 }
 
 // swap moves server k from place i in ord to place j, and the server at j
-// to i. Server k is known, so ord[i] is only written, not read: at large
-// K, where i is anywhere in ord, a cache miss fewer (j is at the edge of
-// a bucket, where the moves are).
+// to i. Knowing k, it only writes ord[i]: at large K a cache miss fewer (i
+// is anywhere in ord, j at a bucket's edge, where the moves are).
 func (b *countBuckets) swap(k, i, j int32) {
 	o := b.ord[j]
 	b.ord[i], b.ord[j] = o, k
@@ -172,9 +165,8 @@ func (b *countBuckets) draw(r *Stream) (m, i int32) {
 	return m, i
 }
 
-// pickInc is pick, then inc of the server picked. Its count and place in
-// ord are known from the draw, so its record is only written, not read
-// first (at large K a cache miss, after the one of ord).
+// pickInc is pick, then inc of the server picked, whose record it only
+// writes, knowing it from the draw: at large K a cache miss less.
 func (b *countBuckets) pickInc(r *Stream) int {
 	m, i := b.draw(r)
 	k := b.ord[i]

@@ -1,10 +1,9 @@
 package lbsim
 
-// indexHeap is a 4-ary min-heap of server indices keyed by a float64 (a free
-// time or a departure time), with O(log K) update of any member's key. Each
-// entry carries its key, so sifting compares neighbouring memory instead of
-// chasing server indices, and a node's four children share one cache line:
-// at K = 100,000 the heap is deep in memory and its misses are the cost.
+// indexHeap is a 4-ary min-heap of servers keyed by a float64 (a free or
+// departure time), with O(log K) update of any key. Each entry carries its
+// key, so sifting compares neighbouring memory instead of chasing indices,
+// and a node's four children share a cache line: at large K, misses are the cost.
 type indexHeap struct {
 	heap []heapEntry // heap-ordered by key
 	pos  []int32     // pos[k] = index of server k in heap, or -1

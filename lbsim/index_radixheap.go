@@ -7,13 +7,13 @@ import (
 
 // radixHeap is a monotone priority queue of servers keyed by a time (Ahuja,
 // Mehlhorn, Orlin and Tarjan 1990): the keys pushed are never below the last
-// key popped, as FCFS departure times pushed at an arrival time t are never
-// below the departures popped up to t. A key lives in the bucket named by the
-// highest bit in which its float64 encoding differs from the last popped key's
-// (non-negative floats order as their encodings); popping the minimum moves
-// the entries of one bucket to lower ones. An entry moves at most 64 times
-// (16 in a wide heap, see bucket), and pushes and moves append to a few slices read in order, where a binary
-// or 4-ary heap of K = 100,000 servers misses the cache at every level.
+// popped, as FCFS departures pushed at an arrival t are never below those
+// popped by t. A key lives in the bucket of the highest bit in which its
+// float64 encoding differs from the last popped key's (non-negative floats
+// order as their encodings); popping the minimum moves one bucket's entries
+// to lower ones. An entry moves at most 64 times (16 in a wide heap), and
+// the moves append to a few slices read in order, where a binary or 4-ary
+// heap of K = 100,000 servers misses the cache at every level.
 type radixHeap struct {
 	last uint64 // encoding of the last key popped: every key is >= it
 	n    int
@@ -27,12 +27,9 @@ type radixHeap struct {
 
 	held *backlog // charged for the buckets' capacity (nil: not charged)
 
-	// soon, if set (far), loads the state its owner keeps of server k, for the
-	// servers of a settle of at most soonMax entries: these are the next
-	// ones to come up, and at large K each one's state is a cache miss
-	// when it does, one departure after the other; loaded at the settle,
-	// independently, they are in cache by then. touched sums what it
-	// returns, only so that the loads are kept.
+	// soon, if set (far), loads its owner's state of the servers of a small
+	// settle, the next to come up: misses one departure after the other at
+	// large K, loaded together at the settle they overlap (touched keeps them).
 	soon    func(k int32) uint64
 	touched uint64
 
@@ -47,19 +44,15 @@ const soonMax = 512
 
 // A wide heap names a bucket above 0 by a 4-bit digit, not a bit: the
 // highest digit in which a key's encoding differs from last's (its level),
-// and the key's value there, so that buckets are in the order of their
-// keys. A settle moves an entry down at least a level, and there are 16
-// levels, not 64: at K = 100,000 servers, where the heap holds about K
-// entries, an entry moves 4.8 times before it pops instead of 8.8. Only the
-// far servers' heaps are wide: with every heap wide, the notebooks' runs
-// (K <= 1000) made `make reports` slower, 314-324 s against 273-286 s.
+// and the key's value there, so that buckets are in their keys' order. A
+// settle moves an entry down a level or more, of 16, not 64. Only the far
+// servers' heaps are wide: at K <= 1000 wide heaps were slower.
 const (
 	wideBits     = 4
 	radixBuckets = 1 + 64/wideBits<<wideBits // 257; bit-wide buckets use 0..64
 )
 
-// far makes h a heap of the far servers (beyond farServers): wide buckets,
-// and soon, if not nil, given the servers of small settles (see soon).
+// far makes h a heap of far servers (beyond farServers): wide buckets, and soon.
 func (h *radixHeap) far(soon func(k int32) uint64) { h.wide, h.soon = true, soon }
 
 // bucket is key's bucket: the number of the highest bit in which its
@@ -121,10 +114,9 @@ func (h *radixHeap) popUntil(t float64) (k int, key float64, ok bool) {
 	return k, key, true
 }
 
-// min is the server with the smallest key (the heap must not be empty), left
-// in the heap. It makes that key the last popped: a caller may do so only
-// when no smaller key will be pushed after (LWL and JIQ look at the minimum
-// only when no server is idle, and every later push is at least it).
+// min is the server with the smallest key, left in the (non-empty) heap. It
+// makes that key the last popped, so a caller may use it only when no
+// smaller key will be pushed after (LWL and JIQ, when no server is idle).
 func (h *radixHeap) min() (int, float64) {
 	if len(h.buckets[0]) == 0 {
 		if !h.lowOK {

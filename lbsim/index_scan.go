@@ -5,26 +5,21 @@ import "math"
 // scanServers is the largest K at which leastWork keeps its live index of
 // busy servers as freeScan, a scan of the K free times, rather than as the
 // radix heap, whose push, settle and pop cost more than the scan with few
-// servers: measured (BenchmarkJIQLWLSmallK's model, thread CPU time) the
-// scan is 1.7-2 times as fast at K = 2, 10-30% at K = 24, even at K = 32
-// and 10-20% slower at K = 64.
+// servers (BenchmarkJIQLWLSmallK: they break even near K = 32).
 const scanServers = 24
 
 // scansFree is whether leastWork's live index of k servers is a freeScan.
 func scansFree(k int) bool { return k <= scanServers }
 
 // freeScan is leastWork's live index of the busy servers with few servers:
-// a busy server is one not in the idle set, and its key is its free time,
-// read from the servers; the index keeps no entry a job. It hands servers
-// over exactly as the radix heap of their free times would (the idle set's
-// order, which the uniform draw among idle servers indexes, is the numbers'),
-// its order reduced to what it depends on:
+// those not in the idle set, keyed by their free time; no entry a job. It
+// hands servers over exactly as the radix heap of their free times would
+// (the idle set's order, which the draw among idle servers indexes, is the
+// numbers'):
 //
 //   - drain(t) hands over the busy servers whose free time is at most t, by
-//     free time, equal free times the latest sent first (the radix heap pops
-//     equal keys last in, first out, and a server's latest entry is the one
-//     that counts); a stale entry (below its server's free time) is dropped
-//     there, so none is kept here.
+//     free time, equal ones the latest sent first (the radix heap pops equal
+//     keys last in, first out); the heap's stale entries need no counterpart.
 //   - The heap's last key popped is kept: least (LWL with no idle server)
 //     makes the least free time m the last key, and the heap's entries of
 //     key m (ties, or a job of size 0 sent to the server least chose) are
@@ -32,17 +27,15 @@ func scansFree(k int) bool { return k <= scanServers }
 type freeScan struct {
 	free []float64 // the servers' free times (servers.free)
 	// key is a busy server's free time as of its latest push, +Inf for one
-	// handed over: the scan reads one array, and skips the idle servers
-	// without a test of its own.
+	// handed over: the scan reads one array, and skips idle servers untested.
 	key []float64
 	// sentAt is each server's latest push: the count of pushes (jobs sent
 	// to a server left busy) when it was made, which orders equal free times.
 	sentAt []uint64
 	pushes uint64
 	last   float64 // the radix heap's last key popped
-	// next is at most the least free time of a busy server (+Inf: none is
-	// busy), and is it after a scan: drain has nothing to hand over while
-	// next is after t and not last.
+	// next is at most the least free time of a busy server (+Inf: none), and
+	// is it after a scan: drain has nothing to do while next > t, != last.
 	next float64
 	due  []int32 // scratch: the servers a drain hands over
 }
@@ -71,8 +64,7 @@ func (f *freeScan) drain(t float64, idle *indexSet) {
 	next, due, last := math.Inf(1), f.due[:0], f.last
 	for k, fk := range f.key {
 		if fk <= t || fk == last {
-			// Insertion by the heap's order: a drain hands over one server
-			// or a few.
+			// Insertion in the heap's order: a drain hands over a few servers.
 			i := len(due)
 			due = append(due, int32(k))
 			for i > 0 && f.before(int32(k), due[i-1]) {

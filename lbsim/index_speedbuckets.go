@@ -1,11 +1,9 @@
 package lbsim
 
-// speedBuckets keeps K servers' job counts grouped by speed, for the
-// shortest expected delay over all servers in O(G) a job, G the number of
-// distinct speeds: within a group the fewest jobs is the least delay, so
-// each group is a countBuckets over its own servers, and SED compares the
-// groups' minima (n + 1)/mu, ties to the faster group, then uniformly
-// within it.
+// speedBuckets keeps K servers' job counts grouped by speed, for SED over
+// all servers in O(G) a job, G the number of distinct speeds: within a
+// group the fewest jobs is the least delay, so each group is a countBuckets
+// and pick compares the groups' minima (n + 1)/mu.
 type speedBuckets struct {
 	groups []speedGroup // fastest first (speedGroups)
 	group  []int32      // per server: its group
@@ -47,9 +45,8 @@ func (sb *speedBuckets) reset(counts []int32) {
 	}
 }
 
-// pick is the server of the shortest expected delay (n + 1)/mu: the
-// fastest group whose least count gives the least delay, and uniformly
-// among that group's servers with that count.
+// pick is the server of the shortest expected delay (n + 1)/mu: uniformly
+// among the least loaded of the fastest group whose least delay is least.
 func (sb *speedBuckets) pick(r *Stream) int {
 	best, bestV := 0, 0.0
 	for g, grp := range sb.groups {

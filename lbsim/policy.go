@@ -15,10 +15,9 @@ import (
 // several dispatchers (Config.Dispatchers) the value is shared and each
 // dispatcher has its own View, stream, board and Start's value.
 //
-// What lbsim knows of a policy beyond its behaviour is one value, its
-// [Description] (what it reads, how many servers it asks a job, its label,
-// its size classes, ...), which a policy of your own gives by a Describe
-// method. Three more optional methods are behaviour:
+// What lbsim knows of a policy beyond its behaviour is its [Description],
+// which a policy of your own gives by a Describe method. Three more
+// optional methods are behaviour:
 //
 //	Describe(c Config) Description       its facts under c
 //	Validate(k int, sizes SizeLaw) error its checks against K servers and the size law
@@ -27,14 +26,12 @@ import (
 //	Theory(c Config) (Reference, bool)   what queueing theory knows of c's mean delays under
 //	                                     Poisson arrivals (see Theory)
 //
-// The built-in policies answer the same questions through unexported
-// methods (builtin); a type of your own that embeds one is a policy of
-// your own, asked only through its exported methods.
+// Built-in policies answer through unexported methods (builtin); a type of
+// your own that embeds one is yours, asked only through its exported methods.
 //
-// Pick and Start must not change the policy value itself: it is the spec
-// that every replication (run in parallel) and dispatcher starts from. A
-// run that changes it is refused with an error (policy_value.go); state
-// kept from one job to the next belongs in Start's value.
+// Pick and Start must not change the policy value itself, the spec every
+// replication (run in parallel) and dispatcher starts from: a run that
+// changes it is refused. State kept from job to job belongs in Start's value.
 type Policy interface {
 	// String is the policy's spec: for registered policies what ParsePolicy
 	// reads back (e.g. "ll:d=2").
@@ -44,42 +41,37 @@ type Policy interface {
 }
 
 // Description is what a policy tells lbsim about itself under a
-// configuration: the facts lbsim reads before and after a run, apart from
-// what the policy does. The zero value is a policy that says nothing:
+// configuration, apart from what it does. The zero value says nothing:
 // named by its String, reading workloads and counts, asking an unknown
 // number of servers a job, without classes of its own.
 type Description struct {
-	// Label is the policy's name in tables, figures and Find, e.g. "LL-2"
-	// ("": its String).
+	// Label is its name in tables, figures and Find, e.g. "LL-2" ("": String).
 	Label string
 	// Reads is the server state Pick reads: Workload, Count, both, or
 	// NoState (a split such as RND's, which no board serves); 0: both.
 	Reads State
-	// D and C are the Row's d and c columns, 0 when they do not apply: the
-	// servers sampled per job (LL-d, JSQ-d; K over all servers), SITA's
-	// servers for its shortest jobs.
+	// D and C are the Row's d and c columns (0: not applicable): the servers
+	// sampled per job (K over all), SITA's servers for its shortest jobs.
 	D, C int
 	// Probes is the number of servers asked for their state per job on
-	// live state: MessagesPerJob counts 2 Probes, a probe and its reply. 0
-	// reads as D, as none under NoState, and else as not known
-	// (MessagesPerJob NaN).
+	// live state (MessagesPerJob counts a probe and its reply). 0 reads as
+	// D, as none under NoState, else as not known (MessagesPerJob NaN).
 	Probes int
 	// Classes are the size classes results are reported for, each with its
 	// servers (Result.Classes); nil: the size law's (its Classes method).
 	Classes []SizeClass
-	// WorkShares are, for a policy that sends jobs to the servers without
-	// reading them, each server's share of the jobs (so of the work): the
-	// model of the servers' loads (the stability check, the warnings,
-	// Row.MaxServerLoad) then holds for it. nil: not known.
+	// WorkShares are, for a policy that splits the jobs without reading the
+	// servers, each server's share of them, for the model of the servers'
+	// loads (stability check, warnings, Row.MaxServerLoad). nil: not known.
 	WorkShares []float64
 
 	builtinFacts
 }
 
-// builtinFacts are what a built-in policy also says of itself, beyond
-// Description's exported fields: for the model of the servers' loads, the
-// stability checks and warnings, the run-length analysis, the memory
-// estimate and the cache key. A policy of one's own has the zero value.
+// builtinFacts are what a built-in policy also says of itself, for the
+// load model, the stability checks and warnings, the run-length analysis,
+// the memory estimate and the cache key (describe infers a few for a
+// policy of one's own).
 type builtinFacts struct {
 	builtin bool // a built-in policy's: each fact is exact (Probes 0 is none)
 	// history: its choices depend on its own earlier ones (RR's pointer, a
@@ -87,52 +79,31 @@ type builtinFacts struct {
 	// system (Theory). A policy of one's own with Start is taken to.
 	history bool
 	// split is its classes of jobs and their servers, for a policy that
-	// splits the jobs without reading the servers (RND, RR, SITA, their
-	// weighted variants, LSQ without messages), nil when it reads them or
-	// c does not determine the split.
+	// splits the jobs without reading the servers (RND, RR, SITA, LSQ
+	// without messages); nil when c does not determine the split.
 	split []classSplit
 	// sampled is d for a policy that sends each job to one of d servers
-	// sampled uniformly, with or without replace (the d-sampling bound of
-	// checkSampling); 0 for any other.
-	sampled int
-	replace bool
-	// symmetric: it treats the servers alike, so that with equal speeds
-	// every server carries the load rho (instability).
-	symmetric bool
-	// balances: on live state it sends every job to a server least loaded
-	// of all K (LWL, JSQ, SED), so no server's queue grows while another's
-	// is shorter (balances).
-	balances bool
-	// reportsIdle: it learns of idle servers from their messages (JIQ),
-	// which the run counts (Result.MessagesPerJob).
-	reportsIdle bool
+	// sampled uniformly, with or without replace (checkSampling); else 0.
+	sampled     int
+	replace     bool
+	symmetric   bool // it treats the servers alike: with equal speeds each carries rho
+	balances    bool // on live state, every job to a least loaded of all K (see balances)
+	reportsIdle bool // it learns of idle servers from their messages (JIQ)
 	// stateBytes is the memory of one dispatcher's own instance beyond a
-	// few words (newDispatcher), for the memory estimate, which charges it
-	// to every dispatcher (Config.dispatcherBytes).
+	// few words, charged to every dispatcher (Config.dispatcherBytes).
 	stateBytes int64
-	// jobIndexes is the number of live indexes holding an entry for each
-	// job in the system (JSQ's a dispatcher, LWL's and JIQ's beyond a
-	// scan's servers, JIQ's I-queues, LSQ's), for the per-job state
-	// (perJobBytes).
-	jobIndexes int64
-	// gapSCV is the SCV of the gaps between the jobs of the servers of q,
-	// for arrival gaps of SCV c0, where they are not a random split's
-	// (round robin's turns), for the run-length analysis; nil: a random
-	// split's (see gapSCV).
+	jobIndexes int64 // live indexes holding an entry for each job in the system (perJobBytes)
+	// gapSCV is the SCV of the gaps between the jobs of q's servers for
+	// arrival gaps of SCV c0 (round robin's turns); nil: see gapSCV.
 	gapSCV func(c0 float64, q serverLoad) float64
-	// advice is added to Validate's error for an overloaded server (SITA:
-	// the groups that balance the loads).
-	advice func() string
-	// actsAs is the policy that runs the same under c, to the bit, when
-	// its options have no effect there (JIQ's I-queue options with one
-	// dispatcher): its spec is the key (policyKey). nil: itself.
-	actsAs Policy
-	// detTheory: its theory knows deterministic arrivals too.
-	detTheory bool
+	advice func() string // added to Validate's error for an overloaded server (SITA)
+	// actsAs is the policy that runs the same under c, to the bit, whose
+	// spec is the key (policyKey; JIQ's options with one dispatcher).
+	actsAs    Policy
+	detTheory bool // its theory knows deterministic arrivals too
 }
 
-// The optional methods of a policy of one's own (see Policy), each asked
-// by yours.
+// The optional methods of a policy of one's own (see Policy), asked by yours.
 type (
 	describer interface{ Describe(c Config) Description }
 	validator interface {
@@ -155,9 +126,8 @@ type builtin interface {
 	newDispatcher(s *sim) dispatcher
 }
 
-// impl is p as lbsim asks it: a built-in policy itself, any other through
-// its exported methods (yours). A type of one's own that embeds a built-in
-// one has its methods only by promotion, and is one's own.
+// impl is p as lbsim asks it: a built-in policy itself, any other (one that
+// embeds a built-in one too) through its exported methods (yours).
 func impl(p Policy) builtin {
 	if b, ok := p.(builtin); ok && !embedsBuiltin(reflect.TypeOf(p)) {
 		return b
@@ -167,8 +137,7 @@ func impl(p Policy) builtin {
 
 var builtinType = reflect.TypeFor[builtin]()
 
-// embedsBuiltin reports whether t is a struct that has a built-in
-// policy's methods through an embedded field.
+// embedsBuiltin reports whether struct t has a built-in policy's methods by embedding.
 func embedsBuiltin(t reflect.Type) bool {
 	if t.Kind() != reflect.Struct {
 		return false
@@ -181,8 +150,7 @@ func embedsBuiltin(t reflect.Type) bool {
 	return false
 }
 
-// yours is a policy of one's own, asked through its exported optional
-// methods, each with its default.
+// yours is a policy of one's own, asked through its optional methods or their defaults.
 type yours struct{ Policy }
 
 func (p yours) describe(c *Config) Description {
@@ -226,9 +194,8 @@ func (p yours) newDispatcher(s *sim) dispatcher {
 }
 
 // retiredMethods are the optional methods a policy of one's own had before
-// its Description: one that still has one would run without what it says
-// (its label, the state it reads, its split), so it is refused with where
-// to say it now.
+// its Description: one that still has one would run without what it says,
+// so it is refused with where to say it now.
 var retiredMethods = []struct{ name, field string }{
 	{"Reads", "Reads"}, {"Label", "Label"}, {"RowParams", "D and C"}, {"Probes", "Probes"}, {"Classes", "Classes"}, {"WorkShares", "WorkShares"},
 }
@@ -242,10 +209,8 @@ func checkRetired(p Policy) error {
 	return nil
 }
 
-// Describe is what lbsim knows of p under c: the policy's own Description
-// (a built-in's, or a policy of one's own's Describe), what it leaves
-// unsaid read as Description's zero value says. Probes is -1 when not
-// known.
+// Describe is what lbsim knows of p under c: its Description, read as its
+// zero value says where it is silent, and Probes -1 when not known.
 func Describe(p Policy, c Config) Description { return describe(p, &c) }
 
 func describe(p Policy, c *Config) Description {
@@ -316,12 +281,11 @@ func Label(p Policy) string { return describe(p, &Config{Policy: p}).Label }
 // of lbsim.Start(inner, v).
 func Start(p Policy, v *View) Policy { return impl(p).start(v) }
 
-// newDispatcher is p's dispatcher for one replication: a built-in's own,
-// or its Pick through a View.
+// newDispatcher is p's dispatcher for one replication: a built-in's own, or yours.
 func newDispatcher(p Policy, s *sim) dispatcher { return impl(p).newDispatcher(s) }
 
-// policyTheory asks c's policy: under Poisson arrivals any policy, under
-// deterministic ones a built-in policy whose theory knows them (a user's
+// policyTheory asks c's policy: under Poisson arrivals any, under
+// deterministic ones a built-in one whose theory knows them (a user's
 // Theory may assume Poisson arrivals without saying).
 func policyTheory(c Config) (Reference, bool) {
 	switch c.arrivals().(type) {
@@ -416,30 +380,25 @@ const (
 	Workload State = 1 << iota
 	// Count is the number of jobs present at each server.
 	Count
-	// NoState is a policy that reads no server state (RND, RR, SITA): a
-	// board is refused it and no server is asked. Not combined with the
-	// others.
+	// NoState is a policy that reads no server state (RND, RR, SITA): no
+	// board, no server asked. Not combined with the others.
 	NoState
 )
 
 // dispatcher is one replication's instance of a policy: built-in policies
-// have fast ones (heaps, buckets, lazy state); others pick through a View.
-// The simulation loop asks what else it does: observer and refresher
-// below, leaner (sim_lean.go), foreseer (sim_ahead.go), holder
-// (sim_backlog.go).
+// have fast ones; others pick through a View. The run loop asks what else
+// it does: observer, refresher, leaner, foreseer, holder.
 type dispatcher interface {
 	// pick chooses the server for a job of size x arriving at time t.
 	pick(t, x float64) int
 }
 
-// observer is a dispatcher that keeps its own index of the servers: it is
-// told that the job of size x joined server k at time t.
+// observer is a dispatcher with its own index of the servers, told of each send.
 type observer interface {
 	sent(k int, t, x float64)
 }
 
-// refresher is a dispatcher that rebuilds its index when the board is
-// refreshed at time r0.
+// refresher is a dispatcher that rebuilds its index when the board is refreshed.
 type refresher interface {
 	refreshed(r0 float64)
 }

@@ -5,15 +5,12 @@ import (
 	"reflect"
 )
 
-// policyKey is c.Policy's part of Config.Key. A built-in policy is its
-// spec: its code is covered by CodeVersion; one that acts as a simpler one
-// under c (its Description's actsAs: JIQ's I-queue options with one
-// dispatcher, which run the same to the bit) is that one's spec, so one
-// system is one key. Any other policy is a user's, whose code CodeVersion
-// does not see and who may edit Pick or a field that String() does not
-// print between two runs of a notebook; it is known by what it does: its
-// spec, its Go type, and a fingerprint of its exported fields and of the
-// servers Pick chooses on a fixed probe (see policyFingerprint).
+// policyKey is c.Policy's part of Config.Key. A built-in policy is its spec
+// (CodeVersion covers its code), or the spec of the one it acts as under c
+// (actsAs), so that one system is one key. Any other policy is a user's,
+// whose code CodeVersion does not see and who may edit Pick or a field
+// String() does not print between two runs of a notebook: it is known by
+// what it does, its spec, Go type and policyFingerprint.
 func policyKey(c Config) string {
 	p := c.Policy
 	if p == nil {
@@ -33,33 +30,27 @@ func policyKey(c Config) string {
 }
 
 // policyFingerprint hashes c.Policy's exported fields and the servers its
-// Pick chooses in short runs with a fixed seed (probeJobs jobs each), with
-// c's dispatchers (probeDispatchers): on the probe systems below (unequal
-// speeds, a heavy-tailed size law, a stale board) and, when K <=
-// maxProbeServers, on c's own system (probeOf). A run the policy refuses
-// (its Validate) or that stops (a panic, a bad server) adds its error text
-// instead. Each run is on a copy of the policy (ownPolicy): the key leaves
-// the user's value as it was.
+// Pick chooses in short runs with a fixed seed and c's dispatchers
+// (probeOf): on probeSystems (unequal speeds, a heavy-tailed size law, a
+// stale board) and, when K <= maxProbeServers, on c's own. A run the policy
+// refuses or that stops adds its error text instead. Each run is on a copy
+// of the policy (ownPolicy), leaving the user's value as it was.
 //
 // It is a test of behaviour, not a proof: an edit that changes no choice
-// in these runs (a branch taken only at K = 5000, or after 10^5 jobs, or
-// with more than maxProbeDispatchers dispatchers, or on unexported state
-// that Pick does not reach here) is not seen, and the cached result is
-// served. A policy that draws from a global random source or the clock,
-// instead of View.Rand, has a new fingerprint every run and is never served
-// from the cache (one with a random source in its value is refused when it
-// runs: policyKept). Recompute by hand when in doubt (nb.Fresh, or
-// LBSIM_NO_CACHE=1).
+// in these runs (a branch taken only at K = 5000, after 10^5 jobs, or with
+// more than maxProbeDispatchers dispatchers) is not seen, and the cached
+// result is served. A policy that draws from a global random source or the
+// clock instead of View.Rand has a new fingerprint every run, so is never
+// served from the cache (policyKept refuses a random source in its value).
+// Recompute by hand when in doubt (nb.Fresh, or LBSIM_NO_CACHE=1).
 //
-// A probe that does not finish, a Pick over the budget of View calls for
-// one job or over the time budget (policy_probe_budget.go), is an error:
-// the key then says so, and is cached by no one.
+// A probe that does not finish (policy_probe_budget.go) is an error: the
+// key then says so, and is cached by no one.
 func policyFingerprint(c Config) (uint64, error) {
 	return boundedProbe(dataHash(c.Policy, true), c)
 }
 
-// probeRuns folds into h the probe runs of c's policy, with budget b,
-// up to the first that does not finish.
+// probeRuns folds into h the probe runs of c's policy, up to one that does not finish.
 func probeRuns(h uint64, c Config, b *probeBudget) (uint64, error) {
 	runs := probeSystems[:]
 	if c.Servers >= 1 && c.Servers <= maxProbeServers {
@@ -74,9 +65,8 @@ func probeRuns(h uint64, c Config, b *probeBudget) (uint64, error) {
 	return h, nil
 }
 
-// probeOf is the probe of c's policy on run's system: with c's policy and
-// dispatchers, probeJobs jobs from probeSeed in one replication, without
-// warm-up, precision target or extra measures.
+// probeOf is the probe of c's policy and dispatchers on run's system:
+// probeJobs jobs from probeSeed, one replication, nothing else measured.
 func probeOf(c, run Config) Config {
 	run.Policy = c.Policy
 	run.Dispatchers, run.DispatcherWeights, run.Stagger = c.probeDispatchers(run.Refresh > 0)
@@ -136,9 +126,8 @@ func (r probeRecorder) pick(t, x float64) int {
 	return k
 }
 
-// runRecorded simulates one replication of cfg with a recorder in the
-// place of each dispatcher, the policy's View calls charged to budget; a
-// run stopped by the budget returns its probeStop.
+// runRecorded simulates one replication of cfg with a recorder in place of
+// each dispatcher, charged to budget (a run it stops returns its probeStop).
 func runRecorded(cfg *Config, h *uint64, budget *probeBudget) (err error) {
 	var s *sim
 	defer func() {

@@ -9,12 +9,11 @@ import (
 )
 
 // JIQ is join-the-idle-queue (Lu, Xie, Kliot, Geller, Larus and Greenberg,
-// Performance Evaluation 2011). With one dispatcher: a job goes to an idle
-// server (no work) drawn uniformly among the idle ones if there is one, else
-// to a server drawn uniformly at random. With several (live state), each
-// dispatcher has its I-queue of idle servers' tokens, as in Lu et al.:
-// see sim_iqueues.go. On a stale board "idle" is idle at the last refresh
-// (and, with tally, sent nothing since), each dispatcher reading its own.
+// Performance Evaluation 2011). With one dispatcher a job goes to an idle
+// server (no work) drawn uniformly if there is one, else to any server drawn
+// uniformly. With several (live state) each dispatcher has an I-queue of
+// idle servers' tokens (sim_iqueues.go). On a stale board "idle" is idle at
+// the last refresh (and, with tally, sent nothing since).
 type JIQ struct {
 	// D > 1: a server that becomes idle puts its token in the shortest of
 	// D distinct I-queues drawn at random (JIQ-SQ(d)), so D <= M; 0 or 1:
@@ -52,13 +51,10 @@ func (p JIQ) String() string {
 	return spec
 }
 
-// describe: it reads the servers' workloads (idle or not), learns of idle
-// servers from their reports, one message each (not by probing:
-// Result.MessagesPerJob), and treats the servers alike. Without I-queues
-// (one dispatcher; a board refuses the options) d and withdraw do nothing,
-// so its key is plain JIQ's, and it keeps LWL's index of the K servers
-// (its entries, a job each, beyond a scan's few servers). With I-queues a
-// dispatcher is a front of the shared ones (sim_iqueues.go), a token each.
+// describe: workloads (idle or not), and idle servers learnt from their
+// reports, a message each. Without I-queues (one dispatcher) d and withdraw
+// do nothing, so its key is plain JIQ's, and it keeps LWL's index (a job
+// each beyond a scan's few servers); with I-queues, a token each.
 func (p JIQ) describe(c *Config) Description {
 	d := Description{Label: "JIQ", Reads: Workload, builtinFacts: builtinFacts{symmetric: true, reportsIdle: true,
 		actsAs: p, stateBytes: indexBytes * int64(c.Servers)}}
@@ -79,12 +75,10 @@ func (p JIQ) describe(c *Config) Description {
 	return d
 }
 
-// iqueued reports whether c runs JIQ with I-queues: several dispatchers
-// and live state.
+// iqueued reports whether c runs JIQ with I-queues: several dispatchers, live.
 func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
 
-// validate: the I-queues' options need them, and d distinct I-queues
-// need M >= d.
+// validate: the I-queue options need I-queues, and d distinct ones M >= d.
 func (p JIQ) validate(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
 		return errors.New(p.String() + ": the I-queue options (d, withdraw) need live state, where idle servers send tokens: set -refresh 0, or use plain jiq on a board")
@@ -97,13 +91,11 @@ func (p JIQ) validate(c *Config) error {
 
 func (p JIQ) start(*View) Policy { return p }
 
-// theory: with exponential sizes at small K (up to
-// theory.DispatchMaxServers, any speeds, FCFS or PS), the exact Markov
-// chain (theory.DispatchExact); otherwise, with equal speeds, the limit
-// K -> infinity, where every job finds an idle server and does not wait.
-// With I-queues (several dispatchers), with withdrawals, equal speeds
-// (FCFS or PS) and an even split, the mean-field limit K, M -> infinity at r = K/M
-// (theory.JIQWithdrawals); without withdrawals none is coded.
+// theory: with exponential sizes at small K (theory.DispatchMaxServers, any
+// speeds, FCFS or PS) the exact Markov chain; otherwise, with equal speeds,
+// the limit K -> infinity, where every job finds an idle server. With
+// I-queues, withdrawals, equal speeds and an even split, the mean-field
+// limit K, M -> infinity at r = K/M (iqueueTheory); without withdrawals none.
 func (p JIQ) theory(c Config) (Reference, bool) {
 	if p.iqueued(&c) {
 		return p.iqueueTheory(c)
@@ -165,8 +157,7 @@ func (p JIQ) newDispatcher(s *sim) dispatcher {
 	return jiqDispatcher{newLeastWork(s)}
 }
 
-// jiqDispatcher keeps LWL's index of idle servers and busy servers by free
-// time; it only differs from LWL when no server is idle.
+// jiqDispatcher is LWL's index; it differs from LWL only when no server is idle.
 type jiqDispatcher struct{ *leastWork }
 
 func (d jiqDispatcher) pick(t, _ float64) int {

@@ -54,12 +54,11 @@ func (p JSQ) describe(c *Config) Description {
 
 func (p JSQ) validate(c *Config) error { return checkSampled("jsq", p.D, p.Mem, c.Servers, p.Replace) }
 
-// Theory, for exponential sizes and distinct samples: at small K (up to
-// theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
-// the same process) the exact Markov chain of JSQ-d and JSQ
-// (theory.DispatchExact); otherwise, at speed 1 under FCFS, JSQ-d, d >= 2,
-// has Mitzenmacher's mean-field limit (sum_{i>=1} rho^((d^i-d)/(d-1))), and
-// JSQ(d,1) the fixed point of its memory (theory.JSQdMemoryMeanField).
+// theory, for exponential sizes and distinct samples: at small K
+// (theory.DispatchMaxServers, any speeds, FCFS or PS) the exact Markov chain
+// of JSQ-d and JSQ; otherwise, at speed 1 under FCFS, Mitzenmacher's
+// mean-field limit of JSQ-d, d >= 2 (sum_{i>=1} rho^((d^i-d)/(d-1))), and
+// JSQ(d,1)'s memory fixed point (theory.JSQdMemoryMeanField).
 func (p JSQ) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	var chain Reference
@@ -103,15 +102,12 @@ func (p JSQ) newDispatcher(s *sim) dispatcher {
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s, newCountBuckets(s.k)) })
 }
 
-// leastCount is JSQ over all K servers: servers kept in count buckets (O(1)
-// per change, uniform among the shortest). Live under FCFS, each job's
-// departure time is known when it is sent: a monotone radix heap holds one
-// entry a job, and the departures due before an arrival take one from their
-// server's count. Live under PS and SRPT an arrival can move the
-// departures: a 4-ary heap of the servers' next departures brings their
-// counts up to date. On a board the buckets are rebuilt at each refresh.
-// The index b picks the server: the fewest jobs (countBuckets, JSQ) or the
-// shortest expected delay (speedBuckets, SED).
+// leastCount is JSQ over all K servers: their counts in an index b, O(1) a
+// change, that picks the fewest jobs (countBuckets, JSQ) or the shortest
+// expected delay (speedBuckets, SED). Live under FCFS a job's departure is
+// known when it is sent: a monotone radix heap holds one entry a job. Under
+// PS and SRPT an arrival can move the departures: a 4-ary heap of the
+// servers' next departures. On a board b is rebuilt at each refresh.
 type leastCount struct {
 	s    *sim
 	b    countIndex
@@ -148,8 +144,7 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 }
 
 // syncPS brings server k's count and next departure up to time t (PS, SRPT):
-// the server's count, or under the own view the dispatcher's (whose jobs
-// leave at the server's departures, none before the next one kept here).
+// the server's count, or under the own view the dispatcher's.
 func (d *leastCount) syncPS(k int, t float64) {
 	srv := d.s.srv
 	var n int32

@@ -12,8 +12,8 @@ import (
 // sampled uniformly without replacement; ties are broken uniformly at random.
 // D = 0 (or D = K) samples all servers: LWL, least work left, which under FCFS
 // behaves as the central M/G/K queue. (LWL draws uniformly among idle servers;
-// two busy servers with exactly equal workloads, which has probability zero
-// for continuous sizes, are ordered by its heap.)
+// equal workloads of busy servers, of probability zero for continuous sizes,
+// are ordered by its index.)
 //
 // With Replace the D servers are sampled with replacement, as in the
 // simulations of the mean-field literature (Hellemans' finite-K LL-2 values
@@ -69,11 +69,10 @@ func (p LeastLoaded) validate(c *Config) error {
 	return checkSampled("ll", p.D, p.Mem, c.Servers, p.Replace)
 }
 
-// Theory, under FCFS: LWL (or d = K) with equal speeds is the central
-// M/G/K queue, exactly: Erlang C for exponential sizes, M/D/K
-// (theory.MDc) for deterministic ones; LL-d, d >= 2 distinct
-// samples, speed 1, has the mean-field limit K -> infinity of Hellemans and
-// Van Houdt (sum_{n>=0} rho^(dn)/(1+n(d-1)); d = 2: -ln(1-rho^2)/rho^2).
+// theory, under FCFS: LWL (or d = K) with equal speeds is the central M/G/K
+// queue: Erlang C for exponential sizes, M/D/K (theory.MDc) for deterministic
+// ones; LL-d, d >= 2 distinct samples, speed 1, has Hellemans and Van Houdt's
+// limit K -> infinity, sum_{n>=0} rho^(dn)/(1+n(d-1)) (d = 2: -ln(1-rho^2)/rho^2).
 func (p LeastLoaded) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if _, det := s.sizes.(Deterministic); det && s.disc == FCFS && s.equal && allServers(p.D, s.k, p.Replace) {
@@ -101,25 +100,21 @@ func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Workload, func(s *sim) dispatcher { return newLeastWork(s) })
 }
 
-// leastWork is LWL over all K servers in O(log K): servers with no work
-// (free time <= now) sit in an idle set drawn from uniformly; the others are
-// indexed by their free time. Live, keys are the servers' free times and now
-// is the arrival time: a free time only grows, so a monotone radix heap
-// holds them, a server's older entries left behind (stale: below its free
-// time) and dropped when they come up. On a board, keys are the board's and
-// now is the refresh instant, and a refresh moves them both ways: a 4-ary
-// heap with updates. Live with few servers (K <= scanServers) a scan of
-// the free times stands for the radix heap, handing servers over in its
-// order (freeScan).
+// leastWork is LWL over all K servers in O(log K): idle servers (free time
+// <= now) sit in a set drawn from uniformly, the others are indexed by
+// their free time. Live, a free time only grows, so a monotone radix heap
+// holds them, a server's older entries (stale: below its free time) dropped
+// as they come up; at K <= scanServers a scan of the free times (freeScan)
+// stands for it. On a board, keys are the board's and now is the refresh
+// instant, and a refresh moves them both ways: a 4-ary heap with updates.
 type leastWork struct {
 	s     *sim
 	live  *radixHeap // live: free times, with stale entries
 	scan  *freeScan  // live at K <= scanServers, instead of live
 	board *indexHeap // on a board: the board's keys
 	idle  *indexSet
-	// drawn is the place in idle of the server randomIdle drew for the job
-	// at hand (-1: none), which sent takes out of the set without looking
-	// up its place: at large K one cache miss less a job.
+	// drawn is the place in idle of the server randomIdle drew (-1: none),
+	// which sent removes without a lookup: at large K, a cache miss less.
 	drawn int32
 }
 
@@ -136,8 +131,7 @@ func newLeastWork(s *sim) *leastWork {
 	return d
 }
 
-// indexLive sets the live index of busy servers, before the run: a scan of
-// the free times (freeScan), or the radix heap.
+// indexLive sets the live index of busy servers: freeScan, or the radix heap.
 func (d *leastWork) indexLive(scan bool) {
 	s := d.s
 	if scan {
@@ -167,8 +161,7 @@ func (d *leastWork) place(k int, key, now float64) {
 	d.board.set(k, key)
 }
 
-// drain moves the servers whose work is done by time t to the idle set and
-// returns how many servers are idle.
+// drain moves the servers idle by t to the idle set, and returns how many are idle.
 func (d *leastWork) drain(t float64) int {
 	if d.scan != nil {
 		d.scan.drain(t, d.idle)

@@ -11,24 +11,20 @@ import (
 // dispatchers", IEEE/ACM Transactions on Networking 28(3), 2020), with the
 // sparse feedback of van der Boor, Borst and van Leeuwaarden ("Hyper-
 // scalable JSQ with sparse feedback", POMACS 3(1), 2019). Each dispatcher
-// keeps its own estimate of every server's number of jobs, 0 at the start:
-// it sends a job to the server it estimates shortest (ties uniformly at
+// keeps its own estimate of every server's number of jobs, 0 at the start,
+// sends a job to the server it estimates shortest (ties uniformly at
 // random) and adds 1 to that estimate. When a job completes, its server
-// reports, with probability P, its true number of jobs to one dispatcher
-// drawn uniformly among the M, which takes it as its estimate: one message.
-// With D >= 1 the dispatcher also samples, as in Vargaftik et al.: at each
-// of its arrivals it asks D distinct servers drawn uniformly (its own
-// stream) for their number of jobs and sets its estimates of them to the
-// answers before it picks: 2D messages a job, D probes and D replies.
+// reports its true count, with probability P, to one dispatcher drawn
+// uniformly, which takes it as its estimate: one message. With D >= 1 each
+// arrival also probes D distinct servers drawn uniformly (Vargaftik et
+// al.) and sets their estimates to the answers: 2D messages a job.
 //
-// P = 1 ("lsq") reports every departure: with one dispatcher the
-// estimates are the true counts and LSQ is JSQ. P = 0 (LSQ{}, "lsq:p=0")
-// reports none: each dispatcher deals its jobs in rounds of K, one to
-// every server in random order. "lsq:d=D" samples only (P = 0 when d is
-// given, as LSQ{D: D}; "lsq:d=D,p=P" both); D = K probes every server, and
-// LSQ is JSQ at any M. LSQ keeps its own knowledge of live state and reads
-// no board (Config.Refresh must be 0; for a board every T use JSQ with a
-// tally).
+// P = 1 ("lsq") reports every departure: with one dispatcher LSQ is JSQ.
+// P = 0 ("lsq:p=0") reports none: each dispatcher deals its jobs in rounds
+// of K, one to every server in random order. "lsq:d=D" only samples (P = 0
+// when d is given; "lsq:d=D,p=P" both); D = K makes LSQ JSQ at any M. LSQ
+// keeps its own knowledge of live state and reads no board (Config.Refresh
+// must be 0; for a board use JSQ with a tally).
 type LSQ struct {
 	D int     // servers probed per arrival, 0 (none) or 1 <= D <= K
 	P float64 // probability that a departure is reported, 0 <= P <= 1
@@ -53,8 +49,7 @@ func init() {
 		}})
 }
 
-// String is the spec: p is left out where it is the default (1 without
-// d, 0 with d).
+// String is the spec, without p where it is the default (1 without d, 0 with d).
 func (p LSQ) String() string {
 	prob := strconv.FormatFloat(p.P, 'g', -1, 64)
 	switch {
@@ -68,15 +63,11 @@ func (p LSQ) String() string {
 	return "lsq:d=" + strconv.Itoa(p.D) + ",p=" + prob
 }
 
-// describe: job counts, the state its estimates, its servers' reports and
-// its probes' replies are of, read from no board; it asks its D probes a
-// job (the servers' reports are counted as they are sent:
-// Result.MessagesPerJob), d = D as for JSQ-d (0 for none: the estimates
-// alone). A dispatcher's estimates (lsqShared.est) are its own sends,
-// unless it probes every server a job; the departures are indexed once,
-// a job each. Without messages each dispatcher deals its jobs in rounds
-// of K, so every server gets 1/K of them; otherwise the split is not
-// known in advance. Label: "LSQ p=0.1", "LSQ d=1", "LSQ d=2 p=0.1".
+// describe: job counts, from no board, with D probes a job (the reports are
+// counted as they are sent). The estimates are history unless every server
+// is probed; the departures are indexed once, a job each. Without messages
+// the rounds of K give every server 1/K of the jobs; otherwise the split is
+// not known. Label: "LSQ p=0.1", "LSQ d=1", "LSQ d=2 p=0.1".
 func (p LSQ) describe(c *Config) Description {
 	prob := "p=" + strconv.FormatFloat(p.P, 'g', -1, 64)
 	d := Description{Label: "LSQ " + prob, Reads: Count, D: p.D, Probes: p.D, builtinFacts: builtinFacts{symmetric: true,
@@ -97,8 +88,7 @@ func (p LSQ) describe(c *Config) Description {
 	return d
 }
 
-// validate: its d against K, its p, and its knowledge: its estimates of
-// live state, not a board nor the own view's exact counts.
+// validate: d against K, p, and live state (no board, no own view).
 func (p LSQ) validate(c *Config) error {
 	switch k := c.Servers; {
 	case c.Refresh > 0:
@@ -120,18 +110,14 @@ func (p LSQ) check() error {
 	return nil
 }
 
-// fresh reports whether every estimate is the truth at every pick: all K
-// servers probed a job.
+// fresh reports whether every estimate is the truth at every pick (D = K).
 func (p LSQ) fresh(k int) bool { return p.D == k }
 
-// silent reports whether no message ever sets an estimate (no reports, no
-// probes): the estimates are the dispatcher's sends alone.
+// silent reports whether no message ever sets an estimate (no reports, no probes).
 func (p LSQ) silent() bool { return p.P == 0 && p.D == 0 }
 
-// theory: where the estimates are the true counts at every pick, LSQ is
-// JSQ (JSQ.theory: the exact Markov chain at small K with exponential
-// sizes): D = K at any M and P, or one dispatcher hearing every departure
-// (P = 1). Otherwise none is known here.
+// theory: JSQ's where the estimates are the true counts at every pick: D = K
+// (any M and P), or one dispatcher hearing every departure (P = 1).
 func (p LSQ) theory(c Config) (Reference, bool) {
 	if !p.fresh(c.Servers) && (p.P != 1 || c.dispatchers() != 1) {
 		return Reference{}, false
@@ -149,23 +135,19 @@ func (p LSQ) newDispatcher(s *sim) dispatcher {
 	return &lsqDispatcher{sh: sh, est: sh.est[s.front], r: s.rDispatch, d: p.D}
 }
 
-// lsqDispatcher is one dispatcher's LSQ: its estimates, its stream and
-// its probes.
+// lsqDispatcher is one dispatcher's LSQ: its estimates, stream and probes.
 type lsqDispatcher struct {
-	sh     *lsqShared
-	est    *lsqEstimates
-	r      *Stream
-	d      int          // servers probed a job
-	probes serverSample // their draw
-	// next is the servers the next job probes, drawn at the end of the
-	// last pick (nil before the first): see drawAhead.
-	next    []int
-	touched uint64 // sum of the values drawAhead loads, unused
+	sh      *lsqShared
+	est     *lsqEstimates
+	r       *Stream
+	d       int          // servers probed a job
+	probes  serverSample // their draw
+	next    []int        // the next job's probes, drawn at the end of the last pick (drawAhead)
+	touched uint64       // sum of the values drawAhead loads, unused
 }
 
-// pick delivers the servers' messages due by t (to whichever dispatcher
-// they go), probes its d servers, then sends to the shortest by the
-// estimates and counts the send.
+// pick delivers the servers' messages due by t (to any dispatcher), probes
+// its d servers, then sends to the shortest by the estimates.
 func (d *lsqDispatcher) pick(t, _ float64) int {
 	d.sh.deliver(t)
 	d.probe()
@@ -197,13 +179,10 @@ func (d *lsqDispatcher) probe() {
 	}
 }
 
-// drawAhead draws the servers the dispatcher's next job will probe, and
-// loads their estimates and counts. The stream is the dispatcher's own,
-// and its next draw is that job's probes' in any case, so the numbers are
-// the same; but at large K each probe's place in the permutation, its
-// estimate and its count are cache misses, one after the other, that the
-// job would wait for: loaded now, they arrive while the run finishes this
-// job (its server's state, its departure, the departures due next).
+// drawAhead draws the servers the next job will probe (the same draws: the
+// stream is the dispatcher's own) and loads their estimates and counts: at
+// large K these are cache misses, which then overlap the rest of this job
+// instead of holding up the next one.
 func (d *lsqDispatcher) drawAhead() {
 	k := len(d.sh.n)
 	if d.d == 0 || d.d == k {
@@ -217,17 +196,13 @@ func (d *lsqDispatcher) drawAhead() {
 	d.touched += sum
 }
 
-// lsqEstimates is one dispatcher's estimates: cnt + base. They grow with
-// the dispatcher's sends, and a message sets one to a true count, which
-// stays small in a stable system; with rare messages (p = 0, or p =
-// 10^-12) they grow with the run, and so would the buckets, one a round
-// of K (2 GiB at 3 10^8 jobs on K = 2). Only their differences choose, so
-// when the smallest reaches lsqRebase all are lowered by it into base:
-// O(K) every lsqRebase rounds. A true count below base (a message after
-// a rebase) lifts them back to base 0 first, so that lifts are no more
-// frequent than rebases. The buckets are held by value: with many
-// dispatchers the estimates at hand are often out of cache, and a pointer
-// would be one more miss before them.
+// lsqEstimates is one dispatcher's estimates: cnt + base. With rare
+// messages (p = 0 or tiny) they grow with the run, and so would the
+// buckets, one a round of K. Only their differences choose, so when the
+// smallest reaches lsqRebase all are lowered by it into base (O(K) every
+// lsqRebase rounds); a true count below base lifts them back to base 0
+// first. The buckets are held by value: with many dispatchers the
+// estimates are often out of cache, and a pointer would be one more miss.
 type lsqEstimates struct {
 	countBuckets
 	base    int64
@@ -264,11 +239,9 @@ func (d *lsqDispatcher) held() (int, string) {
 
 // lsqShared is what LSQ's dispatchers share in one replication: the
 // servers' true counts, their departures to come (each a message with
-// probability p) and every dispatcher's estimates, which a message sets.
-// Between two arrivals no job is sent, so the count a departure at
-// tau <= t reports is the jobs sent minus those departed by tau, whatever
-// the discipline: the messages due by an arrival are delivered at it, in
-// time order, before its pick.
+// probability p) and every dispatcher's estimates. No job is sent between
+// two arrivals, so the messages due by an arrival, delivered at it in time
+// order before its pick, report the counts at their departures.
 type lsqShared struct {
 	s   *sim
 	p   float64
@@ -291,15 +264,11 @@ func newLSQShared(s *sim, p float64) *lsqShared {
 		sh.ps = newIndexHeap(s.k)
 		return sh
 	}
-	// No soon (radixHeap.soon) beyond farServers: a departure lowers its
-	// server's count, and at most reads it for a report, where the
-	// settles' loads of the counts of the departures to come held the
-	// run up more than they saved (K = 100,000 with one dispatcher:
-	// lsq:d=1 3.6 -> 4.2 M jobs/s without them; lsq and lsq:p=0.1 no
-	// slower).
 	sh.fcfs = &radixHeap{held: &s.srv.held}
 	if s.k > farServers {
-		sh.fcfs.far(nil) // wide buckets; no counts loaded ahead (see above)
+		// Wide buckets but no soon (radixHeap.soon): a departure only lowers
+		// a count, and loading the counts ahead cost more than it saved.
+		sh.fcfs.far(nil)
 	}
 	if s.cfg.SampleEvery == 0 {
 		s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
@@ -325,8 +294,7 @@ func (sh *lsqShared) schedule(k int) {
 	}
 }
 
-// deliver completes the departures due by t in time order, each reporting
-// with probability p.
+// deliver completes the departures due by t in time order, each reporting with probability p.
 func (sh *lsqShared) deliver(t float64) {
 	if sh.fcfs != nil {
 		for {

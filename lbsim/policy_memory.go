@@ -4,13 +4,11 @@ import "fmt"
 
 // Memory for the power-of-d policies (Mitzenmacher, Prabhakar and Shah,
 // "Load balancing with memory", FOCS 2002; Shah and Prabhakar 2002): each
-// job samples d servers uniformly and also considers the m servers
-// remembered from the previous decision; it joins the least loaded of these
-// (ties broken uniformly at random among distinct servers), and the
-// dispatcher then remembers the m least loaded of them, the chosen one
-// counted with the job it just received. LeastLoaded and JSQ take it as
-// their Mem field (specs "ll:d=2,mem=1", "jsq:d=2,mem=1"); the memory is per
-// replication, created by Start (or the run's dispatcher).
+// job samples d servers uniformly and also considers the m remembered from
+// the previous job; it joins the least loaded of these (ties uniformly at
+// random), and the dispatcher then remembers the m least loaded of them,
+// the chosen one with its new job. LeastLoaded and JSQ take it as their Mem
+// field ("ll:d=2,mem=1", "jsq:d=2,mem=1"), a memory per replication (Start).
 
 // memory is one replication's state of a power-of-d policy with memory.
 type memory struct {
@@ -21,8 +19,7 @@ type memory struct {
 	cand    []candidate
 }
 
-// candidate is a server considered for one job: its load and its place in
-// a uniformly random order, which breaks ties.
+// candidate is a server considered for a job: its load, and its place in a random order for ties.
 type candidate struct {
 	k    int
 	load float64
@@ -129,8 +126,7 @@ func newMemoryDispatcher(s *sim, d, m int, replace bool, kind State) dispatcher 
 	return &memoryDispatcher{v: View{s: s}, mem: newMemory(d, m, replace, kind)}
 }
 
-// memoryParam reads mem, the number of remembered servers (0: none), which
-// needs a sample size d.
+// memoryParam reads mem, the number of remembered servers (0: none; needs d).
 func memoryParam(name string, p Params, d int) (int, error) {
 	m, err := p.Int("mem", 0)
 	if err != nil {

@@ -11,49 +11,41 @@ import (
 
 // The probe behind Config.Key (policyFingerprint) runs a user's Pick, which
 // may never return there even though it does in the user's own runs: a
-// Pick that draws servers until it finds one with fewer than 3 jobs returns
-// at once on a lightly loaded system, and never on a loaded probe system
-// where every server holds 3 (time stands still during Pick). So the probe
-// is bounded twice:
+// Pick that draws servers until one has fewer than 3 jobs never returns on
+// a probe system where every server holds 3 (time stands still during
+// Pick). So the probe is bounded twice:
 //
-//   - By count: every call of a View method is charged to the probe's
-//     budget, at most maxProbeViewCalls for one job (Start's calls go to
-//     the first). The call over it panics with probeStop, which the probe
-//     recovers; the recorder checks again after each pick, in case Pick
-//     recovered it itself. A count is the same on every machine: a policy
-//     within it has the same key everywhere, and one over it the same
-//     "did not finish" key.
-//   - By the clock, last: the probe runs on a goroutine of its own, which
-//     Key waits for at most probeTimeout. Only a Pick that neither returns
-//     nor calls its View (or a very slow one) gets there.
+//   - By count: every View call is charged to the probe's budget, at most
+//     maxProbeViewCalls a job (Start's calls go to the first); the call over
+//     it panics with probeStop, and picked checks again in case Pick
+//     recovered it. A count is the same on every machine, and so the key.
+//   - By the clock, last: Key waits for the probe's goroutine at most
+//     probeTimeout, for a Pick that neither returns nor calls its View.
 //
 // Either way the key says that the probe did not finish, and why
-// (KeyUnfinished): it names no known behaviour, so no cache may serve or
-// store a result under it (nb does not, and says so).
+// (KeyUnfinished), so no cache may serve or store a result under it.
 //
-// Go cannot stop a goroutine from outside. The probe Key stops waiting for
-// is marked abandoned: its next View call, or the end of its pick, panics
-// and ends it. A Pick that spins without calling its View keeps a CPU busy
-// until the program ends (in a notebook, with the cell). So that a sweep
-// does not leave one such goroutine per configuration, a policy value whose
-// probe was abandoned is not probed again by this program (abandoned).
+// Go cannot stop a goroutine from outside: an abandoned probe panics at its
+// next View call or the end of its pick, and one that spins without calling
+// its View keeps a CPU busy until the program ends. So that a sweep does
+// not leave one such goroutine per configuration, a policy value whose
+// probe was abandoned is not probed again (abandoned).
 
 // maxProbeViewCalls is the most View calls a Pick may make for one job in
 // the probe: a thousand per server at the probe's largest K, about 10 ms.
 const maxProbeViewCalls = 1_000_000
 
-// probeTimeout is how long Key waits for a probe (about 1 ms normally).
-// A variable, for the tests.
+// probeTimeout is how long Key waits for a probe (normally about 1 ms); a
+// variable, for the tests.
 var probeTimeout = 10 * time.Second
 
 // keyUnfinished marks, in a key, a policy whose probe did not finish; why
 // follows in parentheses.
 const keyUnfinished = "probe-did-not-finish"
 
-// KeyUnfinished reports whether key, a Config.Key or any text that holds
-// some (a cache key's JSON), names a policy of one's own whose probe did
-// not finish (a Pick that did not return within the probe's budget), and
-// why. Such a key names no known behaviour of the policy: a cache must
+// KeyUnfinished reports whether key, a Config.Key or any text holding one
+// (a cache key's JSON), names a policy of one's own whose probe did not
+// finish, and why. Such a key names no known behaviour: a cache must
 // neither serve nor store a result under it (nb does not).
 func KeyUnfinished(key string) (why string, unfinished bool) {
 	_, after, found := strings.Cut(key, keyUnfinished+"(")
@@ -82,9 +74,8 @@ type probeStop struct{ did string }
 
 func (p probeStop) Error() string { return p.did }
 
-// spend charges a call of a View method to the probe's budget, if any.
-// It calls no function, so that View.Workload stays small enough to be
-// inlined into the runs' hot paths (LL-2's, a policy of one's own).
+// spend charges a View call to the probe's budget, if any. It calls no
+// function, so that View.Workload stays small enough to be inlined.
 func (s *sim) spend() {
 	if b := s.budget; b != nil {
 		if b.calls++; b.calls > maxProbeViewCalls || b.abandoned.Load() {
@@ -112,8 +103,7 @@ func (b *probeBudget) stop() probeStop {
 	return probeStop{fmt.Sprintf("made more than %d calls of its View for one job", maxProbeViewCalls)}
 }
 
-// abandoned holds, by policyID, why the probes of the policy values Key
-// stopped waiting for did not finish.
+// abandoned holds, by policyID, why the probes Key stopped waiting for did not finish.
 var abandoned sync.Map
 
 // policyID names a policy value: its type and all of its data.

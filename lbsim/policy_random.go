@@ -22,8 +22,7 @@ func init() {
 func (Random) String() string              { return "rnd" }
 func (Random) Pick(v *View, _ float64) int { return v.Rand().IntN(v.K()) }
 
-// describe: 1/K of the jobs to every server; its dispatcher keeps a stream
-// and K.
+// describe: 1/K of the jobs to every server.
 func (Random) describe(c *Config) Description {
 	return Description{Label: "RND", Reads: NoState, builtinFacts: builtinFacts{split: allJobs(c, nil), detTheory: true}}
 }
@@ -59,10 +58,9 @@ func (p Random) theory(c Config) (Reference, bool) {
 	return splitTheory(c, "M/G/1 per server (Pollaczek-Khinchine)", "M/G/1-PS per server (insensitive)")
 }
 
-// gapTheory: under deterministic arrivals (gap a = 1/lambda) a server gets
-// each job with probability 1/K, so its gaps are a geometric number of a's:
-// a GI/M/1 queue with exponential sizes (FCFS or PS: the number of jobs is
-// the same process), D/M/1 for one server.
+// gapTheory: under deterministic arrivals (gap a = 1/lambda) a server's gaps
+// are a geometric number of a's: a GI/M/1 queue with exponential sizes
+// (FCFS or PS), D/M/1 for one server.
 func (Random) gapTheory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if !s.exp || !s.under(FCFS, PS) {

@@ -10,8 +10,7 @@ type WeightedRandom struct{ Weights Weights }
 
 func (p WeightedRandom) String() string { return "rnd:weights=" + p.Weights.String() }
 
-// describe: the share w_k / sum(w) of the jobs to server k; its dispatcher
-// keeps an alias table of the K servers.
+// describe: the share w_k / sum(w) of the jobs to server k, and an alias table.
 func (p WeightedRandom) describe(c *Config) Description {
 	return Description{Label: "RND-" + p.Weights.label(), Reads: NoState, builtinFacts: builtinFacts{
 		split: allJobs(c, p.Weights.shares(c.speeds())), stateBytes: indexBytes * int64(c.Servers)}}
@@ -20,8 +19,7 @@ func (p WeightedRandom) describe(c *Config) Description {
 func (p WeightedRandom) validate(c *Config) error { return p.Weights.validate("rnd", c.Servers) }
 func (p WeightedRandom) start(*View) Policy       { return p }
 
-// Pick draws by the cumulative weights, O(K) a job; the run draws from an
-// alias table in O(1).
+// Pick draws by the cumulative weights in O(K); the run uses an alias table, O(1).
 func (p WeightedRandom) Pick(v *View, _ float64) int {
 	shares := p.Weights.shares(viewSpeeds(v))
 	u := v.Rand().Float64()
@@ -44,8 +42,7 @@ type weightedRandomDispatcher struct {
 
 func (d *weightedRandomDispatcher) pick(float64, float64) int { return d.t.draw(d.r) }
 
-// theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) at its own
-// speed (see splitTheory).
+// theory: server k is an M/G/1 queue of rate lambda w_k / sum(w) (splitTheory).
 func (p WeightedRandom) theory(c Config) (Reference, bool) {
 	return splitTheory(c, fmt.Sprintf("M/G/1 per server, weights %s (Pollaczek-Khinchine)", p.Weights), "M/G/1-PS per server, weighted split (insensitive)")
 }

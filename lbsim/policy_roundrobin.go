@@ -26,13 +26,11 @@ func (RoundRobin) String() string              { return "rr" }
 func (RoundRobin) Pick(v *View, _ float64) int { return int(v.Job() % int64(v.K())) }
 
 // describe: job n to server n mod K, so 1/K of the jobs to every server,
-// and a server gets every K-th job: the SCV of its gaps is c0/K (Erlang-K
-// gaps for Poisson arrivals, none for deterministic ones). With M
-// dispatchers a server's arrivals are M such streams merged, whose gaps
-// are more variable, but whose index of dispersion, the c_a^2 of heavy
-// traffic that sets the relaxation time, is each stream's (Whitt 1982,
-// "Approximating a point process by a renewal process"). Each dispatcher
-// has its own pointer (sim_dispatchers.go): a history.
+// with gaps of SCV c0/K. With M dispatchers a server's arrivals merge M
+// such streams, whose gaps are more variable but whose index of
+// dispersion, the c_a^2 of heavy traffic that sets the relaxation time, is
+// each stream's (Whitt 1982, "Approximating a point process by a renewal
+// process"). Each dispatcher has its own pointer: a history.
 func (RoundRobin) describe(c *Config) Description {
 	k := float64(c.Servers)
 	return Description{Label: "RR", Reads: NoState, builtinFacts: builtinFacts{history: true, split: allJobs(c, nil),
@@ -47,11 +45,9 @@ func (RoundRobin) newDispatcher(s *sim) dispatcher {
 
 // startingTurn is where a dispatcher's round-robin pointer starts among n
 // turns: 0 with one dispatcher (the run of old, to the bit); with several,
-// a turn drawn from the dispatcher's own stream, as a fleet of proxies
-// started at different times is. Started in step, M dispatchers would send
-// their n-th jobs to the same server, M jobs at once, until their counts
-// drift apart: a burst that the steady state does not have (with K = M =
-// 100 at load 0.9 the mean wait was twice the steady state's).
+// a turn drawn from the dispatcher's own stream, as proxies started at
+// different times have. Started in step, M dispatchers would send their
+// n-th jobs to the same server at once: a burst the steady state lacks.
 func startingTurn(s *sim, n int) int {
 	if s.cfg.dispatchers() == 1 {
 		return 0
@@ -72,14 +68,11 @@ func (d *rrDispatcher) pick(float64, float64) int {
 func (*rrDispatcher) lean(*sim) leanPolicy { return leanRoundRobin }
 
 // theory: with exponential sizes every server is an E_K/M/1 queue at its
-// own speed (Erlang-K gaps: K Poisson gaps between a server's jobs), solved
-// by the GI/M/1 root; each server gets 1/K of the jobs, so the means are
-// the average over servers. Under PS the same means (exponential sizes
+// own speed (K Poisson gaps between its jobs), solved by the GI/M/1 root,
+// and the means average the servers; the same under PS (exponential sizes
 // make the number of jobs the same process under any work-conserving
-// discipline).
-//
-// With H2 sizes under FCFS every server is an E_K/H2/1 queue
-// (theory.RoundRobinH2: the two roots of the GI/H2/1 equation).
+// discipline). With H2 sizes under FCFS, E_K/H2/1 (theory.RoundRobinH2:
+// the two roots of the GI/H2/1 equation).
 func (RoundRobin) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	if _, det := c.arrivals().(DeterministicArrivals); det {
@@ -123,8 +116,7 @@ func rrQuantiles(s system) *ExactQuantiles {
 }
 
 // gapTheoryRR: under deterministic arrivals (gap a = 1/lambda) every server
-// gets one job every K a, a D/M/1 queue with exponential sizes (FCFS or
-// PS, as above).
+// gets a job every K a: D/M/1 with exponential sizes (FCFS or PS).
 func gapTheoryRR(s system) (Reference, bool) {
 	if !s.exp || !s.under(FCFS, PS) {
 		return Reference{}, false

@@ -14,8 +14,7 @@ type WeightedRoundRobin struct{ Weights Weights }
 func (p WeightedRoundRobin) String() string { return "rr:weights=" + p.Weights.String() }
 
 // describe: w_k of every sum(w) jobs to server k, each dispatcher with its
-// own turns (a history) in its own groups of the servers by weight, a
-// group a server at worst.
+// own turns (a history) and groups of the servers by weight.
 func (p WeightedRoundRobin) describe(c *Config) Description {
 	return Description{Label: "RR-" + p.Weights.label(), Reads: NoState, builtinFacts: builtinFacts{history: true,
 		split: allJobs(c, p.Weights.shares(c.speeds())), stateBytes: (indexBytes + groupBytes) * int64(c.Servers),
@@ -39,29 +38,24 @@ func (p WeightedRoundRobin) newDispatcher(s *sim) dispatcher {
 }
 
 // smoothRR is one replication's smooth weighted round robin in O(log G) a
-// job, G the number of distinct weights. After n jobs, of which c_k went to
-// server k, server k's current value is n w_k - W c_k (W = sum(w)), and the
-// job goes to the first server of the largest. Among servers of one weight
-// that is the first of those with the fewest jobs: they take turns in
-// server order, so each group keeps its turn (next) and the count of its
-// completed rounds (c of the server whose turn it is), and a job needs only
-// the largest of the G values v_g(n) = n w_g - W rounds_g (ties to the
-// lower server index): the upper envelope of G lines at n.
+// job, G the number of distinct weights. After n jobs, c_k of them to server
+// k, server k's current value is n w_k - W c_k (W = sum(w)). Servers of one
+// weight take turns in server order, so each group keeps its turn (next)
+// and its completed rounds, and a job needs only the largest of the G
+// values v_g(n) = n w_g - W rounds_g (ties to the lower server): the upper
+// envelope of G lines at n.
 //
 // A kinetic tournament keeps it (Basch, Guibas and Hershberger, "Data
 // structures for mobile data", 1999): a complete binary tree over the
 // groups whose every node holds the larger of its children's winners and
-// the first step at which that may change. Between picks of its groups a
-// node's winner changes only where the loser's line crosses the winner's,
-// at n = W (r_l - r_w) / (w_l - w_w) for a steeper loser, never for a
-// flatter one. Each job replays the nodes due (their comparisons made at n
-// as the linear scan makes them, so the picks are the scan's: the order
-// on (value, server) is total, and every node's winner is the largest of
-// its subtree), picks the root's winner and replays the path of the group
-// picked. A due step is conservative, a step early or more (rounding),
-// which only repeats a comparison. The replays are O(log G) a job
-// amortised: a node's winner changes at most as often as the upper
-// envelope of its subtree's line segments (a segment per pick) has pieces.
+// the first step at which that may change, where a steeper loser's line
+// crosses the winner's, n = W (r_l - r_w) / (w_l - w_w). Each job replays
+// the nodes due (comparing at n as the linear scan does, on the total order
+// of (value, server), so the picks are the scan's), picks the root's winner
+// and replays the path of the group picked. A due step may be early
+// (rounding), which only repeats a comparison. The replays are O(log G) a
+// job amortised: a node's winner changes at most as often as the upper
+// envelope of its subtree's line segments (one a pick) has pieces.
 type smoothRR struct {
 	groups []wrrGroup
 	total  float64 // W
@@ -106,9 +100,8 @@ const wrrPhases = 1 << 20
 
 // advance puts d where it would be after about n0 jobs in O(G), each
 // group's turns rotated by turn(size) (see startingTurn): group g has had
-// floor(n0 |g| w_g / W) of them, so every value n w_g - W rounds stays in
-// the range the algorithm keeps it in, and the long-run shares are those
-// of the weights.
+// floor(n0 |g| w_g / W) jobs, so every value n w_g - W rounds stays in the
+// algorithm's range, and the long-run shares are the weights'.
 func (d *smoothRR) advance(n0 int, turn func(int) int) {
 	d.n = float64(n0)
 	for g := range d.groups {
@@ -172,8 +165,7 @@ func (d *smoothRR) play(i int, n float64) {
 	d.winner[i], d.due[i] = a, due
 }
 
-// replay brings node i's subtree to job n: the nodes due by n are played
-// again, children first.
+// replay brings node i's subtree to job n, playing the nodes due, children first.
 func (d *smoothRR) replay(i int, n float64) {
 	if i >= d.leaves || d.due[i] > n {
 		return
@@ -204,13 +196,11 @@ func (d *smoothRR) pick(float64, float64) int { return d.next() }
 func (d *smoothRR) String() string          { return d.spec.String() }
 func (d *smoothRR) Pick(*View, float64) int { return d.next() }
 
-// gapSCV: server k gets every n-th job, n not always the same: weights 3,1
-// give A A B A (A's n: 1, 2, 1), and servers of one weight take their
-// turns in a burst (weights 2,2,2,2,2,1,1,1,1,1: the fast servers' n are
-// 5 and 10). So E[n] and Var n (see gapSCV) are measured on 2^16 of its
-// picks, with up to 16 weights (found without a pass over all K: this
-// runs for every class of servers); beyond, or with fewer than two turns
-// of k in them, n is taken as 1/p_k (Var n = 0).
+// gapSCV: server k gets every n-th job, n not always the same (weights 3,1
+// give A A B A; servers of one weight take their turns in a burst), so E[n]
+// and Var n (see gapSCV) are measured on 2^16 of its picks, with at most 16
+// weights (checked without a pass over all K); beyond, or with fewer than
+// two turns of k, n is taken as 1/p_k (Var n = 0).
 func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, q serverLoad) float64 {
 	n, k := 0.0, q.from
 	var sum, sum2 float64 // of the gaps between k's turns
@@ -233,10 +223,9 @@ func (p WeightedRoundRobin) gapSCV(c *Config, c0 float64, q serverLoad) float64 
 	return (mean*c0 + sum2/n - mean*mean) / (mean * mean)
 }
 
-// theory: with equal weights the picks are RR's (job n to server n mod K),
-// and so is the theory (E_K/M/1 per server); with unequal weights a
-// server's gaps are sums of varying numbers of arrival gaps, in a fixed
-// cycle, which is not a renewal process: no exact value.
+// theory: with equal weights the picks, and the theory, are RR's; with
+// unequal ones a server's gaps are sums of varying numbers of arrival gaps
+// in a fixed cycle, not a renewal process: no exact value.
 func (p WeightedRoundRobin) theory(c Config) (Reference, bool) {
 	if !allEqual(p.Weights.of(c.speeds())) {
 		return Reference{}, false

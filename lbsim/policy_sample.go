@@ -5,9 +5,8 @@ import (
 	"math/bits"
 )
 
-// The power-of-d policies (LL-d, JSQ-d, and their variants with memory)
-// sample d servers per job; this file holds what they share: the spec's
-// parameters, the checks against K, and the dispatcher of the plain case.
+// What the power-of-d policies (LL-d, JSQ-d, with or without memory) share:
+// their parameters, their checks against K, the plain case's dispatcher.
 
 // sampleParams reads d and replace, shared by the power-of-d policies.
 func sampleParams(name string, p Params) (d int, replace bool, err error) {
@@ -47,10 +46,9 @@ func sampledLabel(name string, d int, replace bool) string {
 	return fmt.Sprintf("%s-%d", name, d)
 }
 
-// maxDrawsPerServer bounds d with replacement: d <= 64 K. The chance that
-// 64 K draws miss a given server is (1-1/K)^(64K) < e^-64, so a larger d
-// is, in any run, the policy over all K servers (LWL, JSQ), at a cost of
-// d draws a job.
+// maxDrawsPerServer bounds d with replacement, d <= 64 K: 64 K draws miss a
+// given server with probability (1-1/K)^(64K) < e^-64, so a larger d is, in
+// any run, the policy over all K servers (LWL, JSQ), at d draws a job.
 const maxDrawsPerServer = 64
 
 func checkD(name string, d, k int, replace bool) error {
@@ -119,11 +117,10 @@ func (s *serverSample) distinct(r *Stream, k int, out []int) []int {
 	return out
 }
 
-// samplePair draws two distinct servers uniformly, in random order:
-// a = IntN(k), then b = IntN(k-1), moved past a. The two draws are made
-// here with a local copy of the generator (two calls of IntN cost a third
-// of an LL-2 job through the View); their rare case, where IntN's
-// rejection test may be needed, is redone by IntN from the start.
+// samplePair draws two distinct servers uniformly, in random order: a =
+// IntN(k), then b = IntN(k-1), moved past a. It draws inline on a copy of
+// the generator (two IntN calls are a third of an LL-2 job); the rare case
+// where IntN's rejection test may be needed is redone by IntN.
 func samplePair(r *Stream, k int) (int, int) {
 	p := r.pcg
 	u, lo := bits.Mul64(p.Uint64(), uint64(k))
@@ -141,8 +138,7 @@ func samplePair(r *Stream, k int) (int, int) {
 }
 
 // sampleMin is the dispatcher of the power-of-d policies (LL-d, JSQ-d): the
-// least of v.Sample(d), with the pair drawn inline for d = 2 (the common
-// case, and a third of the cost of a job).
+// least of v.Sample(d), with the pair drawn by samplePair for d = 2.
 type sampleMin struct {
 	v       View
 	d       int
@@ -169,8 +165,7 @@ func (p *sampleMin) pick(t, _ float64) int {
 	return p.v.Least(p.v.Sample(p.d, false), p.kind)
 }
 
-// foresee: the next n pairs of LL-2 and JSQ-2 (distinct samples), from a
-// copy of the stream (sim_ahead.go); nothing for other d.
+// foresee: the next n pairs of LL-2 and JSQ-2, from a copy of the stream (sim_ahead.go).
 func (p *sampleMin) foresee(n int, out []int32) []int32 {
 	if p.d != 2 || p.replace {
 		return out
@@ -202,13 +197,11 @@ func (p *sampleMin) lean(s *sim) leanPolicy {
 func allServers(d, k int, replace bool) bool { return d == 0 || (d == k && !replace) }
 
 // sampledFacts is the Description of a power-of-d policy sampling d
-// servers (all K for d = 0) and remembering mem: it asks the d sampled and
-// mem remembered servers a job, at most K distinct ones unless drawn with
-// replacement (each draw is asked); it treats the servers alike; over all
-// servers it balances them; it samples d uniformly (the d-sampling bound
-// of checkSampling) unless it looks at all of them or remembers servers
-// from earlier jobs (then no bound holds), and then its choice depends on
-// its own last job.
+// servers (all K for d = 0) and remembering mem: it asks those d + mem a
+// job (at most K distinct, unless drawn with replacement); it treats the
+// servers alike, and over all of them balances them; with a memory it has
+// a history, and otherwise, unless over all servers, it samples d
+// uniformly (checkSampling's bound).
 func sampledFacts(d, mem int, replace bool, c *Config) Description {
 	k := c.Servers
 	out := Description{D: sampleSize(d, k), Probes: min(sampleSize(d, k)+mem, k), builtinFacts: builtinFacts{
@@ -234,12 +227,9 @@ func pickSampled(p Policy, v *View, d, mem int, replace bool, kind State) int {
 	return v.Least(v.Sample(sampleSize(d, v.K()), false), kind)
 }
 
-// sampledDispatcher is the run's dispatcher of a power-of-d policy: with
-// memory, the memory's; over all servers, the index all makes; else sampleMin.
 // sampledState is the memory of one dispatcher of sampledDispatcher: an
-// index of the K servers over all of them, a memory's candidates, or a
-// sample of d > 2 (a permutation of the servers and d draws); d <= 2 keep
-// none (samplePair).
+// index of the K servers over all of them, a memory's candidates, or for
+// d > 2 a permutation of the servers; none for d <= 2 (samplePair).
 func sampledState(d, mem, k int, replace bool) int64 {
 	if mem > 0 || d > 2 || allServers(d, k, replace) {
 		return indexBytes * int64(k)
@@ -247,6 +237,8 @@ func sampledState(d, mem, k int, replace bool) int64 {
 	return 0
 }
 
+// sampledDispatcher is the run's dispatcher of a power-of-d policy: with
+// memory, the memory's; over all servers, the index all makes; else sampleMin.
 func sampledDispatcher(s *sim, d, mem int, replace bool, kind State, all func(*sim) dispatcher) dispatcher {
 	switch {
 	case mem > 0:

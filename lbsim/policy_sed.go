@@ -30,8 +30,7 @@ func (p SED) String() string {
 }
 
 // describe: a power-of-d policy (sampledFacts) on job counts; over all
-// servers its speed buckets (a countBuckets per distinct speed, a group a
-// server at worst).
+// servers, speed buckets (a countBuckets per distinct speed).
 func (p SED) describe(c *Config) Description {
 	d := sampledFacts(p.D, 0, false, c)
 	d.Label, d.Reads = "SED", Count
@@ -92,9 +91,8 @@ func pickSED(v *View, ks []int) int {
 	return best
 }
 
-// newDispatcher: over all servers, job counts kept by speed group
-// (speedBuckets, O(distinct speeds) a job); SED-2 by sedPair, run inline
-// where JSQ-2 is (sim_lean_sed.go); SED-d picks through the View.
+// newDispatcher: over all servers speedBuckets, O(distinct speeds) a job;
+// SED-2 sedPair (sim_lean_sed.go); SED-d through the View.
 func (p SED) newDispatcher(s *sim) dispatcher {
 	switch {
 	case allServers(p.D, s.k, false):
@@ -105,9 +103,8 @@ func (p SED) newDispatcher(s *sim) dispatcher {
 	return &viewDispatcher{p: p, v: View{s: s}}
 }
 
-// Theory, for exponential sizes at small K (up to
-// theory.DispatchMaxServers, any speeds, FCFS or PS: the number of jobs is
-// the same process): the exact Markov chain of SED-d (theory.DispatchExact).
+// theory: for exponential sizes at small K (theory.DispatchMaxServers, any
+// speeds, FCFS or PS), the exact Markov chain of SED-d.
 func (p SED) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	d := p.D

@@ -17,21 +17,17 @@ import (
 // size: group g takes the sizes in (x_{g-1}, x_g], x_0 = 0 and x_G = +Inf.
 // It is given in one of three forms:
 //
-//   - C (sita:c=C, sita:cut=X,c=C): two groups, short jobs to servers 1..C
-//     and long ones to C+1..K. With Cut = 0 the size law must be two-point
-//     and "long" means x = x_M; otherwise a job is long when its size
-//     exceeds Cut.
+//   - C (sita:c=C, sita:cut=X,c=C): short jobs to servers 1..C, long ones
+//     to C+1..K; long is size > Cut, or with Cut = 0 (two-point sizes only)
+//     x = x_M.
 //   - Cuts and Servers (sita:cuts=X1/X2,servers=C1/C2/C3): G-1 increasing
 //     cutoffs and the G groups' server counts, summing to K.
 //   - Groups (sita:groups=G): G groups as equal as possible (the first
-//     K mod G one server larger), with the cutoffs at which every server
-//     carries the same load, E[X; X <= x_g] = (servers of groups 1..g / K)
-//     E[X], from the law's partial moments (BelowCut): SITA-E (Harchol-
-//     Balter, Crovella and Murta 1999) when G = K. With unequal speeds the
-//     servers carry equal work, not equal loads.
+//     K mod G one server larger), cut where every server carries the same
+//     work, E[X; X <= x_g] = (servers of groups 1..g / K) E[X] (BelowCut):
+//     SITA-E (Harchol-Balter, Crovella and Murta 1999) when G = K.
 //
-// With Poisson arrivals each server is an M/G/1 queue fed by one group's
-// sizes.
+// With Poisson arrivals each server is an M/G/1 queue fed by one group's sizes.
 type SITA struct {
 	C       int
 	Cut     float64
@@ -100,8 +96,7 @@ func newSITA(p Params) (Policy, error) {
 	return SITA{C: c, Cut: cut}, nil
 }
 
-// listParam is the list of numbers given to key: one number, or several
-// separated by '/'.
+// listParam is the numbers given to key: one, or several separated by '/'.
 func listParam(p Params, key, what string) ([]float64, error) {
 	if xs := p.List(key); xs != nil {
 		return xs, nil
@@ -112,8 +107,7 @@ func listParam(p Params, key, what string) ([]float64, error) {
 	return nil, fmt.Errorf("sita: %s=%s is invalid: need %s", key, p.Word(key), what)
 }
 
-// check is what SITA's parameters must satisfy whatever K: one form, and
-// its cutoffs, server counts and number of groups.
+// check is what SITA's parameters must satisfy whatever K.
 func (p SITA) check() error {
 	switch {
 	case p.Groups != 0 && (p.C != 0 || p.Cut != 0 || p.Cuts != nil || p.Servers != nil),
@@ -162,13 +156,9 @@ func (p SITA) String() string {
 	return fmt.Sprintf("sita:c=%d", p.C)
 }
 
-// describe: it reads no server state; its size classes are its groups,
-// and it splits the jobs by them (split); its c is the servers of its
-// first group (the shortest jobs'). The label is SITA-c; a size cut changes
-// the numbers, so it is named too (SITA-5 (cut 2)). Without one the label
-// stays SITA-c, which notebooks parse. Several groups are SITA-C1/C2/C3
-// (cuts X1/X2) and SITA-E (G groups). Its dispatcher keeps its cutoffs and
-// a stream.
+// describe: no server state; its size classes are its groups, which split
+// the jobs; c is its first group's servers. Labels: SITA-c (which notebooks
+// parse), SITA-5 (cut 2), SITA-C1/C2/C3 (cuts X1/X2), SITA-E (G groups).
 func (p SITA) describe(c *Config) Description {
 	d := Description{Label: fmt.Sprintf("SITA-%d", p.C), Reads: NoState, C: p.C, builtinFacts: builtinFacts{
 		advice: func() string { return p.loadAdvice(c) }}}
@@ -308,9 +298,8 @@ func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 }
 
 // equalLoadCuts are the cutoffs at which groups of the given server counts
-// carry work in proportion to their servers (theory.EqualLoadCuts); an
-// error names the law's atom that prevents it and the way out. They are
-// kept for the laws that are plain values (equalLoadMemo).
+// carry work in proportion to their servers (theory.EqualLoadCuts), or an
+// error naming the law's atom that prevents it; kept in equalLoadMemo.
 func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	key, keep := equalLoadKey{k: sum(counts), groups: len(counts)}, false
 	switch s := sizes.(type) {
@@ -339,10 +328,9 @@ func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	return cuts, err
 }
 
-// equalLoadMemo: a configuration asks for its cutoffs many times
-// (Validate, the model of the loads, its classes, each replication's
-// dispatcher), and at K = 1000 they take about 20 ms to find. They are
-// read, never written, by their users.
+// equalLoadMemo: a configuration asks for its cutoffs many times (Validate,
+// the load model, its classes, each replication), and at large K they are
+// slow to find. Their users only read them.
 var equalLoadMemo = struct {
 	sync.Mutex
 	cuts map[equalLoadKey][]float64
@@ -370,10 +358,9 @@ func solveEqualLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 	return cuts, err
 }
 
-// atomAdvice is a split that exists for a law with an atom where an
-// equal-load cutoff should be: two groups, cut at the atom (or the size
-// before it when the atom is the largest size), servers in proportion to
-// the work on each side.
+// atomAdvice is a split for a law with an atom where an equal-load cutoff
+// should be: two groups, cut at the atom (or the size before it when it is
+// the largest), servers in proportion to the work on each side.
 func atomAdvice(e *theory.AtomError, mean float64, k int) string {
 	cut, share := e.X, e.At/mean
 	if share > 1-1e-9 { // nothing above the atom
@@ -410,16 +397,14 @@ func (d *sitaDispatcher) pick(_, x float64) int {
 
 func (*sitaDispatcher) lean(*sim) leanPolicy { return leanSITA }
 
-// of is the servers of the group of size x, lo .. lo+n-1: the cutoffs
-// below x count the groups before it.
+// of is the servers of the group of size x, lo .. lo+n-1.
 func (g sitaGroups) of(x float64) (lo, n int) {
 	i, _ := slices.BinarySearch(g.cuts, x) // cuts[i-1] < x <= cuts[i]
 	return g.group(i)
 }
 
-// group is the servers of group i, lo .. lo+n-1. A lean block knows a
-// job's group without a search: its size class (SITA's classes are its
-// groups, from the same cutoffs).
+// group is the servers of group i, lo .. lo+n-1 (a lean block knows a job's
+// group without a search: its size class).
 func (g sitaGroups) group(i int) (lo, n int) { return g.from[i], g.from[i+1] - g.from[i] }
 
 // classes: one a group, named by groupName.
@@ -434,9 +419,8 @@ func (g sitaGroups) classes() []SizeClass {
 	return cls
 }
 
-// groupName is the name of group i of n in tables: short and long jobs
-// for two, as the course has it, else "group 1".."group G" (cutoffs
-// computed to the last bit would make long names).
+// groupName names group i of n in tables: short and long jobs for two, as
+// the course has it, else "group 1".."group G" (cutoffs would be long).
 func groupName(i, n int) string {
 	if n == 2 {
 		return [2]string{"short", "long"}[i]
@@ -504,11 +488,9 @@ func (p SITA) loadAdvice(c *Config) string {
 	return ""
 }
 
-// theory: by Poisson thinning each server of a group is an M/G/1 queue of
-// rate lambda p_g / n_g (n_g its servers) at its own speed, fed by its
-// class's conditional moments (see split and splitTheory): two-point sizes
-// without a cut (M/D/1 per group), or any law with cutoffs; each class's
-// mean is the average over its servers.
+// theory: each server of group g is an M/G/1 queue of rate lambda p_g / n_g
+// at its own speed, fed by its class's conditional moments (splitTheory);
+// M/D/1 per group for two-point sizes without a cut.
 func (p SITA) theory(c Config) (Reference, bool) {
 	fcfs := "M/G/1 per group (conditional moments)"
 	if _, tp := c.Sizes.(TwoPoint); tp && p.Cut == 0 && p.C != 0 {

@@ -9,27 +9,20 @@ import (
 	"unsafe"
 )
 
-// A policy's value is its spec: the replications of a run, on parallel
-// workers, and Config.Key's probe all start from it, so a run must not
-// change it. State a policy keeps from job to job belongs in the value its
-// Start method gives each replication and dispatcher (see Policy).
-//
-// So that no run can change the user's value, or race another one over
-// it, each replication (and each probe run of Config.Key) works on its own
-// copy of a policy of one's own (policyCopy), and checks when it ends that
-// the copy is as it was (dataHash): a policy that changed it, whether Pick
-// counted jobs in a field of a pointer receiver, filled a map or drew from
-// a random source of its own, is refused with an error that says where its
-// state belongs. The copy and the two hashes cost a walk of the value per
-// replication, nothing per job. A built-in policy has its own dispatcher
-// (newDispatcher), which keeps its state apart, and is never copied; nor is a
-// value that holds no pointer, slice, map or interface, which nothing can
-// change. What reflect cannot reach is not seen: state captured in a
-// closure (a func field), sent down a channel or kept in a global.
+// A policy's value is its spec, which a run must not change (see Policy).
+// So that no run can change the user's value, or race another one over it,
+// each replication (and each probe run of Config.Key) works on its own copy
+// of a policy of one's own (policyCopy), and checks when it ends that the
+// copy is as it was (dataHash): a policy that changed it (Pick counting jobs
+// in a field of a pointer receiver, filling a map, drawing from a random
+// source of its own) is refused with an error that says where its state
+// belongs. This costs a walk of the value per replication, nothing per job.
+// A built-in policy (whose dispatcher keeps its state apart) is never
+// copied, nor a value without pointer, slice, map or interface. What reflect
+// cannot reach is not seen: state in a closure, a channel or a global.
 
-// ownPolicy is the value of p that one replication runs on, and the hash
-// of its data to compare with when the replication ends (see policyKept);
-// p itself and 0 when p cannot change.
+// ownPolicy is the value of p one replication runs on, and its data's hash
+// for policyKept; p itself and 0 when p cannot change.
 func ownPolicy(p Policy) (Policy, uint64) {
 	if _, own := impl(p).(yours); p == nil || !own || !mutable(reflect.TypeOf(p), map[reflect.Type]bool{}) {
 		return p, 0
@@ -38,8 +31,7 @@ func ownPolicy(p Policy) (Policy, uint64) {
 	return own, dataHash(own, false)
 }
 
-// policyKept reports the error of a replication whose policy value (own,
-// hashed before the run as before) changed during it.
+// policyKept is the error of a replication whose policy value own no longer hashes to before.
 func policyKept(own Policy, before uint64) error {
 	if before == 0 || dataHash(own, false) == before {
 		return nil
@@ -50,8 +42,8 @@ func policyKept(own Policy, before uint64) error {
 		"replication and dispatcher (see lbsim.Policy), and draw random numbers from v.Rand()", policyName(Config{Policy: own}), typeName(reflect.TypeOf(own)))
 }
 
-// mutable reports whether a value of type t can be changed through a copy
-// of it: whether it holds a pointer, slice, map or interface.
+// mutable reports whether a value of type t can change through a copy:
+// whether it holds a pointer, slice, map or interface.
 func mutable(t reflect.Type, seen map[reflect.Type]bool) bool {
 	if seen[t] {
 		return false // being asked further up
@@ -72,9 +64,8 @@ func mutable(t reflect.Type, seen map[reflect.Type]bool) bool {
 	return false
 }
 
-// policyCopy is a deep copy of p: what its pointers, slices, maps and
-// interfaces lead to is copied (unexported fields too), funcs and channels
-// are shared. Pointers to one value stay pointers to one copy.
+// policyCopy is a deep copy of p, unexported fields too (funcs and channels
+// shared); pointers to one value stay pointers to one copy.
 func policyCopy(p Policy) Policy {
 	v := reflect.New(reflect.TypeOf(p)).Elem()
 	v.Set(reflect.ValueOf(p))
@@ -153,10 +144,9 @@ func unshare(v reflect.Value, copied map[pointerVisit]reflect.Value) {
 }
 
 // dataHash is FNV-1a over a canonical encoding of p's data, through
-// pointers, interfaces, slices and maps (in the order of their keys'
-// encodings): no addresses, and of funcs and channels only their type.
-// With exported, only exported struct fields (what Config.Key sees of a
-// policy's fields); else all of them (what a run must leave unchanged).
+// pointers, interfaces, slices and maps (in their keys' encodings' order):
+// no addresses, of funcs and channels only their type. With exported, only
+// exported fields (Config.Key's); else all (what a run must leave unchanged).
 func dataHash(p Policy, exported bool) uint64 {
 	w := dataWriter{exported: exported}
 	v := reflect.ValueOf(p)

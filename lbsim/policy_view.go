@@ -4,12 +4,10 @@ import "fmt"
 
 // View is what a policy sees of the servers when a job arrives: live state,
 // or the board refreshed every T time units (plus the dispatcher's tally of
-// its own sends since the refresh), whichever the configuration says. With
-// several dispatchers each has its own View, stream and board (see
-// Dispatcher). It is valid only during Pick. In the probe behind
-// Config.Key every call of its methods is counted against a budget
-// (probeBudget): a Pick that loops for ever reading the servers is stopped
-// there; in a run a call costs a test of a nil pointer.
+// its own sends since), whichever the configuration says; each dispatcher
+// has its own (see Dispatcher). It is valid only during Pick. In the probe
+// behind Config.Key its calls count against a budget (probeBudget), which
+// stops a Pick that loops for ever; in a run a call costs a nil test.
 type View struct {
 	s *sim
 	t float64
@@ -24,13 +22,11 @@ func (v *View) K() int { v.s.spend(); return v.s.k }
 // Now is the arrival time of the job being dispatched.
 func (v *View) Now() float64 { v.s.spend(); return v.t }
 
-// Job is the number of jobs this dispatcher dispatched before this one
-// (warm-up included).
+// Job is the number of jobs this dispatcher dispatched before this one (warm-up included).
 func (v *View) Job() int64 { v.s.spend(); return v.n }
 
-// Dispatcher is the dispatcher deciding, 0 <= i < Dispatchers(): each has
-// its own View, stream, board and tally, and its own value of a policy
-// with Start (Config.Dispatchers).
+// Dispatcher is the dispatcher deciding, 0 <= i < Dispatchers(), each with
+// its own View, stream, board, tally and Start's value (Config.Dispatchers).
 func (v *View) Dispatcher() int { v.s.spend(); return v.s.front }
 
 // Dispatchers is M, the number of dispatchers.
@@ -56,9 +52,8 @@ func (v *View) Workload(k int) float64 {
 	return max(v.s.srv.free[k]-v.t, 0)
 }
 
-// Count is the number of jobs at server k: live, or as on the board (plus
-// the tally), or under the own view (Config.View) the dispatcher's own jobs
-// there. The policy must read Count (see Reads).
+// Count is the number of jobs at server k: live, on the board (plus the
+// tally), or under the own view the dispatcher's own. Reads must say Count.
 func (v *View) Count(k int) int {
 	v.s.spend()
 	if own := v.s.own; own != nil {
@@ -73,9 +68,8 @@ func (v *View) Count(k int) int {
 	return int(v.s.srv.count(k, v.t, v.s.m))
 }
 
-// Sample returns d distinct servers drawn uniformly at random, in random
-// order (with replace, d independent uniform draws): the sample of the
-// power-of-d policies. The slice is reused by the next call.
+// Sample returns d distinct servers drawn uniformly, in random order (with
+// replace, d independent draws); the slice is reused by the next call.
 func (v *View) Sample(d int, replace bool) []int {
 	v.s.spend()
 	out := v.sample.buffer(d)
@@ -88,9 +82,8 @@ func (v *View) Sample(d int, replace bool) []int {
 	return out
 }
 
-// Least returns the first server of ks with the least workload (s =
-// Workload) or the fewest jobs (s = Count): with ks in random order, ties
-// are broken uniformly at random.
+// Least returns the first server of ks with the least workload or the
+// fewest jobs (s): with ks in random order, ties are broken at random.
 func (v *View) Least(ks []int, s State) int {
 	v.s.spend()
 	best, bestV := ks[0], v.value(ks[0], s)
@@ -102,9 +95,8 @@ func (v *View) Least(ks []int, s State) int {
 	return best
 }
 
-// leastDrawn is Least(Sample(d, true), s) with the d servers drawn one at
-// a time: the same draws and choice, and no buffer of d servers (d may be
-// up to 64 K).
+// leastDrawn is Least(Sample(d, true), s) with the d servers drawn one at a
+// time: the same choice without a buffer of d (up to 64 K) servers.
 func (v *View) leastDrawn(d int, s State) int {
 	r, k := v.s.rDispatch, v.s.k
 	best := r.IntN(k)

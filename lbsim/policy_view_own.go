@@ -9,24 +9,14 @@ import (
 // The own view (Config.View = OwnView) is what a proxy that counts its own
 // connections knows: each dispatcher sees, for each server, exactly the
 // jobs it sent there that are still there (the responses pass through it),
-// and nothing of the other dispatchers' jobs; no message is sent. A policy
-// that reads job counts (JSQ, JSQ-d, SED, SED-d) reads those counts; with
-// one dispatcher they are the servers' true counts, and the run is the
-// live one to the bit.
+// and nothing of the others'; no message is sent. With one dispatcher these
+// are the true counts, and the run is the live one to the bit.
 //
-// The counts have one home, ownView.count, read by View.Count and by JSQ
-// and SED over all K (leastCount). Under FCFS a job's departure is known
-// when it is sent (the server's new free time), and a dispatcher's jobs at
-// a server leave in the order it sent them: each dispatcher keeps, for
-// each server, the departures of its jobs there in a FIFO of its own (as
-// the servers keep theirs for live counts), dropped when it reads the
-// count. Under PS and SRPT a departure is known only when it happens: the
-// job carries its dispatcher (jobRecord.owner) and each server counts each
-// dispatcher's jobs (servers.owned); bringing the server up to the
-// arrival takes the departed jobs from their dispatchers' counts. Nothing
-// is allocated per job beyond its entry. JSQ and SED over all K servers
-// already count the jobs they are told of (leastCount): under the own view
-// each is told only of its own.
+// The counts have one home, ownView.count, read by View.Count: under FCFS
+// a FIFO of the dispatcher's departures per server (known when sent, and
+// leaving in send order); under PS and SRPT the servers count each
+// dispatcher's jobs (jobRecord.owner, servers.owned). JSQ and SED over all
+// K count the jobs they are told of (leastCount): under the own view, their own.
 
 // ViewKind is what the dispatchers see of the servers' job counts.
 type ViewKind uint8
@@ -59,8 +49,7 @@ func parseView(s string) (ViewKind, error) {
 // ownViewPolicies names the policies the own view serves, for errors.
 const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, or a policy of your own whose Description's Reads is Count"
 
-// checkView: the own view is exact knowledge of counts, without a board,
-// for policies that read job counts only.
+// checkView: the own view is exact counts, without a board, for count-only policies.
 func (c *Config) checkView() error {
 	switch {
 	case c.View != LiveView && c.View != OwnView:
@@ -79,10 +68,9 @@ func (c *Config) checkView() error {
 	return nil
 }
 
-// ownViewBytes is the memory of one dispatcher's own counts of the K
-// servers: under FCFS its departure FIFOs (ownDispatcher's), under PS and
-// SRPT its share of the servers' counts (servers.owned), for the memory
-// estimate (dispatcherState).
+// ownViewBytes is the memory of one dispatcher's own counts of the K servers
+// (dispatcherState): its departure FIFOs under FCFS, its share of
+// servers.owned under PS and SRPT.
 func (c *Config) ownViewBytes() int64 {
 	switch {
 	case c.View != OwnView:
@@ -103,10 +91,8 @@ type ownView struct {
 }
 
 // count is the number of the dispatcher's jobs at server k at t (t must
-// not decrease between calls for the same server): under FCFS its FIFO's
-// departures after t; under PS and SRPT, server k brought up to t (its
-// departures recorded in m and taken from their dispatchers' counts), then
-// its count.
+// not decrease between calls for the same server); under PS and SRPT it
+// brings server k up to t first, recording its departures in m.
 func (o *ownView) count(k int, t float64, m *metrics) int {
 	if o.srv != nil {
 		o.srv.count(k, t, m)
@@ -115,20 +101,17 @@ func (o *ownView) count(k int, t float64, m *metrics) int {
 	return o.deps[k].popUntil(t, o.held)
 }
 
-// ownDispatcher is a dispatcher under the own view and FCFS: for each
-// server the departures of its own jobs there, whose number its policy
-// reads through View.Count (s.own).
+// ownDispatcher is a dispatcher under the own view and FCFS, with the
+// departures of its own jobs at each server (read by View.Count).
 type ownDispatcher struct {
 	dispatcher
 	srv *servers
 	own *ownView
 }
 
-// newOwnView is d, the dispatcher at hand (s.front), under the own view,
-// and its counts. Under PS and SRPT the servers count each dispatcher's
-// jobs, and d is itself. Under FCFS it is itself too if it already counts the jobs it
-// is told of (leastCount, told of its own only: dispatcherSet.sent), else
-// d with departure FIFOs of its own.
+// newOwnView is d, the dispatcher at hand, under the own view, and its
+// counts: d itself under PS and SRPT (the servers count) or if it counts the
+// jobs it is told of (leastCount); else d with departure FIFOs of its own.
 func newOwnView(s *sim, d dispatcher) (dispatcher, *ownView) {
 	if s.srv.preemptive() {
 		return d, &ownView{srv: s.srv, i: int32(s.front)}
@@ -140,10 +123,9 @@ func newOwnView(s *sim, d dispatcher) (dispatcher, *ownView) {
 	return &ownDispatcher{dispatcher: d, srv: s.srv, own: o}, o
 }
 
-// sent queues the departure of the job just joined to server k: under
-// FCFS it leaves when the server's work, its own included, is done. The
-// departures due are dropped first, so that a FIFO holds no more than the
-// dispatcher's jobs at the server and the one sent.
+// sent queues the departure of the job just sent to server k, when the
+// server's work is done, after dropping those due, so that a FIFO holds no
+// more than the dispatcher's jobs at the server.
 func (d *ownDispatcher) sent(k int, t, x float64) {
 	q, held := &d.own.deps[k], d.own.held
 	q.popUntil(t, held)

@@ -77,8 +77,7 @@ func (w Weights) of(speeds []float64) []float64 {
 	return w.Values
 }
 
-// fewGroups reports whether c's K servers have at most n distinct weights,
-// in O(n) for many: it stops at the (n+1)-th.
+// fewGroups reports whether c's servers have at most n distinct weights, in O(n) for many.
 func (w Weights) fewGroups(c *Config, n int) bool {
 	ws := w.Values
 	if w.Speed {

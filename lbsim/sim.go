@@ -15,8 +15,7 @@ type sim struct {
 	// and policyHash its data's hash before the run (0: it cannot change).
 	policy     Policy
 	policyHash uint64
-	// The dispatcher of the job at hand (see sim_dispatchers.go): its
-	// board, policy instance, index and stream.
+	// The dispatcher of the job at hand (sim_dispatchers.go).
 	board *board
 	disp  dispatcher
 	obs   observer       // nil when the dispatcher keeps no index
@@ -30,15 +29,11 @@ type sim struct {
 	rArrivals, rSizes, rDispatch *Stream
 
 	// reports counts the messages servers sent the dispatchers on their
-	// own (Result.MessagesPerJob): with one dispatcher and JIQ live
-	// (countTokens), one idle token per job sent to an idle server; those
-	// the shared state counts (I-queues, LSQ's updates).
+	// own (Result.MessagesPerJob): JIQ's idle tokens (with one dispatcher,
+	// countTokens: a job sent to an idle server), I-queues', LSQ's reports.
 	reports     int64
 	countTokens bool
-	// shared is what the dispatchers of the policy share beyond the
-	// servers, if anything (sharedState): built once a replication, it
-	// sees every send once.
-	shared observer
+	shared      observer // what the dispatchers share beyond the servers, if anything (sharedState)
 
 	series []TimePoint
 
@@ -61,21 +56,16 @@ type replication struct {
 	busy         []float64
 	tStart, tEnd float64 // arrival times of the first and last measured jobs
 	series       []TimePoint
-	// sizes drawn (warm-up included): count and sum of squares, for the
-	// under-sampled tail diagnostic.
-	nX, sumX2 float64
-	ctl       *controlSums // the control variates' sums, with Config.ControlVariates
-	warmup    int64        // jobs discarded before measuring
-	simulated int64        // jobs simulated, warm-up and an MSER pilot run included
-	// messages is the number of messages the measured jobs caused that the
-	// run counts (board snapshots, idle tokens; see messagesPerJob).
-	messages float64
+	nX, sumX2    float64      // sizes drawn (warm-up included): count and sum of squares
+	ctl          *controlSums // the control variates' sums, with Config.ControlVariates
+	warmup       int64        // jobs discarded before measuring
+	simulated    int64        // jobs simulated, warm-up and an MSER pilot run included
+	messages     float64      // caused by the measured jobs (messagesPerJob)
 }
 
 func newSim(cfg *Config, rep int) *sim { return newSimWithin(cfg, rep, nil) }
 
-// newSimWithin is newSim whose policy's View calls, from Start on, are
-// charged to budget (nil: none).
+// newSimWithin is newSim with its policy's View calls charged to budget (nil: none).
 func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	s := &sim{
 		cfg: cfg, k: cfg.Servers, rep: rep, budget: budget,
@@ -125,10 +115,9 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 
 // run simulates Warmup + Jobs arrivals, a block of jobs at a time. Each
 // job: draw its arrival time and size, refresh the board if due, let the
-// policy pick a server, and join that server: under FCFS the waiting time
-// is max(free_k - t, 0) at once; under PS and SRPT the server keeps the job
-// and records it when it leaves (servers.enqueue). The blocks of the common case, measured
-// FCFS jobs of a built-in policy with nothing else to do, are run by
+// policy pick a server, and join that server: under FCFS the wait is
+// max(free_k - t, 0) at once; under PS and SRPT the server keeps the job
+// and records it when it leaves. The blocks of the common case are run by
 // leanBlock (sim_lean.go), without the tests of the general loop below.
 func (s *sim) run() replication {
 	cfg, srv, m := s.cfg, s.srv, s.m
@@ -153,9 +142,8 @@ func (s *sim) run() replication {
 
 	var out replication
 	t, pending := 0.0, 0.0 // the last arrival, and its wait plus service time
-	// Arrival times and sizes are drawn a block at a time: one call per
-	// block instead of two interface calls per job. The streams are
-	// separate, so the numbers are the same as drawing job by job.
+	// Arrival times and sizes are drawn a block at a time, one call instead
+	// of two a job: the streams are separate, so the numbers are the same.
 	var times, xs []float64
 	scale := 1.0 // a trace's arrival times are scaled to the load (exactly as they are at 1)
 	if tr != nil {
@@ -279,11 +267,10 @@ func (s *sim) run() replication {
 }
 
 // classify sets s.classes to the size classes of a lean block's jobs, of
-// sizes xs: in a loop of its own they cost a third of what they cost in
-// the run loop, where the loop over cuts holds registers the job needs.
-// With a few cuts it counts classOf's cuts below each job one cut at a time,
-// a pass over the block for each, without a branch or a call a job (the
-// handout's law, one cut: 12% of a lean RND job's time -> 3%, pprof).
+// sizes xs, in a loop of its own: in the run loop the loop over cuts holds
+// registers the job needs. With a few cuts it counts the cuts below each
+// job a cut at a time, a pass over the block each, without a branch or a
+// call a job.
 func (s *sim) classify(xs, cuts []float64) {
 	if s.classes == nil {
 		s.classes = make([]int32, blockSize) // all 0: one class needs no cuts
@@ -313,8 +300,7 @@ func (s *sim) classify(xs, cuts []float64) {
 const fewCuts = 8
 
 // classOf is the size class of a job of size x: the number of cuts below x
-// (cuts increase), counted one by one for a few and by binary search for
-// many (SITA-E's K-1).
+// (cuts increase), counted for a few, by binary search for many (SITA-E's).
 func classOf(x float64, cuts []float64) int {
 	if len(cuts) > fewCuts {
 		class, _ := slices.BinarySearch(cuts, x)
@@ -341,10 +327,9 @@ func workBits(w float64) int64 {
 const blockSize = 256
 
 // drawBlock fills times with the arrivals after t and xs with the sizes of
-// jobs n, n+1, ... For a lean block the Poisson arrivals are left to
-// leanBlock, which draws them as it goes (unless control variates need
-// them here: the same numbers), and the pairs of LL-2 and JSQ-2, and beyond
-// farServers RND's servers, are drawn here (drawServers).
+// jobs n, n+1, ... For a lean block it leaves Poisson arrivals to leanBlock
+// (unless control variates need them here: the same numbers) and draws the
+// servers sampled (drawServers).
 func (s *sim) drawBlock(gen arrivalGen, sizes SizeLaw, n int64, t float64, times, xs []float64, lean bool) {
 	t0 := t
 	p, poisson := gen.(poissonGen)
@@ -429,8 +414,8 @@ func (s *sim) sample(at float64) {
 
 // later is max(a, b) for a, b >= 0, not NaN: non-negative floats order as
 // their encodings, and the integer maximum is one conditional move, where
-// the builtin max, which must order -0 and NaN, takes a chain of nine
-// instructions on the Lindley step's critical path.
+// the builtin max, which must order -0 and NaN, is a chain of instructions
+// on the Lindley step's critical path.
 func later(a, b float64) float64 {
 	return math.Float64frombits(uint64(max(int64(math.Float64bits(a)), int64(math.Float64bits(b)))))
 }

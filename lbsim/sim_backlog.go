@@ -9,38 +9,31 @@ import (
 	"unsafe"
 )
 
-// The backlog is the per-job state of the jobs in the system: the FCFS
-// departure queues kept for job counts (8 bytes a job), the live indexes
-// of JSQ, LWL and JIQ (a 16-byte radix-heap entry a job, JSQ's in each of
-// M dispatchers' indexes; none for LWL and
-// JIQ with one dispatcher on at most scanServers servers) and the PS and
-// SRPT queues (a heapJob a job). A stable system keeps it small; an unstable one (load
-// >= 1 with -overload, a ramp above 1) grows it with every job. Each
-// replication charges the capacity of those buffers, when they grow, to
-// its backlog (twice for a slice grown by a copy, growHeld: the copy it
-// was grown from is held with it, then garbage until collected; charged
-// once, an overloaded PS server peaked at 2.82 GiB at the 2.0 GiB limit), and ends with an error at the limit (Config.backlogLimit),
-// so that no configuration needs more than MaxMemory.
+// The backlog is the per-job state of the jobs in the system (perJobBytes):
+// FCFS departure queues, live indexes, PS and SRPT queues. A stable system
+// keeps it small; an unstable one (load >= 1 with -overload, a ramp above 1)
+// grows it with every job. Each replication charges the capacity of those
+// buffers as they grow (twice for a slice grown by a copy: growHeld), and
+// ends with an error at the limit (Config.backlogLimit), so that no
+// configuration needs more than MaxMemory.
 
 // backlog is one replication's account of per-job state, in bytes.
 type backlog struct {
 	bytes, limit int64
-	// spare holds the buffers of FCFS departure queues that emptied, by
-	// the log2 of their length, for the next queue to grow past its inline
-	// one: a server's queue rises past it and empties again and again, and
-	// without them each rise allocates (0.017 a job under JSQ-2). Released
-	// from the account, they are at most what it held at its peak.
+	// spare holds the emptied departure queues' buffers, by log2 of their
+	// length, for the next queue to grow: queues rise and empty again and
+	// again, and each rise would allocate. Released from the account, they
+	// stay below its peak.
 	spare [32][][]float64
 }
 
-// heldAll is the per-job state of every replication running in this
-// process: a sweep runs replications of several configurations side by
-// side (RunEach), so the limit bounds their sum, not each alone.
+// heldAll is the per-job state of every replication running in this process:
+// a sweep runs several configurations side by side (RunEach), so the limit
+// bounds their sum.
 var heldAll atomic.Int64
 
-// grow charges n bytes; past the limit the replication stops (the panic
-// is turned into an error by runReplication). It runs only when a buffer
-// grows, so the atomic add costs nothing measurable.
+// grow charges n bytes; past the limit the replication panics, which
+// runReplication turns into an error. It runs only when a buffer grows.
 func (b *backlog) grow(n int64) {
 	b.bytes += n
 	if heldAll.Add(n) > b.limit {
@@ -75,10 +68,9 @@ func (b *backlog) giveBack(buf []float64) {
 // done returns what the ended replication held to the shared account.
 func (b *backlog) done() { b.release(b.bytes) }
 
-// growHeld makes room in the full slice s for one more element, as
-// append would, and charges the growth to held (if not nil). Callers
-// test len(s) == cap(s) first: one comparison a job, and this call out of
-// the run loop.
+// growHeld makes room in the full slice s for one more element, as append
+// would, and charges the growth to held (if not nil). Callers test len(s)
+// == cap(s) first, which keeps this call out of the run loop.
 //
 //go:noinline
 func growHeld[T any](held *backlog, s []T) []T {
@@ -93,16 +85,14 @@ func growHeld[T any](held *backlog, s []T) []T {
 // backlogFull carries a replication's full backlog out of the run loop.
 type backlogFull struct{ bytes int64 }
 
-// backlogError is the error of a replication whose backlog reached the
-// limit, with n jobs held in what.
+// backlogError is the error of a backlog at the limit, with n jobs held in what.
 func backlogError(bytes int64, n int64, what string) error {
 	return fmt.Errorf("the backlog reached %d jobs in %s (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
 		n, what, bytesText(bytes), bytesText(memoryLimit))
 }
 
-// heldJobs is the number of jobs in the replication's per-job state and
-// the structure holding them: the largest count of its structures (a job
-// may be in two).
+// heldJobs is the number of jobs in the replication's per-job state, and
+// the structure holding them: the largest (a job may be in two).
 func (s *sim) heldJobs() (int64, string) {
 	var fifos, queued int64
 	for i := range s.srv.deps {
@@ -148,10 +138,7 @@ const (
 // perJobBytes is the per-job state a job in the system holds under c: PS
 // or SRPT queues; under FCFS, departure queues when job counts are read (by
 // the policy, on a board, or sampled), and the policy's live indexes
-// (Description's jobIndexes: JSQ's one a dispatcher, LWL's and JIQ's
-// beyond scanServers servers, JIQ's I-queues, LSQ's shared one). LWL's
-// index drops a server's stale entries as it picks the server, so it holds
-// about two a server, but is counted as if a job each.
+// (jobIndexes; LWL's holds about two a server, but is counted a job each).
 func (c *Config) perJobBytes() int64 {
 	if c.Discipline.Preemptive() {
 		return heapJobBytes
@@ -163,8 +150,7 @@ func (c *Config) perJobBytes() int64 {
 		b += fifoJobBytes // the dispatcher's, beside the servers' for the time series
 	}
 	// The departure FIFOs: the servers', or under the own view the
-	// dispatchers' (a job in its dispatcher's only), or for JSQ and SED
-	// over all servers the index above.
+	// dispatchers' (one a job), or for JSQ and SED over all K the index.
 	if c.SampleEvery > 0 || (c.Policy != nil && desc.Reads&Count != 0 && !index) {
 		b += fifoJobBytes
 	}
@@ -180,9 +166,8 @@ func (c *Config) backlogReserve() int64 {
 
 // backlogLimit is the per-job state the replications running at once may
 // hold in all (heldAll): half of the memory the rest of the configuration
-// leaves (the other half for a growing buffer's old copy and the
-// collector's slack). checkBounds makes it at least backlogReserve for
-// each replication of the configuration running at once.
+// leaves, the other half for old copies and the collector's slack.
+// checkBounds makes it at least backlogReserve a replication running at once.
 func (c *Config) backlogLimit() int64 {
 	return (memoryLimit - c.fixedMemory()) / 2
 }

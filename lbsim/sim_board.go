@@ -4,15 +4,12 @@ import "math"
 
 // board is the dispatcher's view of the servers when it reads stale
 // information: a snapshot of every server's workload or job count, taken
-// every Period time units (at offset + the multiples of Period: offset 0
-// but for the staggered boards of several dispatchers). With Tally the
-// dispatcher adds its own sends since the last refresh to the board.
+// every period (at offset + its multiples: offset 0 but for staggered
+// boards), plus with tally the dispatcher's own sends since.
 type board struct {
 	period, offset, next, r0 float64
 	tally                    bool
-	// refreshes counts the snapshots taken: each is K messages, one from
-	// every server (Result.MessagesPerJob).
-	refreshes int64
+	refreshes                int64 // snapshots taken, each K messages (Result.MessagesPerJob)
 	// work[k] is the board's "free time" max(free_k, r0) (+ tallied work):
 	// comparing it orders servers by workload, as workload = work[k] - r0.
 	work  []float64
@@ -45,9 +42,8 @@ func boardBytes(k int, reads State) int64 {
 // due reports whether the board must be refreshed before time t.
 func (b *board) due(t float64) bool { return t >= b.next }
 
-// refresh snapshots the state at the last refresh instant r0 <= t. Between
-// r0 and t no job arrived (t is the first arrival after r0), so the servers'
-// lazily kept state is exactly the state at r0.
+// refresh snapshots the state at the last refresh instant r0 <= t: no job
+// arrived between r0 and t, so the servers' lazily kept state is r0's.
 func (b *board) refresh(t float64, srv *servers, m *metrics) {
 	b.r0, b.next = b.instant(t)
 	b.refreshes++
@@ -61,9 +57,8 @@ func (b *board) refresh(t float64, srv *servers, m *metrics) {
 	}
 }
 
-// instant is the last refresh instant r0 <= t and the next one. Before
-// the first instant of a staggered board (offset > t) the system is as
-// empty as at time 0, its snapshot's instant.
+// instant is the last refresh instant r0 <= t and the next one. Before a
+// staggered board's first instant the system is empty, as at r0 = 0.
 func (b *board) instant(t float64) (r0, next float64) {
 	if b.offset == 0 {
 		r0 = math.Floor(t/b.period) * b.period
@@ -74,7 +69,7 @@ func (b *board) instant(t float64) (r0, next float64) {
 }
 
 // copyFrom takes the snapshot of a board just refreshed at the same
-// instant (the servers' state is the same): a refresh without reading them.
+// instant: a refresh without reading the servers.
 func (b *board) copyFrom(o *board) {
 	b.r0, b.next = o.r0, o.next
 	b.refreshes++

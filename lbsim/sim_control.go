@@ -1,19 +1,16 @@
 package lbsim
 
-// controlSums are a replication's control variates (see stat_control.go)
-// per fine batch of measured jobs: the sums of the sizes drawn and of their
-// squares, and the arrival times that bound the batch, whose difference is
-// the sum of its interarrival gaps. They are added a block of jobs at a
-// time, when the block's arrival times and sizes are drawn (drawBlock): the
-// per-job loops are untouched.
+// controlSums are a replication's control variates (stat_control.go) per
+// fine batch of measured jobs: the sums of the sizes and of their squares,
+// and the arrival times that bound the batch (their difference sums its
+// gaps), added a block at a time by drawBlock, not in the per-job loops.
 type controlSums struct {
 	// first[b] is the index (warm-up included) of batch b's first job;
 	// first[batches] ends the last batch.
 	first       []int64
 	sumX, sumX2 []float64 // [batch]
-	// before[b] is the arrival time of job first[b]-1 (0 for b's first job
-	// at index 0: the arrivals start at time 0); batch b's gaps sum to
-	// before[b+1] - before[b].
+	// before[b] is the arrival time of job first[b]-1 (0 if first[b] is 0);
+	// batch b's gaps sum to before[b+1] - before[b].
 	before []float64
 	b      int // the first batch not yet complete
 }

@@ -9,26 +9,18 @@ import (
 // Several dispatchers (Config.Dispatchers = M > 1). Each arrival goes to
 // one of M dispatchers, drawn from its own stream (uniformly, or by the
 // weights), and is dispatched on that dispatcher's knowledge alone. A
-// dispatcher is a front: its random stream, its board (the shared
-// snapshot plus its tally of its own sends) and its own instance of the
-// policy (newDispatcher), so per-run state, a round-robin pointer, a
-// memory, an index of its board, is its own. The policy value is the
-// replication's (ownPolicy): the spec, which Pick must not change (see
-// policy_value.go). This is where a dispatcher's private knowledge lives,
-// and where more of it (an I-queue, local estimates) belongs.
+// dispatcher is a front: its random stream, its board (the shared snapshot
+// plus its tally) and its own policy instance, so per-run state (a
+// round-robin pointer, a memory, an index) is its own. The sim's rDispatch,
+// board, disp, obs and ref are those of the job at hand's dispatcher
+// (enter), so a policy reads its own without knowing of the others; with
+// one dispatcher, many is nil and the run is the one of old, to the bit.
 //
-// The sim's rDispatch, board, disp, obs and ref are always those of the
-// dispatcher of the job at hand: the run points them at it (enter), so a
-// policy and its View read their own dispatcher's without knowing of the
-// others. With one dispatcher there is nothing to point at: many is nil
-// and the run is the one of old, to the bit.
-//
-// What the dispatchers share: the servers, so every dispatcher's index of
-// live state is told of every send (it mirrors the servers); and the
-// refresh instants, the multiples of T, or with Stagger T (n + i/M) for
-// dispatcher i. Each has its own copy of the board even when the copies
-// are equal (no tally, no stagger): a refresh then copies the first one
-// (copyFrom), and the cost, M K a refresh, is the messages it stands for.
+// The dispatchers share the servers, so every live index is told of every
+// send, and the refresh instants, the multiples of T, or with Stagger T (n
+// + i/M) for dispatcher i. Each has its own copy of the board even when the
+// copies are equal: a refresh then copies the first (copyFrom), at the
+// cost, M K, of the messages it stands for.
 
 // front is one dispatcher of several.
 type front struct {
@@ -50,9 +42,8 @@ type dispatcherSet struct {
 	obs    []observer  // the dispatchers' indexes (none for most policies)
 }
 
-// newDispatcherSet builds the M dispatchers of replication rep, each
-// policy instance built while s points at its own stream and board, and
-// points s at dispatcher 0.
+// newDispatcherSet builds the M dispatchers of replication rep, each while
+// s points at its own stream and board, and points s at dispatcher 0.
 func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 	cfg := s.cfg
 	m := cfg.dispatchers()
@@ -94,8 +85,7 @@ func (ds *dispatcherSet) enter(s *sim, i int) {
 	s.rDispatch, s.board, s.own, s.disp, s.obs, s.ref, s.front = f.r, f.board, f.own, f.disp, f.obs, f.ref, i
 }
 
-// arrive refreshes the boards due by the arrival at t, draws the
-// arrival's dispatcher and points s at it.
+// arrive refreshes the boards due at t, then draws the arrival's dispatcher and enters it.
 func (ds *dispatcherSet) arrive(s *sim, t float64) {
 	if t >= ds.next {
 		ds.refresh(s, t)
@@ -141,10 +131,9 @@ func (ds *dispatcherSet) refresh(s *sim, t float64) {
 	}
 }
 
-// sent tells the dispatchers' indexes of the job of size x sent to server
-// k at t: on a board only the sender's (its tally), under the own view
-// only the sender's (its own jobs), live every one (each mirrors the
-// servers).
+// sent tells the dispatchers' indexes of the job of size x sent to server k
+// at t: on a board or under the own view only the sender's (its tally, its
+// own jobs), live every one (each mirrors the servers).
 func (ds *dispatcherSet) sent(s *sim, k int, t, x float64) {
 	if s.board != nil || s.cfg.View == OwnView {
 		if s.obs != nil {
@@ -157,8 +146,7 @@ func (ds *dispatcherSet) sent(s *sim, k int, t, x float64) {
 	}
 }
 
-// refreshes is the number of board snapshots taken so far, by all
-// dispatchers.
+// refreshes is the number of board snapshots taken so far, by all dispatchers.
 func (ds *dispatcherSet) refreshes() int64 {
 	var n int64
 	for i := range ds.fronts {
@@ -170,12 +158,9 @@ func (ds *dispatcherSet) refreshes() int64 {
 }
 
 // sharedState is the state the dispatchers of s's policy share, built by
-// build on first use: a dispatcher's newDispatcher calls it, so the first
-// builds it and the others (with several dispatchers) join it. It sees
-// every send once (as s.obs with one dispatcher, in the dispatcher set's
-// observers with several), and keeps what no dispatcher alone knows: the
-// idle servers' tokens on their way to an I-queue (JIQ), the servers'
-// messages to the dispatchers (LSQ). The dispatchers built on it are not
+// the first dispatcher's newDispatcher and joined by the others. It sees
+// every send once, and keeps what no dispatcher alone knows: JIQ's
+// I-queues, LSQ's servers' messages. The dispatchers built on it are not
 // observers themselves.
 func sharedState[T observer](s *sim, build func(*sim) T) T {
 	if s.shared == nil {

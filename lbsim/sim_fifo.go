@@ -2,12 +2,10 @@ package lbsim
 
 import "math"
 
-// fifo is a ring buffer of FCFS departure times; it grows with the queue
-// length, never with the number of jobs. Short queues (the usual case under
-// JSQ-d) live in the fifo itself: the whole fifo is one 64-byte cache line,
-// so counting the jobs of a sampled server at large K costs one cache miss,
-// not two dependent ones. The capacity is a power of two: wrapping around is
-// a mask rather than a division.
+// fifo is a ring buffer of FCFS departure times, growing with the queue.
+// Short queues (the usual case under JSQ-d) fit in the fifo's 64-byte cache
+// line, so counting a sampled server's jobs at large K is one cache miss,
+// not two dependent ones; a power-of-two capacity wraps by a mask.
 type fifo struct {
 	buf        []float64 // inline[:], or a larger buffer while the queue is long
 	head, size int32
@@ -46,8 +44,7 @@ func (q *fifo) front() float64 {
 }
 
 // popUntil drops the departures at or before t and returns the jobs left.
-// An emptied queue goes back to the inline buffer, and held is credited
-// (and keeps the buffer for the next queue that grows).
+// An emptied queue goes back to its inline buffer, its long one to held.
 func (q *fifo) popUntil(t float64, held *backlog) int {
 	for q.size > 0 && q.buf[q.head] <= t {
 		q.head = (q.head + 1) & int32(len(q.buf)-1)

@@ -1,9 +1,7 @@
 package lbsim
 
-// heapJob is a job at a preemptive server, kept until it leaves in its
-// server's jobHeap: 40 bytes. Its key is its place in the server's order
-// (jobOrder, preemptiveQueue): the virtual finish time under PS, the
-// remaining service time under SRPT.
+// heapJob is a job at a preemptive server, kept in its server's jobHeap
+// until it leaves: 40 bytes, keyed by its place in the order (preemptiveQueue).
 type heapJob struct {
 	key float64
 	jobRecord
@@ -19,17 +17,15 @@ func (a *heapJob) before(b *heapJob) bool {
 // preemptive disciplines, concrete so that each comparison is inlined.
 type jobHeap []heapJob
 
-// reserve makes room for one more job, charged to held; push needs it
-// (apart, so that push stays small).
+// reserve makes room for one more job, charged to held, apart so that push stays small.
 func (h *jobHeap) reserve(held *backlog) {
 	if len(*h) == cap(*h) {
 		*h = growHeld(held, *h)
 	}
 }
 
-// push adds j (after reserve: append does not allocate). The jobs above
-// j's place move down one level each, and j is written once, where a swap
-// would write it at every level (40 bytes a write).
+// push adds j (after reserve): the jobs above j's place move down a level
+// each, and j is written once, not at every level as by swaps.
 func (h *jobHeap) push(j heapJob) {
 	s := append(*h, j)
 	i := len(s) - 1
@@ -45,9 +41,8 @@ func (h *jobHeap) push(j heapJob) {
 	*h = s
 }
 
-// pop removes the least job of the non-empty heap: the last job sinks
-// from the top into the hole, the lesser child moving up at each level, and
-// is written once.
+// pop removes the least job of the non-empty heap: the last job sinks from
+// the top, the lesser child moving up at each level, and is written once.
 func (h *jobHeap) pop() heapJob {
 	s := *h
 	top := s[0]

@@ -6,20 +6,15 @@ import "math"
 // Geller, Larus and Greenberg, Performance Evaluation 68(11), 2011). Each
 // dispatcher has an I-queue of idle servers' tokens. A server whose work
 // runs out, and that has no token out, puts one in the I-queue of one
-// dispatcher: drawn at random (JIQ-Random), or the shortest of d distinct ones drawn
-// (JIQ-SQ(d)). A dispatcher sends a job to the server of the first token of
-// its I-queue and drops the token; with an empty I-queue it sends the job
-// to a server drawn at random. Without withdrawals (Lu et al.'s algorithm)
-// a token stays until its dispatcher uses it, so the server it names may
-// have become busy from other dispatchers' random sends; with withdrawals
-// (Van Houdt 2024) a server that gets a job withdraws its token, and the
-// I-queues hold exactly the idle servers.
-//
-// Messages (Result.MessagesPerJob): a token is one message (2d + 1 for
-// JIQ-SQ(d): d queries, d replies and the token), a withdrawal one.
-//
-// With one dispatcher the one I-queue holds every idle server, and the run
-// is jiqDispatcher's, uniformly among them.
+// dispatcher: drawn at random (JIQ-Random), or the shortest of d distinct
+// ones drawn (JIQ-SQ(d)). A dispatcher sends a job to the server of the
+// first token of its I-queue and drops the token; with an empty I-queue, to
+// a server drawn at random. Without withdrawals (Lu et al.) a token stays
+// until its dispatcher uses it, though its server may have become busy
+// since; with withdrawals (Van Houdt 2024) a server that gets a job
+// withdraws its token, and the I-queues hold exactly the idle servers. A
+// token is one message (2d + 1 for JIQ-SQ(d): d queries, d replies and the
+// token), a withdrawal one. With one dispatcher the run is jiqDispatcher's.
 type iqueues struct {
 	s        *sim
 	r        *Stream      // streamShared: which I-queues a token is offered
@@ -27,12 +22,11 @@ type iqueues struct {
 	drawn    serverSample // their draw
 	withdraw bool
 	m        int // M, the number of dispatchers
-	// busy holds the busy servers by the time their work runs out (with
-	// stale entries: a later send moved it), so that those whose work ran
-	// out by an arrival join an I-queue then, in the order they became idle.
+	// busy holds the busy servers by when their work runs out (some stale), so
+	// that those idle by an arrival join an I-queue in the order they became idle.
 	busy *radixHeap
-	// The I-queues are FIFO lists threaded through the servers: a server
-	// holds at most one token.
+	// The I-queues are FIFO lists threaded through the servers, each
+	// holding at most one token.
 	head, tail, n []int32     // per dispatcher: first and last token, length
 	tok           []tokenLink // per server
 	msgs          int         // messages a token costs
@@ -89,8 +83,7 @@ func (q *iqueues) join(k int) {
 }
 
 // choose draws the I-queue a token joins: one at random, or the shortest
-// of d distinct ones drawn (the first drawn among the shortest), as Lu et
-// al.'s JIQ-SQ(d) and the mean field (theory.JIQWithdrawals).
+// of d distinct ones drawn (the first drawn among the shortest).
 func (q *iqueues) choose() int {
 	if q.d == 1 {
 		return q.r.IntN(q.m)
@@ -151,8 +144,7 @@ func (q *iqueues) sent(k int, t, _ float64) {
 	}
 }
 
-// held is the number of entries in the index of busy servers: one a job
-// sent (some stale), which grows with the backlog of an overloaded system.
+// held is the number of entries in the index of busy servers (some stale).
 func (f iqueueFront) held() (int, string) {
 	return f.q.busy.n, "JIQ's index of busy servers by when their work runs out"
 }

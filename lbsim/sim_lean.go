@@ -8,12 +8,10 @@ import (
 // A lean block is a block of jobs with nothing to do but FCFS queueing and
 // its measurement: every job measured, no observer, sampling or trace, and
 // a policy whose choice leanBlock writes out (reading live state or a
-// board). It is the common case, and the one whose speed is compared with
-// a hand-written loop (BenchmarkMinimalLoop). Everything else stays in the
-// general loop on purpose: each further case costs every lean job about
-// a nanosecond (7-16% measured for PS, 5% for a warm-up flag), even when
-// not taken, because the compiler then keeps more of the loop's values on
-// the stack.
+// board). It is the common case, whose speed BenchmarkMinimalLoop compares
+// with a hand-written loop. Everything else stays in the general loop on
+// purpose: each further case slows every lean job even when not taken,
+// because the compiler then keeps more of the loop's values on the stack.
 
 // leanPolicy is the built-in policy a lean block runs inline.
 type leanPolicy int8
@@ -29,14 +27,12 @@ const (
 )
 
 // leaner is a dispatcher that leanBlock may run inline: lean says which
-// inline policy it is for the replication s (notLean: none), each in its
-// policy's file.
+// inline policy it is for the replication s (notLean: none).
 type leaner interface {
 	lean(s *sim) leanPolicy
 }
 
-// leanOf is the replication's lean policy: notLean unless its dispatcher
-// is one that leanBlock writes out.
+// leanOf is the replication's lean policy: notLean unless its dispatcher is a leaner.
 func (s *sim) leanOf() leanPolicy {
 	if l, ok := s.disp.(leaner); ok {
 		return l.lean(s)
@@ -44,31 +40,25 @@ func (s *sim) leanOf() leanPolicy {
 	return notLean
 }
 
-// leanBlock runs the jobs n .. n+blockSize-1 of a lean block, whose sizes
-// are in xs and classes in s.classes (and arrival times in times, unless they are Poisson and no
-// control variates need them drawn with the block), after
-// the arrival at t whose wait plus service is pending. These are the
-// general loop's steps (sim.run), in the same order and with the same
-// numbers to the last bit (TestLeanBlocks), without its tests and its
-// interface call a job. It draws the Poisson arrivals, and the server of
-// RND and SITA, itself, job by job, with local copies of their generators:
-// the draws (multiplications) then overlap the queueing and the metrics
-// (loads and stores) instead of running before them, as in a block fill.
-// The pairs of LL-2 and JSQ-2 come drawn with the block (drawServers):
-// drawing them here too costs more registers than it saves (28.3 against
-// 27.2 ns a job for LL-2, 47.3 against 43.8 for JSQ-2).
+// leanBlock runs the jobs n .. n+blockSize-1 of a lean block (sizes xs,
+// classes s.classes, arrival times in times unless Poisson without control
+// variates), after the arrival at t whose wait plus service is pending: the
+// general loop's steps, in the same order and to the last bit
+// (TestLeanBlocks), without its tests and its interface call a job. It
+// draws the Poisson arrivals, and RND's and SITA's servers, job by job on
+// local copies of their generators, so that the draws overlap the queueing
+// and the metrics; LL-2's and JSQ-2's pairs come drawn with the block
+// (drawServers): here they would cost more registers than they save.
 func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float64, gen arrivalGen) (float64, float64) {
 	mean := 0.0 // the Poisson arrivals' mean gap; 0: they are in times
 	if p, ok := gen.(poissonGen); ok && s.ctl == nil {
 		mean = p.mean
 	}
 	srv, m, K, bd := s.srv, s.m, s.k, s.board
-	// The block's arrays by pointer: no length to keep in a register, and
-	// no bounds check a job.
+	// The block's arrays by pointer: no length in a register, no bounds check a job.
 	times, xs, classes := (*[blockSize]float64)(timesBlock), (*[blockSize]float64)(xsBlock), (*[blockSize]int32)(s.classes)
-	// The dispatchers written out below, asserted here rather than kept in
-	// fields of s: with fields the loop takes 4 more instructions a job
-	// (callgrind, RND: 327 against 323), the register allocator's doing.
+	// The dispatchers written out below, asserted here: kept in fields of s
+	// they cost the loop more instructions a job (register allocation).
 	rr, _ := s.disp.(*rrDispatcher)
 	sita, _ := s.disp.(*sitaDispatcher)
 	drawn := K > farServers // RND's servers were drawn with the block (drawServers)
@@ -112,9 +102,8 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 			k += lo
 		default: // LL-2, JSQ-2 and SED-2
 			a, b := int(s.ka[j]), int(s.kb[j])
-			// b if its workload (View.Workload), or its count (View.Count),
-			// is smaller than a's, as sampleMin; without a branch, as which
-			// of the two is chosen is a coin toss.
+			// b if its workload or count is smaller than a's, as sampleMin;
+			// without a branch, as which of the two is chosen is a coin toss.
 			var wa, wb int64
 			switch {
 			case bd != nil && s.lean == leanLL2:
@@ -142,9 +131,8 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 			m.enterNext()
 		}
 		m.sumNext(int(classes[j]), wait, wait+service)
-		// The histogram's slot: j, the job's number less n, a multiple of
-		// blockSize (a lean block is whole), so the same counter as the
-		// general loop's n+j, without n in a register.
+		// The histogram's slot: j, the same counter as the general loop's
+		// n+j (n is a multiple of blockSize), without n in a register.
 		if !m.wait.addFast(wait, j) {
 			m.wait.addSlow(wait)
 		}
@@ -161,18 +149,16 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 	return t, pending
 }
 
-// Beyond farServers servers the servers' state (free times, work done,
-// departure queues: several MB) is larger than the processor's cache, and
-// a job's read of its sampled servers misses it: about 100 ns, paid one job
-// after the other, since each job's choice waits for its reads.
+// Beyond farServers servers their state (several MB) outgrows the cache, and
+// a job's reads of its servers miss it: about 100 ns, paid one job after the
+// other, since each job's choice waits for its reads.
 const farServers = 4096
 
 // drawServers draws the servers sampled by a lean block's jobs before the
 // block is run: the pairs of LL-2, JSQ-2 and SED-2 (s.ka, s.kb), and beyond
-// farServers RND's servers (s.ka), whose state it then loads: the loads do
-// not depend on one another, so the processor has many misses in flight at
-// once, and the jobs then find the state in cache. The dispatch stream
-// serves nothing else, so these are the numbers of drawing job by job.
+// farServers RND's servers (s.ka), whose state it then loads: independent
+// loads, whose misses overlap, so that the jobs find the state in cache.
+// The dispatch stream serves nothing else: the numbers of drawing job by job.
 func (s *sim) drawServers() {
 	pairs := s.lean == leanLL2 || s.lean == leanJSQ2 || s.lean == leanSED2
 	far := s.k > farServers

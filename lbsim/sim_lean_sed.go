@@ -4,9 +4,8 @@ import "math"
 
 // sedOfPair is SED's choice between the servers a and b, drawn in that
 // order, with na and nb jobs: b if its expected delay (n + 1)/mu is less
-// than a's, or the same on a faster server; else a (pickSED's rule, with
-// its numbers: mu is 1/inv, as View.Speed gives it). leanBlock and
-// sedPair's pick both choose with it.
+// than a's, or the same on a faster server; else a (pickSED's rule and
+// numbers: mu is 1/inv, as View.Speed gives it).
 func (srv *servers) sedOfPair(a, b int, na, nb int64) int {
 	muA, muB := 1/srv.inv[a], 1/srv.inv[b]
 	xa, xb := float64(na+1)/muA, float64(nb+1)/muB
@@ -16,8 +15,7 @@ func (srv *servers) sedOfPair(a, b int, na, nb int64) int {
 	return a
 }
 
-// touchSpeeds loads the speeds of a lean block's pairs, which SED-2
-// compares, for drawServers beyond farServers (see there).
+// touchSpeeds loads the speeds of a lean block's pairs for drawServers (far servers).
 func (srv *servers) touchSpeeds(ka, kb []int32) uint64 {
 	var sum uint64
 	for j, a := range ka {
@@ -26,10 +24,8 @@ func (srv *servers) touchSpeeds(ka, kb []int32) uint64 {
 	return sum
 }
 
-// sedPair is SED-2's dispatcher: the pair drawn as JSQ-2's (samplePair, the
-// View's Sample), its counts read through the View, and sedOfPair's choice.
-// Under FCFS with the servers' departure queues, or on a board, leanBlock
-// runs it inline with JSQ-2's reads (leanSED2).
+// sedPair is SED-2's dispatcher: JSQ-2's pair and counts, sedOfPair's
+// choice; inline where JSQ-2 is (leanSED2).
 type sedPair struct{ v View }
 
 func (p *sedPair) pick(t, _ float64) int {

@@ -3,27 +3,20 @@ package lbsim
 import "math"
 
 // preemptiveQueue is one server under a preemptive discipline: a later
-// arrival can delay a job's departure, so the server keeps its jobs until
-// they leave, in a jobHeap ordered by the discipline's rule (jobOrder), and
-// is brought up to a time (advance) to find its departures. The rule is
-// the servers' own (servers.order), passed in: a queue is 64 bytes, one
-// cache line. Times are in the server's own units (service = size/mu_k).
+// arrival can delay a job's departure, so the server keeps its jobs in a
+// jobHeap ordered by the discipline's rule (jobOrder, passed in so that a
+// queue is one 64-byte cache line), brought up to a time (advance) to find
+// its departures. Times are in the server's units (service = size/mu_k).
 //
 // virtualFinish (PS): with n jobs present each receives 1/n of the server,
 // so the attained "virtual time" v grows at rate 1/n; a job of service time
 // s arriving at virtual time v has key v+s, and leaves when v reaches it:
 // the top after (key-v) n of real time.
 //
-// remainingWork (SRPT): a job's key is its remaining service time, all of
-// it on arrival; only the top is served, at rate 1. A waiting job's key does
-// not change; the top's only falls, so the top stays the least, and an
-// arrival preempts it only when strictly shorter than what it has left:
-// equal remaining times are served in arrival order (jobHeap's ties), so
-// equal sizes are served FCFS.
-//
-// Under the own view owned counts each dispatcher's jobs at the server: a
-// job's departure is known only when it happens, so it is the departure
-// that takes one from its dispatcher's count.
+// remainingWork (SRPT): a job's key is its remaining service time; only
+// the top is served, at rate 1, so its key only falls and it stays the
+// least. An arrival preempts it only when strictly shorter: equal remaining
+// times are served in arrival order (jobHeap's ties), so equal sizes FCFS.
 type preemptiveQueue struct {
 	v, t  float64 // PS's virtual time at real time t, the time the server is brought up to
 	jobs  jobHeap // under SRPT the top's key is what it has left at t
@@ -40,8 +33,7 @@ func (q *preemptiveQueue) key(s float64, o jobOrder) float64 {
 }
 
 // nextDeparture is the time of the next departure (+Inf if idle), as
-// things stand (an arrival can delay it): the top's, under PS after
-// (key-v) n, under SRPT after its key.
+// things stand: the top's, under PS after (key-v) n, under SRPT its key.
 func (q *preemptiveQueue) nextDeparture(o jobOrder) float64 {
 	if len(q.jobs) == 0 {
 		return math.Inf(1)
@@ -52,10 +44,8 @@ func (q *preemptiveQueue) nextDeparture(o jobOrder) float64 {
 	return q.t + q.jobs[0].key
 }
 
-// advance moves the server to real time to, completing (and recording) the
-// departures on the way; it returns the number of jobs left. One loop a
-// rule, chosen once a call: one loop testing the rule at each departure
-// cost PS 2% more instructions a run (cachegrind).
+// advance moves the server to real time to, recording the departures on the
+// way, and returns the jobs left: one loop a rule, not a test a departure.
 func (q *preemptiveQueue) advance(to float64, o jobOrder, m *metrics) int {
 	if o == virtualFinish {
 		for len(q.jobs) > 0 {
@@ -88,8 +78,7 @@ func (q *preemptiveQueue) advance(to float64, o jobOrder, m *metrics) int {
 }
 
 // jobRecord is what a preemptive server keeps of a job until it leaves:
-// 32 bytes, its dispatcher in the room a flag would take (measured is
-// seq >= 0).
+// 32 bytes, its dispatcher in the room a flag would take (measured: seq >= 0).
 type jobRecord struct {
 	arrival float64
 	service float64 // x/mu

@@ -2,30 +2,24 @@ package lbsim
 
 import "math"
 
-// servers is the state of the K queues.
-//
-// Whatever the discipline, free[k] is the time at which server k's workload
-// reaches zero: the workload found at time t is max(free[k]-t, 0) time units,
-// because FCFS, PS and SRPT are all work-conserving. Under FCFS this is also
-// the arriving job's waiting time (Lindley's recursion), so no events are
-// needed. Job counts need departures: under FCFS a job's departure time is
-// known at dispatch and each server keeps a FIFO of them (kept only when
-// counts are read); under the preemptive disciplines a later arrival can
-// delay it, so each server keeps its jobs, in a heap ordered by the
-// discipline's rule (sim_preemptive.go).
+// servers is the state of the K queues. Whatever the discipline, free[k]
+// is when server k's workload reaches zero: the workload at t is
+// max(free[k]-t, 0), as FCFS, PS and SRPT are work-conserving, and under
+// FCFS the arriving job's wait (Lindley's recursion), without events. Job
+// counts need departures: under FCFS they are known at dispatch, kept in a
+// FIFO a server when counts are read; under PS and SRPT a later arrival
+// can delay them, so each server keeps its jobs (sim_preemptive.go).
 type servers struct {
-	// Separate arrays, not one record per server: the sampled free times
-	// are on the critical path, and 8 bytes a server keep K = 100,000 of
-	// them in L2 cache.
+	// Separate arrays, not a record a server: the sampled free times are on
+	// the critical path, and at 8 bytes K = 100,000 of them fit in L2 cache.
 	inv  []float64 // 1/mu_k
 	free []float64
 	busy []float64 // work of measured jobs, in time units, per server
 	unit bool      // every speed is 1: service time = size, inv is not read
 	// Beyond farServers, with at most 256 distinct speeds, group[k] is
 	// server k's speed group (speedGroups) and groupInv[g] its 1/mu, which
-	// service reads instead of inv: a byte a server keeps K = 100,000 of
-	// them in L2 cache, where inv's 8 bytes are a cache miss a job (JIQ at
-	// K = 100,000: 13% of its time). Below, inv is in cache, and one read.
+	// service reads instead of inv: at a byte a server K = 100,000 of them
+	// stay in L2 cache, where inv's 8 bytes are a cache miss a job.
 	group    []uint8
 	groupInv []float64
 
@@ -58,8 +52,7 @@ func newServers(speeds []float64, disc Discipline, counting bool) *servers {
 }
 
 // preemptive is whether a job's departure can move after it is sent (PS,
-// SRPT): the servers then keep their jobs, and departures are found by
-// bringing a server up to a time (count), not known at dispatch.
+// SRPT): the servers then keep their jobs (queues).
 func (s *servers) preemptive() bool { return s.queues != nil }
 
 // groupSpeeds sets group and groupInv, if there are at most 256 speed groups.
@@ -88,11 +81,10 @@ func (s *servers) service(k int, x float64) float64 {
 	return x * s.inv[k]
 }
 
-// lateWork is a job's service time at server k, added to the server's
-// work done after its block (addLate): beyond farServers busy[k] is a
-// cache miss, and added job by job it holds up the jobs after it; added
-// after the block, in the same order (the same sums to the last bit), the
-// misses do not depend on one another, and overlap.
+// lateWork is a job's service time at server k, added to the server's work
+// done after its block (addLate): beyond farServers busy[k] is a cache
+// miss, which added job by job holds up the jobs after it; added after the
+// block, in the same order (the same sums), the misses overlap.
 type lateWork struct {
 	k       int32
 	service float64
@@ -106,9 +98,8 @@ func (s *servers) addLate(late []lateWork) {
 }
 
 // join puts a job arriving at t with the given service time at the end of
-// server k's work, and returns when its service starts under FCFS:
-// max(free_k, t) (Lindley's recursion). Without a branch: whether a job
-// waits is a coin toss.
+// server k's work, and returns when its service starts under FCFS,
+// max(free_k, t), without a branch: whether a job waits is a coin toss.
 func (s *servers) join(k int, t, service float64) (start float64) {
 	start = later(s.free[k], t)
 	s.free[k] = start + service
@@ -116,8 +107,7 @@ func (s *servers) join(k int, t, service float64) (start float64) {
 }
 
 // count is the number of jobs at server k at time t (t must not decrease
-// between calls for the same server). Under PS and SRPT it completes the
-// departures due by t, recording them in m.
+// for a server); under PS and SRPT it records the departures due by t in m.
 func (s *servers) count(k int, t float64, m *metrics) int32 {
 	if s.queues != nil {
 		return int32(s.queues[k].advance(t, s.order, m))
@@ -125,8 +115,7 @@ func (s *servers) count(k int, t float64, m *metrics) int32 {
 	return int32(s.deps[k].popUntil(t, &s.held))
 }
 
-// enqueue brings preemptive server k up to the arrival time t and adds the
-// job j, sent by dispatcher j.owner.
+// enqueue brings preemptive server k up to the arrival time t and adds the job j.
 func (s *servers) enqueue(k int, t float64, j jobRecord, m *metrics) {
 	q := &s.queues[k]
 	q.advance(t, s.order, m)
@@ -145,7 +134,7 @@ func (s *servers) drain(m *metrics) {
 }
 
 // countOwners gives each preemptive server a count of each of m
-// dispatchers' jobs there (the own view): m K counts in one array.
+// dispatchers' jobs there (the own view), in one array.
 func (s *servers) countOwners(m int) {
 	all := make([]int32, m*len(s.inv))
 	for k := range s.queues {
@@ -153,12 +142,10 @@ func (s *servers) countOwners(m int) {
 	}
 }
 
-// owned is, under the own view, the count of each dispatcher's jobs at
-// preemptive server k (countOwners).
+// owned is the count of each dispatcher's jobs at preemptive server k.
 func (s *servers) owned(k int) []int32 { return s.queues[k].owned }
 
-// nextDeparture is the time of the next departure from server k (+Inf if
-// idle), as things stand: under PS and SRPT an arrival can delay it.
+// nextDeparture is the time of server k's next departure (+Inf if idle), as things stand.
 func (s *servers) nextDeparture(k int) float64 {
 	if s.queues != nil {
 		return s.queues[k].nextDeparture(s.order)

@@ -10,10 +10,8 @@ import (
 
 // Specs are the short strings of the command line, of sweep files and of
 // every String method: "name" or "name:key=value,...", or for list-valued
-// families "name:v1,v2,...". The families of policies, size laws and
-// arrival processes are in registries (registry.go; each family registers
-// itself in its own file), which parse specs into validated values or
-// errors naming the offending part.
+// families "name:v1,v2,...". Registries (registry.go) parse them into
+// validated values, or errors naming the offending part.
 
 // splitSpec splits "name:k=v,k=v" into the name and its parameters.
 func splitSpec(spec string) (string, string) {
@@ -21,9 +19,8 @@ func splitSpec(spec string) (string, string) {
 	return strings.ToLower(strings.TrimSpace(name)), strings.TrimSpace(params)
 }
 
-// keyValues parses "k=v,k=v" into numbers, allowing only the given keys;
-// a key in lists may instead take a word or a list (see Params.Word and
-// Params.List).
+// keyValues parses "k=v,k=v" into numbers, allowing only the given keys; a
+// key in lists may take a word or a list instead (Params.Word, Params.List).
 func keyValues(what, params string, lists []string, allowed ...string) (map[string]float64, error) {
 	out := map[string]float64{}
 	if params == "" {
@@ -85,9 +82,8 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-// numberList parses "v1,v2,..." (the spec of a list-valued family such as
-// modal): finite numbers separated by single commas; no values at all is
-// left to the family's own check.
+// numberList parses "v1,v2,..." (a list-valued family's, such as modal's):
+// numbers separated by single commas; an empty list is the family's to refuse.
 func numberList(what, params, example string) ([]float64, error) {
 	if params == "" {
 		return nil, nil
@@ -176,12 +172,9 @@ func parseDiscipline(s string) (Discipline, error) {
 }
 
 // splitList splits a comma-separated list of specs, keeping a spec's own
-// comma-separated parameters with it: a piece without ':' that is key=value,
-// looks like a number or is empty continues the previous spec
-// ("sita:cut=10,c=20", "modal:100,500"; "modal:1,,2" stays one spec for its
-// parser to refuse); any other piece is a spec of its own (rnd, jsq). Each
-// spec is joined once from its trimmed pieces, so the work is linear in the
-// length of s.
+// parameters with it: a piece without ':' that is key=value, a number or
+// empty continues the previous spec ("sita:cut=10,c=20", "modal:100,500",
+// "modal:1,,2"). Each spec is joined once: the work is linear in len(s).
 func splitList(s string) []string {
 	pieces := strings.Split(s, ",")
 	var out []string
