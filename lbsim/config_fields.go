@@ -350,9 +350,6 @@ func (f Field) Result() bool { return f.scope == scopeResult }
 // of lbsim sweep and a sweep-file key, no column.
 func (f Field) Sweep() bool { return f.scope == scopeSweep }
 
-// inKey reports whether the field is part of Config.Key and a column.
-func (f *Field) inKey() bool { return f.scope == scopeResult }
-
 // key is the field's part of c's key: its text, or a hash of a long value.
 func (f *Field) key(c *Config) string {
 	if f.ops.key != nil {
@@ -369,7 +366,7 @@ func (f *Field) key(c *Config) string {
 func (c Config) Key() string {
 	var b strings.Builder
 	for i := range fields {
-		if f := &fields[i]; f.inKey() {
+		if f := &fields[i]; f.Result() {
 			if b.Len() > 0 {
 				b.WriteByte(' ')
 			}

@@ -65,7 +65,7 @@ func TestRowSettingsFollowTable(t *testing.T) {
 	var row Row
 	row.setSettings(&cfg)
 	for _, f := range fields {
-		if !f.inKey() {
+		if !f.Result() {
 			continue
 		}
 		if v, col := row.setting(f.Column()), f.ops.column(&cfg); v != col {
@@ -85,7 +85,7 @@ func TestKeyNamesEverySetting(t *testing.T) {
 	g := Grid{Base: base}
 	seen := map[string]string{base.Key(): "base"}
 	for _, f := range fields {
-		if !f.inKey() || f.Name == "trace" {
+		if !f.Result() || f.Name == "trace" {
 			continue
 		}
 		c := base

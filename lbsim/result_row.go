@@ -221,7 +221,7 @@ func (r *Row) setQuantiles(res Result) {
 func (r *Row) setSettings(c *Config) {
 	v := reflect.ValueOf(r).Elem()
 	for i := range fields {
-		if f := &fields[i]; f.inKey() {
+		if f := &fields[i]; f.Result() {
 			v.FieldByIndex(columnField()[f.Column()].Index).Set(reflect.ValueOf(f.ops.column(c)))
 		}
 	}
@@ -267,7 +267,7 @@ func init() {
 func checkRow(fs []Field, ps []Percentile) error {
 	var settings, quantiles, exact []rowColumn
 	for i := range fs {
-		if f := &fs[i]; f.inKey() {
+		if f := &fs[i]; f.Result() {
 			settings = append(settings, rowColumn{f.Column(), settingType(f)})
 		}
 	}
@@ -401,7 +401,7 @@ func ambiguous(found []Row, label string, load float64) error {
 func separating(rows []Row) (string, []string) {
 	for i := range fields {
 		f := &fields[i]
-		if !f.inKey() || f.Name == "load" {
+		if !f.Result() || f.Name == "load" {
 			continue
 		}
 		var vals []string
