@@ -152,7 +152,8 @@ func (p JIQ) iqueueTheory(c Config) (Reference, bool) {
 
 func (p JIQ) newDispatcher(s *sim) dispatcher {
 	if p.iqueued(s.cfg) {
-		return iqueueFront{q: sharedState(s, newIQueues), i: int32(s.front), r: s.rDispatch}
+		q := sharedState(s, func(s *sim) *iqueues { return newIQueues(s, p.D, p.Withdraw) })
+		return iqueueFront{q: q, i: int32(s.front), r: s.rDispatch}
 	}
 	return jiqDispatcher{newLeastWork(s)}
 }

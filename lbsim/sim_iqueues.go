@@ -39,15 +39,14 @@ type tokenLink struct {
 	on         int32 // the dispatcher holding its token, or -1
 }
 
-func newIQueues(s *sim) *iqueues {
+// newIQueues are the I-queues of JIQ's options: a token to the shortest of
+// d I-queues, withdrawn when its server gets a job.
+func newIQueues(s *sim, d int, withdraw bool) *iqueues {
 	m, k := s.cfg.dispatchers(), s.k
 	q := &iqueues{s: s, r: newStream(s.cfg.Seed, s.rep, streamShared), m: m,
 		busy: &radixHeap{held: &s.srv.held},
 		head: make([]int32, m), tail: make([]int32, m), n: make([]int32, m),
-		tok: make([]tokenLink, k)}
-	if p, ok := s.cfg.Policy.(JIQ); ok {
-		q.d, q.withdraw = max(p.D, 1), p.Withdraw
-	}
+		tok: make([]tokenLink, k), d: max(d, 1), withdraw: withdraw}
 	q.msgs = 1
 	if q.d > 1 {
 		q.msgs = 2*q.d + 1

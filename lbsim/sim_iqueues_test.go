@@ -27,7 +27,7 @@ func TestIQueuesDistinct(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := newSim(&cfg, 0)
-		q := sharedState(s, newIQueues)
+		q := sharedState(s, func(s *sim) *iqueues { return newIQueues(s, tc.d, false) })
 		copy(q.n, tc.n)
 		const draws = 100_000
 		got := make([]float64, tc.m)
