@@ -359,7 +359,8 @@ func (c *Config) checkBudget() error {
 
 // classes is SizeClasses.
 func (c *Config) classes() []SizeClass {
-	if cls := describe(c.Policy, c).Classes; cls != nil {
+	desc := describe(c.Policy, c)
+	if cls := desc.sizeClasses(); cls != nil {
 		return cls
 	}
 	return lawClasses(c.sizes(), c.Servers)

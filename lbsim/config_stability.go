@@ -56,7 +56,8 @@ func (c *Config) loadsAt(rho float64) []serverLoad {
 	if c.Policy == nil || c.sizes() == nil {
 		return nil
 	}
-	split := describe(c.Policy, c).split
+	desc := describe(c.Policy, c)
+	split := desc.jobSplit()
 	if split == nil {
 		return nil
 	}

@@ -165,7 +165,8 @@ func scale(d theory.Delay, m float64) theory.Delay {
 // jobs waits as the servers it is sent to do, weighed by its shares of
 // them; the means weigh the classes by their probabilities.
 func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
-	split, loads, lambda := describe(c.Policy, &c).split, c.serverLoads(), c.ArrivalRate()
+	desc := describe(c.Policy, &c)
+	split, loads, lambda := desc.jobSplit(), c.serverLoads(), c.ArrivalRate()
 	names := c.classes() // one a class of split when it has several (SITA's groups)
 	ref := Reference{Method: fcfs, Kind: ExactValue}
 	// delay is the mean wait and response of class i's jobs at q's servers.

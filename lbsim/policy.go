@@ -78,10 +78,13 @@ type builtinFacts struct {
 	// memory, LSQ's estimates), so M dispatchers are not one dispatcher's
 	// system (Theory). A policy of one's own with Start is taken to.
 	history bool
-	// split is its classes of jobs and their servers, for a policy that
+	// split gives its classes of jobs and their servers, for a policy that
 	// splits the jobs without reading the servers (RND, RR, SITA, LSQ
-	// without messages); nil when c does not determine the split.
-	split []classSplit
+	// without messages); nil when c does not determine the split. It and
+	// classes are computed when asked (jobSplit, sizeClasses): O(K) for
+	// weights and SITA-E, and most readers of a Description need neither.
+	split   func() []classSplit
+	classes func() []SizeClass
 	// sampled is d for a policy that sends each job to one of d servers
 	// sampled uniformly, with or without replace (checkSampling); else 0.
 	sampled     int
@@ -211,7 +214,11 @@ func checkRetired(p Policy) error {
 
 // Describe is what lbsim knows of p under c: its Description, read as its
 // zero value says where it is silent, and Probes -1 when not known.
-func Describe(p Policy, c Config) Description { return describe(p, &c) }
+func Describe(p Policy, c Config) Description {
+	d := describe(p, &c)
+	d.Classes = d.sizeClasses()
+	return d
+}
 
 func describe(p Policy, c *Config) Description {
 	if p == nil {
@@ -244,9 +251,27 @@ func describe(p Policy, c *Config) Description {
 		d.stateBytes = serverBytes * int64(c.Servers) // anything Start keeps: as much per server as the heaviest
 	}
 	if d.WorkShares != nil && c.Sizes != nil && checkShares(p, d.WorkShares, c.Servers) == nil {
-		d.split = allJobs(c, d.WorkShares)
+		d.split = func() []classSplit { return allJobs(c, d.WorkShares) }
 	}
 	return d
+}
+
+// jobSplit is the policy's split of the jobs (builtinFacts.split), nil
+// when it has none.
+func (d *Description) jobSplit() []classSplit {
+	if d.split == nil {
+		return nil
+	}
+	return d.split()
+}
+
+// sizeClasses are the policy's size classes: its Classes, or a built-in's
+// computed when asked.
+func (d *Description) sizeClasses() []SizeClass {
+	if d.Classes == nil && d.classes != nil {
+		return d.classes()
+	}
+	return d.Classes
 }
 
 // checkShares checks a Description's WorkShares at K servers: none, or a

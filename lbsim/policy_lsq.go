@@ -83,7 +83,7 @@ func (p LSQ) describe(c *Config) Description {
 		d.jobIndexes = 1
 	}
 	if p.silent() {
-		d.split = allJobs(c, nil)
+		d.split = func() []classSplit { return allJobs(c, nil) }
 	}
 	return d
 }

@@ -24,7 +24,7 @@ func (Random) Pick(v *View, _ float64) int { return v.Rand().IntN(v.K()) }
 
 // describe: 1/K of the jobs to every server.
 func (Random) describe(c *Config) Description {
-	return Description{Label: "RND", Reads: NoState, builtinFacts: builtinFacts{split: allJobs(c, nil), detTheory: true}}
+	return Description{Label: "RND", Reads: NoState, builtinFacts: builtinFacts{split: func() []classSplit { return allJobs(c, nil) }, detTheory: true}}
 }
 
 func (Random) validate(*Config) error          { return nil }

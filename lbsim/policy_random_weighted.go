@@ -13,7 +13,7 @@ func (p WeightedRandom) String() string { return "rnd:weights=" + p.Weights.Stri
 // describe: the share w_k / sum(w) of the jobs to server k, and an alias table.
 func (p WeightedRandom) describe(c *Config) Description {
 	return Description{Label: "RND-" + p.Weights.label(), Reads: NoState, builtinFacts: builtinFacts{
-		split: allJobs(c, p.Weights.shares(c.speeds())), stateBytes: indexBytes * int64(c.Servers)}}
+		split: func() []classSplit { return allJobs(c, p.Weights.shares(c.speeds())) }, stateBytes: indexBytes * int64(c.Servers)}}
 }
 
 func (p WeightedRandom) validate(c *Config) error { return p.Weights.validate("rnd", c.Servers) }

@@ -33,7 +33,7 @@ func (RoundRobin) Pick(v *View, _ float64) int { return int(v.Job() % int64(v.K(
 // process"). Each dispatcher has its own pointer: a history.
 func (RoundRobin) describe(c *Config) Description {
 	k := float64(c.Servers)
-	return Description{Label: "RR", Reads: NoState, builtinFacts: builtinFacts{history: true, split: allJobs(c, nil),
+	return Description{Label: "RR", Reads: NoState, builtinFacts: builtinFacts{history: true, split: func() []classSplit { return allJobs(c, nil) },
 		gapSCV: func(c0 float64, _ serverLoad) float64 { return c0 / k }, detTheory: true}}
 }
 

@@ -17,7 +17,7 @@ func (p WeightedRoundRobin) String() string { return "rr:weights=" + p.Weights.S
 // own turns (a history) and groups of the servers by weight.
 func (p WeightedRoundRobin) describe(c *Config) Description {
 	return Description{Label: "RR-" + p.Weights.label(), Reads: NoState, builtinFacts: builtinFacts{history: true,
-		split: allJobs(c, p.Weights.shares(c.speeds())), stateBytes: (indexBytes + groupBytes) * int64(c.Servers),
+		split: func() []classSplit { return allJobs(c, p.Weights.shares(c.speeds())) }, stateBytes: (indexBytes + groupBytes) * int64(c.Servers),
 		gapSCV: func(c0 float64, q serverLoad) float64 { return p.gapSCV(c, c0, q) }}}
 }
 

@@ -170,11 +170,27 @@ func (p SITA) describe(c *Config) Description {
 	case p.Cut > 0:
 		d.Label = fmt.Sprintf("SITA-%d (cut %s)", p.C, fmtNum(p.Cut))
 	}
-	if n := p.servers(c.Servers); n != nil {
-		d.C = n[0]
+	switch k := c.Servers; {
+	case p.Groups != 0 && k > 0: // servers(k)[0], without the G counts
+		d.C = k/p.Groups + btoi(k%p.Groups > 0)
+	case p.Servers != nil:
+		d.C = p.Servers[0]
 	}
-	if g, err := p.groupsOf(c.Servers, c.sizes()); err == nil && c.sizes() != nil {
-		d.Classes, d.split = g.classes(), p.split(c, g)
+	groups := func() (sitaGroups, bool) {
+		g, err := p.groupsOf(c.Servers, c.sizes())
+		return g, err == nil && c.sizes() != nil
+	}
+	d.classes = func() []SizeClass {
+		if g, ok := groups(); ok {
+			return g.classes()
+		}
+		return nil
+	}
+	d.split = func() []classSplit {
+		if g, ok := groups(); ok {
+			return p.split(c, g)
+		}
+		return nil
 	}
 	return d
 }

@@ -29,8 +29,8 @@ func (w viaView) Validate(k int, s SizeLaw) error {
 // has one class of jobs.
 func (w viaView) Describe(c Config) Description {
 	d := Describe(w.p, c)
-	if len(d.split) == 1 && d.split[0].shares != nil {
-		d.WorkShares = d.split[0].shares
+	if split := d.jobSplit(); len(split) == 1 && split[0].shares != nil {
+		d.WorkShares = split[0].shares
 	}
 	d.builtinFacts = builtinFacts{}
 	return d
@@ -176,7 +176,7 @@ func TestOwnPolicyForwardingAnswersAlike(t *testing.T) {
 		dm := Describe(m, cfg)
 		if dm.Label != dp.Label || dm.Reads != dp.Reads || dm.D != dp.D || dm.C != dp.C || dm.Probes != dp.Probes ||
 			!reflect.DeepEqual(dm.Classes, dp.Classes) || !reflect.DeepEqual(mref, ref) || mok != ok ||
-			len(dp.split) == 1 && !reflect.DeepEqual(serverLoadsOf(p, cfg), cfg.serverLoads()) {
+			len(dp.jobSplit()) == 1 && !reflect.DeepEqual(serverLoadsOf(p, cfg), cfg.serverLoads()) {
 			t.Errorf("%s: a policy of one's own forwarding its Description answers differently:\n%+v\n%+v", p, dp, dm)
 		}
 		if a, b := impl(m).validate(&Config{Servers: 1, Sizes: sizes}), impl(p).validate(&Config{Servers: 1, Sizes: sizes}); fmt.Sprint(a) != fmt.Sprint(b) {
