@@ -67,15 +67,9 @@
 //
 // # Around the core
 //
-// The package imports no notebook, dataframe or plotting library; those
-// live in the sub-packages: theory (closed forms, mean-field limits and
-// exactly solved chains, and which of them the tests check), compare
-// (paired comparisons of two policies), frame (gota tables), plots
-// (gonum/plot figures), nb (GoNB notebook helpers, the cache and the
-// explorer), shard (sweeps split into files), study/course,
-// study/staleness, study/finite and study/loadmoments (the studies behind
-// the notebooks), cmd/lbsim (the command line), cmd/nbreports (notebooks to
-// reports) and cmd/tracegen (the load-moment traces).
+// The package imports no notebook, dataframe or plotting library: theory,
+// compare, frame, plots, nb, shard, the studies and the commands are its
+// sub-packages, each with its own doc.
 //
 // # Built-in policies
 //
@@ -164,10 +158,8 @@
 // n's waiting time V_U; at low load it adds about E[(X - A)^+] (about 4 for
 // the handout's sizes). lbsim reports the true waiting time and, under FCFS,
 // the handout's quantity beside it ([Row].HandoutWait, column handout_wait),
-// so students can check their numbers: a test reproduces the handout's whole
-// printed table with it (within the noise of both runs) up to rho = 0.85. At
-// rho = 0.95 a 2e6-job run cannot resolve the heavy tail (SCV 160): the
-// handout's RND value is 42% below the exact Pollaczek-Khinchine value.
+// so students can check their numbers (handout_test.go reproduces the
+// handout's printed table with it).
 //
 // # Can I trust this number?
 //
@@ -322,20 +314,13 @@
 // # Adding a policy or a size law
 //
 // A built-in policy is one file and its test: policy_NAME.go registers the
-// family (mustRegister(policyRegistry, PolicyType{Name, Params, Example,
-// Summary, New}), from which [ParsePolicy], -policy, lbsim run -h, sweep
-// files and the explorer's menu take it) and defines its Pick and the
-// methods of a built-in policy (policy.go's builtin): describe, its
-// Description with the unexported facts only built-ins have (its split,
-// sampling, symmetry, per-job indexes, ...); validate; start; theory, whose
-// formulas name the disciplines they cover; and newDispatcher, its own
-// dispatcher (or a viewDispatcher on its Pick). An inline case in
-// sim_lean.go is optional speed. A
-// size law is one file and its test too (size_erlang.go and
-// size_erlang_test.go were added this way): mustRegister(sizeRegistry,
-// Family[SizeLaw]{...}), the law's Rand, Mean, SecondMoment, Validate and a String
-// that [ParseSizes] reads back (add a case to FuzzSizeRoundTrip); WithSCV
-// puts it under the explorer's SCV slider and fill draws a block at a time.
-// RND's exact value (Pollaczek-Khinchine) then holds for it with no other
-// code.
+// family (mustRegister(policyRegistry, PolicyType{...}): the spec, -policy,
+// help texts and menus come from it) and defines Pick and the methods of
+// policy.go's builtin: describe (its Description, with the facts only
+// built-ins give), validate, start, theory (whose formulas name the
+// disciplines they cover) and newDispatcher. An inline case in sim_lean.go
+// is optional speed. A size law is one file and its test too:
+// mustRegister(sizeRegistry, ...), Rand, Mean, SecondMoment, Validate and a
+// String that [ParseSizes] reads back (add it to FuzzSizeRoundTrip); RND's
+// exact value then holds for it with no other code.
 package lbsim

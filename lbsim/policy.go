@@ -79,10 +79,9 @@ type builtinFacts struct {
 	// system (Theory). A policy of one's own with Start is taken to.
 	history bool
 	// split gives its classes of jobs and their servers, for a policy that
-	// splits the jobs without reading the servers (RND, RR, SITA, LSQ
-	// without messages); nil when c does not determine the split. It and
-	// classes are computed when asked (jobSplit, sizeClasses): O(K) for
-	// weights and SITA-E, and most readers of a Description need neither.
+	// splits them without reading the servers; classes, a built-in's size
+	// classes. Both are O(K) for weights and SITA-E, so they are computed
+	// when asked (jobSplit, sizeClasses): most readers need neither.
 	split   func() []classSplit
 	classes func() []SizeClass
 	// sampled is d for a policy that sends each job to one of d servers
@@ -256,17 +255,15 @@ func describe(p Policy, c *Config) Description {
 	return d
 }
 
-// jobSplit is the policy's split of the jobs (builtinFacts.split), nil
-// when it has none.
-func (d *Description) jobSplit() []classSplit {
-	if d.split == nil {
-		return nil
+// jobSplit is the policy's split of the jobs, nil when it has none.
+func (d *Description) jobSplit() (split []classSplit) {
+	if d.split != nil {
+		split = d.split()
 	}
-	return d.split()
+	return split
 }
 
-// sizeClasses are the policy's size classes: its Classes, or a built-in's
-// computed when asked.
+// sizeClasses are the policy's size classes, Classes or a built-in's.
 func (d *Description) sizeClasses() []SizeClass {
 	if d.Classes == nil && d.classes != nil {
 		return d.classes()
@@ -277,12 +274,6 @@ func (d *Description) sizeClasses() []SizeClass {
 // checkShares checks a Description's WorkShares at K servers: none, or a
 // share a server, none below 0, summing to 1.
 func checkShares(p Policy, shares []float64, k int) error {
-	if shares == nil {
-		return nil
-	}
-	if len(shares) != k {
-		return fmt.Errorf("policy %s describes %d WorkShares for K=%d servers: need one share a server (or none: nil), from its Describe's Config", p, len(shares), k)
-	}
 	sum := 0.0
 	for i, w := range shares {
 		if !(w >= 0) {
@@ -290,7 +281,10 @@ func checkShares(p Policy, shares []float64, k int) error {
 		}
 		sum += w
 	}
-	if math.Abs(sum-1) > 1e-9 {
+	switch {
+	case shares != nil && len(shares) != k:
+		return fmt.Errorf("policy %s describes %d WorkShares for K=%d servers: need one share a server (or none: nil), from its Describe's Config", p, len(shares), k)
+	case shares != nil && math.Abs(sum-1) > 1e-9:
 		return fmt.Errorf("policy %s: its WorkShares sum to %v: need shares of the jobs, summing to 1", p, sum)
 	}
 	return nil

@@ -176,22 +176,11 @@ func (p SITA) describe(c *Config) Description {
 	case p.Servers != nil:
 		d.C = p.Servers[0]
 	}
-	groups := func() (sitaGroups, bool) {
-		g, err := p.groupsOf(c.Servers, c.sizes())
-		return g, err == nil && c.sizes() != nil
+	if c.sizes() == nil {
+		return d
 	}
-	d.classes = func() []SizeClass {
-		if g, ok := groups(); ok {
-			return g.classes()
-		}
-		return nil
-	}
-	d.split = func() []classSplit {
-		if g, ok := groups(); ok {
-			return p.split(c, g)
-		}
-		return nil
-	}
+	d.classes = func() []SizeClass { g, err := p.groupsOf(c.Servers, c.sizes()); return g.classes(err) }
+	d.split = func() []classSplit { g, err := p.groupsOf(c.Servers, c.sizes()); return p.split(c, g, err) }
 	return d
 }
 
@@ -423,8 +412,11 @@ func (g sitaGroups) of(x float64) (lo, n int) {
 // group without a search: its size class).
 func (g sitaGroups) group(i int) (lo, n int) { return g.from[i], g.from[i+1] - g.from[i] }
 
-// classes: one a group, named by groupName.
-func (g sitaGroups) classes() []SizeClass {
+// classes: one a group, named by groupName; none without groups (err).
+func (g sitaGroups) classes(err error) []SizeClass {
+	if err != nil {
+		return nil
+	}
 	cls := make([]SizeClass, len(g.from)-1)
 	for i := range cls {
 		cls[i] = SizeClass{Name: groupName(i, len(cls)), Upper: math.Inf(1), From: g.from[i], To: g.from[i+1]}
@@ -447,7 +439,10 @@ func groupName(i, n int) string {
 // split: SITA's classes of jobs, its groups g, each evenly to its group's
 // servers, with the law's moments in its size interval (BelowCut); without
 // a cut the two-point law's atoms; nil for a law without them.
-func (p SITA) split(c *Config, g sitaGroups) []classSplit {
+func (p SITA) split(c *Config, g sitaGroups, err error) []classSplit {
+	if err != nil {
+		return nil
+	}
 	sizes := c.sizes()
 	out := make([]classSplit, len(g.from)-1)
 	if tp, isTP := sizes.(TwoPoint); isTP && p.Cut == 0 && p.C != 0 {
