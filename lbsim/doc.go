@@ -27,7 +27,9 @@
 // out, so a job's wait is known when it is dispatched (Lindley's
 // recursion); the common case runs in lean blocks (sim_lean.go) with the
 // same numbers to the last bit. Under PS and SRPT each server keeps its jobs
-// in a heap (sim_preemptive.go). Boards are sim_board.go, several
+// in a heap (sim_preemptive.go), and the arrivals go on, unmeasured, until
+// the last measured job has left: later arrivals slow it down (sim.go's
+// hasTail). Boards are sim_board.go, several
 // dispatchers sim_dispatchers.go, the bound on a growing backlog
 // sim_backlog.go. Each job is recorded in fixed memory (stat_metrics.go);
 // the replications are combined into a [Result] (result.go) with what
@@ -204,6 +206,11 @@
 //   - initial-transient ([RuleInitialTransient]): the run started empty and
 //     is biased low by more than a quarter of its interval's half-width. Fix:
 //     use -warmup auto (WarmupAuto: true) or the jobs the message names.
+//   - cut-short ([RuleCutShort]): under PS or SRPT, measured jobs were still
+//     present after the run went on for as many unmeasured arrivals again as
+//     it simulated (at least 262,144): they were served with no further
+//     arrivals, so their responses are too short and the mean is biased low.
+//     Fix: run more jobs (the tail grows with the run), or lower the load.
 //   - correlated-batches ([RuleCorrelatedBatches]): one replication whose
 //     batch means are not independent: the interval is too narrow. Fix: use
 //     replications (-reps 5) or longer runs.

@@ -24,7 +24,7 @@ func ExampleExact_srpt() {
 	}
 	exact, _ := lbsim.Exact(cfg)
 	fmt.Printf("mean response %.3f ± %.3f, exact %.3f\n", res.Response.Mean, res.Response.CI95, exact.Response)
-	// Output: mean response 2.162 ± 0.116, exact 2.191
+	// Output: mean response 2.165 ± 0.108, exact 2.191
 }
 
 // The 99th percentile of the response with its 95% interval beside the

@@ -33,6 +33,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	d.timeScales()
 	d.sizeMoments()
 	d.sizesDrawn()
+	d.runEnd()
 	d.stationarity(d.unstable == "" && d.runLength())
 	d.theory()
 	return d.ws
@@ -93,6 +94,19 @@ func (d *diagnosis) sizesDrawn() {
 		if ratio := sumX2 / nX / m2; ratio < 0.5 || ratio > 2 {
 			d.add(RuleTailUndersampled, "the %.0f sizes drawn have E[X^2] = %.4g, %.0f%% of the law's %.4g: the tail that sets the mean wait is under-sampled; run at least 10x more jobs (or replications) and compare", nX, sumX2/nX, 100*ratio, m2)
 		}
+	}
+}
+
+// runEnd applies RuleCutShort: the measured jobs a preemptive run's tail
+// did not see leave (sim.hasTail).
+func (d *diagnosis) runEnd() {
+	var cut int64
+	for _, rep := range d.reps {
+		cut += rep.cutShort
+	}
+	if cut > 0 {
+		n := d.cfg.jobs() * int64(len(d.reps))
+		d.add(RuleCutShort, "%d of the %d measured jobs (%.2g%%) were still present after the run went on for %d unmeasured arrivals: under %s they were then served with no further arrivals, so their responses are too short and the %s is biased low; run more jobs (the tail grows with the run) or lower the load", cut, n, 100*float64(cut)/float64(n), tailLimit(d.cfg.Warmup+d.cfg.jobs()), d.cfg.Discipline, d.what)
 	}
 }
 

@@ -30,6 +30,12 @@ const (
 	// of tau jobs and n jobs per server; result_runlength.go gives tau and
 	// the coverage study behind the threshold.
 	RuleInitialTransient = "initial-transient"
+	// RuleCutShort: under PS and SRPT the jobs present at the last
+	// measured arrival are slowed by those that follow it, so the run goes
+	// on (sim.hasTail), for at most tailLimit arrivals; a job still present
+	// then is drained without arrivals and served too fast. A longer run
+	// has a longer tail.
+	RuleCutShort = "cut-short"
 	// RuleCorrelatedBatches: batches shorter than 12 relaxation times
 	// (result_runlength.go), or with a lag-1 autocorrelation above max(0.3,
 	// 2.5/sqrt(B-1)) (Law and Kelton, sec. 9.5.3). The lag-1 estimate from
@@ -91,6 +97,7 @@ var rules = [...]rule{
 	{RuleInfiniteThirdMoment, cureNone, "E[X³] = ∞ (Pareto α <= 3), FCFS: the wait has infinite variance, so the interval is too narrow and the mean converges slower than 1/sqrt(N)", "compare runs of 10x the length, or use PS or SRPT"},
 	{RuleTailUndersampled, cureLonger, "the sizes drawn have E[X²] below half or above twice the law's: the run has not seen the tail that sets the mean", "run at least 10x more jobs and compare"},
 	{RuleInitialTransient, cureLonger, "the run started empty and is biased low by more than a quarter of its interval's half-width", "use `-warmup auto` (`WarmupAuto: true`) or the jobs the message names"},
+	{RuleCutShort, cureLonger, "under PS or SRPT, measured jobs were still present after the run went on for as many unmeasured arrivals again as it simulated (at least 262,144): they were served with no further arrivals, so their responses are too short and the mean is biased low", "run more jobs (the tail grows with the run), or lower the load"},
 	{RuleCorrelatedBatches, cureLonger, "one replication whose batch means are not independent: the interval is too narrow", "use replications (`-reps 5`) or longer runs"},
 	{RuleDrift, cureLonger, "the two halves of the run differ beyond chance and by more than the half-width: not in steady state", "use `-warmup auto` or longer runs"},
 	{RuleExactOutsideCI, cureLonger, "the exact value is more than 2 half-widths from the mean (a correct run: probability about 6e-5): the interval is confidently wrong", "trust the exact value; run longer"},

@@ -55,6 +55,7 @@ type replication struct {
 	m            *metrics
 	busy         []float64
 	tStart, tEnd float64 // arrival times of the first and last measured jobs
+	cutShort     int64   // measured jobs still present after the tail (hasTail), drained without arrivals
 	series       []TimePoint
 	nX, sumX2    float64      // sizes drawn (warm-up included): count and sum of squares
 	ctl          *controlSums // the control variates' sums, with Config.ControlVariates
@@ -151,10 +152,11 @@ func (s *sim) run() replication {
 	} else {
 		times, xs = make([]float64, blockSize), make([]float64, blockSize)
 	}
-	size := total // jobs in the block: a trace is one block
-	for n := int64(0); n < total; n += size {
+	size := total  // jobs in the block: a trace is one block
+	limit := total // the arrivals simulated: the measured, then a preemptive run's tail
+	for n := int64(0); n < limit; n += size {
 		if tr == nil {
-			size = min(blockSize, total-n)
+			size = min(blockSize, limit-n)
 		}
 		// Lean: whole, and every job measured, its predecessor too (the
 		// handout's quantity of job n-1 is recorded with job n).
@@ -201,7 +203,7 @@ func (s *sim) run() replication {
 			service := srv.service(k, x)
 			start := srv.join(k, t, service)
 			wait := start - t
-			measured := n >= warm
+			measured := n >= warm && n < total
 			class := classOf(x, cuts)
 			if fcfs {
 				if srv.deps != nil {
@@ -244,9 +246,18 @@ func (s *sim) run() replication {
 			}
 		}
 		srv.addLate(late)
+		switch {
+		case n+size == total && s.hasTail(): // the last measured arrival
+			s.endMeasured(&out, t)
+			limit = total + tailLimit(total)
+			nextSample = math.Inf(1)
+		case n+size > total && srv.measuredGone(t, cfg.jobs()):
+			limit = n + size // every measured job has left
+		}
 	}
-	out.tEnd = t
-	out.messages += s.messages()
+	if limit == total {
+		s.endMeasured(&out, t)
+	}
 	if fcfs && total > warm {
 		// The handout's quantity for the last job needs the next interarrival:
 		// the next number of the arrival stream.
@@ -259,11 +270,45 @@ func (s *sim) run() replication {
 		}
 		m.recordHandoutLast(orZero(pending - (next - t)))
 	}
+	if s.hasTail() {
+		out.cutShort = srv.measuredLeft(t, cfg.jobs())
+	}
 	srv.drain(m)
 	m.endUnit(-1)
-	out.m, out.busy, out.series, out.ctl = m, srv.busy, s.series, s.ctl
-	out.nX, out.sumX2, out.warmup, out.simulated = s.nX, s.sumX2, warm, total
+	out.m, out.busy, out.series = m, srv.busy, s.series
+	out.warmup, out.simulated = warm, limit
 	return out
+}
+
+// tailLimit is the most arrivals a tail may take after total: as many
+// again, and at least 2^18. RND on 4 servers at load 0.95 needed at most
+// 26,368 in 200 replications under SRPT with H2 sizes (SCV 4), 14,080
+// with exponential sizes, 11,776 under PS; an overloaded server's tail
+// ends here.
+func tailLimit(total int64) int64 { return max(total, 1<<18) }
+
+// endMeasured keeps what the run measured by its last measured arrival, at
+// t: what follows, the tail, is not measured.
+func (s *sim) endMeasured(out *replication, t float64) {
+	out.tEnd = t
+	out.messages += s.messages()
+	out.nX, out.sumX2, out.ctl = s.nX, s.sumX2, s.ctl
+	s.ctl = nil
+}
+
+// hasTail reports whether the run goes on after its last measured arrival.
+// Under PS and SRPT the jobs present then are slowed by the jobs that
+// arrive after them: draining the servers without arrivals would serve
+// them too fast and bias their response times low (the more, the shorter
+// the run and the higher the load). So the arrivals go on, dispatched as
+// any other but not measured, until every measured job has left, for at
+// most tailLimit arrivals; what is left then is drained and counted
+// (replication.cutShort, RuleCutShort). FCFS needs no tail: a job's
+// departure is fixed when it arrives. Neither does a trace, whose arrivals
+// end where it does, a probe run (policy_fingerprint.go), which measures
+// nothing, or an overloaded run, whose queues never empty.
+func (s *sim) hasTail() bool {
+	return s.srv.preemptive() && s.cfg.Trace == nil && s.budget == nil && s.cfg.Load < 1
 }
 
 // classify sets s.classes to the size classes of a lean block's jobs, of

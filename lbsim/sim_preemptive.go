@@ -78,14 +78,15 @@ func (q *preemptiveQueue) advance(to float64, o jobOrder, m *metrics) int {
 }
 
 // jobRecord is what a preemptive server keeps of a job until it leaves:
-// 32 bytes, its dispatcher in the room a flag would take (measured: seq >= 0).
+// 32 bytes, its dispatcher in the room a flag would take (measured: 0 <= seq < jobs).
 type jobRecord struct {
 	arrival float64
 	service float64 // x/mu
 	class   int32
 	owner   int32 // the dispatcher that sent it (the own view's count)
-	// seq is the job's index among the measured (< 0 in the warm-up): its
-	// batch, and its place in arrival order (the heap's ties).
+	// seq is the job's index among the measured (< 0 in the warm-up, at
+	// least the jobs measured in the tail, sim.hasTail): its batch, and its
+	// place in arrival order (the heap's ties).
 	seq int64
 }
 
@@ -95,10 +96,21 @@ func (j *jobRecord) depart(t float64, owned []int32, m *metrics) {
 	if owned != nil {
 		owned[j.owner]--
 	}
-	if j.seq >= 0 {
+	if uint64(j.seq) < uint64(m.jobs()) { // not in the warm-up (seq < 0) nor the tail
 		// Served at a rate of at most 1, a job stays at least its service
 		// time: less is the rounding of t, and a wait below 0.
 		r := max(t-j.arrival, j.service)
 		m.record(j.seq, int(j.class), r-j.service, r)
 	}
+}
+
+// holdsMeasured reports whether the queue still holds a job of seq in
+// [0, jobs), as last brought up to date.
+func (q *preemptiveQueue) holdsMeasured(jobs int64) bool {
+	for i := range q.jobs {
+		if uint64(q.jobs[i].seq) < uint64(jobs) {
+			return true
+		}
+	}
+	return false
 }

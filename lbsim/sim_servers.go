@@ -28,6 +28,7 @@ type servers struct {
 	deps     []fifo            // arrivalOrder: the departure times, when counting
 	queues   []preemptiveQueue // any other order: the jobs
 	held     backlog           // the per-job state of deps, queues and the dispatcher's index
+	tailFrom int               // the servers before it hold no measured job (measuredGone)
 }
 
 func newServers(speeds []float64, disc Discipline, counting bool) *servers {
@@ -124,6 +125,39 @@ func (s *servers) enqueue(k int, t float64, j jobRecord, m *metrics) {
 	if q.owned != nil {
 		q.owned[j.owner]++
 	}
+}
+
+// measuredGone reports whether every measured job (seq < jobs) has left the
+// preemptive servers by t, the latest arrival. A server idle by t (free[k]
+// <= t) has: no arrival has reached it since it was last brought up to
+// date, so draining it (drain) records its departures as they happened.
+// A busy one has if it holds none, as last brought up to date. Once gone,
+// gone (the tail brings no measured job): servers before tailFrom are not
+// looked at again.
+func (s *servers) measuredGone(t float64, jobs int64) bool {
+	for ; s.tailFrom < len(s.queues); s.tailFrom++ {
+		if k := s.tailFrom; s.free[k] > t && s.queues[k].holdsMeasured(jobs) {
+			return false
+		}
+	}
+	return true
+}
+
+// measuredLeft counts the measured jobs that may still be present at t: at
+// the servers busy beyond t, as last brought up to date (measuredGone).
+func (s *servers) measuredLeft(t float64, jobs int64) int64 {
+	var n int64
+	for k := range s.queues {
+		if s.free[k] <= t {
+			continue
+		}
+		for _, j := range s.queues[k].jobs {
+			if uint64(j.seq) < uint64(jobs) {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // drain completes every departure of the preemptive servers.

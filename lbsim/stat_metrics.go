@@ -180,6 +180,9 @@ func (m *metrics) nextBatch(b int) (int, int64) {
 	return int(nb), m.jobsIn[nb]
 }
 
+// jobs is the number of jobs measured.
+func (m *metrics) jobs() int64 { return m.bound[m.batches] }
+
 // record adds the measured job number seq (0-based) of the given class.
 func (m *metrics) record(seq int64, class int, w, r float64) {
 	s := &m.sums[m.batch(seq)*m.classes+class]
