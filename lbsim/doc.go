@@ -207,10 +207,11 @@
 //     is biased low by more than a quarter of its interval's half-width. Fix:
 //     use -warmup auto (WarmupAuto: true) or the jobs the message names.
 //   - cut-short ([RuleCutShort]): under PS or SRPT, measured jobs were still
-//     present after the run went on for as many unmeasured arrivals again as
-//     it simulated (at least 262,144): they were served with no further
-//     arrivals, so their responses are too short and the mean is biased low.
-//     Fix: run more jobs (the tail grows with the run), or lower the load.
+//     present after the run went on for four times as many unmeasured
+//     arrivals as it simulated (at least 2^20): they were served with no
+//     further arrivals, so their responses are too short, by up to more than
+//     a quarter of the half-width of the mean. Fix: run more jobs (the tail
+//     grows with the run), or lower the load.
 //   - correlated-batches ([RuleCorrelatedBatches]): one replication whose
 //     batch means are not independent: the interval is too narrow. Fix: use
 //     replications (-reps 5) or longer runs.

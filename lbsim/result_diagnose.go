@@ -98,15 +98,37 @@ func (d *diagnosis) sizesDrawn() {
 }
 
 // runEnd applies RuleCutShort: the measured jobs a preemptive run's tail
-// did not see leave (sim.hasTail).
+// did not see leave (sim.hasTail). Drained, a job leaves by the time its
+// server's work W runs out; with arrivals going on it would leave by the
+// end of the busy period W starts, W/(1-u) on average at load u (as
+// configured, else as measured). So each is short by at most W/(1-u), and
+// the mean by the sum of those over all measured jobs; it warns when that
+// could exceed a quarter of the half-width (1% of the mean without an
+// interval).
 func (d *diagnosis) runEnd() {
 	var cut int64
+	short := 0.0
+	loads := d.cfg.serverLoads()
 	for _, rep := range d.reps {
-		cut += rep.cutShort
+		for _, c := range rep.cutShort {
+			cut += c.jobs
+			u := d.r.ServerUtilization[c.k] // as configured, if it is
+			for _, q := range loads {
+				if q.from <= c.k && c.k < q.to {
+					u = q.rho
+				}
+			}
+			short += float64(c.jobs) * c.work / orZero(1-u)
+		}
 	}
-	if cut > 0 {
-		n := d.cfg.jobs() * int64(len(d.reps))
-		d.add(RuleCutShort, "%d of the %d measured jobs (%.2g%%) were still present after the run went on for %d unmeasured arrivals: under %s they were then served with no further arrivals, so their responses are too short and the %s is biased low; run more jobs (the tail grows with the run) or lower the load", cut, n, 100*float64(cut)/float64(n), tailLimit(d.cfg.Warmup+d.cfg.jobs()), d.cfg.Discipline, d.what)
+	n := d.cfg.jobs() * int64(len(d.reps))
+	bias := short / float64(n)
+	limit := d.metric.CI95 / 4
+	if !(limit > 0) {
+		limit = math.Abs(d.metric.Mean) / 100
+	}
+	if cut > 0 && !(bias <= limit) {
+		d.add(RuleCutShort, "%d of the %d measured jobs were still present after the run went on for %d unmeasured arrivals: under %s they were then served with no further arrivals, so their responses are too short and the %s may be biased low by up to %.3g (%.2g%% of it), over a quarter of the half-width; run more jobs (the tail grows with the run) or lower the load", cut, n, tailLimit(d.cfg.Warmup+d.cfg.jobs()), d.cfg.Discipline, d.what, bias, 100*bias/math.Abs(d.metric.Mean))
 	}
 }
 

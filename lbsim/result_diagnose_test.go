@@ -43,6 +43,15 @@ func TestWarnings(t *testing.T) {
 		{"JSQ-2 at rho 0.5", base(100, 0.5, exp, JSQ{D: 2}, 20000, 4), RuleDrift, false},
 		{"handout rho 0.95, 2e5 jobs", base(50, 0.95, hand, Random{}, 200000, 4), RuleExactOutsideCI, true},
 		{"handout rho 0.5, 2e5 jobs", base(50, 0.5, hand, Random{}, 200000, 4), RuleExactOutsideCI, false},
+		// SRPT on a server a policy of one's own overloads (1.4): its big
+		// jobs never leave while arrivals go on (sim.hasTail), which the
+		// configuration cannot tell; at 0.95 on RND they all leave.
+		{"SRPT, own policy overloads server 1", func() Config {
+			c := base(4, 0.5, exp, favourite{0.6}, 20000, 2)
+			c.Discipline = SRPT
+			return c
+		}(), RuleCutShort, true},
+		{"SRPT at rho 0.95", func() Config { c := base(4, 0.95, h2, Random{}, 100000, 2); c.Discipline = SRPT; return c }(), RuleCutShort, false},
 		{"overload allowed", func() Config { c := base(10, 1.1, exp, LeastLoaded{D: 2}, 20000, 2); c.AllowOverload = true; return c }(), RuleUnstable, true},
 		// LL-2 on speeds 0.1..10 passes the d-sampling bound (0.298) at
 		// 0.29, but LL-2 sends the slow servers more than the bound: they

@@ -44,8 +44,8 @@ func farName(c Config) string {
 // under PS and SRPT reprinted when the preemptive run's end changed
 // (sim.hasTail).
 var farValues = map[string][2]uint64{
-	"rnd/ps/M=1":               {0x40044c8693360842, 0x400c40a27ab7f6b2},
-	"rnd/srpt/M=1":             {0x3ff540f285a471af, 0x400294952a542747},
+	"rnd/ps/M=1":               {0x40045fcdec178dd6, 0x400c53e9d3997c45},
+	"rnd/srpt/M=1":             {0x3ff6e60ef245ddea, 0x4003672360a4dd64},
 	"ll:d=2/ps/M=1":            {0x3fed2037198b7427, 0x3ffe78535bc996f0},
 	"jsq:d=2/srpt/M=1":         {0x3fdff581be74b247, 0x3ff7e5983ea1096f},
 	"sed/fcfs/M=1":             {0x3fd7e9609dea03c7, 0x3fef7bff2206c4d2},

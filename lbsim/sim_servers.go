@@ -143,21 +143,34 @@ func (s *servers) measuredGone(t float64, jobs int64) bool {
 	return true
 }
 
-// measuredLeft counts the measured jobs that may still be present at t: at
-// the servers busy beyond t, as last brought up to date (measuredGone).
-func (s *servers) measuredLeft(t float64, jobs int64) int64 {
-	var n int64
+// cutShort is a server still holding measured jobs at the end of a tail:
+// how many, and the work it has left (free[k] - t), which bounds the time
+// they take to leave without further arrivals.
+type cutShort struct {
+	k    int
+	jobs int64
+	work float64
+}
+
+// measuredLeft lists the servers busy beyond t that hold measured jobs, as
+// last brought up to date (measuredGone).
+func (s *servers) measuredLeft(t float64, jobs int64) []cutShort {
+	var out []cutShort
 	for k := range s.queues {
 		if s.free[k] <= t {
 			continue
 		}
+		c := cutShort{k: k, work: s.free[k] - t}
 		for _, j := range s.queues[k].jobs {
 			if uint64(j.seq) < uint64(jobs) {
-				n++
+				c.jobs++
 			}
 		}
+		if c.jobs > 0 {
+			out = append(out, c)
+		}
 	}
-	return n
+	return out
 }
 
 // drain completes every departure of the preemptive servers.
