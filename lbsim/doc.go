@@ -208,10 +208,10 @@
 //     use -warmup auto (WarmupAuto: true) or the jobs the message names.
 //   - cut-short ([RuleCutShort]): under PS or SRPT, measured jobs were still
 //     present after the run went on for four times as many unmeasured
-//     arrivals as it simulated (at least 2^20): they were served with no
-//     further arrivals, so their responses are too short, by up to more than
-//     a quarter of the half-width of the mean. Fix: run more jobs (the tail
-//     grows with the run), or lower the load.
+//     arrivals as it simulated: they were served with no further arrivals, so
+//     their responses are too short, by up to more than a quarter of the
+//     half-width of the mean. Fix: run more jobs (the tail grows with the
+//     run), or lower the load.
 //   - correlated-batches ([RuleCorrelatedBatches]): one replication whose
 //     batch means are not independent: the interval is too narrow. Fix: use
 //     replications (-reps 5) or longer runs.

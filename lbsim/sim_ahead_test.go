@@ -44,10 +44,10 @@ func farName(c Config) string {
 // under PS and SRPT reprinted when the preemptive run's end changed
 // (sim.hasTail).
 var farValues = map[string][2]uint64{
-	"rnd/ps/M=1":               {0x40045fcdec178dd6, 0x400c53e9d3997c45},
-	"rnd/srpt/M=1":             {0x3ff6e60ef245ddea, 0x4003672360a4dd64},
+	"rnd/ps/M=1":               {0x4004388eabfae4aa, 0x400c2caa937cd317},
+	"rnd/srpt/M=1":             {0x3ff4aae97f58f791, 0x40024990a72e6a36},
 	"ll:d=2/ps/M=1":            {0x3fed2037198b7427, 0x3ffe78535bc996f0},
-	"jsq:d=2/srpt/M=1":         {0x3fdff581be74b247, 0x3ff7e5983ea1096f},
+	"jsq:d=2/srpt/M=1":         {0x3fdff5246b0b8400, 0x3ff7e580e9c6bdde},
 	"sed/fcfs/M=1":             {0x3fd7e9609dea03c7, 0x3fef7bff2206c4d2},
 	"sed/ps/M=1":               {0x3fd851eaca23c70e, 0x3fefb28fc1742eb0},
 	"jiq/fcfs/M=1":             {0x0, 0x3fe5783aaff09eee},
