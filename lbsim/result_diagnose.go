@@ -106,10 +106,11 @@ func (d *diagnosis) sizesDrawn() {
 // could exceed a quarter of the half-width (1% of the mean without an
 // interval).
 func (d *diagnosis) runEnd() {
-	var cut int64
+	var cut, tail int64
 	short := 0.0
 	loads := d.cfg.serverLoads()
 	for _, rep := range d.reps {
+		tail = max(tail, tailLimit(rep.warmup+d.cfg.jobs()))
 		for _, c := range rep.cutShort {
 			cut += c.jobs
 			u := d.r.ServerUtilization[c.k] // as configured, if it is
@@ -128,7 +129,7 @@ func (d *diagnosis) runEnd() {
 		limit = math.Abs(d.metric.Mean) / 100
 	}
 	if cut > 0 && !(bias <= limit) {
-		d.add(RuleCutShort, "%d of the %d measured jobs were still present after the run went on for %d unmeasured arrivals: under %s they were then served with no further arrivals, so their responses are too short and the %s may be biased low by up to %.3g (%.2g%% of it), over a quarter of the half-width; run more jobs (the tail grows with the run) or lower the load", cut, n, tailLimit(d.cfg.Warmup+d.cfg.jobs()), d.cfg.Discipline, d.what, bias, 100*bias/math.Abs(d.metric.Mean))
+		d.add(RuleCutShort, "%d of the %d measured jobs were still present after the run went on for %d unmeasured arrivals: under %s they were then served with no further arrivals, so their responses are too short and the %s may be biased low by up to %.3g (%.2g%% of it), over a quarter of the half-width; run more jobs (the tail grows with the run) or lower the load", cut, n, tail, d.cfg.Discipline, d.what, bias, 100*bias/math.Abs(d.metric.Mean))
 	}
 }
 
