@@ -90,13 +90,17 @@ type jobRecord struct {
 	seq int64
 }
 
+// measured reports whether the job is one of the jobs measured: not in the
+// warm-up (seq < 0) nor in the tail (seq >= jobs, sim.hasTail).
+func (j *jobRecord) measured(jobs int64) bool { return uint64(j.seq) < uint64(jobs) }
+
 // depart records the job's departure at t in m if it is measured, and
 // takes it from its dispatcher's count (owned, under the own view).
 func (j *jobRecord) depart(t float64, owned []int32, m *metrics) {
 	if owned != nil {
 		owned[j.owner]--
 	}
-	if uint64(j.seq) < uint64(m.jobs()) { // not in the warm-up (seq < 0) nor the tail
+	if j.measured(m.jobs()) {
 		// Served at a rate of at most 1, a job stays at least its service
 		// time: less is the rounding of t, and a wait below 0.
 		r := max(t-j.arrival, j.service)
@@ -108,7 +112,7 @@ func (j *jobRecord) depart(t float64, owned []int32, m *metrics) {
 // [0, jobs), as last brought up to date.
 func (q *preemptiveQueue) holdsMeasured(jobs int64) bool {
 	for i := range q.jobs {
-		if uint64(q.jobs[i].seq) < uint64(jobs) {
+		if q.jobs[i].measured(jobs) {
 			return true
 		}
 	}

@@ -162,7 +162,7 @@ func (s *servers) measuredLeft(t float64, jobs int64) []cutShort {
 		}
 		c := cutShort{k: k, work: s.free[k] - t}
 		for _, j := range s.queues[k].jobs {
-			if uint64(j.seq) < uint64(jobs) {
+			if j.measured(jobs) {
 				c.jobs++
 			}
 		}
