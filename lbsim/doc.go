@@ -218,9 +218,11 @@
 //   - drift ([RuleDrift]): the two halves of the run differ beyond chance and
 //     by more than the half-width: not in steady state. Fix: use -warmup auto
 //     or longer runs.
-//   - exact-outside-ci ([RuleExactOutsideCI]): the exact value is more than 2
-//     half-widths from the mean (a correct run: probability about 6e-5): the
-//     interval is confidently wrong. Fix: trust the exact value; run longer.
+//   - exact-outside-ci ([RuleExactOutsideCI]): the exact mean is more than 2
+//     half-widths from the simulated one (a correct run: probability about
+//     6e-5), or an exact percentile so far from its interval that a correct
+//     run would be there with probability below 1e-5: the interval is
+//     confidently wrong. Fix: trust the exact value; run longer.
 //   - below-lower-bound ([RuleBelowLowerBound]): the mean is more than 2
 //     half-widths below a lower bound theory gives (LowerBound): the interval
 //     is confidently wrong. Fix: run longer.

@@ -39,7 +39,7 @@ func ExampleQuantiles() {
 	}
 	row := lbsim.NewRow(res)
 	fmt.Printf("p99 response %.3f ± %.3f, exact %.3f\n", row.P99Response, row.P99ResponseCI95, row.ExactP99Response)
-	// Output: p99 response 23.560 ± 2.196, exact 23.026
+	// Output: p99 response 23.560 ± 2.767, exact 23.026
 }
 
 // SITA with G groups of servers sets its cutoffs where every server

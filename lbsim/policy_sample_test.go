@@ -16,14 +16,23 @@ func TestSampleSizeBounded(t *testing.T) {
 			t.Errorf("%s: err = %v, want d bounded by 64 K", p, err)
 		}
 	}
-	for _, p := range []Policy{LeastLoaded{D: 3200, Replace: true}, JSQ{D: 3200, Replace: true}, JSQ{D: 3200, Replace: true, Mem: 2}} {
+	// Against the same run with d = 2: what d adds, not the measurements'
+	// buffers (a buffer of 3200 servers is 12,800 bytes or more, one a job 1000 times that).
+	allocated := func(p Policy) int64 {
 		cfg := Config{Servers: 50, Load: 0.5, Sizes: Exponential{M: 1}, Policy: p, Jobs: 1000}
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
 		runSim(&cfg, 0)
 		runtime.ReadMemStats(&after)
-		if n := after.TotalAlloc - before.TotalAlloc; n > 200_000 {
-			t.Errorf("%s: a run of 1000 jobs allocated %d bytes, want no buffer of d servers", p, n)
+		return int64(after.TotalAlloc - before.TotalAlloc)
+	}
+	for _, p := range [][2]Policy{
+		{LeastLoaded{D: 3200, Replace: true}, LeastLoaded{D: 2, Replace: true}},
+		{JSQ{D: 3200, Replace: true}, JSQ{D: 2, Replace: true}},
+		{JSQ{D: 3200, Replace: true, Mem: 2}, JSQ{D: 2, Replace: true, Mem: 2}},
+	} {
+		if n, base := allocated(p[0]), allocated(p[1]); n-base > 8_000 {
+			t.Errorf("%s: a run of 1000 jobs allocated %d bytes, %d more than with d = 2: want no buffer of d servers", p[0], n, n-base)
 		}
 	}
 	// The draws streamed are the numbers drawn into a buffer: Pick (View.Sample) agrees.

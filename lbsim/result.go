@@ -84,6 +84,8 @@ type Result struct {
 	// MessagesPerJob is what the dispatchers' knowledge costs in messages per
 	// measured job: probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64
+
+	noCI []noCI // why a percentile has no interval (percentile-no-ci)
 }
 
 // Theory is the result's exact value, else its limit or bound, if any.
@@ -285,13 +287,6 @@ func aggregate(cfg *Config, reps []replication) Result {
 			})
 		}
 	}
-	smallest := math.Inf(1) // jobs of the smallest unit that holds any
-	for _, c := range counts {
-		if c > 0 {
-			smallest = min(smallest, c)
-		}
-	}
-	r.WaitQuantiles, r.ResponseQuantiles = quantilesOf(reps, len(units) == 1, smallest, r.Units)
 	r.ServerUtilization = make([]float64, cfg.Servers)
 	for _, rep := range reps {
 		span := rep.tEnd - rep.tStart
@@ -306,6 +301,7 @@ func aggregate(cfg *Config, reps []replication) Result {
 		r.Utilization += u / float64(cfg.Servers)
 		r.LoadOnCapacity += u * cfg.speed(k) / capacity
 	}
+	r.WaitQuantiles, r.ResponseQuantiles, r.noCI = quantilesOf(reps, units, slowestRelaxation(cfg, r.ServerUtilization), &r)
 	r.Series = reps[0].series
 	r.MessagesPerJob = messagesPerJob(cfg, reps)
 	for _, rep := range reps {
@@ -317,58 +313,59 @@ func aggregate(cfg *Config, reps []replication) Result {
 }
 
 // quantilesOf are the replications' quantiles with their intervals
-// (Quantiles), and each unit's in units (p99_wait, ...): the replications',
-// or with one (byBatch) its batches'; a trace's replays (ciReplications)
-// average each batch's quantiles over the replays.
-func quantilesOf(reps []replication, byBatch bool, smallest float64, units map[string][]float64) (Quantiles, Quantiles) {
+// (Quantiles) and why some have none, and each unit's in r.Units
+// (p99_wait, ...): the interval's units (ciReplications) are the
+// replications, or one replication's batches (a trace's: its replays'
+// merged, each job counted once). tau is the queues' relaxation time in
+// jobs (slowestRelaxation; 0: unknown).
+func quantilesOf(reps, units []replication, tau float64, r *Result) (Quantiles, Quantiles, []noCI) {
 	wait, resp := newHistogram(), newHistogram()
+	resp.atoms = reps[0].m.respAll.atoms
 	for _, rep := range reps {
 		wait.merge(rep.m.waitAll)
 		resp.merge(rep.m.respAll)
 	}
-	var uw, ur [][nPercentiles]float64
-	if byBatch {
-		n := float64(len(reps))
-		uw, ur = make([][nPercentiles]float64, len(reps[0].m.unitWait)), make([][nPercentiles]float64, len(reps[0].m.unitWait))
-		for u := range uw {
-			for _, rep := range reps {
-				for i := range nPercentiles {
-					uw[u][i] += rep.m.unitWait[u][i] / n
-					ur[u][i] += rep.m.unitResp[u][i] / n
-				}
-			}
+	var uw, ur []*histogram
+	if len(units) == 1 {
+		for i := range units[0].m.units {
+			t := &units[0].m.units[i]
+			uw, ur = append(uw, &t.wait), append(ur, &t.resp)
 		}
 	} else {
-		uw, ur = make([][nPercentiles]float64, len(reps)), make([][nPercentiles]float64, len(reps))
-		for j, rep := range reps {
-			rep.m.waitAll.quantiles(percentileProbs, uw[j][:])
-			rep.m.respAll.quantiles(percentileProbs, ur[j][:])
+		for _, rep := range units {
+			uw, ur = append(uw, &rep.m.waitAll), append(ur, &rep.m.respAll)
 		}
 	}
+	copies := float64(len(reps) / len(units))
+	qw, ow, ww := sectioned(&wait, uw, copies, tau, "wait")
+	qr, or, wr := sectioned(&resp, ur, copies, tau, "response")
 	for i, p := range percentiles {
-		units[p.Name+"_wait"], units[p.Name+"_response"] = unitValues(uw, i), unitValues(ur, i)
+		r.Units[p.Name+"_wait"], r.Units[p.Name+"_response"] = ow[i], or[i]
 	}
-	return sectioned(&wait, uw, smallest), sectioned(&resp, ur, smallest)
+	return qw, qr, append(ww, wr...)
 }
 
 // quantilesText is the summary's quantile lines, measured and exact.
 func quantilesText(r Result) string {
 	var b strings.Builder
 	for _, side := range []struct {
-		name  string
-		q     Quantiles
-		exact func(*ExactQuantiles) [nPercentiles]float64
+		name, metric string
+		q            Quantiles
+		exact        func(*ExactQuantiles) [nPercentiles]float64
 	}{
-		{"waiting time ", r.WaitQuantiles, func(e *ExactQuantiles) [nPercentiles]float64 { return e.Wait }},
-		{"response time", r.ResponseQuantiles, func(e *ExactQuantiles) [nPercentiles]float64 { return e.Response }},
+		{"waiting time ", "wait", r.WaitQuantiles, func(e *ExactQuantiles) [nPercentiles]float64 { return e.Wait }},
+		{"response time", "response", r.ResponseQuantiles, func(e *ExactQuantiles) [nPercentiles]float64 { return e.Response }},
 	} {
 		fmt.Fprintf(&b, "  %s", side.name)
 		for i, p := range percentiles {
 			fmt.Fprintf(&b, "  %s %.4g", p.Name, side.q[i].Mean)
-			if ci := side.q[i].CI95; !math.IsNaN(ci) {
+			switch ci, i := side.q[i].CI95, slices.IndexFunc(r.noCI, func(n noCI) bool { return n.metric == p.Name+"_"+side.metric }); {
+			case !math.IsNaN(ci):
 				fmt.Fprintf(&b, " ± %.2g", ci)
-			} else {
-				b.WriteString(" (no CI)")
+			case i >= 0:
+				b.WriteString(" (" + r.noCI[i].short + ")")
+			default:
+				b.WriteString(" (no CI)") // none for the mean either (the summary's head says why), or a result decoded
 			}
 		}
 		b.WriteString("\n")
@@ -379,6 +376,33 @@ func quantilesText(r Result) string {
 			}
 			b.WriteString("\n")
 		}
+	}
+	b.WriteString(noCIText(r))
+	return b.String()
+}
+
+// noCIText is the note below the quantile lines on the percentiles marked
+// "*": why they have no interval, and the run that would give one.
+func noCIText(r Result) string {
+	var whys []string // in order of first appearance
+	which, longer := map[string][]string{}, map[string]float64{}
+	for _, n := range r.noCI {
+		if n.why == "" {
+			continue
+		}
+		if which[n.why] == nil {
+			whys = append(whys, n.why)
+		}
+		which[n.why] = append(which[n.why], strings.ReplaceAll(n.metric, "_", " "))
+		longer[n.why] = n.longer
+	}
+	var b strings.Builder
+	for _, w := range whys {
+		fmt.Fprintf(&b, "    * %s: no interval: %s", strings.Join(which[w], " and "), w)
+		if l := longer[w]; l > 0 {
+			fmt.Fprintf(&b, "; a run about %.2g times longer (-jobs %.2g) would give one", l, math.Ceil(l*float64(r.Config.jobs())))
+		}
+		b.WriteString("\n")
 	}
 	return b.String()
 }

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // A diagnosis is a run being checked against the rules, and its warnings.
@@ -36,6 +38,7 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	d.runEnd()
 	d.stationarity(d.unstable == "" && d.runLength())
 	d.theory()
+	d.percentiles()
 	return d.ws
 }
 
@@ -133,13 +136,28 @@ func (d *diagnosis) runEnd() {
 	}
 }
 
+// independentBatches is the advice for correlated batches, longer (> 1:
+// that many times longer, else unknown) runs or replications; a trace's
+// replays are summed into the same batches (ciReplications), which more of
+// them cannot make independent.
+func (d *diagnosis) independentBatches(longer float64) string {
+	times := "longer"
+	if longer > 1 {
+		times = fmt.Sprintf("%.2g times longer", longer)
+	}
+	if d.cfg.Trace != nil {
+		return fmt.Sprintf("a trace's replays are summed into the same batches, so more replications do not help: use fewer, longer batches (-batches 5) or a %s trace", times)
+	}
+	return fmt.Sprintf("use replications (-reps 5) or %s runs", times)
+}
+
 // stationarity applies the lag-1 half of RuleCorrelatedBatches (unless
 // runLength found the batches short) and RuleDrift.
 func (d *diagnosis) stationarity(shortBatches bool) {
 	units := ciReplications(d.cfg, d.reps)
 	if len(units) == 1 && !shortBatches {
 		if b, r1 := batchLag1(d.cfg, units[0]); r1 > math.Max(0.3, 2.5/math.Sqrt(float64(b-1))) {
-			d.add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; use several replications (-reps 5) or longer runs", b, r1)
+			d.add(RuleCorrelatedBatches, "the %d batch means have lag-1 autocorrelation %.2f: batches are too short to be independent and the interval is too narrow; %s", b, r1, d.independentBatches(0))
 		}
 	}
 	if first, second, sig := drift(d.cfg, units); sig && math.Abs(second-first) > d.metric.CI95 {
@@ -160,6 +178,41 @@ func (d *diagnosis) theory() {
 	}
 	if v, o, ok := d.halfWidthsFrom(r.Limit); r.HasLimit && r.Limit.Kind == LowerBound && ok && o < -2 {
 		d.add(RuleBelowLowerBound, "the %s cannot be below %.6g (%s%s), but the simulated %s %s%s is %.1f half-widths below it: the interval is confidently wrong (too short a run for this load and size law)", what, v, r.Limit.Method, asResponse(d.resp, r.Limit.Response), what, metric, asResponse(d.resp, r.Response.Mean), -o)
+	}
+}
+
+// percentiles applies RuleExactOutsideCI to the percentiles: the exact
+// ones their interval misses, in one warning. (A percentile without an
+// interval is no claim, and its reason is on its line: not a warning on a
+// run whose other numbers hold, nor a footnote in a table without it.)
+func (d *diagnosis) percentiles() {
+	r := d.r
+	if !r.HasExact || r.Exact.Quantiles == nil {
+		return
+	}
+	var off []string
+	for _, side := range []struct {
+		name  string
+		sim   Quantiles
+		exact [nPercentiles]float64
+	}{{"wait", r.WaitQuantiles, r.Exact.Quantiles.Wait}, {"response", r.ResponseQuantiles, r.Exact.Quantiles.Response}} {
+		for i, p := range percentiles {
+			est, v := side.sim[i], side.exact[i]
+			if math.IsNaN(est.CI95) || math.IsNaN(v) || math.IsInf(v, 0) || math.Abs(est.Mean-v) <= 1e-9*math.Max(1, math.Abs(v)) {
+				continue // no interval, no exact value, or equal (an atom, or every unit alike, has width 0)
+			}
+			// The mean's 2 half-widths are a chance of 6e-5 with many units; a
+			// percentile's units may be 5 replications, and 8 are checked:
+			// the t statistic's chance must be below 1e-5 each.
+			o := math.Abs(est.Mean-v) / est.CI95
+			df := float64(len(r.Units[p.Name+"_"+side.name]) - 1)
+			if t, law := o*tQuantile(0.975, int(df)+1), (distuv.StudentsT{Mu: 0, Sigma: 1, Nu: df}); df >= 1 && 2*law.Survival(t) < 1e-5 {
+				off = append(off, fmt.Sprintf("the exact %s %s is %.6g, %.1f half-widths from the simulated %s", p.Name, side.name, v, o, est))
+			}
+		}
+	}
+	if len(off) > 0 {
+		d.add(RuleExactOutsideCI, "%s: the interval is confidently wrong (too short a run for this load and size law); trust the exact value", strings.Join(off, "; "))
 	}
 }
 

@@ -68,21 +68,9 @@ func (q serverLoad) metric(ca2 float64, response bool) float64 {
 // RuleCorrelatedBatches; it returns whether the batches are too short.
 func (d *diagnosis) runLength() (shortBatches bool) {
 	cfg, reps, metric := d.cfg, d.reps, d.metric
-	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil {
+	qs, queue, c0, ok := relaxingQueues(cfg, d.r.ServerUtilization)
+	if !ok {
 		return false // no steady load to relax to (ramp-not-reached and unstable speak)
-	}
-	c0 := 1.0 // Poisson gaps; deterministic arrivals have none
-	if _, det := cfg.arrivals().(DeterministicArrivals); det {
-		c0 = 0
-	}
-	qs, queue := cfg.serverLoads(), "a queue at load"
-	if qs == nil {
-		if qs = nearCritical(cfg, d.r.ServerUtilization); qs != nil {
-			queue = "a server at measured utilisation"
-		} else { // the pooled system: one server of speed sum(mu)
-			sizes := cfg.sizes()
-			qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
-		}
 	}
 	n := float64(cfg.jobs())
 	warm := 0.0
@@ -129,11 +117,57 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 			queue, rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/share), need)
 	}
 	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < minBatchRelaxations
-		d.add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) of %s %.3g long, below %d: they are correlated and the interval is too narrow; use replications (-reps 5) or %.2g times longer runs",
-			min(int64(cfg.ciBatches()), cfg.jobs()), 1/(2*perBatch), queue, rho, minBatchRelaxations, 2*minBatchRelaxations*perBatch)
+		d.add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) of %s %.3g long, below %d: they are correlated and the interval is too narrow; %s",
+			min(int64(cfg.ciBatches()), cfg.jobs()), 1/(2*perBatch), queue, rho, minBatchRelaxations, d.independentBatches(2*minBatchRelaxations*perBatch))
 		return true
 	}
 	return false
+}
+
+// relaxingQueues are the queues whose relaxation sets the run length
+// (see above: the model's servers, a server near 1, or the pooled system),
+// what queue names them, and c0, the SCV of the arrivals' gaps; ok is
+// false for a ramp or a trace, which have no steady load to relax to.
+func relaxingQueues(cfg *Config, util []float64) (qs []serverLoad, queue string, c0 float64, ok bool) {
+	if _, ramp := cfg.arrivals().(Ramp); ramp || cfg.Trace != nil {
+		return nil, "", 0, false
+	}
+	c0 = 1 // Poisson gaps; deterministic arrivals have none
+	if _, det := cfg.arrivals().(DeterministicArrivals); det {
+		c0 = 0
+	}
+	qs, queue = cfg.serverLoads(), "a queue at load"
+	if qs == nil {
+		if qs = nearCritical(cfg, util); qs != nil {
+			queue = "a server at measured utilisation"
+		} else { // the pooled system: one server of speed sum(mu)
+			sizes := cfg.sizes()
+			qs = []serverLoad{{to: 1, share: 1, m1: sizes.Mean(), m2: sizes.SecondMoment(), speed: cfg.Capacity(), rho: cfg.Load}}
+		}
+	}
+	return qs, queue, c0, true
+}
+
+// slowestRelaxation is the longest tau, in jobs, of the queues that
+// receive jobs (relaxingQueues); 0 where it cannot be told: a ramp, a
+// trace, a queue at load 1 or of infinite moments.
+func slowestRelaxation(cfg *Config, util []float64) float64 {
+	qs, _, c0, ok := relaxingQueues(cfg, util)
+	if !ok {
+		return 0
+	}
+	desc := describe(cfg.Policy, cfg)
+	tau := 0.0
+	for _, q := range loadClasses(qs) {
+		if q.share == 0 {
+			continue
+		}
+		if q.rho >= 1 || math.IsInf(q.scv(), 0) || math.IsNaN(q.scv()) {
+			return 0
+		}
+		tau = max(tau, q.relaxation(gapSCV(&desc, c0, q.serverLoad)))
+	}
+	return tau
 }
 
 // nearCritical is the model of the servers' loads measured, for a policy

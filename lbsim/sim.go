@@ -86,7 +86,7 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 		s.srv.countOwners(cfg.dispatchers())
 	}
 	classes := max(1, len(cfg.classes()))
-	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs())
+	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs(), responseAtoms(cfg), cfg.reps() == 1 || cfg.Trace != nil)
 	if cfg.ControlVariates && cfg.Trace == nil {
 		s.ctl = newControlSums(s.m, cfg.Warmup)
 	}

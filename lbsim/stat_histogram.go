@@ -1,6 +1,9 @@
 package lbsim
 
-import "math"
+import (
+	"math"
+	"slices"
+)
 
 // histogram counts waiting times in logarithmic bins of fixed memory: 64
 // bins per power of two over a window of histSpan = 70 octaves (a factor
@@ -19,6 +22,10 @@ import "math"
 type histogram struct {
 	counts []int64
 	base   int // encoding of the window's first bin; unplaced until the first positive value
+	// atoms are the values that may hold positive probability, ascending
+	// (responseAtoms): quantiles reports such a value itself, not a point
+	// interpolated across its bin.
+	atoms []float64
 }
 
 const (
@@ -149,7 +156,9 @@ func (h *histogram) merge(o histogram) {
 // quantiles sets out[i] to the ps[i]-quantile (ps increasing), in one pass:
 // the point where the counts' distribution function, spread evenly within
 // each bin (1/64 of an octave, across which a smooth density is nearly
-// flat), reaches ps[i] (0 when bin 0 reaches it, NaN with no count).
+// flat), reaches ps[i] (0 when bin 0 reaches it, NaN with no count). A bin
+// holding one of atoms is split (within): the quantile of a law with an
+// atom, a median response of exactly 1 under det:x=1 sizes, is the atom.
 func (h *histogram) quantiles(ps, out []float64) {
 	total, j := h.count(), 0
 	if total == 0 {
@@ -168,9 +177,7 @@ func (h *histogram) quantiles(ps, out []float64) {
 		}
 		next := cum + float64(c)
 		for ; j < len(ps) && ps[j]*float64(total) <= next; j++ {
-			lo := math.Float64frombits(uint64(h.base+i) << histShift)
-			hi := math.Float64frombits(uint64(h.base+i+1) << histShift)
-			out[j] = lo + (ps[j]*float64(total)-cum)/float64(c)*(hi-lo)
+			out[j] = h.within(i, ps[j]*float64(total)-cum)
 		}
 		cum = next
 	}
@@ -179,7 +186,111 @@ func (h *histogram) quantiles(ps, out []float64) {
 	}
 }
 
-// reset empties h and unplaces its window.
+// edges are the bounds [lo, hi) of the window's bin i.
+func (h *histogram) edges(i int) (lo, hi float64) {
+	return math.Float64frombits(uint64(h.base+i) << histShift), math.Float64frombits(uint64(h.base+i+1) << histShift)
+}
+
+// within is the point of the window's bin i below which r of its counts
+// lie (0 < r <= its count): see split.
+func (h *histogram) within(i int, r float64) float64 {
+	lo, hi, c, a, smooth, ok := h.split(i)
+	if !ok {
+		return lo + r/c*(hi-lo)
+	}
+	below, atAtom := smooth*(a-lo)/(hi-lo), c-smooth
+	switch {
+	case r <= below:
+		return lo + r/below*(a-lo)
+	case r <= below+atAtom || smooth-below <= 0:
+		return a
+	default:
+		return a + (r-below-atAtom)/(smooth-below)*(hi-a)
+	}
+}
+
+// below is the count of values at most x, spread within x's bin as
+// quantiles spreads it (within's inverse).
+func (h *histogram) below(x float64) float64 {
+	n := float64(h.zeros())
+	if x <= 0 || h.base == unplaced {
+		return n
+	}
+	i := code(x) - h.base
+	for _, c := range h.counts[histZero:min(histZero+max(i, 0), len(h.counts))] {
+		n += float64(c)
+	}
+	if i < 0 || histZero+i >= len(h.counts) || h.counts[histZero+i] == 0 {
+		return n
+	}
+	lo, hi, c, a, smooth, ok := h.split(i)
+	switch {
+	case !ok:
+		return n + c*(x-lo)/(hi-lo)
+	case x < a:
+		return n + smooth*(x-lo)/(hi-lo)
+	default:
+		return n + smooth*(a-lo)/(hi-lo) + c - smooth + smooth*(x-a)/(hi-lo)
+	}
+}
+
+// split is the window's bin i: its bounds [lo, hi) and count c, and, with
+// one of atoms in it (ok), the atom a and the smooth part of c. Without an
+// atom the count is spread evenly over the bin. With one, the bin is a
+// smooth part at its neighbours' density, spread evenly over [lo, hi), and
+// the rest of its count at a. Two atoms in a bin (1.6% apart) are not told
+// apart: spread evenly.
+func (h *histogram) split(i int) (lo, hi, c, a, smooth float64, ok bool) {
+	lo, hi = h.edges(i)
+	c = float64(h.counts[histZero+i])
+	if a, ok = h.atomIn(lo, hi); !ok {
+		return lo, hi, c, 0, c, false
+	}
+	density := 0.0 // the neighbours' counts per unit of x, averaged
+	for _, n := range []int{i - 1, i + 1} {
+		if n >= 0 && histZero+n < len(h.counts) {
+			nlo, nhi := h.edges(n)
+			density += float64(h.counts[histZero+n]) / (nhi - nlo) / 2
+		}
+	}
+	return lo, hi, c, a, min(c, density*(hi-lo)), true
+}
+
+// atomIn is the one atom within [lo, hi], allowing a relative 1e-9 for a
+// response computed as a difference of times, clamped into the bin; ok is
+// false with none or more than one.
+func (h *histogram) atomIn(lo, hi float64) (a float64, ok bool) {
+	const slack = 1e-9
+	k, _ := slices.BinarySearch(h.atoms, lo*(1-slack))
+	if k == len(h.atoms) || h.atoms[k] >= hi*(1+slack) || k+1 < len(h.atoms) && h.atoms[k+1] < hi*(1+slack) {
+		return 0, false
+	}
+	return min(max(h.atoms[k], lo), hi), true
+}
+
+// compact is a copy of h's counts from its first non-empty bin to its
+// last: a histogram whose window is no wider than its values, for quantiles
+// and below (merge into a full one to add to it).
+func (h *histogram) compact() histogram {
+	w := h.counts[histZero:]
+	first := slices.IndexFunc(w, func(c int64) bool { return c != 0 })
+	out := histogram{base: h.base, atoms: h.atoms}
+	if first < 0 {
+		out.counts = make([]int64, histZero)
+	} else {
+		last := len(w) - 1
+		for w[last] == 0 {
+			last--
+		}
+		out.base += first
+		out.counts = make([]int64, histZero+last-first+1)
+		copy(out.counts[histZero:], w[first:last+1])
+	}
+	out.counts[0] = h.zeros()
+	return out
+}
+
+// reset empties h and unplaces its window; its atoms stay.
 func (h *histogram) reset() {
 	clear(h.counts)
 	h.base = unplaced

@@ -19,11 +19,12 @@ type metrics struct {
 	handout []float64   // [batch]
 
 	// waitAll and respAll hold every measured job; wait and resp the jobs
-	// of the current unit (fineFactor batches in recording order), whose
-	// quantiles endUnit keeps in unitWait and unitResp (NaN: no job) before
-	// adding them to the replication's: four histograms for any batches.
+	// of the current unit (fineFactor batches in recording order), which
+	// endUnit keeps in units (with keepUnits: the interval's units are one
+	// replication's) before adding them to the replication's.
 	waitAll, respAll, wait, resp histogram
-	unitWait, unitResp           [][nPercentiles]float64
+	units                        []unitTimes
+	keepUnits                    bool
 	unit                         int   // the current unit
 	unitEnd                      int   // its end: the first batch of the next unit
 	recorded                     int64 // jobs recorded by record
@@ -40,6 +41,10 @@ type metrics struct {
 	after  []int32 // after[b]: the first non-empty batch after b (the last if none)
 	jobsIn []int64 // jobsIn[b]: jobs in a non-empty batch b (-1 for the last: never left)
 }
+
+// unitTimes are a unit's waiting and response times (histogram.compact;
+// no counts: no job).
+type unitTimes struct{ wait, resp histogram }
 
 // classSums are a batch's sums for one size class, one record, not three
 // arrays: a job updates one cache line after one bounds check.
@@ -58,21 +63,21 @@ func (m *metrics) column(f func(classSums) float64) []float64 {
 	return out
 }
 
-func newMetrics(classes, batches int, jobs int64) *metrics {
+// newMetrics measures jobs in batches; atoms are the response times of
+// positive probability (responseAtoms), which the quantiles resolve;
+// keepUnits keeps each unit's times (the interval's units are batches).
+func newMetrics(classes, batches int, jobs int64, atoms []float64, keepUnits bool) *metrics {
 	n := batches * classes
 	m := &metrics{
 		classes: classes, batches: batches,
 		sums:    make([]classSums, n),
 		handout: make([]float64, batches), bound: make([]int64, batches+2),
 		waitAll: newHistogram(), respAll: newHistogram(), wait: newHistogram(), resp: newHistogram(),
-		unitEnd: fineFactor,
+		unitEnd: fineFactor, keepUnits: keepUnits,
 	}
-	units := (batches + fineFactor - 1) / fineFactor
-	m.unitWait, m.unitResp = make([][nPercentiles]float64, units), make([][nPercentiles]float64, units)
-	for u := range units {
-		for i := range nPercentiles {
-			m.unitWait[u][i], m.unitResp[u][i] = math.NaN(), math.NaN()
-		}
+	m.respAll.atoms, m.resp.atoms = atoms, atoms
+	if keepUnits {
+		m.units = make([]unitTimes, (batches+fineFactor-1)/fineFactor)
 	}
 	for b := range batches + 1 {
 		m.bound[b] = int64(b) * jobs / int64(batches)
@@ -98,12 +103,25 @@ func (m *metrics) clone() *metrics {
 	c.sums, c.handout = slices.Clone(m.sums), slices.Clone(m.handout)
 	c.row, c.hand = c.sums[c.b*c.classes:][:c.classes], &c.handout[c.b]
 	c.waitAll.counts, c.respAll.counts = slices.Clone(m.waitAll.counts), slices.Clone(m.respAll.counts)
-	c.unitWait, c.unitResp = slices.Clone(m.unitWait), slices.Clone(m.unitResp)
+	c.units = make([]unitTimes, len(m.units))
+	for u, t := range m.units {
+		c.units[u] = unitTimes{full(t.wait), full(t.resp)}
+	}
 	return &c
 }
 
+// full is a histogram to merge others into, holding h's counts.
+func full(h histogram) histogram {
+	out := newHistogram()
+	out.atoms = h.atoms
+	if h.counts != nil {
+		out.merge(h)
+	}
+	return out
+}
+
 // add adds o's sums batch by batch (the same batches and classes), and
-// its units' quantiles (the caller divides their sums: ciReplications).
+// its units' times unit by unit (to a clone: ciReplications).
 func (m *metrics) add(o *metrics) {
 	for i, o := range o.sums {
 		s := &m.sums[i]
@@ -114,10 +132,10 @@ func (m *metrics) add(o *metrics) {
 	}
 	m.waitAll.merge(o.waitAll)
 	m.respAll.merge(o.respAll)
-	for u := range m.unitWait {
-		for i := range nPercentiles {
-			m.unitWait[u][i] += o.unitWait[u][i]
-			m.unitResp[u][i] += o.unitResp[u][i]
+	for u, t := range o.units {
+		if t.wait.counts != nil {
+			m.units[u].wait.merge(t.wait)
+			m.units[u].resp.merge(t.resp)
 		}
 	}
 }
@@ -199,15 +217,14 @@ func (m *metrics) record(seq int64, class int, w, r float64) {
 	m.resp.add(r)
 }
 
-// endUnit keeps the unit's quantiles, adds its histograms to the
+// endUnit keeps the unit's times (keepUnits), adds them to the
 // replication's and makes next current (-1: the end, histograms freed).
 func (m *metrics) endUnit(next int) {
 	if m.wait.counts == nil {
 		return // ended
 	}
-	if m.unit >= 0 && m.unit < len(m.unitWait) && m.wait.count() > 0 {
-		m.wait.quantiles(percentileProbs, m.unitWait[m.unit][:])
-		m.resp.quantiles(percentileProbs, m.unitResp[m.unit][:])
+	if m.unit >= 0 && m.unit < len(m.units) && m.wait.count() > 0 {
+		m.units[m.unit] = unitTimes{m.wait.compact(), m.resp.compact()}
 	}
 	m.waitAll.merge(m.wait)
 	m.respAll.merge(m.resp)

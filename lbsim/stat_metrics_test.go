@@ -9,7 +9,7 @@ func TestMetricsBatches(t *testing.T) {
 		jobs    int64
 		batches int
 	}{{100, 20}, {7, 3}, {1, 2}, {2_000_003, 20}} {
-		seq, rnd := newMetrics(2, tc.batches, tc.jobs), newMetrics(2, tc.batches, tc.jobs)
+		seq, rnd := newMetrics(2, tc.batches, tc.jobs, nil, true), newMetrics(2, tc.batches, tc.jobs, nil, true)
 		for i := range tc.jobs {
 			seq.recordNext(int(i%2), 1, 2, int(i))
 			seq.recordHandoutLast(1)

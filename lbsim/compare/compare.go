@@ -87,7 +87,7 @@ type Comparison struct {
 	Diff              float64 `json:"diff"`
 	DiffCI95          float64 `json:"diff_ci95"`          // paired
 	UnpairedDiffCI95  float64 `json:"unpaired_diff_ci95"` // as if independent
-	Ratio             float64 `json:"ratio"`
+	Ratio             float64 `json:"ratio"`              // NaN when B's value is 0
 	RatioCI95         float64 `json:"ratio_ci95"`
 	UnpairedRatioCI95 float64 `json:"unpaired_ratio_ci95"`
 	// ExactDiff is exact(A) - exact(B) when theory knows both exactly, else NaN.
@@ -148,7 +148,11 @@ func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 		ExactDiff: math.NaN(), Pairs: len(ua), Units: "replications",
 		Warnings: strings.Join(slices.DeleteFunc([]string{ruleList(a), ruleList(b)}, func(s string) bool { return s == "" }), "; "),
 	}
-	if a.Reps == 1 {
+	batches := a.Reps == 1
+	if a.CIMethod != "" { // a trace's replays summed are batches too
+		batches = !strings.HasPrefix(a.CIMethod, "replications")
+	}
+	if batches {
 		c.Units = "batch means"
 		if !strings.HasPrefix(metric, "mean_") {
 			c.Units = "batch quantiles"
@@ -161,9 +165,12 @@ func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 	}
 	c.DiffCI95 = lbsim.MeanCI95(d).CI95
 	c.RatioCI95 = lbsim.MeanCI95(e).CI95 / math.Abs(mB)
+	if mB == 0 { // B's median wait of 0, no job waited: no ratio
+		c.Ratio, c.RatioCI95, c.UnpairedRatioCI95 = math.NaN(), math.NaN(), math.NaN()
+	}
 	if math.IsNaN(hA) || math.IsNaN(hB) {
-		// A quantile with too few jobs beyond it in a unit has no interval
-		// (lbsim.Quantiles); neither have its differences.
+		// A percentile without an interval (lbsim.Quantiles, the runs'
+		// percentile-no-ci warning): none for its differences either.
 		c.DiffCI95, c.RatioCI95 = math.NaN(), math.NaN()
 	}
 	return c, nil

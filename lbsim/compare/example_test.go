@@ -34,5 +34,5 @@ func ExampleResultsOn() {
 	}
 	fmt.Printf("%s - %s, %s: %.3f ± %.3f paired (± %.3f unpaired), exact %.3f\n",
 		c.A, c.B, c.Metric, c.Diff, c.DiffCI95, c.UnpairedDiffCI95, c.ExactDiff)
-	// Output: RND - RR, p99_response: 8.057 ± 0.907 paired (± 0.875 unpaired), exact 7.979
+	// Output: RND - RR, p99_response: 8.057 ± 0.907 paired (± 1.054 unpaired), exact 7.979
 }

@@ -133,15 +133,18 @@ func distinct(keys []string) (map[string]int, []int) {
 // half-width to two significant digits and the mean to the same decimal place:
 // digits beyond the CI's second are noise. 7612.3 ± 345.6 reads "7610 ± 350",
 // 0.41237 ± 0.0123 reads "0.412 ± 0.012". A NaN mean is Missing; a CI that is
-// NaN, infinite or not positive (an exact or deterministic value) leaves the
-// mean alone at 4 significant digits.
+// infinite or not positive (an exact or deterministic value) leaves the
+// mean alone at 4 significant digits, and a NaN one (no interval: a single
+// unit, or a percentile-no-ci warning) marks it: "805.4 (no CI)".
 func MeanCI(mean, ci float64) string {
 	switch {
 	case math.IsNaN(mean):
 		return Missing
 	case math.IsInf(mean, 0):
 		return fmt.Sprint(mean)
-	case math.IsNaN(ci) || math.IsInf(ci, 0) || ci <= 0:
+	case math.IsNaN(ci):
+		return fmt.Sprintf("%.4g", mean) + noCI
+	case math.IsInf(ci, 0) || ci <= 0:
 		return fmt.Sprintf("%.4g", mean)
 	}
 	// Decimal places that keep two significant digits of ci (negative: round
@@ -154,6 +157,9 @@ func MeanCI(mean, ci float64) string {
 	}
 	return fmt.Sprintf("%.0f ± %.0f", roundTo(mean, places), roundTo(ci, places))
 }
+
+// noCI marks a mean without an interval (MeanCI).
+const noCI = " (no CI)"
 
 // roundTo rounds x to the given number of decimal places (negative: to tens,
 // hundreds, ...).

@@ -23,7 +23,7 @@ func TestMeanCI(t *testing.T) {
 		{-2.345, 0.01, "-2.345 ± 0.010"},
 		{1234567, 25000, "1235000 ± 25000"},
 		{2.5, 0, "2.5"}, // deterministic: no CI
-		{2.5, math.NaN(), "2.5"},
+		{2.5, math.NaN(), "2.5 (no CI)"},
 		{math.NaN(), 1, Missing},
 	}
 	for _, tt := range tests {

@@ -104,7 +104,7 @@ const Missing = "—"
 // Float cells formatted to Precision significant digits (NaN and NA as
 // Missing), in a wrapper that scrolls a wide table horizontally. Numbers are
 // right aligned, text left aligned; a text column whose cells are all numbers,
-// "mean ± ci" or Missing counts as numbers. A number column K followed by
+// "mean ± ci", "mean (no CI)" or Missing counts as numbers. A number column K followed by
 // its half-widths K+[CISuffix] (as [Pivot] makes) is shown as one column K of
 // [MeanCI] texts. Numbers and labels stay on one line; see [Footnotes] for a
 // column of warnings. If df carries an error (df.Err), the result is a
@@ -287,7 +287,7 @@ func numberText(s string) bool {
 	if s == Missing || s == "" {
 		return true
 	}
-	for _, part := range strings.Split(s, " ± ") {
+	for _, part := range strings.Split(strings.TrimSuffix(s, noCI), " ± ") {
 		if _, err := strconv.ParseFloat(part, 64); err != nil {
 			return false
 		}

@@ -83,17 +83,28 @@ func comparisonText(c compare.Comparison, res []lbsim.Result) string {
 	}
 	name := strings.ReplaceAll(c.Metric, "_", " ") // mean wait, p99 response
 	if math.IsNaN(c.DiffCI95) && !math.IsNaN(c.Diff) && !strings.HasPrefix(c.Metric, "mean_") {
-		return fmt.Sprintf("%s - %s: %s difference %.6g, no 95%% CI: too few jobs beyond the quantile in a unit (%s; see go doc lbsim.Quantiles); run more jobs or replications\n",
+		s := fmt.Sprintf("%s - %s: %s difference %.6g, no 95%% CI: a run has no interval for it (%s; lbsim run on it says why); run more jobs\n",
 			c.A, c.B, name, c.Diff, unit)
+		return s + warningsText(res)
 	}
 	s := fmt.Sprintf("%s - %s: %s difference %.6g, paired 95%% CI ± %.3g (%s); unpaired ± %.3g (%s)\n",
 		c.A, c.B, name, c.Diff, c.DiffCI95, unit, c.UnpairedDiffCI95, wider)
-	s += fmt.Sprintf("%s / %s: ratio %.6g, paired 95%% CI ± %.3g; unpaired ± %.3g\n", c.A, c.B, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95)
+	if math.IsNaN(c.Ratio) {
+		s += fmt.Sprintf("%s / %s: no ratio, %s's %s is 0\n", c.A, c.B, c.B, name)
+	} else {
+		s += fmt.Sprintf("%s / %s: ratio %.6g, paired 95%% CI ± %.3g; unpaired ± %.3g\n", c.A, c.B, c.Ratio, c.RatioCI95, c.UnpairedRatioCI95)
+	}
 	if !math.IsNaN(c.ExactDiff) {
 		s += fmt.Sprintf("exact difference %.6g\n", c.ExactDiff)
 	}
 	s += fmt.Sprintf("%s: %s %s; %s: %s %s\n", c.A, name, lbsim.Estimate{Mean: c.MeanA, CI95: c.MeanACI95},
 		c.B, name, lbsim.Estimate{Mean: c.MeanB, CI95: c.MeanBCI95})
+	return s + warningsText(res)
+}
+
+// warningsText is the runs' warnings, a line each.
+func warningsText(res []lbsim.Result) string {
+	s := ""
 	for _, r := range res {
 		for _, w := range r.Warnings {
 			s += fmt.Sprintf("WARNING %s: %s\n", r.Label, w)
