@@ -399,7 +399,10 @@ func noCIText(r Result) string {
 	var b strings.Builder
 	for _, w := range whys {
 		fmt.Fprintf(&b, "    * %s: no interval: %s", strings.Join(which[w], " and "), w)
-		if l := longer[w]; l > 0 {
+		switch l := longer[w]; {
+		case l > 0 && r.Config.Trace != nil: // its replays are the same jobs again
+			fmt.Fprintf(&b, "; a trace about %.2g times longer would give one", l)
+		case l > 0:
 			fmt.Fprintf(&b, "; a run about %.2g times longer (-jobs %.2g) would give one", l, math.Ceil(l*float64(r.Config.jobs())))
 		}
 		b.WriteString("\n")

@@ -47,3 +47,38 @@ func TestTraceReplaysInterval(t *testing.T) {
 		t.Errorf("rnd:weights=speed on %d traces, 5 replays: %d intervals hold the exact %.5g, want >= %d", n, covered, exact, n*9/10)
 	}
 }
+
+// The replays of one trace under LWL are one run again: a percentile's
+// interval, or the reason it has none, is the same for one replay and for
+// five (the units count each of the trace's jobs once), where five replays
+// gave p99 an interval from copies and one gave none. The advice for a
+// trace's correlated batches does not ask for replications, which cannot
+// help (compare's label: TestCompareTraceUnits).
+func TestTraceReplaysPercentiles(t *testing.T) {
+	cfg := Config{Servers: 4, Policy: LeastLoaded{}, Trace: poissonTrace(200_000, 4*0.8, 5), Seed: 1}
+	one := run(t, cfg)
+	cfg.Reps = 5
+	five := run(t, cfg)
+	for _, q := range []struct {
+		name      string
+		one, five Quantiles
+	}{{"wait", one.WaitQuantiles, five.WaitQuantiles}, {"response", one.ResponseQuantiles, five.ResponseQuantiles}} {
+		for i, p := range percentiles {
+			a, b := q.one[i], q.five[i]
+			if a.Mean != b.Mean || math.IsNaN(a.CI95) != math.IsNaN(b.CI95) || !math.IsNaN(a.CI95) && math.Abs(a.CI95-b.CI95) > 1e-12*a.CI95 {
+				t.Errorf("LWL on a trace, %s %s: one replay %v, five %v: want the same", p.Name, q.name, a, b)
+			}
+		}
+	}
+	t.Logf("LWL on a trace: p99 wait %v (one replay), %v (five)", one.WaitQuantiles[2], five.WaitQuantiles[2])
+	if len(one.noCI) != len(five.noCI) {
+		t.Errorf("reasons for no interval: one replay %v, five %v", one.noCI, five.noCI)
+	}
+	if !strings.Contains(five.String(), "a trace about") && len(five.noCI) > 0 {
+		t.Errorf("a trace's summary should ask for a longer trace, not run: %s", five)
+	}
+	d := &diagnosis{cfg: &cfg}
+	if advice := d.independentBatches(3); strings.Contains(advice, "-reps") {
+		t.Errorf("advice for a trace's correlated batches: %q asks for replications", advice)
+	}
+}

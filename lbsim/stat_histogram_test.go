@@ -133,3 +133,57 @@ func (h *histogram) quantile(q float64) float64 {
 	h.quantiles([]float64{q}, out[:])
 	return out[0]
 }
+
+// A bin that holds an atom reports the atom, not a point interpolated across
+// the bin (1/64 of an octave): 60% of the values exactly at a, the rest
+// spread evenly over [1, 3). The atom sits at a bin's bottom (1), inside one
+// (1.005), and is not taken for one where the values around it are smooth.
+// below is quantiles' inverse.
+func TestHistogramAtoms(t *testing.T) {
+	for _, a := range []float64{1, 1.005, 2.5} {
+		h := newHistogram()
+		h.atoms = []float64{0.5, a, 7}
+		for range 6000 {
+			h.add(a)
+		}
+		for i := range 4000 {
+			h.add(1 + 2*(float64(i)+0.5)/4000)
+		}
+		// Below a: the smooth part, 2000 per unit of x from 1; then 6000 at a.
+		smoothBelow := 2000 * (a - 1) / 10000
+		for _, p := range []float64{smoothBelow + 0.01, smoothBelow + 0.3, smoothBelow + 0.59} {
+			if got := h.quantile(p); got != a {
+				t.Errorf("atom %v: quantile(%v) = %v, want the atom", a, p, got)
+			}
+		}
+		// Off the atom's mass: the smooth part, within 0.5% of its quantile
+		// (x with 2000 (x - 1), plus 6000 from a, = p 10000).
+		for _, p := range []float64{0.05, 0.95} {
+			want, n := a, p*10000
+			switch {
+			case n < 2000*(a-1):
+				want = 1 + n/2000
+			case n > 2000*(a-1)+6000:
+				want = 1 + (n-6000)/2000
+			}
+			if got := h.quantile(p); math.Abs(got-want) > 0.005*want {
+				t.Errorf("atom %v: quantile(%v) = %v, want %v", a, p, got, want)
+			}
+		}
+		if got := h.below(a); math.Abs(got-(6000+2000*(a-1))) > 2000*a/64+1 {
+			t.Errorf("atom %v: below(atom) = %v, want %v", a, got, 6000+2000*(a-1))
+		}
+	}
+	// No atom in the data: an atom the law allows but the values do not
+	// hold changes a quantile by less than the bin's width.
+	h, plain := newHistogram(), newHistogram()
+	h.atoms = []float64{1.5}
+	for i := range 10000 {
+		x := 1 + 2*(float64(i)+0.5)/10000
+		h.add(x)
+		plain.add(x)
+	}
+	if got, want := h.quantile(0.25), plain.quantile(0.25); math.Abs(got-want) > 1.5/64 {
+		t.Errorf("no mass at the atom: quantile(0.25) = %v, without atoms %v", got, want)
+	}
+}

@@ -3,10 +3,13 @@ package lbsim_test
 import (
 	"fmt"
 	"math"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/compare"
 )
 
 // mm1Quantiles are the exact quantiles at p of M/M/1 with service rate 1
@@ -120,4 +123,119 @@ func TestPercentilesMG1(t *testing.T) {
 			}
 		}
 	}
+}
+
+// At an atom of the response time (a job that does not wait is served in
+// exactly x/mu) the percentiles are the atom: det:x=1 at load 0.001 has
+// every response at least 1 and a mean of 1.0005, so its p50, p90 and p99
+// are 1; under the course's two-point sizes (99.6% of size 1) at load 0.2 the median
+// response is 1 for RND and JSQ-2 alike. Interpolating within the atom's
+// bin gave 1.0078 ± 4e-7 and a difference of 0.0016 ± 8e-5 between equal
+// medians. Where both medians are 0, the ratio is not a number but none.
+func TestPercentilesAtAtoms(t *testing.T) {
+	r := run(t, lbsim.Config{Servers: 2, Load: 0.001, Sizes: lbsim.Deterministic{X0: 1}, Policy: lbsim.Random{}, Jobs: 200_000, Reps: 3, Seed: 1})
+	for i, p := range lbsim.Percentiles()[:3] {
+		if got := r.ResponseQuantiles[i]; got.Mean != 1 || !(got.CI95 >= 0) {
+			t.Errorf("det:x=1, load 0.001: %s response %v, want 1 (the atom) with an interval", p.Name, got)
+		}
+	}
+	tp := lbsim.TwoPoint{Xm: 1, XM: 1000, P: math.Pow(1000, -0.8), Beta: 0.8} // the course's law, P(X = XM) = XM^-beta
+	var rows []lbsim.Row
+	for _, pol := range []lbsim.Policy{lbsim.Random{}, lbsim.JSQ{D: 2}} {
+		rows = append(rows, lbsim.NewRow(run(t, lbsim.Config{Servers: 10, Load: 0.2, Sizes: tp, Policy: pol, Jobs: 200_000, Reps: 5, Seed: 1})))
+	}
+	c, err := compare.RowsOn(rows[0], rows[1], "p50_response")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.MeanA != 1 || c.MeanB != 1 || math.Abs(c.Diff) > c.DiffCI95 || c.Ratio != 1 {
+		t.Errorf("two-point medians: RND %v, JSQ-2 %v, difference %v ± %v, ratio %v: want both 1, no difference", c.MeanA, c.MeanB, c.Diff, c.DiffCI95, c.Ratio)
+	}
+	if c, err := compare.RowsOn(rows[0], rows[1], "p50_wait"); err != nil || c.MeanB != 0 || !math.IsNaN(c.Ratio) {
+		t.Errorf("medians of 0: ratio %v (B %v, %v), want none (NaN)", c.Ratio, c.MeanB, err)
+	}
+}
+
+// The percentiles' intervals that are given, and carry no warning that
+// speaks of them, hold the exact value in at least 90% of the runs of the
+// families the audit of issue 49 found wanting (100 seeds there; 40 or 60
+// here, fixed): heavy H2 tails in one long replication and in ten short
+// ones, exponential sizes at 200 jobs beyond p99 per batch, M/M/4 under LWL.
+// Sectioning the units' own quantiles covered p99.9 in 41 of 99 runs and
+// p99 in 78 (H2), p99 in 81 of 100 (exponential): the units' quantiles
+// hang on the few long excursions each met. Where a run holds fewer than
+// 16 excursions beyond a quantile it gives none: p99.9 here. Each family
+// also gives p99 an interval in most runs, so that coverage is not won by
+// giving none.
+func TestPercentileCoverage(t *testing.T) {
+	if testing.Short() {
+		t.Skip("coverage of percentile intervals: seconds of simulation")
+	}
+	h2 := must(lbsim.NewH2Balanced(1, 30))
+	type family struct {
+		name    string
+		cfg     lbsim.Config
+		seeds   int
+		metrics []string
+	}
+	for _, f := range []family{
+		{"RND K=2 H2 SCV 30 load 0.9, 4e6 jobs", lbsim.Config{Servers: 2, Load: 0.9, Sizes: h2, Policy: lbsim.Random{}, Jobs: 4_000_000}, 40, []string{"p99_wait", "p999_wait", "p99_response"}},
+		{"RND K=2 H2 SCV 30 load 0.9, 10 x 4e5 jobs", lbsim.Config{Servers: 2, Load: 0.9, Sizes: h2, Policy: lbsim.Random{}, Jobs: 400_000, Reps: 10}, 40, []string{"p99_wait", "p999_wait"}},
+		{"RND K=4 exp load 0.9, 4e5 jobs", lbsim.Config{Servers: 4, Load: 0.9, Sizes: exp1, Policy: lbsim.Random{}, Jobs: 400_000}, 100, []string{"p90_wait", "p99_wait", "p99_response"}},
+		{"LWL K=4 exp load 0.9 (M/M/4), 4e5 jobs", lbsim.Config{Servers: 4, Load: 0.9, Sizes: exp1, Policy: lbsim.LeastLoaded{}, Jobs: 400_000}, 100, []string{"p50_wait", "p90_wait", "p99_wait", "p99_response"}},
+	} {
+		results := make([]lbsim.Result, f.seeds)
+		var wg sync.WaitGroup
+		next := make(chan int)
+		for range runtime.GOMAXPROCS(0) {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				for s := range next {
+					cfg := f.cfg
+					cfg.Seed, cfg.Workers = uint64(s+1), 1
+					results[s] = run(t, cfg)
+				}
+			}()
+		}
+		for s := range f.seeds {
+			next <- s
+		}
+		close(next)
+		wg.Wait()
+		for _, m := range f.metrics {
+			given, covered := 0, 0
+			for _, r := range results {
+				row := lbsim.NewRow(r)
+				est, _, _ := row.Metric(m)
+				if math.IsNaN(est.CI95) || warned(r) {
+					continue
+				}
+				given++
+				if math.Abs(est.Mean-row.MetricExact(m)) <= est.CI95 {
+					covered++
+				}
+			}
+			cov := float64(covered) / float64(given)
+			t.Logf("%s: %s interval in %d of %d runs, covering %d (%.2f)", f.name, m, given, f.seeds, covered, cov)
+			if given > 0 && cov < 0.90 {
+				t.Errorf("%s: %s: %d of %d intervals cover the exact %.6g: coverage %.2f < 0.90", f.name, m, covered, given, lbsim.NewRow(results[0]).MetricExact(m), cov)
+			}
+			if strings.HasPrefix(m, "p99_") && given < f.seeds*3/4 {
+				t.Errorf("%s: %s has an interval in %d of %d runs, want most", f.name, m, given, f.seeds)
+			}
+		}
+	}
+}
+
+// warned says whether a rule blind to theory warned of the run: any but
+// exact-outside-ci, which only a known exact value can raise (what a
+// configuration without one would show).
+func warned(r lbsim.Result) bool {
+	for _, w := range r.Warnings {
+		if w.Rule != lbsim.RuleExactOutsideCI {
+			return true
+		}
+	}
+	return false
 }

@@ -254,3 +254,29 @@ func TestCompareUnknownMetric(t *testing.T) {
 		t.Errorf("ByLoadOn with p97_wait: %v", err)
 	}
 }
+
+// Replays of a trace are summed into the batches of one run (lbsim's
+// CIMethod says so): compare calls its units batch means, not the
+// replications it was given.
+func TestCompareTraceUnits(t *testing.T) {
+	tr := lbsim.Trace{}
+	for i := range 20_000 {
+		tr.Times = append(tr.Times, float64(i)*0.4)
+		tr.Sizes = append(tr.Sizes, float64(1+i%3)*0.5)
+	}
+	var rows []lbsim.Row
+	for _, p := range []lbsim.Policy{lbsim.RoundRobin{}, lbsim.LeastLoaded{}} {
+		r, err := lbsim.Run(lbsim.Config{Servers: 2, Policy: p, Trace: &tr, Reps: 5, Seed: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		rows = append(rows, lbsim.NewRow(r))
+	}
+	c, err := compare.Rows(rows[0], rows[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Units != "batch means" {
+		t.Errorf("a trace's 5 replays (%s): units %q, want batch means", rows[0].CIMethod, c.Units)
+	}
+}
