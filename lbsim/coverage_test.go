@@ -195,8 +195,8 @@ func coverageFamilies(t testing.TB) []covFamily {
 				Cfg: Config{Servers: 4, Load: rho, Sizes: exp, Policy: Random{}}}, 5, 1)
 		}
 	}
-	// The tail's intervals where they are given (tailJobs beyond the
-	// quantile in a unit): 10 times the jobs.
+	// The tail's intervals where they are given (16 excursions of the
+	// queues beyond the quantile, Quantiles): 10 times the jobs.
 	addFamily(covFamily{Name: "pct long: p99_response RND K=4 exp rho=0.9 1e6 jobs", Metric: "p99_response",
 		Cfg: Config{Servers: 4, Load: 0.9, Sizes: exp, Policy: Random{}, Jobs: 10 * coverageJobs}}, 1)
 	addFamily(covFamily{Name: "pct long: p999_response RND K=4 exp rho=0.9 1e6 jobs", Metric: "p999_response",
@@ -270,7 +270,7 @@ func runCoverageOne(cfg Config, reps []replication, exact float64, metric string
 			return covRun{}, err
 		}
 		out.Mean, out.CI, out.Exact = e.Mean, e.CI95, row.MetricExact(metric)
-		if math.IsNaN(e.CI95) { // no interval: too few jobs beyond the quantile (tailJobs)
+		if math.IsNaN(e.CI95) { // no interval: too few excursions beyond the quantile (Quantiles)
 			out.Rules = append(out.Rules, "no-interval")
 		}
 		if math.IsNaN(out.Exact) {

@@ -86,7 +86,11 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 		s.srv.countOwners(cfg.dispatchers())
 	}
 	classes := max(1, len(cfg.classes()))
-	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs(), responseAtoms(cfg), cfg.reps() == 1 || cfg.Trace != nil)
+	// Replication 0 keeps its batches' times, whatever Reps: alone, its
+	// batches are the percentiles' units (and a replication's numbers never
+	// depend on how many others there are); a trace's replays all do, to be
+	// merged batch by batch.
+	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs(), responseAtoms(cfg), rep == 0 || cfg.Trace != nil)
 	if cfg.ControlVariates && cfg.Trace == nil {
 		s.ctl = newControlSums(s.m, cfg.Warmup)
 	}
