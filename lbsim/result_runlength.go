@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"fmt"
 	"math"
 )
 
@@ -17,12 +18,16 @@ import (
 // every few jobs, from looking slow. Two consequences, each a warning:
 //
 //   - RuleInitialTransient: a replication of n jobs per server is biased
-//     low by about tau/n (first order; exp(-w/tau) less after a warm-up of
-//     w jobs). Past a quarter of the relative half-width, the interval
-//     misses more often than it says, and more replications only narrow it.
+//     low by about tau/n (first order; after a warm-up of w jobs the share
+//     transientLeft(w/tau) of it, which falls far slower than
+//     exp(-w/tau)). Past a quarter of the relative half-width, the
+//     interval misses more often than it says, and more replications only
+//     narrow it.
 //   - RuleCorrelatedBatches, with one replication: batches of n/B jobs per
 //     server with a batch index n/B / (2 tau) below 6 (shorter than 12
-//     relaxation times) are correlated, and the interval too narrow.
+//     relaxation times; tau stretched by batchStretch for laws heavier
+//     than the exponential in their third moment) are correlated, and the
+//     interval too narrow.
 //
 // Both thresholds come from a coverage study of 8,000 runs on 40 families
 // with exact values (coverage_test.go, families held out of the choice):
@@ -79,7 +84,7 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 	}
 	b := float64(cfg.ciBatches())
 	desc := describe(cfg.Policy, cfg)
-	var weight, bias, perBatch, tau, rho, share float64
+	var weight, cold, bias, perBatch, tau, rho, share float64
 	for _, q := range loadClasses(qs) { // alike servers relax alike: once a class
 		if q.share == 0 {
 			continue // no job comes
@@ -90,7 +95,8 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 		ca2 := gapSCV(&desc, c0, q.serverLoad)
 		w := float64(q.n) * q.share * q.metric(ca2, d.resp)
 		t := q.relaxation(ca2)
-		bias += w * t / (n * q.share) * math.Exp(-warm*q.share/t)
+		cold += w * t / (n * q.share)
+		bias += w * t / (n * q.share) * transientLeft(warm*q.share/t)
 		perBatch += w * t / (n * q.share / b)
 		weight += w
 		if t > tau {
@@ -100,21 +106,34 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 	if !(weight > 0) {
 		return false
 	}
-	bias, perBatch = bias/weight, perBatch/weight
+	cold, bias, perBatch = cold/weight, bias/weight, perBatch/weight*batchStretch(cfg)
+	// The warm-up that would bring the bias below target, from empty.
+	warmup := func(target float64) string {
+		w := warmupFor(tau, share, cold, target)
+		if cfg.WarmupAuto { // a number the flag takes: 2 significant digits, up
+			p := math.Pow(10, math.Floor(math.Log10(w))-1)
+			return fmt.Sprintf("use a longer warm-up (-warmup %.0f; the automatic one cut %.2g jobs a replication)", math.Ceil(w/p)*p, warm)
+		}
+		return fmt.Sprintf("use a warm-up (-warmup auto, or about %.2g jobs)", w)
+	}
+	first := "tau/n, first order"
+	if warm > 0 {
+		first = fmt.Sprintf("tau/n, first order, after a warm-up of %.2g jobs", warm)
+	}
 	rel := metric.CI95 / math.Abs(metric.Mean)
 	if !(rel > 0) && bias > noIntervalBias {
 		// No interval shows the bias (one batch, or every job alike): it is
 		// stated alone, with the jobs that bring it below noIntervalBias.
-		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), and the interval (none, or of width 0) cannot show it; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
-			queue, rho, tau, 100*bias, math.Ceil(3*tau/share), math.Ceil(n*bias/noIntervalBias))
+		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (%s), and the interval (none, or of width 0) cannot show it; %s or about %.2g jobs per replication",
+			queue, rho, tau, 100*bias, first, warmup(noIntervalBias), math.Ceil(n*bias/noIntervalBias))
 		return false
 	}
 	if metric.CI95 > 0 && bias > transientShare*rel {
 		// Jobs per replication for bias <= transientShare rel, with rel
 		// shrinking as 1/sqrt(n): n' = n (bias / (transientShare rel))^2.
 		need := n * (bias / (transientShare * rel)) * (bias / (transientShare * rel))
-		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (tau/n, first order), over a quarter of the ±%.2g%% half-width; use a warm-up (-warmup auto, or about %.2g jobs) or about %.2g jobs per replication",
-			queue, rho, tau, 100*bias, 100*rel, math.Ceil(3*tau/share), need)
+		d.add(RuleInitialTransient, "started empty, %s %.3g relaxes in about %.3g jobs (tau): the mean is biased low by about %.2g%% (%s), over a quarter of the ±%.2g%% half-width; %s or about %.2g jobs per replication",
+			queue, rho, tau, 100*bias, first, 100*rel, warmup(transientShare*rel), need)
 	}
 	if len(reps) == 1 && metric.CI95 > 0 && 1/perBatch < 2*minBatchRelaxations { // index n_batch/(2 tau) < minBatchRelaxations
 		d.add(RuleCorrelatedBatches, "the %d batch means of one replication are %.2g relaxation times (2 tau) of %s %.3g long, below %d: they are correlated and the interval is too narrow; %s",
@@ -122,6 +141,72 @@ func (d *diagnosis) runLength() (shortBatches bool) {
 		return true
 	}
 	return false
+}
+
+// transientLeft is the share of a queue's initial bias left after a
+// warm-up of x relaxation times (x = w/tau). Reflected Brownian motion
+// started empty approaches its mean as its first-moment cdf H1, 1 - H1(t)
+// = 2[(1+t) Phi^c(sqrt t) - sqrt t phi(sqrt t)] in its own time, where
+// H1's mean, 1/2, is tau (Abate and Whitt, "Transient behavior of
+// regulated Brownian motion", 1987): the bias left is 1 - H1 integrated
+// beyond the warm-up over its mean, 2 G(x/2) with
+//
+//	G(u) = (1 - 2u - u^2) Phi^c(sqrt u) + (1 + u) sqrt(u) phi(sqrt u)
+//
+// (G' = -(1 - H1), G(0) = 1/2). It falls off far slower than exp(-x):
+// 0.54 at x = 1, 0.22 at 3, 0.017 at 10 (exp(-x): 0.37, 0.05, 4.5e-5). A
+// study of 200 seeds (the note of issue 49) measured 0.49 and 0.15 of the
+// bias left for M/M/1 at 0.95 after x = 1.4 and 4.2, 0.58 and 0.28 for
+// M/H2/1 (SCV 10) at 0.9 after 1.1 and 3.4: exp(-x) said 0.25, 0.016,
+// 0.33 and 0.034.
+func transientLeft(x float64) float64 {
+	if x <= 0 {
+		return 1
+	}
+	if x > 80 {
+		return 0 // below 1e-16
+	}
+	u := x / 2
+	r := math.Sqrt(u)
+	tail := math.Erfc(r/math.Sqrt2) / 2
+	phi := math.Exp(-u/2) / math.Sqrt(2*math.Pi)
+	return max(0, 2*((1-2*u-u*u)*tail+(1+u)*r*phi))
+}
+
+// warmupFor is the warm-up, in jobs, that leaves a queue's initial bias
+// (bias without one) below target: tau/share jobs per relaxation time of
+// the queue, which receives a share of them; x by bisection on
+// transientLeft, which falls from 1 at x = 0.
+func warmupFor(tau, share, bias, target float64) float64 {
+	lo, hi := 0.0, 80.0
+	for range 60 {
+		if mid := (lo + hi) / 2; bias*transientLeft(mid) > target {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	return math.Ceil(hi * tau / share)
+}
+
+// batchStretch is how much longer than tau the batch means stay
+// correlated, for the batch-length rule: the Brownian approximation sees
+// the sizes through E[X^2] only, but where the third moment ratio
+// k = E[X^3] E[X] / E[X^2]^2 exceeds the exponential's 1.5 the long jobs'
+// effects outlast tau. One replication of 1e6 jobs, RND K=2, 100 seeds:
+// H2 SCV 30 at 0.9 (batch index 10, k = 2.9) covered 0.84, at 2e6 jobs
+// 0.93; H2 SCV 10 at 0.95 (index 6.3, k = 2.7) 0.87, at 2e6 0.92, where
+// exponential sizes cover 0.94 from index 6. k/1.5 stretches tau by 1.9 and
+// 1.8: those runs warn, the longer ones do not. Never below 1: lighter
+// laws (deterministic, two-point, Erlang) keep the exponential's rule.
+func batchStretch(cfg *Config) float64 {
+	sizes := cfg.sizes()
+	m3, ok := lawThirdMoment(sizes)
+	m2 := sizes.SecondMoment()
+	if !ok || math.IsInf(m3, 0) || !(m2 > 0) {
+		return 1
+	}
+	return max(1, m3*sizes.Mean()/(m2*m2)/1.5)
 }
 
 // relaxingQueues are the queues whose relaxation sets the run length

@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -54,7 +55,11 @@ func TestWarmupAuto(t *testing.T) {
 		for _, w := range warm.WarmupJobs {
 			cut += w
 		}
-		if cut == 0 || len(warm.Warnings) > 0 || !cold.Warnings.Has(RuleExactOutsideCI) {
+		// MSER's cut leaves about 4.5% of the bias here (18.0-18.2 over
+		// seeds 1-4, against 19): initial-transient may still say so
+		// (transientLeft), nothing else may.
+		others := slices.DeleteFunc(slices.Clone(warm.Warnings), func(w Warning) bool { return w.Rule == RuleInitialTransient })
+		if cut == 0 || len(others) > 0 || !cold.Warnings.Has(RuleExactOutsideCI) {
 			t.Errorf("seed %d: truncated %v jobs, warnings %v (cold: %v)", seed, warm.WarmupJobs, warm.Warnings, cold.Warnings)
 		}
 	}
