@@ -299,6 +299,9 @@ func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 	if string(raw) == "null" || json.Unmarshal(raw, &items) != nil || items == nil {
 		return fmt.Errorf(`need a list, e.g. [0.5, 0.9] or ["rnd", "rr"], got %s`, clipJSON(raw))
 	}
+	if len(items) == 0 { // it set the default silently, K = 50 for "servers": []
+		return fmt.Errorf("an empty list sets nothing: give at least one value, e.g. [%s], or leave the key out for the default", exampleJSON(f))
+	}
 	item := f.kind
 	if item == kindList {
 		item = kindFloat
@@ -318,6 +321,20 @@ func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 		texts = f.items(strings.Join(texts, ","))
 	}
 	return f.ops.axis.set(g, texts)
+}
+
+// exampleJSON is f's default as one JSON list item ("live" quoted, 0.5 not),
+// or a placeholder where it has none.
+func exampleJSON(f *Field) string {
+	d := f.Default
+	switch {
+	case d == "":
+		return "..."
+	case f.kind == kindText:
+		b, _ := json.Marshal(d)
+		return string(b)
+	}
+	return d
 }
 
 // jsonText is one JSON value of kind k as the command line's text.

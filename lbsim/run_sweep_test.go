@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 )
 
@@ -114,5 +115,23 @@ func TestDispatchersAxis(t *testing.T) {
 	}
 	if res[0].Wait.Mean == res[2].Wait.Mean {
 		t.Errorf("jiq at M=1 and M=4 give the same wait %v", res[0].Wait.Mean)
+	}
+}
+
+// Every key of a sweep file refuses an empty list, with one message: it
+// set the key's default silently ("servers": [] ran K = 50). A key that is
+// not a list (jobs, seed) refuses it as any list.
+func TestSweepFileEmptyList(t *testing.T) {
+	for _, key := range specKeys() {
+		var g Grid
+		_, err := g.ReadJSON([]byte(`{"` + key + `": []}`))
+		if err == nil {
+			t.Errorf("%q: []: accepted", key)
+			continue
+		}
+		f, _ := fieldNamed(key)
+		if list := f.kind == kindList || f.ops.axis != nil; list && !strings.Contains(err.Error(), "an empty list sets nothing") {
+			t.Errorf("%q: []: %v, want the empty list refused as such", key, err)
+		}
 	}
 }
