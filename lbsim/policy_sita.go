@@ -125,8 +125,12 @@ func (p SITA) check() error {
 	case len(p.Cuts) == 0:
 		return fmt.Errorf("sita: no cutoffs given: need at least one, e.g. sita:cuts=10,servers=20/80")
 	case len(p.Servers) != len(p.Cuts)+1:
-		return fmt.Errorf("sita: %d cutoffs make %d groups, but servers lists %d: give one server count per group, e.g. servers=%s",
-			len(p.Cuts), len(p.Cuts)+1, len(p.Servers), strings.TrimSuffix(strings.Repeat("10/", len(p.Cuts)+1), "/"))
+		cutoffs := fmt.Sprintf("%d cutoffs make", len(p.Cuts))
+		if len(p.Cuts) == 1 {
+			cutoffs = "1 cutoff makes"
+		}
+		return fmt.Errorf("sita: %s %d groups, but servers lists %d: give one server count per group, e.g. servers=%s",
+			cutoffs, len(p.Cuts)+1, len(p.Servers), strings.TrimSuffix(strings.Repeat("10/", len(p.Cuts)+1), "/"))
 	}
 	for i, x := range p.Cuts {
 		switch {

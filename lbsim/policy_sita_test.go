@@ -212,7 +212,7 @@ func TestSITAGroupsErrors(t *testing.T) {
 		{"sita:cuts=1/1,servers=3/3/4", "not larger than the one before it"},
 		{"sita:cuts=0/1,servers=3/3/4", "cutoffs > 0"},
 		{"sita:cuts=-1,servers=5/5", "cutoffs > 0"},
-		{"sita:cuts=1,servers=3/3/4", "1 cutoffs make 2 groups, but servers lists 3"},
+		{"sita:cuts=1,servers=3/3/4", "1 cutoff makes 2 groups, but servers lists 3"},
 		{"sita:cuts=1/2,servers=5/5", "2 cutoffs make 3 groups, but servers lists 2"},
 		{"sita:cuts=1,servers=0/10", "group 1 has 0 servers: need a whole number in 1.."},
 		{"sita:cuts=1,servers=2.5/7.5", "group 1 has 2.5 servers: need a whole number"},

@@ -282,7 +282,7 @@ func specKeys() []string {
 // list of numbers or its command-line text ("5@2,5@1"); else one value.
 func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 	if f.kind != kindList && (f.ops.axis == nil || !bytes.HasPrefix(bytes.TrimSpace(raw), []byte("["))) {
-		text, err := jsonText(f.kind, raw)
+		text, err := jsonText(f.kind, raw, exampleJSON(f))
 		if err != nil {
 			return err
 		}
@@ -308,7 +308,7 @@ func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 	}
 	texts := make([]string, len(items))
 	for i, it := range items {
-		t, err := jsonText(item, it)
+		t, err := jsonText(item, it, exampleJSON(f))
 		if err != nil {
 			return fmt.Errorf("item %d: %v", i+1, err)
 		}
@@ -323,13 +323,15 @@ func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 	return f.ops.axis.set(g, texts)
 }
 
-// exampleJSON is f's default as one JSON list item ("live" quoted, 0.5 not),
-// or a placeholder where it has none.
+// exampleJSON is f's default as one JSON value ("live" quoted, 0.5 not),
+// or for a field without one (trace, dispatcher_weights) an example.
 func exampleJSON(f *Field) string {
 	d := f.Default
 	switch {
-	case d == "":
-		return "..."
+	case d == "" && f.kind == kindList: // dispatcher_weights
+		return "2, 1"
+	case d == "": // trace
+		return `"data/trace1.csv"`
 	case f.kind == kindText:
 		b, _ := json.Marshal(d)
 		return string(b)
@@ -337,8 +339,9 @@ func exampleJSON(f *Field) string {
 	return d
 }
 
-// jsonText is one JSON value of kind k as the command line's text.
-func jsonText(k kind, raw json.RawMessage) (string, error) {
+// jsonText is one JSON value of kind k as the command line's text; a
+// string's example names the field's own (exampleJSON).
+func jsonText(k kind, raw json.RawMessage, example string) (string, error) {
 	text := string(raw)
 	switch {
 	case text == "null":
@@ -350,7 +353,7 @@ func jsonText(k kind, raw json.RawMessage) (string, error) {
 	case k == kindText:
 		var s string
 		if json.Unmarshal(raw, &s) != nil {
-			return "", fmt.Errorf(`need a string, e.g. "poisson", got %s`, clipJSON(raw))
+			return "", fmt.Errorf(`need a string, e.g. %s, got %s`, example, clipJSON(raw))
 		}
 		return s, nil
 	case text == "" || strings.IndexByte("-0123456789", text[0]) < 0:

@@ -134,4 +134,9 @@ func TestSweepFileEmptyList(t *testing.T) {
 			t.Errorf("%q: []: %v, want the empty list refused as such", key, err)
 		}
 	}
+	// A string key's example is its own: a trace is not "poisson".
+	var g Grid
+	if _, err := g.ReadJSON([]byte(`{"trace": 5}`)); err == nil || !strings.Contains(err.Error(), `e.g. "data/trace1.csv"`) {
+		t.Errorf(`"trace": 5: %v, want a trace file as the example`, err)
+	}
 }
