@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -38,22 +37,17 @@ const parseMagic = "lbsim parsed v1\n"
 // for two parses), what the file, for a folder's error.
 func parseFile(path, kind, what string, ncols int, parse func(r io.Reader) ([][]float64, error)) ([][]float64, [32]byte, error) {
 	var sum [32]byte
-	// Not os.Open: a FIFO with no writer would block it for ever, and a
-	// device would never end (files.OpenRegular opens without blocking).
-	f, err := files.OpenRegular(path, os.O_RDONLY, 0)
+	f, err := os.Open(path)
 	if err != nil {
-		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
-			return nil, sum, fmt.Errorf("%s is a folder: give %s in it, e.g. %s", path, what, filepath.Join(path, "jobs.csv"))
-		}
-		if errors.Is(err, files.ErrNotRegular) {
-			return nil, sum, fmt.Errorf("%s %w; give the path of a file", what, err)
-		}
 		return nil, sum, err
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
 		return nil, sum, err
+	}
+	if st.IsDir() {
+		return nil, sum, fmt.Errorf("%s is a folder: give %s in it, e.g. %s", path, what, filepath.Join(path, "jobs.csv"))
 	}
 	entry := ""
 	if st.Mode().IsRegular() && st.Size() >= parseCacheMin && !parseCacheOff() {
