@@ -85,7 +85,7 @@ type Result struct {
 	// measured job: probes and replies, idle tokens, board refreshes.
 	MessagesPerJob float64
 
-	noCI []noCI // why a percentile has no interval (percentile-no-ci)
+	noCI []noCI // why a percentile has no interval, for the summary (quantilesText)
 }
 
 // Theory is the result's exact value, else its limit or bound, if any.

@@ -109,8 +109,7 @@ func excursions(beyond, tau float64, e []float64) float64 {
 	if tau > 0 {
 		return beyond / max(tau, 1)
 	}
-	est := MeanCI95(e)
-	m, v := est.Mean, 0.0
+	m, v := meanOf(e), 0.0
 	for _, x := range e {
 		v += (x - m) * (x - m) / float64(len(e)-1)
 	}
@@ -121,14 +120,12 @@ func excursions(beyond, tau float64, e []float64) float64 {
 }
 
 // noCI is why a percentile has no interval written q ± h (Quantiles): the
-// metric (p999_wait) and its value, the reason in brief for the summary's
-// line (in parentheses after the value), in full for a note below it ("":
-// none), and how many times longer a run would give one (0: unknown).
+// metric (p999_wait), the reason in brief for the summary's line (in
+// parentheses after the value), in full for a note below it ("": none),
+// and how many times longer a run would give one (0: unknown).
 type noCI struct {
-	metric     string
-	value      float64
-	short, why string
-	longer     float64
+	metric, short, why string
+	longer             float64
 }
 
 // sectioned are the pooled histogram's quantiles with their intervals
@@ -166,13 +163,13 @@ func sectioned(pooled *histogram, units []*histogram, copies, tau float64, side 
 		metric := p.Name + "_" + side
 		beyond := (float64(pooled.count()) - pooled.below(q)) / copies
 		if x := excursions(beyond, tau, e); x < minExcursions {
-			why = append(why, noCI{metric, q, "no CI: few excursions*", fmt.Sprintf(
+			why = append(why, noCI{metric, "no CI: few excursions*", fmt.Sprintf(
 				"the %.0f jobs beyond it came in about %.2g independent excursions of the queues (%d needed)", beyond, x, minExcursions), minExcursions / x})
 			continue
 		}
 		h := MeanCI95(f).CI95
 		if p.P+h >= 1 {
-			why = append(why, noCI{metric, q, "no CI: few jobs beyond*", fmt.Sprintf(
+			why = append(why, noCI{metric, "no CI: few jobs beyond*", fmt.Sprintf(
 				"its interval reaches beyond the longest %s measured", side), 0})
 			continue
 		}
@@ -181,7 +178,7 @@ func sectioned(pooled *histogram, units []*histogram, copies, tau float64, side 
 		half := max(q-ends[0], ends[1]-q)
 		if half > q {
 			// Not ± (it would reach below 0): its ends on its line.
-			why = append(why, noCI{metric, q, fmt.Sprintf("95%% CI %.2g to %.2g", ends[0], ends[1]), "", 0})
+			why = append(why, noCI{metric, fmt.Sprintf("95%% CI %.2g to %.2g", ends[0], ends[1]), "", 0})
 			continue
 		}
 		out[i].CI95 = half

@@ -169,8 +169,8 @@ func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 		c.Ratio, c.RatioCI95, c.UnpairedRatioCI95 = math.NaN(), math.NaN(), math.NaN()
 	}
 	if math.IsNaN(hA) || math.IsNaN(hB) {
-		// A percentile without an interval (lbsim.Quantiles, the runs'
-		// percentile-no-ci warning): none for its differences either.
+		// A percentile without an interval (lbsim.Quantiles; lbsim run
+		// says why): none for its differences either.
 		c.DiffCI95, c.RatioCI95 = math.NaN(), math.NaN()
 	}
 	return c, nil

@@ -135,7 +135,7 @@ func distinct(keys []string) (map[string]int, []int) {
 // 0.41237 ± 0.0123 reads "0.412 ± 0.012". A NaN mean is Missing; a CI that is
 // infinite or not positive (an exact or deterministic value) leaves the
 // mean alone at 4 significant digits, and a NaN one (no interval: a single
-// unit, or a percentile-no-ci warning) marks it: "805.4 (no CI)".
+// unit, or a percentile with too few excursions beyond it) marks it: "805.4 (no CI)".
 func MeanCI(mean, ci float64) string {
 	switch {
 	case math.IsNaN(mean):
