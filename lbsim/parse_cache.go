@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -37,22 +38,26 @@ const parseMagic = "lbsim parsed v1\n"
 // for two parses), what the file, for a folder's error.
 func parseFile(path, kind, what string, ncols int, parse func(r io.Reader) ([][]float64, error)) ([][]float64, [32]byte, error) {
 	var sum [32]byte
-	f, err := os.Open(path)
+	// Not os.Open: a FIFO with no writer would block it for ever, and a
+	// device would never end (files.OpenInput never waits).
+	r, f, st, err := files.OpenInput(path)
 	if err != nil {
+		if st, serr := os.Stat(path); serr == nil && st.IsDir() {
+			return nil, sum, fmt.Errorf("%s is a folder: give %s in it, e.g. %s", path, what, filepath.Join(path, "jobs.csv"))
+		}
+		if errors.Is(err, files.ErrNotRegular) {
+			return nil, sum, fmt.Errorf("%s %w; give the path of a file", what, err)
+		}
+		if errors.Is(err, files.ErrNoWriter) {
+			return nil, sum, fmt.Errorf("%s %w", what, err)
+		}
 		return nil, sum, err
 	}
 	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, sum, err
-	}
-	if st.IsDir() {
-		return nil, sum, fmt.Errorf("%s is a folder: give %s in it, e.g. %s", path, what, filepath.Join(path, "jobs.csv"))
-	}
 	entry := ""
 	if st.Mode().IsRegular() && st.Size() >= parseCacheMin && !parseCacheOff() {
 		h := sha256.New()
-		if _, err := io.Copy(h, f); err != nil {
+		if _, err := io.Copy(h, r); err != nil {
 			return nil, sum, err
 		}
 		h.Sum(sum[:0])
@@ -62,18 +67,18 @@ func parseFile(path, kind, what string, ncols int, parse func(r io.Reader) ([][]
 				return cols, sum, nil
 			}
 		}
-		if _, err := f.Seek(0, io.SeekStart); err != nil {
+		if _, err := r.(io.Seeker).Seek(0, io.SeekStart); err != nil {
 			return nil, sum, err
 		}
 	}
 	// The content's hash is taken as it is parsed: it names what was parsed
 	// even if the file changed since it was hashed above.
 	h := sha256.New()
-	cols, err := parse(io.TeeReader(f, h))
+	cols, err := parse(io.TeeReader(r, h))
 	if err != nil {
 		return nil, sum, err
 	}
-	io.Copy(h, f) // what parse left unread (nothing, after a whole parse)
+	io.Copy(h, r) // what parse left unread (nothing, after a whole parse)
 	var read [32]byte
 	h.Sum(read[:0])
 	if entry != "" && read == sum {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
@@ -50,6 +51,8 @@ func SizesFromFile(path string) (SizeFile, error) {
 	switch {
 	case parseErr != nil:
 		return SizeFile{}, fmt.Errorf("sizes file %s: %w", path, parseErr)
+	case errors.Is(err, files.ErrNotRegular), errors.Is(err, files.ErrNoWriter):
+		return SizeFile{}, err // names the size file already
 	case err != nil:
 		return SizeFile{}, fmt.Errorf("sizes file: %w", err)
 	}

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/perfeval/lbsim/lbsim/internal/files"
 	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
@@ -139,6 +140,8 @@ func LoadTrace(path string) (Trace, error) {
 	switch {
 	case parseErr != nil:
 		return Trace{}, fmt.Errorf("%s: %w", path, parseErr)
+	case errors.Is(err, files.ErrNotRegular), errors.Is(err, files.ErrNoWriter):
+		return Trace{}, err // names the trace file already
 	case err != nil:
 		return Trace{}, fmt.Errorf("trace: %w", err)
 	}

@@ -183,7 +183,9 @@ func TestBoundedReaders(t *testing.T) {
 		{[]string{"sweep", "-spec", fifo, "-id"}, "not a regular file"},
 		{[]string{"sweep", "-spec", "/dev/zero", "-id"}, "not a regular file"},
 		{[]string{"merge", shards}, "not a regular file"},
-		{[]string{"sweep", "-trace", "/dev/zero", "-id"}, "longer than 1 MiB"},
+		{[]string{"sweep", "-trace", "/dev/zero", "-id"}, "is a device, not a regular file"},
+		{[]string{"run", "-sizes", "file:" + fifo}, "no program writes to it"},
+		{[]string{"run", "-trace", fifo}, "no program writes to it"},
 	} {
 		done := make(chan string, 1)
 		go func() { _, e, _ := cli(tc.args...); done <- e }()

@@ -1,8 +1,10 @@
 package files
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"syscall"
@@ -58,4 +60,47 @@ func Kind(m fs.FileMode) string {
 		return "socket"
 	}
 	return "special file"
+}
+
+// ErrNoWriter marks a refusal of OpenInput: the path is a FIFO that no
+// program writes (a read would see end of file, or a blocking open wait
+// for ever).
+var ErrNoWriter = errors.New("no program writes to it")
+
+// OpenInput opens a user's data file for reading (a trace, a size file):
+// a regular file, or a pipe that a program writes (a trace piped on
+// /dev/stdin, a shell's <(...), a FIFO with its writer started). The open
+// is non-blocking, as OpenRegular's, and never waits: a folder, a device
+// (it would never end, or wait for a terminal) or a socket is refused with
+// ErrNotRegular, a FIFO without a writer with ErrNoWriter. A pipe is then
+// read through Go's poller, which waits for its data as a blocking read
+// would.
+func OpenInput(path string) (io.Reader, io.Closer, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+	case st.Mode().IsRegular():
+		return f, f, st, nil
+	case st.Mode()&fs.ModeNamedPipe == 0:
+		err = notRegular(path, st.Mode())
+	default:
+		// A FIFO's first read tells a writer (data, or a wait in the poller
+		// until data) from none (end of file at once: nothing will come).
+		first := make([]byte, 1)
+		n, rerr := f.Read(first)
+		switch {
+		case n == 1:
+			return io.MultiReader(bytes.NewReader(first), f), f, st, nil
+		case rerr == io.EOF:
+			err = fmt.Errorf("%s is a %s: %w; start the program that writes it first, or give a regular file", path, Kind(st.Mode()), ErrNoWriter)
+		default:
+			err = rerr
+		}
+	}
+	f.Close()
+	return nil, nil, nil, err
 }
