@@ -366,6 +366,18 @@ func (c *Config) classes() []SizeClass {
 	return lawClasses(c.sizes(), c.Servers)
 }
 
+// classCount is the number of classes the metrics sum apart (one if none).
+func (c *Config) classCount() int { return max(1, len(c.classes())) }
+
+// keepsUnits: replication rep keeps its batches' times. Replication 0 does,
+// whatever Reps: alone, its batches are the percentiles' units (and a
+// replication's numbers never depend on how many others there are); a
+// trace's replays all do, to be merged batch by batch.
+func (c *Config) keepsUnits(rep int) bool { return rep == 0 || c.Trace != nil }
+
+// samplesIn: replication rep records the time series (SampleEvery).
+func (c *Config) samplesIn(rep int) bool { return c.SampleEvery > 0 && rep == 0 }
+
 // SizeClasses are the size classes results are reported for (Result.Classes,
 // Reference.Classes), in order: the policy's (SITA's groups, at its cutoffs
 // for the law), else the size law's; nil when there are none.

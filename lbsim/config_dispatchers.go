@@ -75,3 +75,13 @@ func (c *Config) probeDispatchers(board bool) (m int, weights []float64, stagger
 	}
 	return m, weights, c.Stagger && board && m > 1
 }
+
+// indexesTold is the number of dispatchers told of each job sent
+// (dispatcherSet.sent): on a board (Refresh > 0) or under the own view the
+// sender only, live all M (each mirrors the servers).
+func (c *Config) indexesTold() int64 {
+	if c.Refresh > 0 || c.View == OwnView {
+		return 1
+	}
+	return int64(c.dispatchers())
+}

@@ -1,9 +1,15 @@
 package lbsim
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
+	"strings"
+	"unsafe"
+
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Limits on what one run may ask for. Each exists so that a hostile or
@@ -23,6 +29,7 @@ const (
 	maxServers = 10_000_000 // bounds K: job counts and indices are int32
 	maxReps    = 10_000     // each replication keeps its histogram until aggregated
 	maxBatches = 100_000    // batch means of one replication
+	maxSamples = 10_000_000 // points of the time series (SampleEvery)
 	// MaxMemory is the most memory (bytes) a configuration may need, by
 	// Validate's upper estimate before anything is allocated (memoryEstimate).
 	MaxMemory = 2 << 30
@@ -52,15 +59,7 @@ func (c *Config) checkBounds() error {
 		return fmt.Errorf("batches=%d exceeds the %d measured jobs: every batch needs at least one job; use -batches %d or fewer, or more jobs", c.Batches, n, max(n, 2))
 	}
 	if need := c.memoryEstimate(); need > memoryLimit {
-		many, lower := "", ""
-		if m := c.dispatchers(); m > 1 {
-			many, lower = fmt.Sprintf(", M=%d dispatchers", m), " M,"
-			if own := c.dispatcherBytes(); own >= int64(c.Servers) {
-				many += fmt.Sprintf(" with %s of their own each (%s)", bytesText(own), c.dispatcherOwns())
-			}
-		}
-		return fmt.Errorf("this configuration needs about %s of memory (K=%d servers%s, %d replications, %d batches, %d in parallel): the limit is %s; lower K,%s the replications, the batches or the workers",
-			bytesText(need), c.Servers, many, c.reps(), max(c.Batches, 20), c.parallel(), bytesText(memoryLimit), lower)
+		return c.memoryError(need)
 	}
 	return nil
 }
@@ -101,7 +100,12 @@ func (c *Config) dispatcherBytes() int64 {
 // dispatcherState is the memory of one dispatcher's instance of the policy
 // (its Description's) and of its own counts under the own view.
 func (c *Config) dispatcherState() int64 {
-	return c.ownViewBytes() + describe(c.Policy, c).stateBytes
+	desc := describe(c.Policy, c)
+	b := c.ownViewBytes() + desc.stateBytes
+	if desc.jobIndexes > 0 && !c.Discipline.Preemptive() {
+		b += allocBytes(int64(unsafe.Sizeof(radixHeap{}))) // its index of departures: 257 buckets' headers
+	}
+	return b
 }
 
 // dispatcherOwns names what dispatcherBytes charges per server, for the
@@ -126,35 +130,117 @@ func allocBytes(n int64) int64 {
 	return n + n/8
 }
 
-// memoryEstimate is an upper estimate, in bytes, of the memory a run holds
-// at once: the replications running, with room for their backlog
-// (backlogReserve), and every replication's results until they are combined.
-func (c *Config) memoryEstimate() int64 {
-	return c.fixedMemory() + 2*int64(c.parallel())*c.backlogReserve()
+// memoryPart is a part of the memory a run holds at once (memoryParts):
+// its bytes, what it holds (for the refusal, with its counts) and what
+// lowers it.
+type memoryPart struct {
+	bytes     int64
+	what, fix string
 }
 
-// fixedMemory is memoryEstimate without the backlog: the trace, the
-// replications running, their results, and combining them.
-func (c *Config) fixedMemory() int64 {
+// memoryParts describe, part by part, what a run of c allocates and holds
+// at once, from the functions that size its allocations: the trace, each
+// replication's results until they are combined (metricsBytes), the
+// replications running (the servers, the dispatchers beyond the first:
+// dispatcherBytes), the time series, combining the results, and the room
+// kept for the backlog of the replications running (backlogReserve).
+func (c *Config) memoryParts() []memoryPart {
 	reps, workers, k := int64(c.reps()), int64(c.parallel()), int64(c.Servers)
-	fine := int64(fineFactor * max(c.Batches, 20))
-	// Per fine batch: 3 sums of up to 3 classes, the handout's sum, its
-	// bound, next batch and size (metrics); per unit of fineFactor batches
-	// its quantiles of wait and response; the wait's and the response's
-	// histograms; and 1 KiB for the structures.
-	units := fine / fineFactor
-	perResult := 2*allocBytes(histogramBytes) + allocBytes(serverResultBytes*k) + allocBytes(fine*(3*3*8+8+8+4+8)) +
-		2*allocBytes(units*8*int64(nPercentiles)) + 1<<10
-	// serverBytes has room for the first dispatcher's board and an index;
-	// a policy that groups the servers keeps more (dispatcherState).
-	first := max(0, c.dispatcherState()-indexBytes*k)
-	perRunning := 2*allocBytes(histogramBytes) + serverBytes*k + first + int64(c.dispatchers()-1)*c.dispatcherBytes() + 2*8*blockSize
-	combine := 2*allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*reps*fine/fineFactor + 2*allocBytes(reps*8*int64(nPercentiles))
-	var trace int64
-	if c.Trace != nil {
-		trace = 8 * int64(cap(c.Trace.Times)+cap(c.Trace.Sizes))
+	fine := c.fineBatches()
+	var parts []memoryPart
+	add := func(bytes int64, fix, what string, args ...any) {
+		if bytes > 0 {
+			parts = append(parts, memoryPart{bytes, fmt.Sprintf(what, args...), fix})
+		}
 	}
-	return trace + reps*perResult + workers*perRunning + combine
+	if c.Trace != nil {
+		add(8*int64(cap(c.Trace.Times)+cap(c.Trace.Sizes)), "use a shorter trace", "the trace (%d jobs)", c.Trace.Len())
+	}
+	// Each replication's results, kept until they are combined: its sums a
+	// batch and size class, and the rest (metricsBytes; replication 0, or
+	// every replay of a trace, keeps its units' histograms), the servers'
+	// busy times.
+	classes := c.classCount()
+	sums, rest := metricsBytes(classes, fine, false)
+	_, first := metricsBytes(classes, fine, true)
+	var results int64
+	for rep := range reps { // rest or first, by keepsUnits
+		results += rest
+		if c.keepsUnits(int(rep)) {
+			results += first - rest
+		}
+	}
+	classFix := "fewer replications or batches"
+	if desc := describe(c.Policy, c); len(desc.sizeClasses()) > 1 {
+		classFix += ", or fewer groups of servers (a size class each)"
+	}
+	add(reps*sums, classFix, "the batch sums (%s x %d batches x %s)", number.Count(reps, "replication"), fine, number.Count(classes, "size class"))
+	add(results+reps*allocBytes(serverResultBytes*k), "fewer replications", "the histograms and utilizations of %s", number.Count(reps, "replication"))
+	// The replications running: the servers' state (serverBytes has room for
+	// the first dispatcher's board and an index; a policy that groups the
+	// servers keeps more: dispatcherState), and the other dispatchers'.
+	firstState := max(0, c.dispatcherState()-indexBytes*k)
+	add(workers*(serverBytes*k+firstState+unitHistograms+2*8*blockSize), "lower K or the workers", "the state of K=%d servers in each of %s running", k, number.Count(workers, "replication"))
+	if m := int64(c.dispatchers()); m > 1 {
+		add(workers*(m-1)*c.dispatcherBytes(), "lower M", "M=%d dispatchers with %s of their own each (%s)", m, bytesText(c.dispatcherBytes()), c.dispatcherOwns())
+	}
+	if n := c.samples(); n > 0 { // replication 0's, allocated once (sim.sample)
+		add(allocBytes(n*int64(unsafe.Sizeof(TimePoint{})))+allocBytes(8*k), "raise -sample-every", "the time series (%d samples)", n)
+	}
+	// Combining them: the pooled histograms, the servers' utilizations and
+	// run-length analysis, the units' means and quantiles; a trace's replays
+	// summed (ciReplications: a copy of the first's metrics, its units whole).
+	units := reps * int64(fine/fineFactor)
+	combine := 2*allocBytes(histogramBytes) + serverCombineBytes*k + 16*8*units + 2*allocBytes(units*8*int64(nPercentiles))
+	if c.Trace != nil && reps > 1 {
+		combine += sums + rest + 2*int64(fine/fineFactor)*allocBytes(histogramBytes)
+	}
+	add(combine, "lower K or the replications", "combining the results")
+	n, perJob := c.backlogReserve()
+	add(c.backlogBytes(), c.backlogFix(), "room for a backlog of %d jobs in each of %s running (%d bytes a job, twice: a buffer grows by a copy)", n, number.Count(workers, "replication"), perJob)
+	return parts
+}
+
+// memoryEstimate is an upper estimate, in bytes, of the memory a run holds
+// at once: the sum of memoryParts.
+func (c *Config) memoryEstimate() int64 { return c.fixedMemory() + c.backlogBytes() }
+
+// fixedMemory is memoryEstimate without the backlog's room.
+func (c *Config) fixedMemory() int64 {
+	var b int64
+	for _, p := range c.memoryParts() {
+		b += p.bytes
+	}
+	return b - c.backlogBytes()
+}
+
+// backlogBytes is memoryParts' room for the backlog.
+func (c *Config) backlogBytes() int64 {
+	n, perJob := c.backlogReserve()
+	return 2 * int64(c.parallel()) * n * perJob
+}
+
+// memoryError is the refusal of a configuration that needs need bytes: it
+// names the largest parts (those of a tenth of the need or more) and how
+// to lower them.
+func (c *Config) memoryError(need int64) error {
+	parts := c.memoryParts()
+	slices.SortStableFunc(parts, func(a, b memoryPart) int { return cmp.Compare(b.bytes, a.bytes) })
+	var whats, fixes []string
+	for i, p := range parts {
+		if i > 0 && (i == 3 || p.bytes < need/10) {
+			break
+		}
+		whats = append(whats, fmt.Sprintf("%s for %s", bytesText(p.bytes), p.what))
+		switch i := slices.IndexFunc(fixes, func(f string) bool { return strings.HasPrefix(f, p.fix) || strings.HasPrefix(p.fix, f) }); {
+		case i < 0:
+			fixes = append(fixes, p.fix)
+		case len(p.fix) > len(fixes[i]): // the same fix, said more fully
+			fixes[i] = p.fix
+		}
+	}
+	return fmt.Errorf("this configuration needs about %s of memory, over lbsim's limit of %s: %s; %s",
+		bytesText(need), bytesText(memoryLimit), strings.Join(whats, ", "), strings.Join(fixes, ", or "))
 }
 
 // parallel is the number of replications that run at once.
@@ -186,34 +272,63 @@ func (c *Config) checkMagnitudes() error {
 			}
 		}
 	}
-	capacity := c.Capacity()
 	if c.Trace != nil {
-		return c.checkPeriods(c.Trace.Times[c.Trace.Len()-1] * c.traceScale())
+		return c.checkPeriods(c.horizon())
 	}
-	load := c.Load
 	if r, ramp := c.arrivals().(Ramp); ramp {
-		load = r.To // the rate settles at To
 		if r.From > 0 {
 			if err := inRange("ramp from", r.From, "use from=0 or a load of at least 1e-100"); err != nil {
 				return err
 			}
 		}
-	} else if err := inRange("load rho", load, "e.g. -load 0.5"); err != nil {
+	} else if err := inRange("load rho", c.Load, "e.g. -load 0.5"); err != nil {
 		return err
 	}
-	lambda := load * capacity / mean
-	horizon := float64(c.Warmup+c.jobs()) / lambda
+	if horizon := c.horizon(); !(horizon <= maxHorizon) {
+		return fmt.Errorf("the run would span about %.3g time units ((warm-up + N)/lambda with lambda = rho sum(mu_k)/E[X] = %.3g): need at most %g so that arrival times stay finite; raise the load, or rescale sizes and speeds", horizon, c.lambda(), maxHorizon)
+	}
+	return c.checkPeriods(c.horizon())
+}
+
+// horizon is the time the arrivals span, expected: a trace's last arrival
+// (scaled), else (warm-up + N)/lambda, plus a ramp's duration.
+func (c *Config) horizon() float64 {
+	if c.Trace != nil {
+		return c.Trace.Times[c.Trace.Len()-1] * c.traceScale()
+	}
+	horizon := float64(c.Warmup+c.jobs()) / c.lambda()
 	if r, ramp := c.arrivals().(Ramp); ramp {
 		horizon += r.Over
 	}
-	if !(horizon <= maxHorizon) {
-		return fmt.Errorf("the run would span about %.3g time units ((warm-up + N)/lambda with lambda = rho sum(mu_k)/E[X] = %.3g): need at most %g so that arrival times stay finite; raise the load, or rescale sizes and speeds", horizon, lambda, maxHorizon)
+	return horizon
+}
+
+// lambda is ArrivalRate, at a ramp's final load (its rate settles there).
+func (c *Config) lambda() float64 {
+	if r, ramp := c.arrivals().(Ramp); ramp {
+		at := *c
+		at.Load = r.To
+		return at.ArrivalRate()
 	}
-	return c.checkPeriods(horizon)
+	return c.ArrivalRate()
+}
+
+// samples is the room replication 0's time series is given (sim.sample):
+// the samples of the expected horizon, with room for a Poisson run's
+// spread (5 standard deviations of its span) and its last sample.
+func (c *Config) samples() int64 {
+	if c.SampleEvery <= 0 {
+		return 0
+	}
+	n := min(c.horizon()/c.SampleEvery, maxSamples) // more are refused (checkPeriods)
+	if c.Trace == nil {
+		n *= 1 + 5/math.Sqrt(float64(c.Warmup+c.jobs()))
+	}
+	return int64(math.Ceil(n)) + 16
 }
 
 // checkPeriods bounds the refresh and sampling periods against the time the
-// run spans: t/T must stay finite, and sampling give at most 1e7 points.
+// run spans: t/T must stay finite, and sampling give at most maxSamples points.
 func (c *Config) checkPeriods(horizon float64) error {
 	if c.Refresh > 0 {
 		if err := inRange("refresh T", c.Refresh, "e.g. -refresh 10"); err != nil {
@@ -227,8 +342,8 @@ func (c *Config) checkPeriods(horizon float64) error {
 		if err := inRange("sample period", c.SampleEvery, "sample a few thousand times per run"); err != nil {
 			return err
 		}
-		if n := horizon / c.SampleEvery; !(n <= 1e7) {
-			return fmt.Errorf("sample period %v gives about %.3g samples in a run of %.3g time units: need at most 1e7; raise the period to at least %.3g", c.SampleEvery, n, horizon, horizon/1e7)
+		if n := horizon / c.SampleEvery; !(n <= maxSamples) {
+			return fmt.Errorf("sample period %v gives about %.3g samples in a run of %.3g time units: need at most %.0e; raise the period to at least %.3g", c.SampleEvery, n, horizon, float64(maxSamples), horizon/maxSamples)
 		}
 	}
 	return nil

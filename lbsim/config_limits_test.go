@@ -66,17 +66,32 @@ func TestMemoryEstimateBoundsHeap(t *testing.T) {
 		// of SED's O(K) picks.
 		{"sed-m20", Config{Servers: 20_000, Dispatchers: 20, Jobs: 2000, Policy: SED{}, Speeds: distinct}},
 		{"wrr-m200", Config{Servers: 2000, Dispatchers: 200, Jobs: 2000, Policy: WeightedRoundRobin{Weights{Speed: true}}, Speeds: distinct[:2000]}},
+		// Issue 50, R2: SITA-E keeps a size class a group; 3 x 100 batches x
+		// 20,000 classes of sums (144 MB) were charged as 3 classes.
+		{"sita-groups", Config{Servers: 20_000, Reps: 3, Jobs: 20_000, Policy: SITA{Groups: 20_000}, Sizes: mustH2(t, 10)}},
+		// The time series (replication 0's only, allocated once) and the units'
+		// histograms (replication 0's, every replay's of a trace) were not charged.
+		{"series-reps", Config{Servers: 4, Reps: 3, Jobs: 400_000, Policy: Random{}, SampleEvery: 0.5}},
+		{"trace-reps", Config{Servers: 100, Trace: tr, Reps: 3, Policy: JSQ{D: 2}}},
+		// R3: under the own view each job is in its dispatcher's index only.
+		{"jsq-own-m340", Config{Servers: 4, Dispatchers: 340, Jobs: 200_000, Policy: JSQ{}, View: OwnView}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := c.cfg
 			cfg.Workers = 1
 			if cfg.Trace == nil {
-				cfg.Load, cfg.Sizes = 0.9, exp1
+				cfg.Load = 0.9
+				if cfg.Sizes == nil {
+					cfg.Sizes = exp1
+				}
 			}
 			est := cfg.memoryEstimate()
 			peak := peakLiveHeap(t, cfg)
 			if cfg.Trace != nil {
 				peak += int64(16 * n) // the trace itself, allocated before
+			}
+			if err := cfg.Validate(); err != nil {
+				t.Errorf("refused: %v", err)
 			}
 			t.Logf("%s: peak live heap %s, estimate %s", c.name, bytesText(peak), bytesText(est))
 			if peak > est {
@@ -175,3 +190,48 @@ func TestDispatcherRefusalNamesState(t *testing.T) {
 		t.Errorf("JIQ's I-queues are shared: %v", err)
 	}
 }
+
+// Issue 50, R2 and R3: the refusal names the part that needs the memory and
+// its fix, and a part the run does not allocate refuses nothing. JSQ over
+// all K on the own view keeps each job in its dispatcher's index, not in
+// all M (340 dispatchers were refused as needing 2.0 GiB; the run holds 10
+// MB); SITA-E with 10^5 groups and 10 replications keeps 2.2 GiB of batch
+// sums (it reached 4.8 GB unrefused).
+func TestMemoryRefusalNamesPart(t *testing.T) {
+	h2 := mustH2(t, 10)
+	for _, c := range []struct {
+		cfg  Config
+		want []string // "" : accepted
+	}{
+		{Config{Servers: 4, Dispatchers: 340, Policy: JSQ{}, View: OwnView}, nil},
+		{Config{Servers: 4, Dispatchers: 10_000, Policy: JSQ{}, View: OwnView}, nil},
+		{Config{Servers: 4, Dispatchers: 1000, Policy: JSQ{}}, nil}, // live: 1000 copies of a backlog of about 700 jobs
+		{Config{Servers: 100_000, Policy: SITA{Groups: 100_000}, Sizes: h2, Jobs: 20_000, Reps: 10},
+			[]string{"GiB for the batch sums (10 replications x 100 batches x 100000 size classes)", "fewer groups of servers"}},
+		{Config{Servers: 5_000_000, Dispatchers: 100, Policy: JSQ{}, Jobs: 1000},
+			[]string{"for M=100 dispatchers with 228.9 MiB of their own each (JSQ's state of the servers)", "for room for a backlog of 5000000 jobs", "each of the 100 dispatchers' indexes holds every job"}},
+	} {
+		cfg := c.cfg
+		cfg.Load, cfg.Workers = 0.7, 1
+		if cfg.Sizes == nil {
+			cfg.Sizes = Exponential{M: 1}
+		}
+		if cfg.Jobs == 0 {
+			cfg.Jobs = 200_000
+		}
+		err := cfg.Validate()
+		switch {
+		case c.want == nil && err != nil:
+			t.Errorf("%s, K=%d, M=%d: refused: %v", cfg.Policy, cfg.Servers, cfg.Dispatchers, err)
+		case c.want != nil && err == nil:
+			t.Errorf("%s, K=%d, M=%d: accepted, needing %s", cfg.Policy, cfg.Servers, cfg.Dispatchers, bytesText(cfg.memoryEstimate()))
+		case c.want != nil:
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%s, K=%d: %v\nwant it to say %q", cfg.Policy, cfg.Servers, err, w)
+				}
+			}
+		}
+	}
+}
+

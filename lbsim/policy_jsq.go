@@ -38,8 +38,9 @@ func (p JSQ) String() string {
 	return withMemory(sampledSpec("jsq", p.D, p.Replace), p.Mem)
 }
 
-// describe: a power-of-d policy (sampledFacts) on job counts; live over
-// all K servers each dispatcher keeps an index of departures, a job each.
+// describe: a power-of-d policy (sampledFacts) on job counts; over all K
+// servers each dispatcher keeps an index of the departures it is told of
+// (indexesTold: live, every job's; under the own view, its own).
 func (p JSQ) describe(c *Config) Description {
 	d := sampledFacts(p.D, p.Mem, p.Replace, c)
 	d.Label, d.Reads = "JSQ", Count
@@ -47,7 +48,7 @@ func (p JSQ) describe(c *Config) Description {
 		d.Label = memoryLabel("JSQ", p.D, p.Replace, p.Mem)
 	}
 	if c.Refresh == 0 && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) {
-		d.jobIndexes = int64(c.dispatchers())
+		d.jobIndexes = c.indexesTold()
 	}
 	return d
 }
@@ -136,7 +137,7 @@ func newLeastCount(s *sim, b countIndex) *leastCount {
 		if s.k > farServers {
 			d.fcfs.far(func(k int32) uint64 { return b.touch(int(k)) })
 		}
-		if s.cfg.SampleEvery == 0 {
+		if !s.cfg.samplesIn(s.rep) {
 			s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
 		}
 	}

@@ -270,7 +270,7 @@ func newLSQShared(s *sim, p float64) *lsqShared {
 		// a count, and loading the counts ahead cost more than it saved.
 		sh.fcfs.far(nil)
 	}
-	if s.cfg.SampleEvery == 0 {
+	if !s.cfg.samplesIn(s.rep) {
 		s.srv.deps = nil // the counts are kept here: nothing would drain the servers' queues
 	}
 	return sh

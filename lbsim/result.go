@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Estimate is a mean with the half-width of its 95% confidence interval
@@ -106,6 +108,10 @@ func (r Result) Class(name string) (ClassResult, bool) {
 	return ClassResult{}, false
 }
 
+// maxClassLines is the most size classes String lists (SITA-E has a class
+// a server: 10^5 lines would bury the rest).
+const maxClassLines = 20
+
 func (r Result) String() string {
 	var b strings.Builder
 	b.WriteString("policy " + r.Config.String())
@@ -113,11 +119,15 @@ func (r Result) String() string {
 	if math.IsNaN(r.Wait.CI95) && !math.IsNaN(r.Wait.Mean) {
 		ci = fmt.Sprintf("no 95%% CI from %s (an interval needs at least 2: run more jobs, or -reps 2)", r.CIMethod)
 	}
-	fmt.Fprintf(&b, "\n%d jobs x %d replication(s), seed %d, %s\n", r.Config.jobs(), r.Config.reps(), r.Config.Seed, ci)
+	fmt.Fprintf(&b, "\n%d jobs x %s, seed %d, %s\n", r.Config.jobs(), number.Count(r.Config.reps(), "replication"), r.Config.Seed, ci)
 	fmt.Fprintf(&b, "  mean waiting time   %s\n", r.Wait)
 	fmt.Fprintf(&b, "  mean response time  %s\n", r.Response)
 	b.WriteString(quantilesText(r))
-	for _, c := range r.Classes {
+	for i, c := range r.Classes {
+		if i == maxClassLines && len(r.Classes) > maxClassLines+1 {
+			fmt.Fprintf(&b, "  and %d more classes (every one in -json, or Result.Classes)\n", len(r.Classes)-i) // two or more
+			break
+		}
 		if c.Jobs == 0 {
 			fmt.Fprintf(&b, "  %-5s jobs: none measured\n", c.Name)
 			continue
@@ -216,39 +226,19 @@ func aggregate(cfg *Config, reps []replication) Result {
 	if len(units) == 1 {
 		group = fineFactor
 	}
-	// Each unit's columns are read once: a class reads its own (SITA-E
-	// has a class a server, so K classes must not cost K^2).
-	type columns struct{ n, w, r []float64 }
-	cols := make([]columns, len(units))
-	for i, rep := range units {
-		cols[i] = columns{rep.m.counts(), rep.m.waits(), rep.m.responses()}
-	}
-	unit := func(col int, from func(i int) []float64) []float64 {
+	// unit is the units' sums of f over class col (-1: every class), a
+	// value a group of batches.
+	unit := func(col int, f func(classSums) float64) []float64 {
 		var out []float64
-		for i, rep := range units {
-			v := from(i)
-			stride := len(v) / rep.m.batches // classes, or 1 (the handout's quantity)
+		for _, rep := range units {
 			for b0 := 0; b0 < rep.m.batches; b0 += group {
-				sum := 0.0
-				for b := b0; b < b0+group; b++ {
-					if col >= 0 {
-						sum += v[b*stride+col]
-						continue
-					}
-					for c := range stride {
-						sum += v[b*stride+c]
-					}
-				}
-				out = append(out, sum)
+				out = append(out, rep.m.sum(b0, b0+group, col, f))
 			}
 		}
 		return out
 	}
-	cnt := func(i int) []float64 { return cols[i].n }
-	sumW := func(i int) []float64 { return cols[i].w }
-	sumR := func(i int) []float64 { return cols[i].r }
 	all := -1
-	counts := unit(all, cnt)
+	counts := unit(all, jobsIn)
 	if len(units) == 1 { // the batch means that hold jobs: fewer jobs than batches leave some empty
 		n := 0
 		for _, c := range counts {
@@ -268,22 +258,32 @@ func aggregate(cfg *Config, reps []replication) Result {
 	if cv != nil {
 		r.CIMethod += ", " + cv.method(counts)
 	}
-	w, resp := unit(all, sumW), unit(all, sumR)
+	w, resp := unit(all, waitIn), unit(all, respIn)
 	r.Wait, r.Response = cv.estimate(w, counts), cv.estimate(resp, counts)
 	r.Units = map[string][]float64{"mean_wait": unitMeans(w, counts), "mean_response": unitMeans(resp, counts)}
 	if r.HasHandout {
-		r.Handout = cv.estimate(unit(0, func(i int) []float64 { return units[i].m.handout }), counts)
+		var hand []float64
+		for _, rep := range units {
+			for b0 := 0; b0 < rep.m.batches; b0 += group {
+				sum := 0.0
+				for _, h := range rep.m.handout[b0 : b0+group] {
+					sum += h
+				}
+				hand = append(hand, sum)
+			}
+		}
+		r.Handout = cv.estimate(hand, counts)
 	}
 	if cls := cfg.classes(); len(cls) > 1 {
 		for i, cl := range cls {
-			cc := unit(i, cnt)
+			cc := unit(i, jobsIn)
 			var n float64
 			for _, v := range cc {
 				n += v
 			}
 			r.Classes = append(r.Classes, ClassResult{
 				Name: cl.Name, Jobs: int64(n),
-				Wait: cv.estimate(unit(i, sumW), cc), Response: cv.estimate(unit(i, sumR), cc),
+				Wait: cv.estimate(unit(i, waitIn), cc), Response: cv.estimate(unit(i, respIn), cc),
 			})
 		}
 	}
@@ -402,6 +402,8 @@ func noCIText(r Result) string {
 		switch l := longer[w]; {
 		case l > 0 && r.Config.Trace != nil: // its replays are the same jobs again
 			fmt.Fprintf(&b, "; a trace about %.2g times longer would give one", l)
+		case l > 0 && l < 1.5: // "about 1 times longer" reads as no change
+			fmt.Fprintf(&b, "; a slightly longer run (-jobs %.2g) would give one", math.Ceil(l*float64(r.Config.jobs())))
 		case l > 0:
 			fmt.Fprintf(&b, "; a run about %.2g times longer (-jobs %.2g) would give one", l, math.Ceil(l*float64(r.Config.jobs())))
 		}

@@ -336,16 +336,13 @@ func clip(over []string) []string {
 // `group` consecutive fine batches (empty groups skipped).
 func batchMeans(cfg *Config, rep replication, group int) []float64 {
 	m := rep.m
-	sums, counts := m.waits(), m.counts()
+	metric := waitIn
 	if cfg.Discipline.Preemptive() {
-		sums = m.responses()
+		metric = respIn
 	}
 	var out []float64
 	for b0 := 0; b0+group <= m.batches; b0 += group {
-		var s, n float64
-		for i := b0 * m.classes; i < (b0+group)*m.classes; i++ {
-			s, n = s+sums[i], n+counts[i]
-		}
+		s, n := m.sum(b0, b0+group, -1, metric), m.sum(b0, b0+group, -1, jobsIn)
 		if n > 0 {
 			out = append(out, s/n)
 		}

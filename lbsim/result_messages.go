@@ -43,9 +43,7 @@ func messagesPerJob(cfg *Config, reps []replication) float64 {
 	var msgs, jobs float64
 	for _, r := range reps {
 		msgs += r.messages
-		for _, c := range r.m.counts() {
-			jobs += c
-		}
+		jobs += r.m.sum(0, r.m.batches, -1, jobsIn) // whole numbers: exact in any order
 	}
 	perJob := 0.0
 	if cfg.Refresh == 0 && cfg.View == LiveView {

@@ -193,7 +193,7 @@ func runReplication(cfg *Config, rep int) (out replication, err error) {
 				return
 			case backlogFull:
 				n, what := s.heldJobs()
-				err = backlogError(e.bytes, n, what)
+				err = cfg.backlogError(e.bytes, n, what)
 				return
 			}
 			err = fmt.Errorf("replication %d stopped by a panic (in policy %s or lbsim itself): %v", rep, policyName(*cfg), v)

@@ -35,7 +35,8 @@ type sim struct {
 	countTokens bool
 	shared      observer // what the dispatchers share beyond the servers, if anything (sharedState)
 
-	series []TimePoint
+	series  []TimePoint
+	sampled []float64 // the counts of the sample at hand
 
 	nX, sumX2 float64 // sizes drawn so far: count and sum of squares
 
@@ -79,18 +80,13 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	kind := desc.Reads
 	// Under the own view the dispatchers count their own jobs: the
 	// servers keep departures only for the time series.
-	counting := kind&Count != 0 && cfg.View == LiveView || cfg.SampleEvery > 0
+	counting := kind&Count != 0 && cfg.View == LiveView || cfg.samplesIn(rep)
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	s.srv.held.limit = cfg.backlogLimit()
 	if cfg.View == OwnView && s.srv.preemptive() {
 		s.srv.countOwners(cfg.dispatchers())
 	}
-	classes := max(1, len(cfg.classes()))
-	// Replication 0 keeps its batches' times, whatever Reps: alone, its
-	// batches are the percentiles' units (and a replication's numbers never
-	// depend on how many others there are); a trace's replays all do, to be
-	// merged batch by batch.
-	s.m = newMetrics(classes, cfg.fineBatches(), cfg.jobs(), responseAtoms(cfg), rep == 0 || cfg.Trace != nil)
+	s.m = newMetrics(cfg.classCount(), cfg.fineBatches(), cfg.jobs(), responseAtoms(cfg), cfg.keepsUnits(rep))
 	if cfg.ControlVariates && cfg.Trace == nil {
 		s.ctl = newControlSums(s.m, cfg.Warmup)
 	}
@@ -136,10 +132,12 @@ func (s *sim) run() replication {
 	}
 	fcfs := !srv.preemptive()
 	nextSample := math.Inf(1)
-	if cfg.SampleEvery > 0 {
+	if cfg.samplesIn(s.rep) {
 		nextSample = 0
+		s.series = make([]TimePoint, 0, cfg.samples())
+		s.sampled = make([]float64, s.k)
 	}
-	lean := s.lean != notLean && fcfs && tr == nil && s.obs == nil && cfg.SampleEvery == 0
+	lean := s.lean != notLean && fcfs && tr == nil && s.obs == nil && !cfg.samplesIn(s.rep)
 	var ahead foreseer
 	if s.many == nil {
 		ahead = s.lookAhead()
@@ -441,7 +439,7 @@ type TimePoint struct {
 
 func (s *sim) sample(at float64) {
 	var sum float64
-	counts := make([]float64, s.k)
+	counts := s.sampled
 	mx := 0
 	for k := range s.k {
 		c := s.srv.count(k, at, s.m)

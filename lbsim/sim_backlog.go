@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 	"strings"
@@ -85,10 +86,16 @@ func growHeld[T any](held *backlog, s []T) []T {
 // backlogFull carries a replication's full backlog out of the run loop.
 type backlogFull struct{ bytes int64 }
 
-// backlogError is the error of a backlog at the limit, with n jobs held in what.
-func backlogError(bytes int64, n int64, what string) error {
-	return fmt.Errorf("the backlog reached %d jobs in %s (about %s of per-job state, the limit for a replication within lbsim's %s): the system is unstable at this load; lower the load, or give fewer -jobs with -overload",
+// backlogError is the error of a backlog at the limit, with n jobs held in
+// what: an unstable system's (overloaded, a ramp, a trace), or a stable
+// one's whose other memory left little room (backlogFix says what holds it).
+func (c *Config) backlogError(bytes int64, n int64, what string) error {
+	head := fmt.Sprintf("the backlog reached %d jobs in %s (about %s of per-job state, the limit for a replication within lbsim's %s)",
 		n, what, bytesText(bytes), bytesText(memoryLimit))
+	if _, ramp := c.arrivals().(Ramp); c.Trace == nil && !ramp && c.Load < 1 {
+		return fmt.Errorf("%s, %s a job at load %v: %s", head, bytesText(bytes/max(n, 1)), c.Load, c.backlogFix())
+	}
+	return fmt.Errorf("%s: the system is unstable at this load; lower the load, or give fewer -jobs with -overload", head)
 }
 
 // heldJobs is the number of jobs in the replication's per-job state, and
@@ -157,11 +164,34 @@ func (c *Config) perJobBytes() int64 {
 	return b
 }
 
-// backlogReserve is the per-job state each replication is sure to have room
-// for: max(10^5, K) jobs. Stable systems stay far below it (10^5 jobs is
-// a long queue at load 0.99 with heavy-tailed sizes; K: a job per server).
-func (c *Config) backlogReserve() int64 {
-	return c.perJobBytes() * max(100_000, int64(c.Servers))
+// backlogReserve is the backlog each replication is sure to have room for,
+// in jobs, and the bytes each holds (perJobBytes): K jobs (one a server),
+// and beyond them 20 times the mean number a random split holds in a
+// stable system (Pollaczek-Khinchine: rho + rho^2 (1 + C^2)/(2 (1 - rho)) a
+// server, the reference the stability rules use), at most 10^5 (a long
+// queue at load 0.99 with heavy-tailed sizes): for a trace, a ramp, an
+// overload or sizes of infinite variance, 10^5. A backlog beyond it still
+// runs until the limit (backlogLimit), and ends in backlogError there.
+func (c *Config) backlogReserve() (jobs, perJob int64) {
+	const most = 100_000
+	jobs = most
+	_, ramp := c.arrivals().(Ramp)
+	if rho := c.Load; c.Trace == nil && !ramp && rho > 0 && rho < 1 {
+		if m2, m := c.sizes().SecondMoment(), c.sizes().Mean(); !math.IsInf(m2, 1) {
+			each := rho + rho*rho*(m2/(m*m))/(2*(1-rho)) // (1 + C^2) = E[X^2]/E[X]^2
+			jobs = int64(min(most, math.Ceil(20*each*float64(c.Servers))))
+		}
+	}
+	return max(jobs, int64(c.Servers)), c.perJobBytes()
+}
+
+// backlogFix is what lowers the backlog's room: the dispatchers' copies of
+// each job (JSQ over all K, live, keeps one an index), or the load.
+func (c *Config) backlogFix() string {
+	if n := describe(c.Policy, c).jobIndexes; n > 1 {
+		return fmt.Sprintf("lower M (each of the %d dispatchers' indexes holds every job; -view own keeps each job in its dispatcher's only)", n)
+	}
+	return "lower the load or K"
 }
 
 // backlogLimit is the per-job state the replications running at once may

@@ -132,10 +132,10 @@ func (ds *dispatcherSet) refresh(s *sim, t float64) {
 }
 
 // sent tells the dispatchers' indexes of the job of size x sent to server k
-// at t: on a board or under the own view only the sender's (its tally, its
-// own jobs), live every one (each mirrors the servers).
+// at t (indexesTold): on a board or under the own view only the sender's
+// (its tally, its own jobs), live every one (each mirrors the servers).
 func (ds *dispatcherSet) sent(s *sim, k int, t, x float64) {
-	if s.board != nil || s.cfg.View == OwnView {
+	if s.cfg.indexesTold() == 1 {
 		if s.obs != nil {
 			s.obs.sent(k, t, x)
 		}

@@ -3,6 +3,7 @@ package lbsim
 import (
 	"math"
 	"slices"
+	"unsafe"
 )
 
 // metrics accumulates one replication's measurements: per batch and size
@@ -50,17 +51,26 @@ type unitTimes struct{ wait, resp histogram }
 // arrays: a job updates one cache line after one bounds check.
 type classSums struct{ n, wait, resp float64 }
 
-// counts, waits and responses are the sums' columns, in the order of sums.
-func (m *metrics) counts() []float64    { return m.column(func(s classSums) float64 { return s.n }) }
-func (m *metrics) waits() []float64     { return m.column(func(s classSums) float64 { return s.wait }) }
-func (m *metrics) responses() []float64 { return m.column(func(s classSums) float64 { return s.resp }) }
+// The fields of classSums, for sum.
+func jobsIn(s classSums) float64 { return s.n }
+func waitIn(s classSums) float64 { return s.wait }
+func respIn(s classSums) float64 { return s.resp }
 
-func (m *metrics) column(f func(classSums) float64) []float64 {
-	out := make([]float64, len(m.sums))
-	for i, s := range m.sums {
-		out[i] = f(s)
+// sum is the sum of field f over batches [b0, b1) of class col (-1: every
+// class), in the order of sums: read in place, as a class of SITA-E's
+// 10^5 groups must not cost a copy of every class's sums.
+func (m *metrics) sum(b0, b1, col int, f func(classSums) float64) (s float64) {
+	for b := b0; b < b1; b++ {
+		row := m.sums[b*m.classes:][:m.classes]
+		if col >= 0 {
+			s += f(row[col])
+			continue
+		}
+		for _, c := range row {
+			s += f(c)
+		}
 	}
-	return out
+	return s
 }
 
 // newMetrics measures jobs in batches; atoms are the response times of
@@ -96,6 +106,27 @@ func newMetrics(classes, batches int, jobs int64, atoms []float64, keepUnits boo
 	}
 	return m
 }
+
+// metricsBytes is the memory newMetrics(classes, batches, ...) allocates
+// and a replication's metrics keeps to its end (memoryParts), as it
+// allocates it: the per-class sums, and the rest (the batches' bookkeeping,
+// the pooled histograms, with keepUnits each unit's two compacted ones,
+// histLen bins at worst). The current unit's two histograms are freed at
+// the end (endUnit): unitHistograms, charged to the replication running.
+func metricsBytes(classes, batches int, keepUnits bool) (sums, rest int64) {
+	b := int64(batches)
+	sums = allocBytes(int64(unsafe.Sizeof(classSums{})) * b * int64(classes))
+	rest = allocBytes(8*b) + allocBytes(8*(b+2)) + allocBytes(4*b) + allocBytes(8*b) + // handout, bound, after, jobsIn
+		2*allocBytes(histogramBytes) + 1<<10
+	if keepUnits {
+		units := (b + fineFactor - 1) / fineFactor
+		rest += allocBytes(units*int64(unsafe.Sizeof(unitTimes{}))) + 2*units*allocBytes(histogramBytes)
+	}
+	return sums, rest
+}
+
+// unitHistograms is the memory of a running replication's current unit.
+var unitHistograms = 2 * allocBytes(histogramBytes)
 
 // clone is a copy of m's sums, to add others to (ciReplications).
 func (m *metrics) clone() *metrics {

@@ -36,3 +36,17 @@ func TestMetricsBatches(t *testing.T) {
 		}
 	}
 }
+
+// counts, waits and responses are the sums' columns, in the order of sums,
+// for tests that compare runs.
+func (m *metrics) counts() []float64    { return m.column(jobsIn) }
+func (m *metrics) waits() []float64     { return m.column(waitIn) }
+func (m *metrics) responses() []float64 { return m.column(respIn) }
+
+func (m *metrics) column(f func(classSums) float64) []float64 {
+	out := make([]float64, len(m.sums))
+	for i, s := range m.sums {
+		out[i] = f(s)
+	}
+	return out
+}

@@ -152,3 +152,15 @@ func isNonFinite(t string) bool {
 	}
 	return false
 }
+
+// Count is n and the word, plural unless n is 1: "1 replication", "10
+// replications", "3 size classes" (the plural adds "s", "es" after an s).
+func Count[T ~int | ~int64](n T, word string) string {
+	switch {
+	case n == 1:
+		return fmt.Sprintf("1 %s", word)
+	case word[len(word)-1] == 's':
+		return fmt.Sprintf("%d %ses", n, word)
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}

@@ -72,3 +72,15 @@ func TestNumberParser(t *testing.T) {
 		t.Errorf("Uint(-1): %v, want a negative error", err)
 	}
 }
+
+func TestCount(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		word string
+		want string
+	}{{1, "replication", "1 replication"}, {0, "replication", "0 replications"}, {20, "size class", "20 size classes"}, {1, "size class", "1 size class"}} {
+		if got := number.Count(c.n, c.word); got != c.want {
+			t.Errorf("Count(%d, %q) = %q, want %q", c.n, c.word, got, c.want)
+		}
+	}
+}
