@@ -234,4 +234,3 @@ func TestMemoryRefusalNamesPart(t *testing.T) {
 		}
 	}
 }
-
