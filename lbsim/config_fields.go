@@ -250,8 +250,9 @@ func init() {
 			ops: flagValue(func(c *Config) *bool { return &c.WarmupAuto })},
 		{Name: "reps", check: (*Config).checkReps, Label: "replications R", Go: "Reps", Default: "1", kind: kindInt,
 			Doc: "independent replications R (CIs over replications; R=1 uses batch means)",
-			ops: with(value(func(c *Config) *int { return &c.Reps }, nil, parseInt, strconv.Itoa),
+			ops: with(value(func(c *Config) *int { return &c.Reps }, nil, parseReps, strconv.Itoa),
 				func(o *fieldOps) {
+					o.get = func(g *Grid) string { return strconv.Itoa(g.Base.reps()) }
 					o.key = func(c *Config) string { return strconv.Itoa(c.reps()) }
 					o.column = func(c *Config) any { return c.reps() }
 				})},
@@ -384,6 +385,16 @@ func parseInt(s string) (int, error) {
 		return 0, fmt.Errorf("%q is out of range", s)
 	}
 	return int(n), err
+}
+
+// parseReps reads a number of replications as a user writes it: Config's 0
+// (= 1) is the Go zero value, but a 0 written out is a mistake, not 1.
+func parseReps(s string) (int, error) {
+	n, err := parseInt(s)
+	if err == nil && n < 1 {
+		return 0, fmt.Errorf("R=%d is invalid: replications must be at least 1 (one takes its CI from batch means); give 1 or more, e.g. 10", n)
+	}
+	return n, err
 }
 
 func parseBool(s string) (bool, error) {

@@ -140,3 +140,26 @@ func TestSweepFileEmptyList(t *testing.T) {
 		t.Errorf(`"trace": 5: %v, want a trace file as the example`, err)
 	}
 }
+
+// Zero replications written out are refused, as a flag, a sweep-file key or
+// a control's text; Config's zero value is still one replication, and a
+// grid built in Go with it writes no -reps 0 into a batch script.
+func TestRepsZeroRefused(t *testing.T) {
+	for _, text := range []string{"0", "-3"} {
+		var g Grid
+		if err := g.Set("reps", text); err == nil || !strings.Contains(err.Error(), "replications must be at least 1") {
+			t.Errorf("reps %s: %v, want the range named", text, err)
+		}
+		if _, err := g.ReadJSON([]byte(`{"reps": ` + text + `}`)); err == nil || !strings.Contains(err.Error(), `"reps": R=`+text+" is invalid") {
+			t.Errorf(`"reps": %s: %v, want it refused`, text, err)
+		}
+	}
+	g := DefaultGrid()
+	g.Base.Reps = 0
+	if err := g.Base.Validate(); err != nil {
+		t.Errorf("Config.Reps 0 (the default, one replication): %v", err)
+	}
+	if args := strings.Join(g.Args(), " "); strings.Contains(args, "-reps") {
+		t.Errorf("Reps 0 in Go writes %q; want no -reps (one replication, the default)", args)
+	}
+}

@@ -100,3 +100,13 @@ func TestMessages(t *testing.T) {
 	refused(t, "-policy rnd -refresh 0", "sweep", "-refresh", "0,3", "-policy", "rnd,ll:d=2", "-jobs", "1000")
 	refused(t, "at least 2 servers", "run", "-servers", "1", "-policy", "sita:c=1")
 }
+
+// -reps 0 and "reps": 0 are refused with the range, not run as one
+// replication.
+func TestRepsZero(t *testing.T) {
+	const want = "R=0 is invalid: replications must be at least 1"
+	refused(t, "-reps: "+want, "run", "-reps", "0", "-jobs", "1000")
+	refused(t, "-reps: "+want, "sweep", "-reps", "0", "-jobs", "1000")
+	refused(t, "-reps: "+want, "compare", "-reps", "0", "-jobs", "1000", "-policy", "rnd,rr")
+	refused(t, `"reps": `+want, "sweep", "-spec", writeTemp(t, `{"reps": 0}`))
+}
