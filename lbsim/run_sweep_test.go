@@ -163,3 +163,39 @@ func TestRepsZeroRefused(t *testing.T) {
 		t.Errorf("Reps 0 in Go writes %q; want no -reps (one replication, the default)", args)
 	}
 }
+
+// Every setting refuses a blank value in one form, that of a number's
+// ("" is empty: write ..., e.g. ...): as a flag's text, a sweep file's
+// string, an axis's item or a control's text. -view "" ran live, -trace ""
+// no trace and -dispatcher-weights "" an even split.
+func TestEmptyValueRefused(t *testing.T) {
+	const want = `"" is empty: write `
+	for _, f := range Fields() {
+		for _, text := range []string{"", "  "} {
+			g := DefaultGrid()
+			if err := g.Set(f.Name, text); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("-%s %q: %v, want %q", f.Name, text, err, want)
+			}
+			var c Config
+			if err := f.Set(&c, text); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Field %s.Set(%q): %v, want %q", f.Name, text, err, want)
+			}
+		}
+		if f.kind == kindText || f.kind == kindList {
+			var g Grid
+			if _, err := g.ReadJSON([]byte(`{"` + f.Column() + `": ""}`)); err == nil || !strings.Contains(err.Error(), `"`+f.Column()+`": `+want) {
+				t.Errorf(`"%s": "": %v, want %q`, f.Column(), err, want)
+			}
+		}
+	}
+	for _, text := range []string{",own", " ,live"} { // a blank after a spec is its parameter's ("own," is unknown)
+		g := DefaultGrid()
+		if err := g.Set("view", text); err == nil || !strings.Contains(err.Error(), want+"the view, e.g. live") {
+			t.Errorf("-view %q: %v, want the blank item refused", text, err)
+		}
+	}
+	var g Grid
+	if _, err := g.ReadJSON([]byte(`{"view": ["", "own"]}`)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf(`"view": ["", "own"]: %v, want the blank item refused`, err)
+	}
+}

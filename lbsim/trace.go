@@ -148,11 +148,8 @@ func LoadTrace(path string) (Trace, error) {
 	return Trace{Times: cols[0], Sizes: cols[1], Source: path}, nil
 }
 
-// readTraceFile is the trace field's reader: "" is no trace.
+// readTraceFile is the trace field's reader (no trace is the field left out).
 func readTraceFile(path string) (*Trace, error) {
-	if path == "" {
-		return nil, nil
-	}
 	tr, err := LoadTrace(path)
 	if err != nil {
 		return nil, err

@@ -51,7 +51,7 @@
 //	-refresh  board refresh period T (0 = live state) (default 0)
 //	-tally  each dispatcher adds its own sends since the last refresh to its board
 //	-dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (default 1)
-//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
+//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	-stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	-view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (default live)
 //	-jobs  measured jobs N per replication (a trace: 0 = all its jobs) (default 2000000)
@@ -170,7 +170,7 @@
 //	refresh  board refresh period T (0 = live state) (a list)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (a list)
-//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (a list)
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
@@ -225,7 +225,7 @@
 //	refresh  board refresh period T (0 = live state)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
-//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages)
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -109,4 +110,20 @@ func TestRepsZero(t *testing.T) {
 	refused(t, "-reps: "+want, "sweep", "-reps", "0", "-jobs", "1000")
 	refused(t, "-reps: "+want, "compare", "-reps", "0", "-jobs", "1000", "-policy", "rnd,rr")
 	refused(t, `"reps": `+want, "sweep", "-spec", writeTemp(t, `{"reps": 0}`))
+}
+
+// Every flag of run, sweep and compare refuses an empty value in the words
+// of -servers= ("" is empty: write ...): -view= ran live, -trace= no trace,
+// -spec= the flags' sweep.
+func TestEmptyFlagValues(t *testing.T) {
+	for _, cmd := range []string{"run", "sweep", "compare"} {
+		_, help, _ := cli(cmd, "-h")
+		names := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`).FindAllStringSubmatch(help, -1)
+		if len(names) < 25 {
+			t.Fatalf("%s -h lists %d flags:\n%s", cmd, len(names), help)
+		}
+		for _, m := range names {
+			refused(t, "-"+m[1]+`: "" is empty: write `, cmd, "-"+m[1]+"=", "-jobs", "1000")
+		}
+	}
 }
