@@ -118,7 +118,9 @@
 //   - -sizes file:PATH: the sizes in a file (a request log) resampled
 //     uniformly, with any arrivals, load, speeds and policy: the size column
 //     of a trace CSV (arrival,size), of a CSV whose header names a column
-//     size, or one size a line. Keys and sweep ids know it by the SHA-256 of
+//     size, or one size a line (whose header, if any, has a letter other
+//     than O, o, I and l: a mistyped 0 on line 1 is an error, not a
+//     header). Keys and sweep ids know it by the SHA-256 of
 //     its content; the sizes column names it file:BASE#HASH. A trace or a
 //     size file of 1 MiB or more is parsed once per machine: the parse is
 //     kept under the cache folder (LBSIM_CACHE_DIR, else ~/.cache/lbsim)
