@@ -114,7 +114,8 @@
 //     trace's own load). A trace has exactly two columns; its first row is a header
 //     only when every field is an ASCII name (a mistyped number such as O.5
 //     is an error, not a lost job); a UTF-8 byte order mark is ignored; at
-//     most lbsim.MaxTraceJobs jobs.
+//     most lbsim.MaxTraceJobs jobs. The trace column names it BASE#HASH, by
+//     its jobs' values: two traces at one path are two names.
 //   - -sizes file:PATH: the sizes in a file (a request log) resampled
 //     uniformly, with any arrivals, load, speeds and policy: the size column
 //     of a trace CSV (arrival,size), of a CSV whose header names a column
