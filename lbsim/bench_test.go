@@ -199,6 +199,9 @@ func BenchmarkDispatchers(b *testing.B) {
 		refresh float64
 	}{{JSQ{D: 2}, 0}, {JSQ{D: 2}, 10}, {JIQ{}, 0}, {JIQ{Withdraw: true}, 0}} {
 		for _, m := range []int{1, 10, 100} {
+			if tc.p == (JIQ{Withdraw: true}) && m == 1 {
+				continue // no I-queues to withdraw from: refused
+			}
 			b.Run(fmt.Sprintf("%s/T=%g/M=%d", tc.p, tc.refresh, m), func(b *testing.B) {
 				const jobs = 1 << 20
 				b.ReportAllocs()

@@ -30,7 +30,7 @@ type Config struct {
 	Discipline Discipline
 	Jobs       int64  // measured jobs per replication, N >= 1 (a trace: 0 = all its jobs)
 	Warmup     int64  // jobs simulated before measuring
-	Reps       int    // independent replications R (0 = 1)
+	Reps       int    // independent replications R (0 = 1 here; -reps 0 and "reps": 0 are refused)
 	Seed       uint64 // base seed; replication r uses streams derived from (Seed, r)
 	Workers    int    // replications run in parallel (0 = GOMAXPROCS)
 

@@ -26,12 +26,28 @@ func (c *Config) checkDispatcherWeights() error {
 	if n := len(c.DispatcherWeights); n > 0 && n != m {
 		return fmt.Errorf("dispatcher weights: %d values given for M=%d dispatchers: give exactly M weights, e.g. -dispatchers %d, or none (arrivals split evenly)", n, m, n)
 	}
+	if len(c.DispatcherWeights) == 1 {
+		if err := c.severalOnly("dispatcher weight "+joinFloats(c.DispatcherWeights), "weights split the arrivals among the dispatchers, and one takes them all",
+			"leave -dispatcher-weights out, or give one weight a dispatcher, e.g. -dispatchers 2 -dispatcher-weights 2,1"); err != nil {
+			return err
+		}
+	}
 	for i, w := range c.DispatcherWeights {
 		if err := inRange(fmt.Sprintf("dispatcher weight w_%d", i+1), w, "weights are relative shares of the arrivals, e.g. 2,1,1"); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// severalOnly refuses an option that acts between dispatchers when c has
+// one: it would change nothing, yet its label, key and row would name
+// another system. acts says what it acts on; fix is the fix.
+func (c *Config) severalOnly(option, acts, fix string) error {
+	if c.dispatchers() > 1 {
+		return nil
+	}
+	return fmt.Errorf("%s has no effect with one dispatcher (M=1): %s; %s", option, acts, fix)
 }
 
 // checkStagger: staggered boards need boards, and several.

@@ -207,7 +207,7 @@ func init() {
 					o.column = func(c *Config) any { return c.dispatchers() }
 				})},
 		{Name: "dispatcher-weights", check: (*Config).checkDispatcherWeights, Label: "dispatcher weights", Go: "DispatcherWeights", kind: kindList,
-			Doc: "the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)",
+			Doc: "the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)",
 			ops: with(value(func(c *Config) *[]float64 { return &c.DispatcherWeights }, nil, parseWeights, joinFloats),
 				func(o *fieldOps) {
 					o.key = (*Config).dispatcherWeightsKey
@@ -250,8 +250,9 @@ func init() {
 			ops: flagValue(func(c *Config) *bool { return &c.WarmupAuto })},
 		{Name: "reps", check: (*Config).checkReps, Label: "replications R", Go: "Reps", Default: "1", kind: kindInt,
 			Doc: "independent replications R (CIs over replications; R=1 uses batch means)",
-			ops: with(value(func(c *Config) *int { return &c.Reps }, nil, parseInt, strconv.Itoa),
+			ops: with(value(func(c *Config) *int { return &c.Reps }, nil, parseReps, strconv.Itoa),
 				func(o *fieldOps) {
+					o.get = func(g *Grid) string { return strconv.Itoa(g.Base.reps()) }
 					o.key = func(c *Config) string { return strconv.Itoa(c.reps()) }
 					o.column = func(c *Config) any { return c.reps() }
 				})},
@@ -289,6 +290,57 @@ func init() {
 				set: func(g *Grid, text string) (err error) { g.SkipInvalid, err = parseBool(text); return err },
 			}},
 	}
+	for i := range fields {
+		refuseEmpty(&fields[i])
+	}
+}
+
+// refuseEmpty makes f's setters refuse a blank value (a flag, a sweep-file
+// value or an axis's item), as the number parser refuses one: an empty
+// shell variable ("-view $VIEW") or "" in a sweep file is a mistake, not the
+// default, which leaving the setting out gives.
+func refuseEmpty(f *Field) {
+	if f.kind == kindInt || f.kind == kindFloat {
+		return // number.Int and number.Float refuse it, in these words
+	}
+	empty := func() error {
+		if f.kind == kindBool {
+			return number.Empty("true or false", "")
+		}
+		return number.Empty("the "+f.Label, f.example())
+	}
+	set := f.ops.set
+	f.ops.set = func(g *Grid, text string) error {
+		if strings.TrimSpace(text) == "" {
+			return empty()
+		}
+		return set(g, text)
+	}
+	if f.ops.axis != nil {
+		axis := *f.ops.axis
+		f.ops.axis = &axis
+		set := axis.set
+		axis.set = func(g *Grid, texts []string) error {
+			for _, t := range texts {
+				if strings.TrimSpace(t) == "" {
+					return empty()
+				}
+			}
+			return set(g, texts)
+		}
+	}
+}
+
+// example is a value of f as the command line writes it, for messages: its
+// default, or for a field without one (trace, dispatcher-weights) a value.
+func (f *Field) example() string {
+	switch {
+	case f.Default != "":
+		return f.Default
+	case f.kind == kindList: // dispatcher-weights
+		return "2,1"
+	}
+	return "data/trace1.csv" // trace
 }
 
 // with applies edit to o: a field's operations that differ from value's.
@@ -386,6 +438,16 @@ func parseInt(s string) (int, error) {
 	return int(n), err
 }
 
+// parseReps reads a number of replications as a user writes it: Config's 0
+// (= 1) is the Go zero value, but a 0 written out is a mistake, not 1.
+func parseReps(s string) (int, error) {
+	n, err := parseInt(s)
+	if err == nil && n < 1 {
+		return 0, fmt.Errorf("R=%d is invalid: replications must be at least 1 (one takes its CI from batch means); give 1 or more, e.g. 10", n)
+	}
+	return n, err
+}
+
 func parseBool(s string) (bool, error) {
 	b, err := strconv.ParseBool(strings.TrimSpace(s))
 	if err != nil {
@@ -396,11 +458,9 @@ func parseBool(s string) (bool, error) {
 
 func itoa64(n int64) string { return strconv.FormatInt(n, 10) }
 
-// parseWeights reads the dispatchers' weights as speeds (parseRuns); "" is none.
+// parseWeights reads the dispatchers' weights as speeds (parseRuns); none
+// (an even split) is the field left out.
 func parseWeights(s string) ([]float64, error) {
-	if strings.TrimSpace(s) == "" {
-		return nil, nil
-	}
 	return parseRuns("dispatcher weights", "WEIGHT", maxDispatchers, s)
 }
 

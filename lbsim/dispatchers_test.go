@@ -364,3 +364,35 @@ func TestRoundRobinFleet(t *testing.T) {
 		}
 	}
 }
+
+// An option that acts between dispatchers is refused with one, where it
+// would change nothing (severalOnly), saying why and the fix: jiq:d=3 ran
+// plain JIQ labelled JIQ-SQ(3). With several dispatchers it stands.
+func TestOptionsWithoutEffectRefused(t *testing.T) {
+	base := Config{Servers: 10, Load: 0.5, Sizes: Exponential{M: 1}, Policy: JIQ{}, Jobs: 1000}
+	for _, tc := range []struct {
+		edit func(c *Config)
+		want []string
+	}{
+		{func(c *Config) { c.Policy = JIQ{D: 3} }, []string{"jiq:d=3 has no effect with one dispatcher (M=1)", "I-queues", "plain jiq", "-dispatchers 3"}},
+		{func(c *Config) { c.Policy = JIQ{Withdraw: true} }, []string{"jiq:withdraw=1 has no effect with one dispatcher", "-dispatchers 2"}},
+		{func(c *Config) { c.Policy, c.Dispatchers = JIQ{D: 2, Withdraw: true}, 1 }, []string{"jiq:d=2,withdraw=1 has no effect"}},
+		{func(c *Config) { c.DispatcherWeights = []float64{3} }, []string{"dispatcher weight 3 has no effect with one dispatcher", "leave -dispatcher-weights out"}},
+	} {
+		c := base
+		tc.edit(&c)
+		err := c.Validate()
+		for _, w := range tc.want {
+			if err == nil || !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v, want %q", c, err, w)
+			}
+		}
+		c.Dispatchers = 3
+		if len(c.DispatcherWeights) > 0 {
+			c.DispatcherWeights = []float64{3, 1, 1}
+		}
+		if err := c.Validate(); err != nil {
+			t.Errorf("%s with M=3: %v", c, err)
+		}
+	}
+}

@@ -143,6 +143,8 @@
 //     dispatcher's I-queue (the shortest of d with jiq:d=D); with
 //     jiq:withdraw=1 a server that gets a job withdraws it, and theory has
 //     the mean-field limit K, M -> infinity ([theory.JIQWithdrawals]).
+//     With one dispatcher, or on a board, there are no I-queues, and d and
+//     withdraw are refused, as are dispatcher weights with one dispatcher.
 //   - LSQ keeps each dispatcher's own estimates of the servers' job counts,
 //     from its sends, the servers' reports and its probes.
 //

@@ -17,7 +17,8 @@ import (
 type JIQ struct {
 	// D > 1: a server that becomes idle puts its token in the shortest of
 	// D distinct I-queues drawn at random (JIQ-SQ(d)), so D <= M; 0 or 1:
-	// in one drawn at random (JIQ-Random). Several dispatchers only.
+	// in one drawn at random (JIQ-Random). Several dispatchers only, as
+	// Withdraw: with one there are no I-queues (validate refuses them).
 	D int
 	// Withdraw: a server that gets a job withdraws its token from the
 	// I-queue holding it, so tokens name idle servers only (one message).
@@ -52,9 +53,10 @@ func (p JIQ) String() string {
 }
 
 // describe: workloads (idle or not), and idle servers learnt from their
-// reports, a message each. Without I-queues (one dispatcher) d and withdraw
-// do nothing, so its key is plain JIQ's, and it keeps LWL's index (a job
-// each beyond a scan's few servers); with I-queues, a token each.
+// reports, a message each. Without I-queues (one dispatcher, a board) d and
+// withdraw would do nothing (validate refuses them), so its key is plain
+// JIQ's, and it keeps LWL's index (a job each beyond a scan's few servers);
+// with I-queues, a token each.
 func (p JIQ) describe(c *Config) Description {
 	d := Description{Label: "JIQ", Reads: Workload, builtinFacts: builtinFacts{symmetric: true, reportsIdle: true,
 		actsAs: p, stateBytes: indexBytes * int64(c.Servers)}}
@@ -78,10 +80,17 @@ func (p JIQ) describe(c *Config) Description {
 // iqueued reports whether c runs JIQ with I-queues: several dispatchers, live.
 func (JIQ) iqueued(c *Config) bool { return c.dispatchers() > 1 && c.Refresh == 0 }
 
-// validate: the I-queue options need I-queues, and d distinct ones M >= d.
+// validate: the I-queue options need I-queues (live state, several
+// dispatchers), and d distinct ones M >= d.
 func (p JIQ) validate(c *Config) error {
 	if (p.D > 1 || p.Withdraw) && c.Refresh > 0 {
 		return errors.New(p.String() + ": the I-queue options (d, withdraw) need live state, where idle servers send tokens: set -refresh 0, or use plain jiq on a board")
+	}
+	if p.D > 1 || p.Withdraw {
+		if err := c.severalOnly(p.String(), "its options d and withdraw act on the dispatchers' I-queues, and one dispatcher has none (it sends to an idle server whenever there is one)",
+			fmt.Sprintf("use plain jiq, or add dispatchers, e.g. -dispatchers %d", max(p.D, 2))); err != nil {
+			return err
+		}
 	}
 	if m := c.dispatchers(); p.iqueued(c) && p.D > m {
 		return fmt.Errorf("jiq: d=%d is invalid with M=%d dispatchers: need 1 <= d <= M = %d (an idle server compares d distinct I-queues, one a dispatcher); lower d, e.g. jiq:d=%d, or add dispatchers (-dispatchers %d)", p.D, m, m, min(2, m), p.D)

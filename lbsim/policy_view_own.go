@@ -38,7 +38,7 @@ func (v ViewKind) String() string {
 // parseView reads "live" or "own".
 func parseView(s string) (ViewKind, error) {
 	switch strings.ToLower(strings.TrimSpace(s)) {
-	case "live", "":
+	case "live":
 		return LiveView, nil
 	case "own":
 		return OwnView, nil

@@ -38,7 +38,7 @@ type Row struct {
 	Load              float64 `json:"load"`   // offered load rho; a trace's own (Trace.Load) or the one it is scaled to
 	Sizes             string  `json:"sizes"`
 	Arrivals          string  `json:"arrivals"`
-	Trace             string  `json:"trace"` // the trace's file (or its length and hash), "" for none
+	Trace             string  `json:"trace"` // the trace's file name and content hash, "trace1.csv#3f2a91c04b1e" (one built in Go: its length and hash), "" for none
 	Discipline        string  `json:"discipline"`
 	Refresh           float64 `json:"refresh"`
 	Tally             bool    `json:"tally"`

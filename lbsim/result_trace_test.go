@@ -2,6 +2,8 @@ package lbsim
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -80,5 +82,37 @@ func TestTraceReplaysPercentiles(t *testing.T) {
 	d := &diagnosis{cfg: &cfg}
 	if advice := d.independentBatches(3); strings.Contains(advice, "-reps") {
 		t.Errorf("advice for a trace's correlated batches: %q asks for replications", advice)
+	}
+}
+
+// A row's trace column names the trace by its content, as the sizes column
+// names a size file: two traces written in turn at one path were one
+// "t.csv" beside two keys; now they are two names, and one trace is one
+// name (its hash) wherever it lies, its file's base name kept for the reader.
+func TestTraceColumnByContent(t *testing.T) {
+	dir := t.TempDir()
+	column := func(path, text string) (string, string) {
+		t.Helper()
+		writeFile(t, filepath.Dir(path), filepath.Base(path), text)
+		tr, err := LoadTrace(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res := run(t, Config{Servers: 2, Policy: RoundRobin{}, Trace: &tr, Seed: 1})
+		return NewRow(res).Trace, res.Config.Key()
+	}
+	a, b := "arrival,size\n0,1\n0.5,2\n1.5,1\n", "arrival,size\n0,3\n0.5,2\n1.5,1\n"
+	p := filepath.Join(dir, "t.csv")
+	nameA, keyA := column(p, a)
+	nameB, keyB := column(p, b)
+	if nameA == nameB || keyA == keyB || !strings.HasPrefix(nameA, "t.csv#") || !strings.HasPrefix(nameB, "t.csv#") {
+		t.Errorf("two traces at %s: columns %q and %q (keys differ: %v), want two names t.csv#HASH", p, nameA, nameB, keyA != keyB)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "copy"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	again, keyAgain := column(filepath.Join(dir, "copy", "t.csv"), "# the same jobs\n"+a)
+	if again != nameA || keyAgain != keyA {
+		t.Errorf("trace a elsewhere: column %q, want %q as at %s", again, nameA, p)
 	}
 }

@@ -20,6 +20,9 @@ import (
 func DefaultGrid() Grid {
 	var g Grid
 	for i := range fields {
+		if fields[i].Default == "" {
+			continue // the zero value: no trace, an even split
+		}
 		if err := fields[i].ops.set(&g, fields[i].Default); err != nil {
 			panic(fmt.Sprintf("lbsim: field %s: default %q: %v", fields[i].Name, fields[i].Default, err))
 		}
@@ -323,16 +326,14 @@ func (g *Grid) setJSON(f *Field, raw json.RawMessage) error {
 	return f.ops.axis.set(g, texts)
 }
 
-// exampleJSON is f's default as one JSON value ("live" quoted, 0.5 not),
-// or for a field without one (trace, dispatcher_weights) an example.
+// exampleJSON is f's example (Field.example) as one JSON value ("live"
+// quoted, 0.5 not; dispatcher_weights' 2,1 as the list's items 2, 1).
 func exampleJSON(f *Field) string {
-	d := f.Default
-	switch {
-	case d == "" && f.kind == kindList: // dispatcher_weights
-		return "2, 1"
-	case d == "": // trace
-		return `"data/trace1.csv"`
-	case f.kind == kindText:
+	d := f.example()
+	switch f.kind {
+	case kindList:
+		return strings.ReplaceAll(d, ",", ", ")
+	case kindText:
 		b, _ := json.Marshal(d)
 		return string(b)
 	}

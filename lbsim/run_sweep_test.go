@@ -140,3 +140,62 @@ func TestSweepFileEmptyList(t *testing.T) {
 		t.Errorf(`"trace": 5: %v, want a trace file as the example`, err)
 	}
 }
+
+// Zero replications written out are refused, as a flag, a sweep-file key or
+// a control's text; Config's zero value is still one replication, and a
+// grid built in Go with it writes no -reps 0 into a batch script.
+func TestRepsZeroRefused(t *testing.T) {
+	for _, text := range []string{"0", "-3"} {
+		var g Grid
+		if err := g.Set("reps", text); err == nil || !strings.Contains(err.Error(), "replications must be at least 1") {
+			t.Errorf("reps %s: %v, want the range named", text, err)
+		}
+		if _, err := g.ReadJSON([]byte(`{"reps": ` + text + `}`)); err == nil || !strings.Contains(err.Error(), `"reps": R=`+text+" is invalid") {
+			t.Errorf(`"reps": %s: %v, want it refused`, text, err)
+		}
+	}
+	g := DefaultGrid()
+	g.Base.Reps = 0
+	if err := g.Base.Validate(); err != nil {
+		t.Errorf("Config.Reps 0 (the default, one replication): %v", err)
+	}
+	if args := strings.Join(g.Args(), " "); strings.Contains(args, "-reps") {
+		t.Errorf("Reps 0 in Go writes %q; want no -reps (one replication, the default)", args)
+	}
+}
+
+// Every setting refuses a blank value in one form, that of a number's
+// ("" is empty: write ..., e.g. ...): as a flag's text, a sweep file's
+// string, an axis's item or a control's text. -view "" ran live, -trace ""
+// no trace and -dispatcher-weights "" an even split.
+func TestEmptyValueRefused(t *testing.T) {
+	const want = `"" is empty: write `
+	for _, f := range Fields() {
+		for _, text := range []string{"", "  "} {
+			g := DefaultGrid()
+			if err := g.Set(f.Name, text); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("-%s %q: %v, want %q", f.Name, text, err, want)
+			}
+			var c Config
+			if err := f.Set(&c, text); err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("Field %s.Set(%q): %v, want %q", f.Name, text, err, want)
+			}
+		}
+		if f.kind == kindText || f.kind == kindList {
+			var g Grid
+			if _, err := g.ReadJSON([]byte(`{"` + f.Column() + `": ""}`)); err == nil || !strings.Contains(err.Error(), `"`+f.Column()+`": `+want) {
+				t.Errorf(`"%s": "": %v, want %q`, f.Column(), err, want)
+			}
+		}
+	}
+	for _, text := range []string{",own", " ,live"} { // a blank after a spec is its parameter's ("own," is unknown)
+		g := DefaultGrid()
+		if err := g.Set("view", text); err == nil || !strings.Contains(err.Error(), want+"the view, e.g. live") {
+			t.Errorf("-view %q: %v, want the blank item refused", text, err)
+		}
+	}
+	var g Grid
+	if _, err := g.ReadJSON([]byte(`{"view": ["", "own"]}`)); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf(`"view": ["", "own"]: %v, want the blank item refused`, err)
+	}
+}

@@ -34,6 +34,13 @@ func init() {
 // "size", or of a file of one size a line, with or without a header. Sizes
 // are plain decimals > 0; blank lines and lines starting with '#' are
 // skipped. A file of 1 MiB or more is parsed once per machine (parse_cache.go).
+//
+// The first row is a header when each of its fields is a name (ReadTrace's
+// rule: an ASCII letter or '_' first, no '.'). In a file of one column,
+// where a header and a mistyped size look alike, the name must also hold a
+// letter other than O, o, I and l, which pass for the digits 0 and 1:
+// "size" and "duration_ms" are headers, while "O", "l0" or "IO" on line 1
+// is refused, naming the line, not dropped as a header.
 func SizesFromFile(path string) (SizeFile, error) {
 	if path == "" {
 		return SizeFile{}, errors.New(`sizes file: no path given; write file:PATH, e.g. file:requests.csv`)
@@ -82,6 +89,8 @@ func readSizes(r io.Reader) ([]float64, error) {
 				fields[k] = strings.TrimSpace(fields[k])
 			}
 			switch header := isHeader(fields); {
+			case header && ncol == 1 && !strings.ContainsFunc(fields[0], isPlainLetter):
+				return nil, fmt.Errorf("line %d: %q is neither a size nor a header: a header's name has a letter other than O, o, I and l, which pass for 0 and 1; fix the size, or name the column size", line, clipText(text))
 			case header && ncol == 1:
 				col = 0
 				continue
@@ -127,6 +136,12 @@ func readSizes(r io.Reader) ([]float64, error) {
 		return nil, errors.New("no sizes found; give one size a line, or a trace CSV of arrival,size")
 	}
 	return xs, nil
+}
+
+// isPlainLetter reports whether r is an ASCII letter that does not pass
+// for a digit (O and o for 0, I and l for 1).
+func isPlainLetter(r rune) bool {
+	return r < 0x80 && isASCIILetter(byte(r)) && !strings.ContainsRune("OoIl", r)
 }
 
 // String is the law's spec, "file:" and the file's path: ParseSizes reads

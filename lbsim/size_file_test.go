@@ -325,3 +325,24 @@ func BenchmarkSizeDraw(b *testing.B) {
 		})
 	}
 }
+
+// A one-column file's first line is a header only when its name has a
+// letter that does not pass for a digit: "O" (a mistyped 0) was taken as a
+// header and the size lost. It is refused with its line and the fix.
+func TestSizesFromFileHeaderRule(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct{ text, line string }{
+		{"O\n1\n2\n", "line 1:"}, {"l0\n1\n", "line 1:"}, {"IO\n5\n", "line 1:"}, {"# log\n\nOo\n3\n", "line 3:"},
+	} {
+		_, err := SizesFromFile(writeFile(t, dir, "typo.csv", tc.text))
+		if err == nil || !strings.Contains(err.Error(), tc.line) || !strings.Contains(err.Error(), "neither a size nor a header") || !strings.Contains(err.Error(), "name the column size") {
+			t.Errorf("%q: %v, want %s refused as neither a size nor a header, with the fix", tc.text, err, tc.line)
+		}
+	}
+	for _, text := range []string{"size\n1\n2\n", "Size (ms)\n1\n2\n", "duration_ms\n1\n2\n", "x\n1\n2\n", "SIZE\n1\n2\n"} {
+		s, err := SizesFromFile(writeFile(t, dir, "header.csv", text))
+		if err != nil || len(s.Values) != 2 {
+			t.Errorf("%q: %v sizes, %v; want a header and 2 sizes", text, len(s.Values), err)
+		}
+	}
+}

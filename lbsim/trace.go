@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -148,11 +149,8 @@ func LoadTrace(path string) (Trace, error) {
 	return Trace{Times: cols[0], Sizes: cols[1], Source: path}, nil
 }
 
-// readTraceFile is the trace field's reader: "" is no trace.
+// readTraceFile is the trace field's reader (no trace is the field left out).
 func readTraceFile(path string) (*Trace, error) {
-	if path == "" {
-		return nil, nil
-	}
 	tr, err := LoadTrace(path)
 	if err != nil {
 		return nil, err
@@ -176,15 +174,20 @@ func traceKey(c *Config) string {
 	return fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
 }
 
-// traceName is a trace's column: its file, else its length and hash.
+// traceName is a trace's column and its name in messages, by its content
+// as a size file's (SizeFile.shortName): its file's base name and the start
+// of its jobs' hash, "trace1.csv#3f2a91c04b1e", so that two traces at one
+// path differ and one trace is one name wherever it lies; a trace built in
+// Go, its length and hash.
 func traceName(tr *Trace) string {
-	switch {
-	case tr == nil:
+	if tr == nil {
 		return ""
-	case tr.Source != "":
-		return tr.Source
 	}
-	return fmt.Sprintf("%d jobs #%016x", tr.Len(), hashFloats(tr.Sizes)^hashFloats(tr.Times))
+	h := fmt.Sprintf("%016x", hashFloats(tr.Sizes)^hashFloats(tr.Times))
+	if tr.Source != "" {
+		return filepath.Base(tr.Source) + "#" + h[:12]
+	}
+	return fmt.Sprintf("%d jobs #%s", tr.Len(), h)
 }
 
 // WriteTrace writes the trace as CSV with the header "arrival,size".

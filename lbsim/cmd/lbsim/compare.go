@@ -23,12 +23,13 @@ func compareCommand(args []string, stdout, stderr io.Writer) error {
 	fs := newFlagSet("compare", stderr, &c)
 	fs.Lookup("policy").Usage = "the two policies A,B to compare, e.g. rnd,rr (" + fs.Lookup("policy").Usage + ")"
 	asJSON := fs.Bool("json", false, "print exactly one JSON object on stdout")
-	metric := fs.String("metric", "", "the metric to compare: one of "+strings.Join(lbsim.Metrics(), ", ")+" (default mean_wait, under PS and SRPT mean_response)")
+	var metric string
+	textVar(fs, &metric, "metric", "a metric", "p99_wait", "the metric to compare: one of "+strings.Join(lbsim.Metrics(), ", ")+" (default mean_wait, under PS and SRPT mean_response)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *metric != "" {
-		if err := lbsim.CheckMetric(*metric); err != nil {
+	if metric != "" {
+		if err := lbsim.CheckMetric(metric); err != nil {
 			return fmt.Errorf("-metric: %w", err)
 		}
 	}
@@ -61,7 +62,7 @@ func compareCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	cmp, err := compare.ResultsOn(res[0], res[1], *metric)
+	cmp, err := compare.ResultsOn(res[0], res[1], metric)
 	if err != nil {
 		return err
 	}

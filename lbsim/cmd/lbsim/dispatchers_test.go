@@ -131,3 +131,10 @@ func TestDispatchersSweepAxis(t *testing.T) {
 		t.Errorf("M=4 in the sweep: mean_wait %s; run alone: %v", recs[2][col("mean_wait")], obj["mean_wait"])
 	}
 }
+
+// jiq:d=3 with one dispatcher is refused, not run as plain JIQ labelled
+// JIQ-SQ(3).
+func TestJIQOptionsOneDispatcher(t *testing.T) {
+	refused(t, "jiq:d=3 has no effect with one dispatcher (M=1)", "run", "-policy", "jiq:d=3", "-jobs", "1000")
+	refused(t, "dispatcher weight 2 has no effect with one dispatcher", "run", "-dispatcher-weights", "2", "-jobs", "1000")
+}

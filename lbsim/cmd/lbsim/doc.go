@@ -51,7 +51,7 @@
 //	-refresh  board refresh period T (0 = live state) (default 0)
 //	-tally  each dispatcher adds its own sends since the last refresh to its board
 //	-dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (default 1)
-//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
+//	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	-stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	-view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (default live)
 //	-jobs  measured jobs N per replication (a trace: 0 = all its jobs) (default 2000000)
@@ -114,11 +114,14 @@
 //     trace's own load). A trace has exactly two columns; its first row is a header
 //     only when every field is an ASCII name (a mistyped number such as O.5
 //     is an error, not a lost job); a UTF-8 byte order mark is ignored; at
-//     most lbsim.MaxTraceJobs jobs.
+//     most lbsim.MaxTraceJobs jobs. The trace column names it BASE#HASH, by
+//     its jobs' values: two traces at one path are two names.
 //   - -sizes file:PATH: the sizes in a file (a request log) resampled
 //     uniformly, with any arrivals, load, speeds and policy: the size column
 //     of a trace CSV (arrival,size), of a CSV whose header names a column
-//     size, or one size a line. Keys and sweep ids know it by the SHA-256 of
+//     size, or one size a line (whose header, if any, has a letter other
+//     than O, o, I and l: a mistyped 0 on line 1 is an error, not a
+//     header). Keys and sweep ids know it by the SHA-256 of
 //     its content; the sizes column names it file:BASE#HASH. A trace or a
 //     size file of 1 MiB or more is parsed once per machine: the parse is
 //     kept under the cache folder (LBSIM_CACHE_DIR, else ~/.cache/lbsim)
@@ -170,7 +173,7 @@
 //	refresh  board refresh period T (0 = live state) (a list)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally (a list)
-//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (a list)
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
@@ -225,7 +228,7 @@
 //	refresh  board refresh period T (0 = live state)
 //	tally  each dispatcher adds its own sends since the last refresh to its board
 //	dispatchers  dispatchers M: each arrival goes to one, which decides on its own stream, policy state and tally
-//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (empty: even)
+//	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages)
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)

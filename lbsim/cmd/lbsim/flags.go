@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/perfeval/lbsim/lbsim"
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 var errHelp = errors.New("help requested")
@@ -97,9 +98,10 @@ func warnUnstable(stderr io.Writer, cmd string, cfgs []lbsim.Config) {
 	}
 }
 
-// onceValue refuses a second Set: "-jobs 10 -jobs 20" is a mistake, not 20.
-// It keeps the error of a value that words its own (numberValue) as
-// "-name: why", which parseStrict reports instead of flag's longer message.
+// onceValue refuses a second Set: "-jobs 10 -jobs 20" is a mistake, not 20,
+// and a blank value of any flag (the others refuse it themselves). It keeps
+// the error of a value that words its own (numberValue, textValue, a field)
+// as "-name: why", which parseStrict reports instead of flag's longer message.
 type onceValue struct {
 	flag.Value
 	name string
@@ -112,11 +114,26 @@ func (v *onceValue) Set(s string) error {
 		return fmt.Errorf("given twice (already %s); give it once", v.String())
 	}
 	v.set = true
+	_, own := v.Value.(interface{ ownMessage() })
+	own = own || isField(v.Value)
+	if !own && strings.TrimSpace(s) == "" { // a flag of the flag package's (-json=)
+		v.err = numberError(v.name, blankError(v.Value))
+		return v.err
+	}
 	err := v.Value.Set(s)
-	if _, number := v.Value.(interface{ ownMessage() }); (number || isField(v.Value)) && err != nil {
+	if own && err != nil {
 		v.err = numberError(v.name, err)
 	}
 	return err
+}
+
+// blankError refuses a blank value of a flag that does not word its own
+// errors, as the others do (number.Empty).
+func blankError(v flag.Value) error {
+	if b, ok := v.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() {
+		return number.Empty("true or false", "")
+	}
+	return number.Empty("a value", "")
 }
 
 // isField reports whether a flag sets a field of lbsim's table

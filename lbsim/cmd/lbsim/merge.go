@@ -19,7 +19,8 @@ func init() { commands["merge"] = mergeCommand }
 func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	fs := flag.NewFlagSet("lbsim merge", flag.ContinueOnError)
 	fs.SetOutput(stderr)
-	out := fs.String("o", "", "write the merged CSV to this file (atomically) instead of stdout")
+	var out string
+	textVar(fs, &out, "o", "a file", "results.csv", "write the merged CSV to this file (atomically) instead of stdout")
 	fs.Usage = func() {
 		fmt.Fprintln(stderr, "usage: lbsim merge DIR [-o out.csv]")
 		fs.PrintDefaults()
@@ -56,14 +57,14 @@ func mergeCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *out == "" {
+	if out == "" {
 		_, err = stdout.Write(b)
 		return err
 	}
-	if shard.IsFileName(filepath.Base(*out)) {
-		return notShard(*out)
+	if shard.IsFileName(filepath.Base(out)) {
+		return notShard(out)
 	}
-	return files.Replace(*out, b, func(path string) error {
+	return files.Replace(out, b, func(path string) error {
 		if shard.IsShardFile(path) {
 			return notShard(path)
 		}

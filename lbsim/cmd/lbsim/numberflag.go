@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"strings"
 
 	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
@@ -66,4 +67,34 @@ func parseNumber[T numeric](s string) (T, error) {
 		return 0, fmt.Errorf("%q is out of range (whole numbers from %d to %d)", s, math.MinInt, math.MaxInt)
 	}
 	return T(n), err
+}
+
+// textVar defines a string flag that refuses a blank value, as every flag
+// does (number.Empty), naming what to write and an example: leaving the
+// flag out gives its default ("").
+func textVar(fs *flag.FlagSet, p *string, name, what, example, usage string) {
+	fs.Var(textValue{p, what, example}, name, usage)
+}
+
+type textValue struct {
+	p             *string
+	what, example string
+}
+
+func (textValue) ownMessage() {}
+
+func (v textValue) Set(s string) error {
+	if strings.TrimSpace(s) == "" {
+		return number.Empty(v.what, v.example)
+	}
+	*v.p = s
+	return nil
+}
+
+// String serves flag's printing of defaults, also on a zero value.
+func (v textValue) String() string {
+	if v.p == nil {
+		return ""
+	}
+	return *v.p
 }

@@ -28,9 +28,9 @@ type shardFlags struct {
 
 // register adds them (-skip-invalid, part of the sweep, is a field: newFlagSet).
 func (s *shardFlags) register(fs *flag.FlagSet) {
-	fs.StringVar(&s.spec, "spec", "", "read the sweep (grid, jobs, reps, seed, ...) from a JSON file whose keys are these flag names")
-	fs.StringVar(&s.shard, "shard", "", "run only part i of n (i/n, i from 0) and write it to -out DIR; a complete part is skipped")
-	fs.StringVar(&s.out, "out", "", "directory for shard files (merge them with lbsim merge DIR)")
+	textVar(fs, &s.spec, "spec", "a sweep file", "sweep.json", "read the sweep (grid, jobs, reps, seed, ...) from a JSON file whose keys are these flag names")
+	textVar(fs, &s.shard, "shard", "part i/n", "0/4", "run only part i of n (i/n, i from 0) and write it to -out DIR; a complete part is skipped")
+	textVar(fs, &s.out, "out", "a folder", "shards", "directory for shard files (merge them with lbsim merge DIR)")
 	fs.BoolVar(&s.quiet, "quiet", false, "no progress on stderr")
 	fs.BoolVar(&s.showID, "id", false, "print the sweep's id and number of configurations (as in its shard files), and run nothing")
 }

@@ -27,10 +27,11 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	s.register(fs)
 	var shards, cpus int
 	numberVar(fs, &shards, "shards", 0, "number n of array tasks (shards), n >= 1")
-	bin := fs.String("bin", "", "path of the lbsim binary the tasks run (default: this binary)")
+	var bin, timeLimit, partition string
+	textVar(fs, &bin, "bin", "a path", "./lbsim", "path of the lbsim binary the tasks run (default: this binary)")
 	numberVar(fs, &cpus, "cpus-per-task", 1, "CPUs per task; the task's sweep uses that many workers")
-	timeLimit := fs.String("time", "", "sbatch --time for each task (e.g. 1:00:00)")
-	partition := fs.String("partition", "", "sbatch --partition")
+	textVar(fs, &timeLimit, "time", "a time limit", "1:00:00", "sbatch --time for each task (e.g. 1:00:00)")
+	textVar(fs, &partition, "partition", "a partition's name", "debug", "sbatch --partition")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -55,7 +56,7 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	// Values that become #SBATCH options: a strict alphabet, so that no
 	// value can end its line and start a command.
 	for _, o := range []struct{ flag, v, eg string }{
-		{"time", *timeLimit, "1:00:00 or 2-00:00:00"}, {"partition", *partition, "debug"},
+		{"time", timeLimit, "1:00:00 or 2-00:00:00"}, {"partition", partition, "debug"},
 	} {
 		if o.v != "" && !sbatchSafe(o.v) {
 			return fmt.Errorf("-%s %q: only letters, digits and - _ . : , + are allowed in an #SBATCH option; e.g. -%s %s", o.flag, o.v, o.flag, o.eg)
@@ -65,12 +66,12 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	if *bin == "" {
-		if *bin, err = os.Executable(); err != nil {
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
 			return fmt.Errorf("cannot find this binary (%v); give -bin PATH", err)
 		}
 	}
-	binPath, err := filepath.Abs(*bin)
+	binPath, err := filepath.Abs(bin)
 	if err != nil {
 		return err
 	}
@@ -133,11 +134,11 @@ func slurmCommand(args []string, stdout, stderr io.Writer) error {
 	// spaces in the path (quotes and backslashes were refused above).
 	// '%' starts a Slurm file name pattern: a '%' of the path is '%%'.
 	fmt.Fprintf(&b, "#SBATCH --output=\"%s\"\n", filepath.Join(strings.ReplaceAll(out, "%", "%%"), "slurm-%A_%a.out"))
-	if *timeLimit != "" {
-		fmt.Fprintf(&b, "#SBATCH --time=%s\n", *timeLimit)
+	if timeLimit != "" {
+		fmt.Fprintf(&b, "#SBATCH --time=%s\n", timeLimit)
 	}
-	if *partition != "" {
-		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", *partition)
+	if partition != "" {
+		fmt.Fprintf(&b, "#SBATCH --partition=%s\n", partition)
 	}
 	fmt.Fprintf(&b, "set -eu\n")
 	cmd := append([]string{binPath, "sweep"}, taskArgs...)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -99,4 +100,30 @@ func TestMessages(t *testing.T) {
 	refused(t, "run two sweeps", "sweep", "-refresh", "0,3", "-policy", "rnd,ll:d=2", "-jobs", "1000")
 	refused(t, "-policy rnd -refresh 0", "sweep", "-refresh", "0,3", "-policy", "rnd,ll:d=2", "-jobs", "1000")
 	refused(t, "at least 2 servers", "run", "-servers", "1", "-policy", "sita:c=1")
+}
+
+// -reps 0 and "reps": 0 are refused with the range, not run as one
+// replication.
+func TestRepsZero(t *testing.T) {
+	const want = "R=0 is invalid: replications must be at least 1"
+	refused(t, "-reps: "+want, "run", "-reps", "0", "-jobs", "1000")
+	refused(t, "-reps: "+want, "sweep", "-reps", "0", "-jobs", "1000")
+	refused(t, "-reps: "+want, "compare", "-reps", "0", "-jobs", "1000", "-policy", "rnd,rr")
+	refused(t, `"reps": `+want, "sweep", "-spec", writeTemp(t, `{"reps": 0}`))
+}
+
+// Every flag of run, sweep and compare refuses an empty value in the words
+// of -servers= ("" is empty: write ...): -view= ran live, -trace= no trace,
+// -spec= the flags' sweep.
+func TestEmptyFlagValues(t *testing.T) {
+	for _, cmd := range []string{"run", "sweep", "compare"} {
+		_, help, _ := cli(cmd, "-h")
+		names := regexp.MustCompile(`(?m)^  -([a-z0-9-]+)`).FindAllStringSubmatch(help, -1)
+		if len(names) < 25 {
+			t.Fatalf("%s -h lists %d flags:\n%s", cmd, len(names), help)
+		}
+		for _, m := range names {
+			refused(t, "-"+m[1]+`: "" is empty: write `, cmd, "-"+m[1]+"=", "-jobs", "1000")
+		}
+	}
 }

@@ -12,7 +12,8 @@
 // date, where its results came from (computed or read from the nb.Cached cache), with links to
 // those files; it lists every notebook exported into OUT, by this run or an earlier or
 // concurrent one (OUT/index.json keeps the entries). Every file is replaced whole: a failed
-// export (a full disk) leaves the previous report's files as they were. -parallel notebooks
+// export (a full disk) leaves the previous report's files as they were, and the index keeps
+// its links, marking the latest run failed (nbrun.WriteIndex). -parallel notebooks
 // (default 2) execute at once, each exported while the next ones execute; a run two notebooks
 // share is computed once (nb.Cached). It prints each notebook's wall time
 // (and its export's) and exits non-zero when any notebook fails (the index then says which and

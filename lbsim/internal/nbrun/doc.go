@@ -47,7 +47,8 @@
 //
 // Every file is written through package files: a report's three files are replaced as one
 // (files.Batch), so a failed export (a full disk, Chromium failing) leaves the previous
-// report whole, and the index and its manifest likewise.
+// report whole, and the index and its manifest likewise; the index keeps linking that
+// report and says that the latest run failed, and why.
 //
 // A cell that printed more than 1 MB (a print in a loop) is cut in the executed notebook to its
 // first and last 16 kB, with a note of its size where it was cut (see maxCellPrint): the report

@@ -26,6 +26,10 @@ type IndexEntry struct {
 	RanAt    time.Time     // when the run started
 	Tables   []string      // CSV tables the notebook wrote (absolute paths)
 	Quick    bool          // a quick run (LBSIM_QUICK=1); WriteIndex sets it from its argument
+	// FailedAt is when the latest run started if it failed before writing
+	// a report while an earlier one's stays whole: WriteIndex keeps that
+	// report (and its RanAt, Elapsed, Quick) beside Err. Zero otherwise.
+	FailedAt time.Time
 }
 
 // WriteIndex adds entries to the index page path and writes it: for every notebook its title,
@@ -39,8 +43,10 @@ type IndexEntry struct {
 // are kept in a manifest beside the page (NAME.json for NAME.html, see [indexRecord]), which
 // WriteIndex reads back and merges, an entry replacing the one for the same report, under the
 // folder's lock, so that exports run one after another or at once all end up listed. An entry
-// whose report files are gone is dropped. The page and the manifest are replaced together
-// (files.Batch). quick says whether these entries were quick runs.
+// of a notebook that failed before its report (Report nil) keeps the links to the previous
+// report, whose files a failed export leaves whole, and says that the latest run failed
+// (FailedAt). An entry whose report files are gone is dropped. The page and the manifest are
+// replaced together (files.Batch). quick says whether these entries were quick runs.
 func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 	dir, err := filepath.Abs(filepath.Dir(path))
 	if err != nil {
@@ -59,9 +65,17 @@ func WriteIndex(path string, entries []IndexEntry, quick bool) error {
 	for _, e := range entries {
 		e.Quick = quick
 		k := slices.IndexFunc(all, func(old IndexEntry) bool { return entryKey(old, dir) == entryKey(e, dir) })
-		if k >= 0 {
+		switch {
+		case k >= 0 && e.Report == nil && e.Err != nil && all[k].Report != nil && exists(all[k].Report.View):
+			kept := all[k]
+			kept.Err, kept.FailedAt = e.Err, e.RanAt
+			if e.Tables != nil { // the files there now: the previous report's
+				kept.Tables = e.Tables
+			}
+			all[k] = kept
+		case k >= 0:
 			all[k] = e
-		} else {
+		default:
 			all = append(all, e)
 		}
 	}
@@ -119,6 +133,7 @@ func indexHTML(dir string, entries []IndexEntry) ([]byte, error) {
 		// Labels are shown unless the fragment opens with its own bold lead.
 		QuestionLabel, AnswerLabel bool
 		Elapsed, RanAt, Results    string
+		FailedAt                   string // the latest run's, which failed; the links are the previous report's
 		Quick                      bool
 		Links, Tables              []link
 	}
@@ -138,6 +153,9 @@ func indexHTML(dir string, entries []IndexEntry) ([]byte, error) {
 			Elapsed: fmt.Sprintf("%.1f s", e.Elapsed.Seconds()), RanAt: e.RanAt.UTC().Format("2006-01-02 15:04 UTC")}
 		if e.Err != nil {
 			r.Error = e.Err.Error()
+		}
+		if !e.FailedAt.IsZero() {
+			r.FailedAt = e.FailedAt.UTC().Format("2006-01-02 15:04 UTC")
 		}
 		if rep := e.Report; rep != nil {
 			// The fragments come from our own nbconvert export (escaped by its markdown
@@ -177,6 +195,7 @@ type indexRecord struct {
 	Quick    bool          `json:"quick"`
 	Tables   []string      `json:"tables,omitempty"`
 	Report   *Report       `json:"report,omitempty"`
+	FailedAt time.Time     `json:"failed_at,omitzero"`
 }
 
 // manifestVersion is the manifest's format; a manifest of another format is an error, not
@@ -212,7 +231,7 @@ func readManifest(path, dir string) ([]IndexEntry, error) {
 	abs := func(p string) string { return filepath.Join(dir, filepath.FromSlash(p)) }
 	var entries []IndexEntry
 	for _, r := range m.Entries {
-		e := IndexEntry{Notebook: r.Notebook, Elapsed: r.Elapsed, RanAt: r.RanAt, Quick: r.Quick, Report: r.Report}
+		e := IndexEntry{Notebook: r.Notebook, Elapsed: r.Elapsed, RanAt: r.RanAt, Quick: r.Quick, Report: r.Report, FailedAt: r.FailedAt}
 		if r.Error != "" {
 			e.Err = errors.New(r.Error)
 		}
@@ -237,7 +256,7 @@ func writeManifest(entries []IndexEntry, dir string) ([]byte, error) {
 	}
 	m := manifestFile{Version: manifestVersion, Entries: []indexRecord{}}
 	for _, e := range entries {
-		r := indexRecord{Notebook: e.Notebook, Elapsed: e.Elapsed, RanAt: e.RanAt, Quick: e.Quick}
+		r := indexRecord{Notebook: e.Notebook, Elapsed: e.Elapsed, RanAt: e.RanAt, Quick: e.Quick, FailedAt: e.FailedAt}
 		if e.Err != nil {
 			r.Error = e.Err.Error()
 		}
@@ -275,7 +294,8 @@ Each report opens offline in any browser; the PDF is the same report for print.<
 {{range .Rows}}<section id="{{.Name}}">
 <h2>{{if .Title}}{{.Title}}{{else}}{{.Notebook}}{{end}}</h2>
 <p class="meta">{{.Notebook}} · ran {{.RanAt}} in {{.Elapsed}}{{if and .Quick (not $.Quick)}}, <strong>quick run</strong>{{end}}{{if .Results}}; {{.Results}}{{end}}</p>
-{{if .Error}}<p class="error">FAILED: {{.Error}}</p>{{end}}
+{{if .Error}}<p class="error">FAILED{{if .FailedAt}} (the run of {{.FailedAt}}){{end}}: {{.Error}}</p>{{end}}
+{{if .FailedAt}}<p class="meta">The links below are to the previous report, of the run of {{.RanAt}}, which is whole.</p>{{end}}
 {{if .Links}}<p class="links">{{range .Links}}<a href="{{.Href}}">{{.Text}}</a>{{end}}{{if .Tables}} · tables (CSV): {{range .Tables}}<a href="{{.Href}}">{{.Text}}</a> {{end}}{{end}}</p>{{end}}
 {{if .Question}}{{if .QuestionLabel}}<div class="label">Question</div>{{end}}<div class="question">{{.Question}}</div>{{end}}
 {{if .Answer}}{{if .AnswerLabel}}<div class="label">Answer</div>{{end}}<div class="answer">{{.Answer}}</div>{{else if .Links}}<p class="meta">This notebook states no answer (no markdown cell opens with ## Answer, ## Conclusions or <strong>Answer.</strong>).</p>{{end}}

@@ -143,3 +143,57 @@ func TestIndexMerges(t *testing.T) {
 		t.Errorf("after %d exports at once and 03-c removed: index lists %d %v, want 01-a, 02-b and the %d", at, len(got), got, at)
 	}
 }
+
+// A notebook whose latest export failed before its report keeps the index's
+// links to the previous report, which the failed export left whole, and the
+// index says that the latest run failed, when, and why; it dropped them. The
+// next export that succeeds clears the failure. A notebook never exported
+// has no links to keep.
+func TestIndexKeepsPreviousReport(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "index.html")
+	first := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
+	table := filepath.Join(dir, "01-a", "results.csv")
+	if err := os.MkdirAll(filepath.Dir(table), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(table, []byte("x\n1\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ok := IndexEntry{Notebook: "notebooks/01-a.ipynb", Report: fakeReport(t, dir, "01-a", "T01-a"), RanAt: first, Tables: []string{table}}
+	if err := WriteIndex(index, []IndexEntry{ok}, false); err != nil {
+		t.Fatal(err)
+	}
+	failed := IndexEntry{Notebook: "notebooks/01-a.ipynb", Err: errors.New("write 01-a.html: no space left on device"), RanAt: first.Add(time.Hour)}
+	never := IndexEntry{Notebook: "notebooks/02-b.ipynb", Err: errors.New("cell 3 failed"), RanAt: first.Add(time.Hour)}
+	if err := WriteIndex(index, []IndexEntry{failed, never}, true); err != nil {
+		t.Fatal(err)
+	}
+	page, err := os.ReadFile(index)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b, _ := strings.Cut(string(page), `<section id="02-b">`)
+	for _, want := range []string{`href="01-a.html"`, `href="01-a.pdf"`, `href="01-a-code.html"`, `href="01-a/results.csv"`, "<h2>T01-a</h2>",
+		"FAILED (the run of 2026-01-02 04:04 UTC): write 01-a.html: no space left on device", "previous report, of the run of 2026-01-02 03:04 UTC"} {
+		if !strings.Contains(a, want) {
+			t.Errorf("after a failed export of 01-a: its entry lacks %q:\n%s", want, a)
+		}
+	}
+	if strings.Contains(a, "quick run") {
+		t.Errorf("the kept report of a full run is marked quick (the failed run was):\n%s", a)
+	}
+	if !strings.Contains(b, "FAILED: cell 3 failed") || strings.Contains(b, "href=") || strings.Contains(b, "previous report") {
+		t.Errorf("02-b, never exported: want the failure without links:\n%s", b)
+	}
+	entries, err := readManifest(filepath.Join(dir, "index.json"), dir)
+	if err != nil || len(entries) != 2 || entries[0].Report == nil || !entries[0].FailedAt.Equal(failed.RanAt) || !entries[0].RanAt.Equal(first) {
+		t.Fatalf("manifest after the failure: %+v, %v; want 01-a's report kept, failed at %v", entries, err, failed.RanAt)
+	}
+	if err := WriteIndex(index, []IndexEntry{ok}, false); err != nil {
+		t.Fatal(err)
+	}
+	if page, _ := os.ReadFile(index); strings.Contains(string(page), "FAILED (the run") || strings.Contains(string(page), "previous report") {
+		t.Errorf("a successful export after the failure still reports it")
+	}
+}

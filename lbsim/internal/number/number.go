@@ -30,6 +30,18 @@ func numberErr(text string, err error, format string, args ...any) error {
 	return &Error{Text: text, Err: err, msg: fmt.Sprintf(format, args...)}
 }
 
+// Empty is the error of a blank value, what a number's is: every setting
+// and flag refuses one in these words, for an empty shell variable
+// ("-view $VIEW") is a mistake, not the default that leaving it out gives.
+// what is what to write, example one (none: "").
+func Empty(what, example string) error {
+	msg := fmt.Sprintf("%q is empty: write %s", "", what)
+	if example != "" {
+		msg += ", e.g. " + example
+	}
+	return &Error{Text: "", Err: strconv.ErrSyntax, msg: msg}
+}
+
 // Float reads a plain decimal number (see the package doc). An overflow
 // (1e400) and an underflow of a non-zero literal to 0 (1e-400) are errors,
 // not ±Inf or a silent 0; subnormal values down to 5e-324 are kept. -0 is
@@ -40,7 +52,7 @@ func Float(s string) (float64, error) {
 	mantissa, ok := scanDecimal(t)
 	switch {
 	case t == "":
-		return 0, numberErr(t, strconv.ErrSyntax, "%q is empty: write a plain decimal number, e.g. 0.5 or 2e-3", t)
+		return 0, Empty("a plain decimal number", "0.5 or 2e-3")
 	case !ok && isNonFinite(t):
 		return 0, numberErr(t, strconv.ErrSyntax, "%q is not a finite number: write a plain decimal number, e.g. 0.5 or 2e-3", t)
 	case !ok:
@@ -96,7 +108,7 @@ func Uint(s string) (uint64, error) {
 // optional '-'.
 func scanWhole(t string) error {
 	if t == "" {
-		return numberErr(t, strconv.ErrSyntax, "%q is empty: write a whole number, e.g. 1000", t)
+		return Empty("a whole number", "1000")
 	}
 	digits := strings.TrimPrefix(t, "-")
 	if digits == "" || strings.IndexFunc(digits, func(r rune) bool { return r < '0' || r > '9' }) >= 0 {
