@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 )
 
 // Config is one simulated system and how to measure it. Optional fields at
@@ -91,10 +92,43 @@ func (c *Config) speeds() []float64 {
 // sizes is the size law in force: the trace's empirical law when replaying.
 func (c *Config) sizes() SizeLaw {
 	if c.Trace != nil {
-		return NewEmpirical(c.Trace.Sizes)
+		return traceLaw(c.Trace.Sizes)
 	}
 	return c.Sizes
 }
+
+// traceLaw is NewEmpirical of a trace's sizes, kept for the last traces
+// replayed: a run asks for it some twenty times, and its table (sorted
+// sizes and prefix sums, for SITA's cutoffs) costs O(n log n). A trace is
+// known by its slice and its values' hash: sizes changed in place are a new law.
+func traceLaw(xs []float64) Empirical {
+	if len(xs) == 0 {
+		return NewEmpirical(xs)
+	}
+	key := traceLawKey{&xs[0], len(xs), hashFloats(xs)}
+	traceLaws.Lock()
+	defer traceLaws.Unlock()
+	law, ok := traceLaws.m[key]
+	if !ok {
+		if len(traceLaws.m) >= 2 {
+			clear(traceLaws.m)
+		}
+		law = NewEmpirical(xs)
+		traceLaws.m[key] = law
+	}
+	return law
+}
+
+type traceLawKey struct {
+	first *float64
+	n     int
+	hash  uint64
+}
+
+var traceLaws = struct {
+	sync.Mutex
+	m map[traceLawKey]Empirical
+}{m: map[traceLawKey]Empirical{}}
 
 // Capacity is sum(mu_k), the total service rate in work units per time unit.
 func (c *Config) Capacity() float64 {
