@@ -30,8 +30,9 @@ import (
 //     the law jumps over that level (an empirical law, a size file, a
 //     trace), x_g is the size of the law nearest it: a group's share of
 //     the work then misses n_g/K by at most half the work of the sizes at
-//     its two cutoffs (Config.SizeClasses gives the shares), and a size with
-//     more work than a group next to it needs is refused.
+//     its two cutoffs (Config.SizeClasses and the run's summary give
+//     them), and a size with more work than a group next to it needs is
+//     refused.
 //
 // With Poisson arrivals each server is an M/G/1 queue fed by one group's sizes.
 type SITA struct {
@@ -203,7 +204,50 @@ func (p SITA) describe(c *Config) Description {
 	}
 	d.classes = func() []SizeClass { g, err := p.groupsOf(c.Servers, c.sizes()); return g.classes(err) }
 	d.split = func() []classSplit { g, err := p.groupsOf(c.Servers, c.sizes()); return p.split(c, g, err) }
+	if p.Groups != 0 {
+		d.note = func() string { return p.sharesNote(c) }
+	}
 	return d
+}
+
+// sharesNote says what shares of the work SITA-E's groups get when its
+// cutoffs are sizes of the law (NearestLoadCuts) and the shares miss
+// their servers' n_g/K: each share, or for many groups their range as a
+// multiple of n_g/K (the servers' loads over the offered load at equal
+// speeds); "" when every share is n_g/K to 1e-9.
+func (p SITA) sharesNote(c *Config) string {
+	cls := c.SizeClasses()
+	if len(cls) < 2 || math.IsNaN(cls[0].Work) {
+		return ""
+	}
+	k := float64(c.Servers)
+	lo, hi, off := 0, 0, false
+	ratio := func(cl SizeClass) float64 { return cl.Work / (float64(cl.To-cl.From) / k) }
+	var shares, servers, cuts []string
+	for i, cl := range cls {
+		r := ratio(cl)
+		off = off || math.Abs(r-1) > 1e-9
+		if r < ratio(cls[lo]) {
+			lo = i
+		}
+		if r > ratio(cls[hi]) {
+			hi = i
+		}
+		shares = append(shares, fmt.Sprintf("%.4g", cl.Work))
+		servers = append(servers, fmt.Sprintf("%.4g", float64(cl.To-cl.From)/k))
+		if i < len(cls)-1 {
+			cuts = append(cuts, fmtNum(cl.Upper))
+		}
+	}
+	switch {
+	case !off:
+		return ""
+	case len(cls) <= 8:
+		return fmt.Sprintf("SITA-E cutoffs %s are sizes of the law: the groups' shares of the work are %s, for servers' shares %s",
+			strings.Join(cuts, "/"), strings.Join(shares, "/"), strings.Join(servers, "/"))
+	}
+	return fmt.Sprintf("SITA-E cutoffs are sizes of the law: a group's share of the work is %.4g (group %d) to %.4g (group %d) times its servers' share n_g/K",
+		ratio(cls[lo]), lo+1, ratio(cls[hi]), hi+1)
 }
 
 // listText is a list as a spec value, "1/10".

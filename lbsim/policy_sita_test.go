@@ -376,7 +376,7 @@ func writeTrace(t *testing.T, name string, times, sizes []float64) *Trace {
 // distinct sizes, as a size file, a trace and an empirical: spec, jumps
 // over every equal-load level by a 1e-4 of the work or so, far less than a
 // group needs. Each cutoff is then a size of the sample, and the groups'
-// shares of the work that SizeClasses reports are
+// shares of the work that SizeClasses and the run's summary report are
 // those summed here from the sample itself (the sizes in each cutoff
 // interval over all of them), each off its servers' share n_g/K by at most
 // half the work of the sizes at its two cutoffs.
@@ -397,13 +397,14 @@ func TestSITAEqualLoadOnManySizes(t *testing.T) {
 		trace  *Trace
 		sample []float64
 		k, g   int
+		run    string // the summary's line on the shares, "" to not run
 	}{
-		{"file", file, nil, sample, 10, 10},
-		{"file", file, nil, sample, 10, 4},
-		{"file", file, nil, sample, 100, 100},
-		{"trace", nil, trace, sample, 10, 10},
-		{"trace", nil, trace, sample, 20, 7},
-		{"spec", short, nil, sample[:1000], 10, 5},
+		{"file", file, nil, sample, 10, 10, "SITA-E cutoffs are sizes of the law: a group's share of the work is %.4g (group %d) to %.4g (group %d) times its servers' share n_g/K"},
+		{"file", file, nil, sample, 10, 4, "SITA-E cutoffs %s are sizes of the law: the groups' shares of the work are %s, for servers' shares 0.3/0.3/0.2/0.2"},
+		{"file", file, nil, sample, 100, 100, ""},
+		{"trace", nil, trace, sample, 10, 10, "a group's share of the work is %.4g (group %d) to %.4g (group %d) times its servers' share n_g/K"},
+		{"trace", nil, trace, sample, 20, 7, ""},
+		{"spec", short, nil, sample[:1000], 10, 5, ""},
 	} {
 		cfg := Config{Servers: tc.k, Load: 0.7, Sizes: tc.sizes, Trace: tc.trace, Policy: SITA{Groups: tc.g}, Jobs: 20_000, Seed: 3}
 		if tc.trace != nil {
@@ -418,7 +419,9 @@ func TestSITAEqualLoadOnManySizes(t *testing.T) {
 			total, mass[x] = total+x, mass[x]+x
 		}
 		cls := cfg.SizeClasses()
-		lo := 0.0
+		var works, cuts []string
+		lo, lowest, highest := 0.0, 0, 0
+		ratios := make([]float64, len(cls))
 		for i, cl := range cls {
 			if _, ok := mass[cl.Upper]; !ok && i < len(cls)-1 {
 				t.Errorf("%s K=%d groups=%d: cutoff %d = %v is not a size of the sample", tc.name, tc.k, tc.g, i+1, cl.Upper)
@@ -437,7 +440,29 @@ func TestSITAEqualLoadOnManySizes(t *testing.T) {
 			if off, bound := math.Abs(work-share), (mass[lo]+mass[cl.Upper])/2/total; off > bound+1e-12 || off == 0 {
 				t.Errorf("%s K=%d groups=%d: group %d has %.6g of the work for a share %.6g of the servers: off by %.3g, want in (0, %.3g]", tc.name, tc.k, tc.g, i+1, work, share, off, bound)
 			}
+			ratios[i] = work / share
+			if ratios[i] < ratios[lowest] {
+				lowest = i
+			}
+			if ratios[i] > ratios[highest] {
+				highest = i
+			}
+			works = append(works, fmt.Sprintf("%.4g", work))
+			if i < len(cls)-1 {
+				cuts = append(cuts, fmtNum(cl.Upper))
+			}
 			lo = cl.Upper
+		}
+		if tc.run == "" {
+			continue
+		}
+		want := fmt.Sprintf(tc.run, ratios[lowest], lowest+1, ratios[highest], highest+1)
+		if tc.g <= 8 {
+			want = fmt.Sprintf(tc.run, strings.Join(cuts, "/"), strings.Join(works, "/"))
+		}
+		res, err := Run(cfg)
+		if err != nil || !strings.Contains(res.String(), want) {
+			t.Errorf("%s K=%d groups=%d: %v; want the summary to say %q:\n%s", tc.name, tc.k, tc.g, err, want, res)
 		}
 	}
 }
