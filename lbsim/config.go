@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Config is one simulated system and how to measure it. Optional fields at
@@ -91,9 +93,56 @@ func (c *Config) speeds() []float64 {
 // sizes is the size law in force: the trace's empirical law when replaying.
 func (c *Config) sizes() SizeLaw {
 	if c.Trace != nil {
-		return NewEmpirical(c.Trace.Sizes)
+		return traceLaw(c.Trace.Sizes)
 	}
 	return c.Sizes
+}
+
+// traceLaw is NewEmpirical of a trace's sizes, kept for the last traces
+// replayed: a run asks for it some twenty times, and its table (sorted
+// sizes and prefix sums, for SITA's cutoffs) costs O(n log n). A trace is
+// known by its slice and its values' hash: sizes changed in place are a new law.
+func traceLaw(xs []float64) Empirical {
+	if len(xs) == 0 {
+		return NewEmpirical(xs)
+	}
+	key := traceLawKey{&xs[0], len(xs), hashFloats(xs)}
+	traceLaws.Lock()
+	defer traceLaws.Unlock()
+	law, ok := traceLaws.m[key]
+	if !ok {
+		if len(traceLaws.m) >= 2 {
+			clear(traceLaws.m)
+		}
+		law = NewEmpirical(xs)
+		traceLaws.m[key] = law
+	}
+	return law
+}
+
+type traceLawKey struct {
+	first *float64
+	n     int
+	hash  uint64
+}
+
+var traceLaws = struct {
+	sync.Mutex
+	m map[traceLawKey]Empirical
+}{m: map[traceLawKey]Empirical{}}
+
+// sizesText names the sizes in force for a message, briefly: "the sizes
+// of the trace" and its file (never its values), or "sizes" and the law, a
+// size file by its path, a long list of values by its start, length and
+// hash (sizesName).
+func (c *Config) sizesText() string {
+	if c.Trace != nil {
+		return "the sizes of the trace " + traceName(c.Trace)
+	}
+	if f, ok := c.Sizes.(SizeFile); ok {
+		return "sizes " + f.String()
+	}
+	return "sizes " + sizesName(c.Sizes)
 }
 
 // Capacity is sum(mu_k), the total service rate in work units per time unit.
@@ -357,7 +406,7 @@ func (c *Config) checkBudget() error {
 	return nil
 }
 
-// classes is SizeClasses.
+// classes is SizeClasses without their Work.
 func (c *Config) classes() []SizeClass {
 	desc := describe(c.Policy, c)
 	if cls := desc.sizeClasses(); cls != nil {
@@ -380,8 +429,27 @@ func (c *Config) samplesIn(rep int) bool { return c.SampleEvery > 0 && rep == 0 
 
 // SizeClasses are the size classes results are reported for (Result.Classes,
 // Reference.Classes), in order: the policy's (SITA's groups, at its cutoffs
-// for the law), else the size law's; nil when there are none.
-func (c Config) SizeClasses() []SizeClass { return c.classes() }
+// for the law), else the size law's, each with the share of the work it
+// brings (Work); nil when there are none.
+func (c Config) SizeClasses() []SizeClass {
+	cls := slices.Clone(c.classes()) // a policy's own Classes stay as given
+	uppers := make([]float64, len(cls))
+	for i, cl := range cls {
+		uppers[i] = cl.Upper
+	}
+	var work []float64
+	ok := false
+	if c.sizes() != nil {
+		work, ok = groupWork(c.sizes(), uppers)
+	}
+	for i := range cls {
+		cls[i].Work = math.NaN()
+		if ok {
+			cls[i].Work = work[i]
+		}
+	}
+	return cls
+}
 
 // classCuts are the upper size bounds of all classes but the last (classOf).
 func classCuts(cls []SizeClass) []float64 {

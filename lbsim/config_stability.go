@@ -181,7 +181,7 @@ func (c *Config) checkServerLoads() error {
 			have = "have"
 		}
 		return fmt.Errorf("%s %s load %s under %s, which splits jobs without reading the servers: need each server's load < 1; %slower the load below %s, raise the speeds, weigh the split by speed (rnd:weights=speed, rr:weights=speed), or use a policy that reads the servers (sed, jsq, lwl)",
-			c.serversText(q), have, loadText(q.rho), c.Policy, c.loadAdvice(), loadText(c.Load/q.rho))
+			c.serversText(q), have, loadText(q.rho), c.Policy, c.loadAdvice(), belowText(c.Load/q.rho))
 	}
 	return nil
 }

@@ -32,7 +32,7 @@ func ExampleConfig_Validate() {
 	cfg := lbsim.Config{Servers: 100, Load: 0.5, Sizes: lbsim.NewTwoPointBeta(1, 1000, 0.8),
 		Policy: lbsim.SITA{C: 0}, Jobs: 1000}
 	fmt.Println(cfg.Validate())
-	// Output: sita c=0 is invalid: need 1 <= c <= K-1 = 99 so that both short and long jobs have a server; pick c in 1..99
+	// Output: sita c=0 is invalid: need 1 <= c <= K-1 = 99 so that both short and long jobs have a server; pick c in 1..99, e.g. sita:c=20
 }
 
 // A sweep over policies and loads, written as CSV.

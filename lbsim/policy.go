@@ -99,6 +99,7 @@ type builtinFacts struct {
 	// arrival gaps of SCV c0 (round robin's turns); nil: see gapSCV.
 	gapSCV func(c0 float64, q serverLoad) float64
 	advice func() string // added to Validate's error for an overloaded server (SITA)
+	note   func() string // a line of the run's summary, "" for none (SITA-E's shares at sizes of the law)
 	// actsAs is the policy that runs the same under c, to the bit, whose
 	// spec is the key (policyKey; JIQ's options with one dispatcher).
 	actsAs    Policy

@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"math"
@@ -25,7 +26,13 @@ import (
 //   - Groups (sita:groups=G): G groups as equal as possible (the first
 //     K mod G one server larger), cut where every server carries the same
 //     work, E[X; X <= x_g] = (servers of groups 1..g / K) E[X] (BelowCut):
-//     SITA-E (Harchol-Balter, Crovella and Murta 1999) when G = K.
+//     SITA-E (Harchol-Balter, Crovella and Murta 1999) when G = K. Where
+//     the law jumps over that level (an empirical law, a size file, a
+//     trace), x_g is the size of the law nearest it: a group's share of
+//     the work then misses n_g/K by at most half the work of the sizes at
+//     its two cutoffs (Config.SizeClasses and the run's summary give
+//     them), and a size with more work than a group next to it needs is
+//     refused.
 //
 // With Poisson arrivals each server is an M/G/1 queue fed by one group's sizes.
 type SITA struct {
@@ -34,6 +41,8 @@ type SITA struct {
 	Cuts    []float64
 	Servers []int
 	Groups  int
+
+	quiet bool // a fix being checked (accepts): its errors offer no fixes of their own
 }
 
 func init() {
@@ -107,42 +116,52 @@ func listParam(p Params, key, what string) ([]float64, error) {
 	return nil, fmt.Errorf("sita: %s=%s is invalid: need %s", key, p.Word(key), what)
 }
 
-// check is what SITA's parameters must satisfy whatever K.
-func (p SITA) check() error {
+// check is what SITA's parameters must satisfy whatever K; its fixes are
+// the forms' examples (checkFor).
+func (p SITA) check() error { return p.checkFor(nil) }
+
+// checkFor is check with fixes that configuration c accepts (c nil: the
+// forms' examples, at parsing).
+func (p SITA) checkFor(c *Config) error {
+	const example = "sita:cuts=1/10,servers=30/30/40"
+	groups := len(p.Cuts) + 1
 	switch {
 	case p.Groups != 0 && (p.C != 0 || p.Cut != 0 || p.Cuts != nil || p.Servers != nil),
 		p.Cuts != nil && (p.C != 0 || p.Cut != 0):
-		return fmt.Errorf("sita %v mixes its forms: give C (and Cut), Cuts and Servers, or Groups", p)
+		return fmt.Errorf("sita with c=%d, cut=%v, cuts=%s, servers=%s and groups=%d mixes its forms: give C (and Cut), Cuts and Servers, or Groups", p.C, p.Cut, listText(p.Cuts), intsText(p.Servers), p.Groups)
 	case p.Groups != 0 && p.Groups < 2:
-		return fmt.Errorf("sita groups=%d is invalid: need at least 2 groups (1 group is rnd); e.g. sita:groups=2", p.Groups)
+		return fmt.Errorf("sita groups=%d is invalid: need at least 2 groups (1 group is no size interval)%s", p.Groups, eg(p.fix(c, "sita:groups=2", SITA{Groups: 2})))
 	case p.Groups != 0:
 		return nil
 	case p.Cuts == nil && p.Servers == nil:
 		if !(p.Cut >= 0) { // NaN too
-			return fmt.Errorf("sita cut=%v is invalid: need cut > 0 (or no cut with two-point sizes)", p.Cut)
+			return fmt.Errorf("sita cut=%v is invalid: need cut > 0 (or no cut with two-point sizes)%s", p.Cut, eg(p.fix(c, "sita:cut=10,c=20", equalLoadFix(c, SITA{C: p.C}))))
 		}
 		return nil
 	case len(p.Cuts) == 0:
-		return fmt.Errorf("sita: no cutoffs given: need at least one, e.g. sita:cuts=10,servers=20/80")
-	case len(p.Servers) != len(p.Cuts)+1:
+		return fmt.Errorf("sita: no cutoffs given: need at least one%s", eg(p.fix(c, "sita:cuts=10,servers=20/80", equalLoadFix(c, SITA{Groups: max(2, len(p.Servers))}), SITA{Groups: 2})))
+	case len(p.Servers) != groups:
 		cutoffs := fmt.Sprintf("%d cutoffs make", len(p.Cuts))
 		if len(p.Cuts) == 1 {
 			cutoffs = "1 cutoff makes"
 		}
-		return fmt.Errorf("sita: %s %d groups, but servers lists %d: give one server count per group, e.g. servers=%s",
-			cutoffs, len(p.Cuts)+1, len(p.Servers), strings.TrimSuffix(strings.Repeat("10/", len(p.Cuts)+1), "/"))
+		form := "servers=" + strings.TrimSuffix(strings.Repeat("10/", groups), "/")
+		return fmt.Errorf("sita: %s %d groups, but servers lists %d: give one server count per group%s",
+			cutoffs, groups, len(p.Servers), eg(p.fix(c, form, p.serversFixes(c)...)))
 	}
 	for i, x := range p.Cuts {
 		switch {
 		case !(x > 0) || math.IsInf(x, 1):
-			return fmt.Errorf("sita cuts=%s is invalid: cutoff no. %d is %v; need finite cutoffs > 0, e.g. sita:cuts=1/10,servers=30/30/40", listText(p.Cuts), i+1, x)
+			return fmt.Errorf("sita cuts=%s is invalid: cutoff no. %d is %v; need finite cutoffs > 0%s", listText(p.Cuts), i+1, x, eg(p.fix(c, example, equalLoadFix(c, p))))
 		case i > 0 && !(x > p.Cuts[i-1]):
-			return fmt.Errorf("sita cuts=%s is invalid: cutoff no. %d (%v) is not larger than the one before it (%v); list the cutoffs in increasing order, e.g. sita:cuts=1/10,servers=30/30/40", listText(p.Cuts), i+1, x, p.Cuts[i-1])
+			sorted := slices.Sorted(slices.Values(p.Cuts))
+			return fmt.Errorf("sita cuts=%s is invalid: cutoff no. %d (%v) is not larger than the one before it (%v); list the cutoffs in increasing order%s", listText(p.Cuts), i+1, x, p.Cuts[i-1],
+				eg(p.fix(c, example, SITA{Cuts: sorted, Servers: p.Servers}, equalLoadFix(c, p))))
 		}
 	}
 	for i, n := range p.Servers {
 		if n < 1 {
-			return fmt.Errorf("sita servers=%s is invalid: group %d has %d servers; need at least 1 server a group", intsText(p.Servers), i+1, n)
+			return fmt.Errorf("sita servers=%s is invalid: group %d has %d servers; need at least 1 server a group%s", intsText(p.Servers), i+1, n, eg(p.fix(c, "", p.serversFixes(c)...)))
 		}
 	}
 	return nil
@@ -185,7 +204,50 @@ func (p SITA) describe(c *Config) Description {
 	}
 	d.classes = func() []SizeClass { g, err := p.groupsOf(c.Servers, c.sizes()); return g.classes(err) }
 	d.split = func() []classSplit { g, err := p.groupsOf(c.Servers, c.sizes()); return p.split(c, g, err) }
+	if p.Groups != 0 {
+		d.note = func() string { return p.sharesNote(c) }
+	}
 	return d
+}
+
+// sharesNote says what shares of the work SITA-E's groups get when its
+// cutoffs are sizes of the law (NearestLoadCuts) and the shares miss
+// their servers' n_g/K: each share, or for many groups their range as a
+// multiple of n_g/K (the servers' loads over the offered load at equal
+// speeds); "" when every share is n_g/K to 1e-9.
+func (p SITA) sharesNote(c *Config) string {
+	cls := c.SizeClasses()
+	if len(cls) < 2 || math.IsNaN(cls[0].Work) {
+		return ""
+	}
+	k := float64(c.Servers)
+	lo, hi, off := 0, 0, false
+	ratio := func(cl SizeClass) float64 { return cl.Work / (float64(cl.To-cl.From) / k) }
+	var shares, servers, cuts []string
+	for i, cl := range cls {
+		r := ratio(cl)
+		off = off || math.Abs(r-1) > 1e-9
+		if r < ratio(cls[lo]) {
+			lo = i
+		}
+		if r > ratio(cls[hi]) {
+			hi = i
+		}
+		shares = append(shares, fmt.Sprintf("%.4g", cl.Work))
+		servers = append(servers, fmt.Sprintf("%.4g", float64(cl.To-cl.From)/k))
+		if i < len(cls)-1 {
+			cuts = append(cuts, fmtNum(cl.Upper))
+		}
+	}
+	switch {
+	case !off:
+		return ""
+	case len(cls) <= 8:
+		return fmt.Sprintf("SITA-E cutoffs %s are sizes of the law: the groups' shares of the work are %s, for servers' shares %s",
+			strings.Join(cuts, "/"), strings.Join(shares, "/"), strings.Join(servers, "/"))
+	}
+	return fmt.Sprintf("SITA-E cutoffs are sizes of the law: a group's share of the work is %.4g (group %d) to %.4g (group %d) times its servers' share n_g/K",
+		ratio(cls[lo]), lo+1, ratio(cls[hi]), hi+1)
 }
 
 // listText is a list as a spec value, "1/10".
@@ -205,38 +267,429 @@ func intsText(ns []int) string {
 	return strings.Join(out, "/")
 }
 
-func (p SITA) validate(c *Config) error { return p.validateFor(c.Servers, c.sizes()) }
-
 func (p SITA) start(*View) Policy { return p }
 
-// validateFor checks p against K servers and the size law.
-func (p SITA) validateFor(k int, sizes SizeLaw) error {
+// validate checks p against K servers and the size law; every fix it
+// offers is a configuration that c, with it, accepts (fix).
+func (p SITA) validate(c *Config) error {
+	k, sizes := c.Servers, c.sizes()
 	if k < 2 {
-		return fmt.Errorf("sita needs at least 2 servers (short jobs on c of them, long jobs on the rest), got K=%d; use -servers 2 or more", k)
+		need := max(2, p.Groups, p.C+1, sum(p.Servers))
+		return fmt.Errorf("sita needs at least 2 servers (short jobs on c of them, long jobs on the rest), got K=%d%s", k, eg(p.serversFix(c, need)))
 	}
-	if err := p.check(); err != nil {
+	if err := p.checkFor(c); err != nil {
 		return err
 	}
 	switch {
 	case p.Groups > k:
-		return fmt.Errorf("sita groups=%d is invalid for K=%d servers: need at most one group a server, groups <= %d; e.g. sita:groups=%d (SITA-E)", p.Groups, k, k, k)
+		var fewer []Policy
+		for g := k; g >= max(2, k-11); g-- { // the most groups c accepts, within 12 tries
+			fewer = append(fewer, SITA{Groups: g}, equalLoadFix(c, SITA{Groups: g}))
+		}
+		return fmt.Errorf("sita groups=%d is invalid for K=%d servers: need at most one group a server, groups <= %d%s", p.Groups, k, k, eg(p.fix(c, "", fewer...)))
 	case p.Groups != 0: // its cutoffs below
 	case p.Servers != nil:
 		if n := sum(p.Servers); n != k {
-			return fmt.Errorf("sita servers=%s is invalid: the groups have %d servers in all, K=%d; need server counts summing to K", intsText(p.Servers), n, k)
+			return fmt.Errorf("sita servers=%s is invalid: the groups have %d servers in all, K=%d; need server counts summing to K%s", intsText(p.Servers), n, k, eg(p.fix(c, "", p.serversFixes(c)...)))
 		}
 	case p.C < 1 || p.C > k-1:
-		return fmt.Errorf("sita c=%d is invalid: need 1 <= c <= K-1 = %d so that both short and long jobs have a server; pick c in 1..%d", p.C, k-1, k-1)
+		inRange := min(max(p.C, 1), k-1)
+		_, cands := p.equalC(c)
+		fix := p.fix(c, "", append(cands, SITA{C: inRange, Cut: p.Cut}, equalLoadFix(c, SITA{C: inRange}))...)
+		if fix != "" {
+			fix = fmt.Sprintf("; pick c in 1..%d, e.g. %s", k-1, fix)
+		}
+		return fmt.Errorf("sita c=%d is invalid: need 1 <= c <= K-1 = %d so that both short and long jobs have a server%s", p.C, k-1, fix)
 	case p.Cut == 0:
 		if _, ok := sizes.(TwoPoint); !ok && sizes != nil {
-			return fmt.Errorf("sita without cut needs two-point sizes, not %s; give a size cut-off, e.g. sita:cut=10,c=%d", sizes, p.C)
+			return fmt.Errorf("sita without cut needs two-point sizes, not %s; give a size cut-off%s", c.sizesText(), eg(p.fix(c, "", equalLoadFix(c, SITA{C: p.C}))))
 		}
 	}
 	if sizes == nil {
 		return nil
 	}
+	counts := p.servers(k)
+	if _, _, _, ok := BelowCut(sizes, 0); p.Groups != 0 && !ok {
+		return fmt.Errorf("sita groups=%d needs a size law that knows its moments below a cutoff (a method BelowCut), not %s; give the cutoffs%s", p.Groups, c.sizesText(), eg(p.fix(c, "", p.guessCuts(c, counts))))
+	}
 	_, err := p.groupsOf(k, sizes)
-	return err
+	var atom *theory.AtomError
+	if errors.As(err, &atom) {
+		return p.atomError(c, atom, counts)
+	}
+	if err != nil {
+		return fmt.Errorf("%s with %s: %w", p, c.sizesText(), err)
+	}
+	return nil
+}
+
+// fix is the spec of the first candidate that c accepts (accepted), ""
+// if none does; at parsing (c nil) form, the form's example.
+func (p SITA) fix(c *Config, form string, candidates ...Policy) string {
+	if c == nil {
+		return form
+	}
+	if q := p.accepted(c, candidates...); q != nil {
+		return q.String()
+	}
+	return ""
+}
+
+// accepted is the first candidate that c accepts (accepts) with a spec of
+// at most maxFix bytes, nil if none; none for a candidate being checked,
+// whose refusal is all accepts reads.
+func (p SITA) accepted(c *Config, candidates ...Policy) Policy {
+	if p.quiet {
+		return nil
+	}
+	for _, q := range candidates {
+		if q != nil && len(q.String()) <= maxFix && accepts(c, q) {
+			return q
+		}
+	}
+	return nil
+}
+
+// maxFix is the longest spec a fix shows: a longer one (the cutoffs of
+// many groups) would bury the message.
+const maxFix = 200
+
+// eg is a fix appended to an error's advice, "" for none.
+func eg(fix string) string {
+	if fix == "" {
+		return ""
+	}
+	return ", e.g. " + fix
+}
+
+// accepts reports whether c with policy q passes Validate, and with a
+// trace (whose loads Validate leaves to a warning) keeps every server's
+// load below 1: the test of every fix a SITA error offers, so that none is
+// refused in turn.
+func accepts(c *Config, q Policy) bool {
+	if s, ok := q.(SITA); ok {
+		s.quiet = true
+		q = s
+	}
+	d := *c
+	d.Policy = q
+	if d.Validate() != nil {
+		return false
+	}
+	if c.Trace != nil && !c.AllowOverload {
+		for _, l := range d.serverLoads() {
+			if l.rho >= 1 {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// serversFix is "-servers N" when c accepts p on n servers, else "".
+func (p SITA) serversFix(c *Config, n int) string {
+	if p.quiet || len(c.Speeds) > 1 { // K speeds do not fit another K
+		return ""
+	}
+	d := *c
+	d.Servers = n
+	if !accepts(&d, p) {
+		return ""
+	}
+	return fmt.Sprintf("-servers %d", n)
+}
+
+// equalLoadFix is q's form and servers (K split evenly where q's do not
+// fit) with the cutoffs at which every server carries the same load at
+// its speed: each group's share of the work in proportion to its servers
+// times its slowest speed (SITA-E's cutoffs at equal speeds), at sizes of
+// the law where it jumps; nil when there are none, or without c.
+func equalLoadFix(c *Config, q SITA) Policy {
+	if c == nil || c.sizes() == nil {
+		return nil
+	}
+	k, counts := c.Servers, q.servers(c.Servers)
+	if q.Cuts != nil && (len(counts) != len(q.Cuts)+1 || sum(counts) != k || slices.Min(counts) < 1) {
+		counts = (SITA{Groups: len(q.Cuts) + 1}).servers(k)
+	}
+	if len(counts) < 2 || slices.Min(counts) < 1 || sum(counts) != k {
+		return nil
+	}
+	weights := make([]float64, len(counts))
+	from := 0
+	for g, n := range counts {
+		slowest := math.Inf(1)
+		for i := from; i < from+n; i++ {
+			slowest = min(slowest, c.speed(i))
+		}
+		weights[g], from = float64(n)*slowest, from+n
+	}
+	cuts, err := shareCuts(c.sizes(), weights)
+	if err != nil {
+		return nil
+	}
+	cuts = shortCuts(c.sizes(), cuts)
+	if q.Groups == 0 && q.Cuts == nil {
+		return SITA{C: counts[0], Cut: cuts[0]}
+	}
+	return SITA{Cuts: cuts, Servers: counts}
+}
+
+// serversFixes are p's cutoffs with K servers among its groups: its counts
+// scaled to K, in proportion to each group's work, evenly; then the
+// equal-load cutoffs of an even split.
+func (p SITA) serversFixes(c *Config) []Policy {
+	groups := len(p.Cuts) + 1
+	if c == nil || c.Servers < groups {
+		return nil
+	}
+	k := c.Servers
+	var out []Policy
+	if len(p.Servers) == groups {
+		weights := make([]float64, groups)
+		for i, n := range p.Servers {
+			weights[i] = float64(max(n, 0))
+		}
+		out = append(out, SITA{Cuts: p.Cuts, Servers: apportion(k, weights)})
+	}
+	if c.sizes() != nil {
+		if work, ok := groupWork(c.sizes(), append(slices.Clone(p.Cuts), math.Inf(1))); ok {
+			out = append(out, SITA{Cuts: p.Cuts, Servers: apportion(k, work)})
+		}
+	}
+	return append(out, SITA{Cuts: p.Cuts, Servers: (SITA{Groups: groups}).servers(k)}, equalLoadFix(c, SITA{Groups: groups}))
+}
+
+// apportion splits k servers among len(weights) <= k groups in proportion
+// to the weights, one each and then each next to the group of most weight
+// per server (D'Hondt): the split whose most loaded server is least loaded.
+func apportion(k int, weights []float64) []int {
+	out := make([]int, len(weights))
+	h := &byLoad{weights: weights, n: out}
+	for g := range out {
+		out[g] = 1
+		h.order = append(h.order, g)
+	}
+	heap.Init(h)
+	for range k - len(out) {
+		out[h.order[0]]++
+		heap.Fix(h, 0)
+	}
+	return out
+}
+
+// byLoad orders groups by weight per server, most first, ties to the first group.
+type byLoad struct {
+	weights []float64
+	n       []int
+	order   []int
+}
+
+func (h *byLoad) Len() int { return len(h.order) }
+func (h *byLoad) Less(i, j int) bool {
+	a, b := h.order[i], h.order[j]
+	wa, wb := h.weights[a]/float64(h.n[a]), h.weights[b]/float64(h.n[b])
+	return wa > wb || wa == wb && a < b
+}
+func (h *byLoad) Swap(i, j int) { h.order[i], h.order[j] = h.order[j], h.order[i] }
+func (h *byLoad) Push(any)      {}
+func (h *byLoad) Pop() any      { return nil }
+
+// shortCuts are cutoffs as a fix shows them: for a law of atoms the fewest
+// digits (4 or more) that keep the same sizes below each, else 4; all
+// digits where rounding breaks their order.
+func shortCuts(sizes SizeLaw, cuts []float64) []float64 {
+	_, atomic := lawAtoms(sizes)
+	out := make([]float64, len(cuts))
+	for i, x := range cuts {
+		out[i] = x
+		p0, _, _, _ := BelowCut(sizes, x)
+		for digits := 4; digits < 17; digits++ {
+			r, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', digits, 64), 64)
+			if p1, _, _, _ := BelowCut(sizes, r); !atomic || p1 == p0 {
+				out[i] = r
+				break
+			}
+		}
+	}
+	for i := range out {
+		if !(out[i] > 0) || i > 0 && !(out[i] > out[i-1]) {
+			return cuts
+		}
+	}
+	return out
+}
+
+// guessCuts are cutoffs for a law that does not know its partial moments:
+// G-1 multiples of its mean, 2g/G E[X], with the given servers.
+func (p SITA) guessCuts(c *Config, counts []int) Policy {
+	g, mean := len(counts), c.sizes().Mean()
+	cuts := make([]float64, g-1)
+	for i := range cuts {
+		cuts[i] = 2 * float64(i+1) / float64(g) * mean
+	}
+	return SITA{Cuts: shortCuts(c.sizes(), cuts), Servers: counts}
+}
+
+// atomError is the refusal of SITA-E for a law with an atom that holds
+// more work than a group next to its cutoff needs (theory.NearestLoadCuts),
+// with G groups at sizes of the law that c accepts.
+func (p SITA) atomError(c *Config, e *theory.AtomError, counts []int) error {
+	mean := c.sizes().Mean()
+	msg := fmt.Sprintf("sita groups=%d with %s: no cutoff gives each server the same load: servers 1..%d need the jobs that bring %.4g of the work, but the sizes at x = %s bring it from %.4g to %.4g at once (an atom of the law)",
+		p.Groups, c.sizesText(), sum(counts[:e.Group]), e.Level/mean, fmtNum(e.X), e.Below/mean, e.At/mean)
+	if xs, ok := lawAtoms(c.sizes()); ok && len(xs) == 1 {
+		msg += "; every job has the same size, which size intervals cannot split"
+		var use []string
+		for _, spec := range []string{"rnd", "rr", "rnd:weights=speed", "rr:weights=speed"} {
+			if len(use) == 2 && allEqual(c.Speeds) {
+				break // weights=speed is the same split
+			}
+			if q, err := ParsePolicy(spec); err == nil && !p.quiet && accepts(c, q) {
+				use = append(use, spec)
+			}
+		}
+		if len(use) > 0 {
+			msg += "; use " + strings.Join(use, " or ")
+		}
+		return errors.New(msg)
+	}
+	group := e.Group // the smaller of the groups on either side
+	if counts[e.Group] < counts[e.Group-1] {
+		group++
+	}
+	fix := ""
+	if q, ok := p.accepted(c, p.atomFixes(c, e, counts)...).(SITA); ok {
+		fix = ", e.g. " + q.String()
+		if n := len(q.Servers); n < len(counts) {
+			fix += fmt.Sprintf(" (%d groups: %d leave the atom too few servers)", n, len(counts))
+		}
+	}
+	return fmt.Errorf("%s, more than group %d needs (%.4g); give cutoffs at sizes of the law and servers in proportion to the work%s",
+		msg, group, e.Need/mean, fix)
+}
+
+// atomFixes are groups at sizes of the law, servers in proportion to each
+// group's work: for a law of atoms G groups (atomicSplit), then fewer, for
+// an atom that needs more servers than G groups leave it; else two groups
+// cut at the atom (at the size before it when it is the largest).
+func (p SITA) atomFixes(c *Config, e *theory.AtomError, counts []int) []Policy {
+	sizes, k := c.sizes(), c.Servers
+	xs, ok := lawAtoms(sizes)
+	if !ok {
+		cut := e.X
+		if e.At >= sizes.Mean()*(1-1e-9) { // nothing above the atom
+			cut = e.Before
+		}
+		if !(cut > 0) {
+			return nil
+		}
+		work, _ := groupWork(sizes, []float64{cut, math.Inf(1)})
+		return []Policy{SITA{Cuts: shortCuts(sizes, []float64{cut}), Servers: apportion(k, work)}}
+	}
+	cum := make([]float64, len(xs)) // E[X; X <= x_i]
+	for i, x := range xs {
+		_, cum[i], _, _ = BelowCut(sizes, x)
+	}
+	var out []Policy
+	for g, tries := len(counts), 0; g >= 2 && tries < 12; tries++ {
+		if cuts := atomicSplit(cum, g); cuts != nil {
+			at := make([]float64, len(cuts))
+			for i, j := range cuts {
+				at[i] = xs[j]
+			}
+			work, _ := groupWork(sizes, append(slices.Clone(at), math.Inf(1)))
+			out = append(out, SITA{Cuts: shortCuts(sizes, at), Servers: apportion(k, work)})
+		}
+		if g--; tries >= 5 {
+			g = g * 3 / 4
+		}
+	}
+	return out
+}
+
+// atomicSplit cuts a law of atoms into G groups of about equal work, given
+// its partial moments cum at its sizes: an atom holding more than an even
+// share of what such atoms leave is a group of its own (water-filling),
+// the others are grouped in order, each group closed where its work is
+// nearest that share, then the lightest neighbours merged or the heaviest
+// split to make G. It returns the G-1 cutoffs as indexes of sizes, nil when
+// there are not enough sizes.
+func atomicSplit(cum []float64, groups int) []int {
+	n := len(cum)
+	work := func(i int) float64 {
+		if i == 0 {
+			return cum[0]
+		}
+		return cum[i] - cum[i-1]
+	}
+	big, bigWork, nBig := make([]bool, n), 0.0, 0
+	share := 0.0
+	for grown := true; grown; {
+		if grown = false; nBig >= groups {
+			return nil
+		}
+		share = (cum[n-1] - bigWork) / float64(groups-nBig)
+		for i := range n {
+			if !big[i] && work(i) > share {
+				big[i], bigWork, nBig, grown = true, bigWork+work(i), nBig+1, true
+			}
+		}
+	}
+	var ends []int // each group's last size
+	open, w := false, 0.0
+	for i := range n {
+		if big[i] {
+			if open {
+				ends, open = append(ends, i-1), false
+			}
+			ends = append(ends, i)
+			continue
+		}
+		if !open {
+			open, w = true, 0
+		}
+		if w += work(i); i+1 < n && !big[i+1] && math.Abs(w+work(i+1)-share) > math.Abs(w-share) {
+			ends, open = append(ends, i), false
+		}
+	}
+	if open {
+		ends = append(ends, n-1)
+	}
+	from := func(j int) int { // a group's first size
+		if j == 0 {
+			return 0
+		}
+		return ends[j-1] + 1
+	}
+	groupWork := func(j int) float64 { return cum[ends[j]] - cum[from(j)] + work(from(j)) }
+	for len(ends) != groups {
+		best := -1
+		for j := range ends {
+			small := !big[ends[j]]
+			switch {
+			case len(ends) > groups && j+1 < len(ends) && small && !big[ends[j+1]] && // merge j and j+1
+				(best < 0 || groupWork(j)+groupWork(j+1) < groupWork(best)+groupWork(best+1)):
+				best = j
+			case len(ends) < groups && small && ends[j] > from(j) && (best < 0 || groupWork(j) > groupWork(best)): // split j
+				best = j
+			}
+		}
+		if best < 0 {
+			return nil
+		}
+		if len(ends) > groups {
+			ends = slices.Delete(ends, best, best+1)
+			continue
+		}
+		lo, half := from(best), groupWork(best)/2
+		mid := lo
+		for mid+1 < ends[best] && cum[mid+1]-cum[lo]+work(lo) <= half {
+			mid++
+		}
+		ends = slices.Insert(ends, best, mid)
+	}
+	return ends[:groups-1]
 }
 
 func sum(ns []int) int {
@@ -275,7 +728,8 @@ type sitaGroups struct {
 
 // groupsOf is p's groups at K servers with sizes of the given law: the
 // one place that turns each form into cutoffs and servers. Without a cut
-// a two-point law's short jobs are those of size x_m.
+// a two-point law's short jobs are those of size x_m. Its errors do not
+// name the law (validate does, briefly).
 func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 	counts := p.servers(k)
 	g := sitaGroups{from: make([]int, len(counts)+1)}
@@ -284,12 +738,9 @@ func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 	}
 	switch {
 	case p.Groups != 0:
-		if _, _, _, ok := BelowCut(sizes, 0); !ok {
-			return sitaGroups{}, fmt.Errorf("sita groups=%d needs a size law that knows its moments below a cutoff (a method BelowCut), not %v; give the cutoffs, e.g. sita:cuts=1/10,servers=%s", p.Groups, sizes, intsText(counts))
-		}
 		cuts, err := equalLoadCuts(sizes, counts)
 		if err != nil {
-			return sitaGroups{}, fmt.Errorf("sita groups=%d with sizes %s: %w", p.Groups, sizes, err)
+			return sitaGroups{}, err
 		}
 		g.cuts = cuts
 	case p.Cuts != nil:
@@ -299,7 +750,7 @@ func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 	default:
 		tp, ok := sizes.(TwoPoint)
 		if !ok {
-			return sitaGroups{}, fmt.Errorf("sita without cut needs two-point sizes, not %s", sizes)
+			return sitaGroups{}, errors.New("sita without cut needs two-point sizes")
 		}
 		g.cuts = []float64{tp.Xm} // x > x_m: the long size x_M
 	}
@@ -307,9 +758,13 @@ func (p SITA) groupsOf(k int, sizes SizeLaw) (sitaGroups, error) {
 }
 
 // equalLoadCuts are the cutoffs at which groups of the given server counts
-// carry work in proportion to their servers (theory.EqualLoadCuts), or an
-// error naming the law's atom that prevents it; kept in equalLoadMemo.
+// carry work in proportion to their servers (shareCuts); kept in
+// equalLoadMemo.
 func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
+	weights := make([]float64, len(counts))
+	for i, n := range counts {
+		weights[i] = float64(n)
+	}
 	key, keep := equalLoadKey{k: sum(counts), groups: len(counts)}, false
 	switch s := sizes.(type) {
 	case Exponential, H2, Erlang, Pareto, TwoPoint, Deterministic:
@@ -320,14 +775,14 @@ func equalLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
 		key.law, keep = s.tab, s.tab != nil
 	}
 	if !keep {
-		return solveEqualLoadCuts(sizes, counts)
+		return shareCuts(sizes, weights)
 	}
 	equalLoadMemo.Lock()
 	defer equalLoadMemo.Unlock()
 	if cuts, ok := equalLoadMemo.cuts[key]; ok {
 		return cuts, nil
 	}
-	cuts, err := solveEqualLoadCuts(sizes, counts)
+	cuts, err := shareCuts(sizes, weights)
 	if err == nil {
 		if len(equalLoadMemo.cuts) >= 16 {
 			clear(equalLoadMemo.cuts)
@@ -350,36 +805,53 @@ type equalLoadKey struct {
 	k, groups int
 }
 
-func solveEqualLoadCuts(sizes SizeLaw, counts []int) ([]float64, error) {
-	k, mean := sum(counts), sizes.Mean()
-	levels := make([]float64, len(counts)-1)
-	servers := 0
-	for g := range levels {
-		servers += counts[g]
-		levels[g] = float64(servers) / float64(k) * mean
+// shareCuts are the cutoffs at which the groups' shares of the work are in
+// proportion to weights: where the law's partial moment meets the levels
+// (theory.EqualLoadCuts), else, where it jumps over them (an empirical law,
+// a request log), at the sizes of the law nearest them
+// (theory.NearestLoadCuts). The error for an atom that holds more work
+// than a group needs is a *theory.AtomError.
+func shareCuts(sizes SizeLaw, weights []float64) ([]float64, error) {
+	if _, _, _, ok := BelowCut(sizes, 0); !ok {
+		return nil, errors.New("the size law does not know its moments below a cutoff (BelowCut)")
 	}
-	cuts, err := theory.EqualLoadCuts(func(x float64) float64 { _, m1, _, _ := BelowCut(sizes, x); return m1 }, levels)
-	var atom *theory.AtomError
-	if errors.As(err, &atom) {
-		return nil, fmt.Errorf("no cutoff gives each server the same load: servers 1..%d need the jobs that bring %.4g of the work, but the sizes at x = %s bring it from %.4g to %.4g at once (an atom of the law); equal-load cutoffs need a law without atoms there: %s",
-			sum(counts[:atom.Group]), levels[atom.Group-1]/mean, fmtNum(atom.X), atom.Below/mean, atom.At/mean, atomAdvice(atom, mean, k))
+	total, mean := 0.0, sizes.Mean()
+	for _, w := range weights {
+		total += w
+	}
+	levels := make([]float64, len(weights)-1)
+	upTo := 0.0
+	for g := range levels {
+		upTo += weights[g]
+		levels[g] = upTo / total * mean
+	}
+	partial := func(x float64) float64 { _, m1, _, _ := BelowCut(sizes, x); return m1 }
+	cuts, err := theory.EqualLoadCuts(partial, levels)
+	if _, atom := errors.AsType[*theory.AtomError](err); atom {
+		cuts, _, err = theory.NearestLoadCuts(partial, levels, mean)
 	}
 	return cuts, err
 }
 
-// atomAdvice is a split for a law with an atom where an equal-load cutoff
-// should be: two groups, cut at the atom (or the size before it when it is
-// the largest), servers in proportion to the work on each side.
-func atomAdvice(e *theory.AtomError, mean float64, k int) string {
-	cut, share := e.X, e.At/mean
-	if share > 1-1e-9 { // nothing above the atom
-		cut, share = e.Before, e.Below/mean
+// groupWork are the shares of the work, E[X; x_{g-1} < X <= x_g] / E[X],
+// of the size intervals up to the given upper bounds (the last +Inf); false
+// when the law does not know BelowCut.
+func groupWork(sizes SizeLaw, uppers []float64) ([]float64, bool) {
+	mean := sizes.Mean()
+	out := make([]float64, len(uppers))
+	below := 0.0
+	for g, x := range uppers {
+		upTo := mean
+		if !math.IsInf(x, 1) {
+			_, m1, _, ok := BelowCut(sizes, x)
+			if !ok {
+				return nil, false
+			}
+			upTo = m1
+		}
+		out[g], below = (upTo-below)/mean, upTo
 	}
-	if cut == 0 {
-		return "every job has the same size, which size intervals cannot split; use rnd or rr"
-	}
-	c := min(max(int(math.Round(share*float64(k))), 1), k-1)
-	return fmt.Sprintf("give cutoffs between the law's sizes yourself, with servers in proportion to each group's work, e.g. sita:cuts=%s,servers=%d/%d", fmtNum(cut), c, k-c)
+	return out, true
 }
 
 // Pick is SITA through a View; the run uses the equivalent sitaDispatcher.
@@ -490,17 +962,58 @@ func (p SITA) split(c *Config, g sitaGroups, err error) []classSplit {
 }
 
 // loadAdvice is added to the error for an unstable group: with two-point
-// sizes and one cut the c that gives both groups the same load, c_E = K
-// (1-p) x_m / E[X]; with several groups the equal-load cutoffs.
+// sizes and one cut the c near the one that gives both groups the same
+// load, c_E = K (1-p) x_m / E[X]; with several groups the cutoffs of equal
+// loads, SITA-E's or for p's servers at their speeds; only a fix that c
+// accepts.
 func (p SITA) loadAdvice(c *Config) string {
-	if tp, ok := c.sizes().(TwoPoint); ok && p.Groups == 0 && p.Cuts == nil {
-		cE := float64(c.Servers) * (1 - tp.P) * tp.Xm / tp.Mean()
-		return fmt.Sprintf("choose c near the equal-load c=%d (K (1-p) x_m / E[X]), ", int(math.Round(cE)))
+	if _, ok := c.sizes().(TwoPoint); ok && p.Groups == 0 && p.Cuts == nil {
+		if cE, near := p.equalC(c); cE > 0 {
+			if fix := p.fix(c, "", near...); fix != "" {
+				return fmt.Sprintf("choose c near the equal-load c=%d (K (1-p) x_m / E[X]), e.g. %s, ", cE, fix)
+			}
+		}
+		return ""
 	}
-	if g := len(p.servers(c.Servers)); p.Groups == 0 && (SITA{Groups: g}).validateFor(c.Servers, c.sizes()) == nil {
-		return fmt.Sprintf("use the cutoffs of equal loads, sita:groups=%d, ", g)
+	counts := p.servers(c.Servers)
+	var cands []Policy
+	if p.Groups == 0 {
+		cands = append(cands, SITA{Groups: len(counts)})
 	}
-	return ""
+	switch fix := p.fix(c, "", append(cands, equalLoadFix(c, p))...); {
+	case fix == "":
+		return ""
+	case strings.HasPrefix(fix, "sita:groups="):
+		return fmt.Sprintf("use the cutoffs of equal loads, %s, ", fix)
+	default:
+		return fmt.Sprintf("use the cutoffs at which these servers carry equal loads at their speeds, %s, ", fix)
+	}
+}
+
+// equalC is the c at which p's two groups carry the same load, K times
+// the share of the work at or below the cut (x_m for two-point sizes
+// without one: K (1-p) x_m / E[X]), 0 when not known, and the SITAs of
+// p's cut with it and its neighbours in 1..K-1, nearest first.
+func (p SITA) equalC(c *Config) (int, []Policy) {
+	cut, sizes, k := p.Cut, c.sizes(), c.Servers
+	if tp, ok := sizes.(TwoPoint); ok && cut == 0 {
+		cut = tp.Xm
+	}
+	if sizes == nil || !(cut > 0) {
+		return 0, nil
+	}
+	_, m1, _, ok := BelowCut(sizes, cut)
+	if !ok {
+		return 0, nil
+	}
+	cE := int(math.Round(float64(k) * m1 / sizes.Mean()))
+	var near []Policy
+	for _, d := range []int{0, -1, 1, -2, 2, -3, 3} {
+		if cE+d >= 1 && cE+d < k {
+			near = append(near, SITA{C: cE + d, Cut: p.Cut})
+		}
+	}
+	return cE, near
 }
 
 // theory: each server of group g is an M/G/1 queue of rate lambda p_g / n_g

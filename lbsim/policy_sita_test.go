@@ -3,10 +3,13 @@ package lbsim
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"reflect"
+	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -246,7 +249,9 @@ func TestSITAGroupsErrors(t *testing.T) {
 		{SITA{Groups: 2, C: 5}, h2, []string{"mixes its forms"}},
 		{SITA{Groups: 2}, NewTwoPointBeta(1, 1000, 0.8), []string{"twopoint:xm=1,xM=1000,beta=0.8", "no cutoff gives each server the same load", "servers 1..5", "x = 1000 bring it from 0.2001 to 1", "atom", "sita:cuts=1,servers=2/8"}},
 		{SITA{Groups: 2}, Deterministic{X0: 2}, []string{"det:x=2", "x = 2 bring it from 0 to 1", "every job has the same size", "use rnd or rr"}},
-		{SITA{Groups: 4}, NewEmpirical([]float64{1, 1.5, 2, 2.5, 3, 4, 6, 10}), []string{"empirical", "servers 1..3", "x = 3 bring it from 0.2333 to 0.3333", "sita:cuts=3,servers=3/7"}},
+		// Levels 0.3, 0.6, 0.8 of the work 30: sizes 3 and 6 bring 0.1 and 0.2 of it, no more than
+		// their groups need, but 10 brings 1/3 where the last group needs 0.2.
+		{SITA{Groups: 4}, NewEmpirical([]float64{1, 1.5, 2, 2.5, 3, 4, 6, 10}), []string{"empirical", "servers 1..8", "x = 10 bring it from 0.6667 to 1", "more than group 3 needs (0.2)", "sita:cuts=2.5/4/6,servers=3/2/2/3"}},
 		{SITA{Groups: 2}, ownSizes{}, []string{"groups=2 needs a size law that knows its moments below a cutoff"}},
 	} {
 		cfg := Config{Servers: 10, Load: 0.5, Sizes: tc.sizes, Policy: tc.p, Jobs: 1000}
@@ -315,5 +320,318 @@ func TestSITAGroupsSpecs(t *testing.T) {
 		if !slices.Equal(names, tc.classes) {
 			t.Errorf("%s: classes %v, want %v", tc.spec, names, tc.classes)
 		}
+	}
+}
+
+// expSample is n sizes of an exponential law of mean 1 from a fixed seed,
+// all distinct (a request log's sizes), and arrival times at rate lambda.
+func expSample(n int, lambda float64) (times, sizes []float64) {
+	r := rand.New(rand.NewPCG(2024, uint64(n)))
+	t := 0.0
+	for range n {
+		t += r.ExpFloat64() / lambda
+		times, sizes = append(times, t), append(sizes, r.ExpFloat64())
+	}
+	return times, sizes
+}
+
+// writeSizes writes sizes one a line under a header and reads them back as
+// a size file; writeTrace writes a trace CSV and loads it.
+func writeSizes(t *testing.T, name string, sizes []float64) SizeFile {
+	t.Helper()
+	var b strings.Builder
+	b.WriteString("size\n")
+	for _, x := range sizes {
+		b.WriteString(fmtNum(x) + "\n")
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	law, err := SizesFromFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return law
+}
+
+func writeTrace(t *testing.T, name string, times, sizes []float64) *Trace {
+	t.Helper()
+	var b strings.Builder
+	if err := (Trace{Times: times, Sizes: sizes}).WriteTrace(&b); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tr, err := LoadTrace(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return &tr
+}
+
+// SITA-E on a request log (issue 50, R4): an empirical law of 10,000
+// distinct sizes, as a size file, a trace and an empirical: spec, jumps
+// over every equal-load level by a 1e-4 of the work or so, far less than a
+// group needs. Each cutoff is then a size of the sample, and the groups'
+// shares of the work that SizeClasses and the run's summary report are
+// those summed here from the sample itself (the sizes in each cutoff
+// interval over all of them), each off its servers' share n_g/K by at most
+// half the work of the sizes at its two cutoffs.
+func TestSITAEqualLoadOnManySizes(t *testing.T) {
+	times, sample := expSample(10_000, 7)
+	spec := make([]string, 1000)
+	for i, x := range sample[:1000] {
+		spec[i] = fmtNum(x)
+	}
+	short, err := ParseSizes("empirical:" + strings.Join(spec, ","))
+	if err != nil {
+		t.Fatal(err)
+	}
+	file, trace := writeSizes(t, "sizes.txt", sample), writeTrace(t, "trace.csv", times, sample)
+	for _, tc := range []struct {
+		name   string
+		sizes  SizeLaw
+		trace  *Trace
+		sample []float64
+		k, g   int
+		run    string // the summary's line on the shares, "" to not run
+	}{
+		{"file", file, nil, sample, 10, 10, "SITA-E cutoffs are sizes of the law: a group's share of the work is %.4g (group %d) to %.4g (group %d) times its servers' share n_g/K"},
+		{"file", file, nil, sample, 10, 4, "SITA-E cutoffs %s are sizes of the law: the groups' shares of the work are %s, for servers' shares 0.3/0.3/0.2/0.2"},
+		{"file", file, nil, sample, 100, 100, ""},
+		{"trace", nil, trace, sample, 10, 10, "a group's share of the work is %.4g (group %d) to %.4g (group %d) times its servers' share n_g/K"},
+		{"trace", nil, trace, sample, 20, 7, ""},
+		{"spec", short, nil, sample[:1000], 10, 5, ""},
+	} {
+		cfg := Config{Servers: tc.k, Load: 0.7, Sizes: tc.sizes, Trace: tc.trace, Policy: SITA{Groups: tc.g}, Jobs: 20_000, Seed: 3}
+		if tc.trace != nil {
+			cfg.Jobs = 0 // all of it
+		}
+		if err := cfg.Validate(); err != nil {
+			t.Errorf("%s K=%d groups=%d: %v", tc.name, tc.k, tc.g, err)
+			continue
+		}
+		total, mass := 0.0, map[float64]float64{} // a size's work
+		for _, x := range tc.sample {
+			total, mass[x] = total+x, mass[x]+x
+		}
+		cls := cfg.SizeClasses()
+		var works, cuts []string
+		lo, lowest, highest := 0.0, 0, 0
+		ratios := make([]float64, len(cls))
+		for i, cl := range cls {
+			if _, ok := mass[cl.Upper]; !ok && i < len(cls)-1 {
+				t.Errorf("%s K=%d groups=%d: cutoff %d = %v is not a size of the sample", tc.name, tc.k, tc.g, i+1, cl.Upper)
+			}
+			work := 0.0
+			for _, x := range tc.sample {
+				if x > lo && x <= cl.Upper {
+					work += x
+				}
+			}
+			work /= total
+			share := float64(cl.To-cl.From) / float64(tc.k)
+			if math.Abs(cl.Work-work) > 1e-12 {
+				t.Errorf("%s K=%d groups=%d: group %d reports %.15g of the work, the sample gives %.15g", tc.name, tc.k, tc.g, i+1, cl.Work, work)
+			}
+			if off, bound := math.Abs(work-share), (mass[lo]+mass[cl.Upper])/2/total; off > bound+1e-12 || off == 0 {
+				t.Errorf("%s K=%d groups=%d: group %d has %.6g of the work for a share %.6g of the servers: off by %.3g, want in (0, %.3g]", tc.name, tc.k, tc.g, i+1, work, share, off, bound)
+			}
+			ratios[i] = work / share
+			if ratios[i] < ratios[lowest] {
+				lowest = i
+			}
+			if ratios[i] > ratios[highest] {
+				highest = i
+			}
+			works = append(works, fmt.Sprintf("%.4g", work))
+			if i < len(cls)-1 {
+				cuts = append(cuts, fmtNum(cl.Upper))
+			}
+			lo = cl.Upper
+		}
+		if tc.run == "" {
+			continue
+		}
+		want := fmt.Sprintf(tc.run, ratios[lowest], lowest+1, ratios[highest], highest+1)
+		if tc.g <= 8 {
+			want = fmt.Sprintf(tc.run, strings.Join(cuts, "/"), strings.Join(works, "/"))
+		}
+		res, err := Run(cfg)
+		if err != nil || !strings.Contains(res.String(), want) {
+			t.Errorf("%s K=%d groups=%d: %v; want the summary to say %q:\n%s", tc.name, tc.k, tc.g, err, want, res)
+		}
+	}
+}
+
+// A real atom: 40 jobs of size 50 bring 2/3 of the work of a log whose
+// other 1000 sizes are exponential. With 10 groups no size of the law cuts
+// near the equal-load levels beyond 1/3, so SITA-E is refused, with a
+// message that names the file or the trace, not its sizes, and stays short;
+// its fix keeps 3 groups where they can carry the load (one of them the
+// atom's), takes fewer where 10 groups leave the atom too few servers.
+func TestSITARealAtomRefusedBriefly(t *testing.T) {
+	times, sizes := expSample(1040, 2.4)
+	for i := range 40 {
+		sizes[25*i+3] = 50
+	}
+	file, trace := writeSizes(t, "atom.txt", sizes), writeTrace(t, "atom.csv", times, sizes)
+	for _, tc := range []struct {
+		sizes  SizeLaw
+		trace  *Trace
+		groups int
+		path   string
+		fix    int // groups of the fix
+	}{
+		{file, nil, 10, file.Path, 6},
+		{file, nil, 3, file.Path, 3},
+		{nil, trace, 10, trace.Source, 6},
+		{nil, trace, 3, trace.Source, 3},
+	} {
+		cfg := Config{Servers: 10, Load: 0.7, Sizes: tc.sizes, Trace: tc.trace, Policy: SITA{Groups: tc.groups}, Jobs: 1000}
+		if tc.trace != nil {
+			cfg.Load = 0 // its own, about 0.7
+		}
+		err := cfg.Validate()
+		if err == nil {
+			t.Errorf("%s groups=%d: no error, want the atom at 50 refused", tc.path, tc.groups)
+			continue
+		}
+		msg := err.Error()
+		if len(msg) >= 500 || !strings.Contains(msg, tc.path) || !strings.Contains(msg, "x = 50 bring it from") || strings.Contains(msg, "empirical") {
+			t.Errorf("%s groups=%d: %d bytes: %.600s\nwant under 500 bytes, naming %s and the atom at 50, not the sizes", tc.path, tc.groups, len(msg), msg, tc.path)
+		}
+		fix := regexp.MustCompile(`e\.g\. (sita:\S+)`).FindStringSubmatch(msg)
+		if fix == nil {
+			t.Errorf("%s groups=%d: %s: no fix", tc.path, tc.groups, msg)
+			continue
+		}
+		if p, err := ParsePolicy(fix[1]); err != nil || len(p.(SITA).Servers) != tc.fix {
+			t.Errorf("%s groups=%d: fix %s (%v), want %d groups", tc.path, tc.groups, fix[1], err, tc.fix)
+		}
+	}
+}
+
+// fixPolicy finds the policies an error suggests (sita:..., rnd, rr:weights=speed,
+// sed, ...); fixServers and fixLoad its -servers N and "lower the load below X".
+var (
+	fixPolicy  = regexp.MustCompile(`\bsita:[a-z]+=[^\s,;()]+(?:,[a-z]+=[^\s,;()]+)*|\b(?:rnd|rr|sed|jsq|lwl)\b(?::[a-z]+=[^\s,;()]+(?:,[a-z]+=[^\s,;()]+)*)?`)
+	fixServers = regexp.MustCompile(`-servers (\d+)`)
+	fixLoad    = regexp.MustCompile(`lower the load below ([0-9.e+-]+)`)
+)
+
+// Every fix a SITA refusal suggests is a configuration the tool accepts
+// (issue 50, R7: an overloaded sita:cuts=1/3,servers=1/1/2 on speeds
+// 2,1,1,0.5 suggested sita:groups=3, refused in turn). Over a table of bad
+// configurations (overloaded groups, atoms, speeds, cuts, servers, groups,
+// c), each suggested policy, server count or load is put in the refused
+// configuration in its place and must pass Validate; each refusal but
+// those marked offers one fix at least.
+func TestSITAFixesAreAccepted(t *testing.T) {
+	h2, _ := NewH2Balanced(1, 10)
+	exp, tp, det := Exponential{M: 1}, NewTwoPointBeta(1, 1000, 0.8), Deterministic{X0: 2}
+	emp := NewEmpirical([]float64{1, 1.5, 2, 2.5, 3, 4, 6, 10})
+	times, sizes := expSample(1040, 2.4)
+	for i := range 40 {
+		sizes[25*i+3] = 50
+	}
+	atomFile, atomTrace := writeSizes(t, "atom.txt", sizes), writeTrace(t, "atom.csv", times, sizes)
+	speeds := []float64{2, 1, 1, 0.5}
+	for _, tc := range []struct {
+		k      int
+		speeds []float64
+		load   float64
+		sizes  SizeLaw
+		p      SITA
+		none   bool // no fix expected
+	}{
+		// overloaded groups
+		{10, nil, 0.7, exp, SITA{Cuts: []float64{0.5, 3}, Servers: []int{1, 1, 8}}, false},
+		{4, speeds, 0.8, exp, SITA{Cuts: []float64{1, 3}, Servers: []int{1, 1, 2}}, false},
+		{4, speeds, 0.8, exp, SITA{Groups: 3}, false},
+		{4, speeds, 0.8, h2, SITA{C: 1, Cut: 2}, false},
+		{10, nil, 0.7, exp, SITA{C: 1, Cut: 2}, false},
+		{100, nil, 0.5, tp, SITA{C: 1}, false},
+		{100, nil, 0.5, tp, SITA{C: 61}, false},
+		{4, speeds, 0.8, tp, SITA{C: 3}, false},
+		// atoms
+		{10, nil, 0.5, tp, SITA{Groups: 2}, false},
+		{10, nil, 0.5, det, SITA{Groups: 2}, false},
+		{4, speeds, 0.8, det, SITA{Groups: 2}, false},
+		{10, nil, 0.5, emp, SITA{Groups: 4}, false},
+		{10, nil, 0.7, atomFile, SITA{Groups: 10}, false},
+		{10, nil, 0.7, atomFile, SITA{Groups: 3}, false},
+		{10, nil, 0, nil, SITA{Groups: 10}, false}, // the atom's trace
+		// cuts and servers
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{10, 1}, Servers: []int{3, 3, 4}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{1, 1}, Servers: []int{3, 3, 4}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{0, 1}, Servers: []int{3, 3, 4}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{-1}, Servers: []int{5, 5}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{math.Inf(1)}, Servers: []int{5, 5}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{1, 2}, Servers: []int{5, 5}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{1}, Servers: []int{3, 3, 4}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{1}, Servers: []int{3, 3}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{1, 2}, Servers: []int{3, 3, 5}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{1}, Servers: []int{10, 0}}, false},
+		{10, nil, 0.5, h2, SITA{Cuts: []float64{}, Servers: []int{10}}, false},
+		{4, speeds, 0.8, exp, SITA{Cuts: []float64{1}, Servers: []int{1, 1}}, true}, // two groups carry at most 0.972 of this work
+		// groups, c and cut
+		{10, nil, 0.5, h2, SITA{Groups: 11}, false},
+		{4, speeds, 0.6, exp, SITA{Groups: 5}, false},
+		{10, nil, 0.5, h2, SITA{Groups: 1}, false},
+		{100, nil, 0.5, tp, SITA{C: 0}, false},
+		{10, nil, 0.5, tp, SITA{C: 10}, false},
+		{10, nil, 0.5, exp, SITA{C: 0, Cut: 2}, false},
+		{10, nil, 0.5, exp, SITA{C: 5}, false},
+		{10, nil, 0.5, exp, SITA{C: 5, Cut: -1}, false},
+		{1, nil, 0.5, tp, SITA{C: 1}, false},
+		{1, nil, 0.5, tp, SITA{Groups: 3}, true}, // x_M's atom: no K fits 3 groups
+		{10, nil, 0.5, ownSizes{}, SITA{Groups: 2}, false},
+		{10, nil, 0.5, h2, SITA{Groups: 2, C: 5}, true},
+	} {
+		cfg := Config{Servers: tc.k, Speeds: tc.speeds, Load: tc.load, Sizes: tc.sizes, Policy: tc.p, Jobs: 1000}
+		if tc.sizes == nil {
+			cfg.Trace = atomTrace
+		}
+		err := cfg.Validate()
+		if err == nil {
+			t.Errorf("%s K=%d speeds %v load %v: accepted, want a refusal", tc.p, tc.k, tc.speeds, tc.load)
+			continue
+		}
+		msg := strings.ReplaceAll(err.Error(), tc.p.String(), "") // the refused policy is no fix
+		var fixes []Config
+		for _, spec := range fixPolicy.FindAllString(msg, -1) {
+			p, perr := ParsePolicy(spec)
+			if perr != nil {
+				t.Errorf("%s: suggests %q, which does not parse: %v\n%s", tc.p, spec, perr, msg)
+				continue
+			}
+			fix := cfg
+			fix.Policy = p
+			fixes = append(fixes, fix)
+		}
+		for _, m := range fixServers.FindAllStringSubmatch(msg, -1) {
+			fix := cfg
+			fix.Servers, _ = strconv.Atoi(m[1])
+			fixes = append(fixes, fix)
+		}
+		for _, m := range fixLoad.FindAllStringSubmatch(msg, -1) {
+			fix := cfg
+			below, _ := strconv.ParseFloat(m[1], 64)
+			fix.Load = math.Nextafter(below, 0)
+			fixes = append(fixes, fix)
+		}
+		if len(fixes) == 0 && !tc.none {
+			t.Errorf("%s K=%d speeds %v load %v: no fix in %q", tc.p, tc.k, tc.speeds, tc.load, msg)
+		}
+		for _, fix := range fixes {
+			if err := fix.Validate(); err != nil {
+				t.Errorf("%s K=%d speeds %v load %v: refused with\n  %v\nsuggests %s K=%d load %v, refused in turn:\n  %v", tc.p, tc.k, tc.speeds, tc.load, msg, fix.Policy, fix.Servers, fix.Load, err)
+			}
+		}
+		t.Logf("%s: %s", tc.p, msg)
 	}
 }

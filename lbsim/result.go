@@ -134,6 +134,11 @@ func (r Result) String() string {
 		}
 		fmt.Fprintf(&b, "  %-5s jobs: wait %s, response %s (%d jobs)\n", c.Name, c.Wait, c.Response, c.Jobs)
 	}
+	if note := describe(r.Config.Policy, &r.Config).note; note != nil {
+		if line := note(); line != "" {
+			fmt.Fprintf(&b, "  %s\n", line)
+		}
+	}
 	if r.HasHandout {
 		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see \"What is measured\" in go doc ./lbsim)\n", r.Handout)
 	}

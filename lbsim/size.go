@@ -158,11 +158,14 @@ func lawClasses(sizes SizeLaw, k int) []SizeClass {
 }
 
 // SizeClass is a class of jobs results are reported for (Result.Classes):
-// sizes in (the previous class's Upper, Upper], sent to servers From..To-1.
+// sizes in (the previous class's Upper, Upper], sent to servers From..To-1,
+// bringing the share Work of the work, E[X; class] / E[X] (Config.SizeClasses;
+// NaN when the law does not know BelowCut).
 type SizeClass struct {
 	Name     string
 	Upper    float64
 	From, To int
+	Work     float64
 }
 
 // filler is a size law that draws a block of sizes in one call, for speed.
@@ -216,6 +219,22 @@ func sizesKey(s SizeLaw) string {
 const maxSizesName = 200
 
 func fmtNum(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// belowText is x > 0 with 4 significant digits rounded down, so that "below
+// x" read from the text still holds: 0.41415 is 0.4141, not 0.4142.
+func belowText(x float64) string {
+	s := strconv.FormatFloat(x, 'e', 3, 64) // d.ddde±XX
+	if v, _ := strconv.ParseFloat(s, 64); v > x {
+		digits, _ := strconv.Atoi(s[:1] + s[2:5])
+		exp, _ := strconv.Atoi(s[6:])
+		if digits--; digits < 1000 {
+			digits, exp = 9999, exp-1
+		}
+		s = fmt.Sprintf("%de%d", digits, exp-3)
+	}
+	v, _ := strconv.ParseFloat(s, 64)
+	return strconv.FormatFloat(v, 'g', 4, 64)
+}
 
 // loadText is a load with 4 significant digits, or all it needs when 4
 // would move it onto or across 1: a load below 1 is never shown as 1.

@@ -214,13 +214,10 @@ func EqualLoadCuts(partial func(x float64) float64, levels []float64) ([]float64
 		if !(level > 0) || g > 0 && !(level > levels[g-1]) {
 			return nil, fmt.Errorf("theory: equal-load level %d is %g: need increasing levels > 0", g+1, level)
 		}
-		hi := max(2*lo, 1.0)
-		for partial(hi) < level {
-			if hi *= 2; math.IsInf(hi, 1) {
-				return nil, fmt.Errorf("theory: the partial moment never reaches level %g (group %d): need levels below E[X]", level, g+1)
-			}
+		hi, err := reaching(partial, level, lo, g)
+		if err != nil {
+			return nil, err
 		}
-		hi = leastReaching(partial, level, lo, hi)
 		if at := partial(hi); at > level*(1+atom) { // a jump at hi
 			e := &AtomError{Group: g + 1, X: hi, Level: level, Below: partial(prevBelow(hi)), At: at}
 			if e.Below > 0 { // the size before the atom: the least x with partial(x) = Below
@@ -234,6 +231,69 @@ func EqualLoadCuts(partial func(x float64) float64, levels []float64) ([]float64
 		cuts[g], lo = hi, hi
 	}
 	return cuts, nil
+}
+
+// reaching is the least x > lo with partial(x) >= level, given
+// partial(lo) < level: the bracket doubled from max(2 lo, 1), then bisected.
+func reaching(partial func(x float64) float64, level, lo float64, g int) (float64, error) {
+	hi := max(2*lo, 1.0)
+	for partial(hi) < level {
+		if hi *= 2; math.IsInf(hi, 1) {
+			return 0, fmt.Errorf("theory: the partial moment never reaches level %g (group %d): need levels below E[X]", level, g+1)
+		}
+	}
+	return leastReaching(partial, level, lo, hi), nil
+}
+
+// NearestLoadCuts is EqualLoadCuts for a law whose partial moment jumps
+// over the levels (an empirical law, a request log): each cutoff x_g is a
+// size of the law, the atom whose jump holds levels[g-1] or the size
+// before it, whichever brings E[X; X <= x_g] nearer the level (ties to the
+// smaller), so that a group's work misses its share by at most half the
+// work of the atoms at its two cutoffs. total is E[X]; reached are
+// E[X; X <= x_g].
+//
+// An atom holding more work than a group next to its cutoff needs (the
+// difference of its level and the one before or after, 0 and total at the
+// ends) is an *AtomError with that group's work as Need: either side of it
+// gives one group more than twice its share or none. Without one the
+// cutoffs increase, below the largest size: two levels a group's share
+// apart cannot both be within half an atom's jump of one size.
+func NearestLoadCuts(partial func(x float64) float64, levels []float64, total float64) (cuts, reached []float64, err error) {
+	const atom = 1e-9 // a jump past the level by less is the level met
+	cuts, reached = make([]float64, len(levels)), make([]float64, len(levels))
+	lo := 0.0
+	for g, level := range levels {
+		if !(level > 0 && level < total) || g > 0 && !(level > levels[g-1]) {
+			return nil, nil, fmt.Errorf("theory: equal-load level %d is %g: need increasing levels in (0, %g)", g+1, level, total)
+		}
+		x, err := reaching(partial, level, lo, g)
+		if err != nil {
+			return nil, nil, err
+		}
+		cuts[g], reached[g], lo = x, partial(x), x
+		if reached[g] <= level*(1+atom) {
+			continue
+		}
+		before, after := 0.0, total
+		if g > 0 {
+			before = levels[g-1]
+		}
+		if g+1 < len(levels) {
+			after = levels[g+1]
+		}
+		e := &AtomError{Group: g + 1, X: x, Level: level, Below: partial(prevBelow(x)), At: reached[g], Need: min(level-before, after-level)}
+		if e.Below > 0 {
+			e.Before = leastReaching(partial, e.Below, 0, x)
+		}
+		if e.At-e.Below > e.Need {
+			return nil, nil, e
+		}
+		if level-e.Below <= e.At-level { // Below > level - Need >= 0: the size before exists
+			cuts[g], reached[g] = e.Before, e.Below
+		}
+	}
+	return cuts, reached, nil
 }
 
 // leastReaching is the least x in (lo, hi] with partial(x) >= level, by
@@ -265,6 +325,9 @@ type AtomError struct {
 	// Before is the largest size below X (the least x with E[X; X <= x] =
 	// Below), 0 when there is none: the other cutoff nearest the level.
 	Before float64
+	// Need is, from NearestLoadCuts, the work of the smaller group next to
+	// the cutoff, which the atom's work At - Below exceeds; 0 otherwise.
+	Need float64
 }
 
 func (e *AtomError) Error() string {

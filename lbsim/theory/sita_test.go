@@ -3,6 +3,8 @@ package theory
 import (
 	"errors"
 	"math"
+	"math/bits"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -173,5 +175,97 @@ func TestEqualLoadCuts(t *testing.T) {
 	}
 	if _, err := EqualLoadCuts(uniform, []float64{0.3, 0.2}); err == nil {
 		t.Error("decreasing levels: no error")
+	}
+}
+
+// NearestLoadCuts against exhaustive search: on laws of 3 to 9 atoms of
+// random sizes and weights, with 2 to 5 groups of equal shares, it must
+// refuse exactly when a level falls strictly inside the jump of an atom
+// whose work exceeds a neighbouring group's share, and otherwise return
+// the increasing cutoffs among the atoms (the last one excluded, so that
+// every group keeps a size) of least total distance to the levels, found
+// here by trying every subset.
+func TestNearestLoadCuts(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 11))
+	refused, solved := 0, 0
+	for trial := range 3000 {
+		n, groups := 3+r.IntN(7), 2+r.IntN(4)
+		xs, ws := make([]float64, n), make([]float64, n)
+		x, total := 0.0, 0.0
+		for i := range xs {
+			x += 0.1 + r.Float64()
+			xs[i], ws[i] = x, x*(0.05+r.Float64()) // an atom's work: its size times its probability
+			total += ws[i]
+		}
+		cum := func(i int) float64 { // E[X; X <= xs[i]], summed in order
+			s := 0.0
+			for _, w := range ws[:i+1] {
+				s += w
+			}
+			return s
+		}
+		partial := func(v float64) float64 {
+			s := 0.0
+			for i, xi := range xs {
+				if xi <= v {
+					s += ws[i]
+				}
+			}
+			return s
+		}
+		levels := make([]float64, groups-1)
+		for g := range levels {
+			levels[g] = float64(g+1) / float64(groups) * total
+		}
+		share := total / float64(groups)
+		wantRefusal := false
+		for _, level := range levels {
+			for i := range xs {
+				if below := cum(i) - ws[i]; below < level && cum(i) > level*(1+1e-9) && ws[i] > share*(1+1e-9) {
+					wantRefusal = true
+				}
+			}
+		}
+		cuts, reached, err := NearestLoadCuts(partial, levels, total)
+		var atom *AtomError
+		switch {
+		case wantRefusal && !errors.As(err, &atom):
+			t.Fatalf("trial %d: %v, %v; want an AtomError (sizes %v, works %v, levels %v)", trial, cuts, err, xs, ws, levels)
+		case wantRefusal:
+			refused++
+			if atom.At-atom.Below <= atom.Need || atom.Need > share*(1+1e-9) {
+				t.Errorf("trial %d: %+v: the atom's work does not exceed Need, or Need is not a group's share %v", trial, atom, share)
+			}
+			continue
+		case err != nil:
+			t.Fatalf("trial %d: %v; want cutoffs (sizes %v, works %v, levels %v)", trial, err, xs, ws, levels)
+		}
+		solved++
+		best, bestCost := []int(nil), math.Inf(1)
+		for mask := range 1 << (n - 1) { // subsets of the atoms but the last
+			if bits.OnesCount(uint(mask)) != groups-1 {
+				continue
+			}
+			var pick []int
+			cost := 0.0
+			for i := range n - 1 {
+				if mask&(1<<i) != 0 {
+					cost += math.Abs(cum(i) - levels[len(pick)])
+					pick = append(pick, i)
+				}
+			}
+			if cost < bestCost-1e-12 {
+				best, bestCost = pick, cost
+			}
+		}
+		for g, i := range best {
+			if cuts[g] != xs[i] || math.Abs(reached[g]-cum(i)) > 1e-12*total {
+				t.Fatalf("trial %d: cutoffs %v reaching %v; exhaustive search: sizes %v (cost %v), of %v with works %v, levels %v",
+					trial, cuts, reached, best, bestCost, xs, ws, levels)
+			}
+		}
+	}
+	if refused < 100 || solved < 100 {
+		t.Errorf("%d laws refused, %d solved: want both cases well covered", refused, solved)
 	}
 }
