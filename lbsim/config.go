@@ -136,6 +136,9 @@ var traceLaws = struct {
 // size file by its path, a long list of values by its start, length and
 // hash (sizesName).
 func (c *Config) sizesText() string {
+	if c.Trace != nil && c.Trace.Source != "" {
+		return "the sizes of the trace " + c.Trace.Source // its path, where the reader finds it
+	}
 	if c.Trace != nil {
 		return "the sizes of the trace " + traceName(c.Trace)
 	}
@@ -416,7 +419,12 @@ func (c *Config) classes() []SizeClass {
 }
 
 // classCount is the number of classes the metrics sum apart (one if none).
-func (c *Config) classCount() int { return max(1, len(c.classes())) }
+func (c *Config) classCount() int {
+	if n := describe(c.Policy, c).nClasses; n > 0 {
+		return n
+	}
+	return max(1, len(c.classes()))
+}
 
 // keepsUnits: replication rep keeps its batches' times. Replication 0 does,
 // whatever Reps: alone, its batches are the percentiles' units (and a

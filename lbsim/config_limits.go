@@ -171,7 +171,7 @@ func (c *Config) memoryParts() []memoryPart {
 		}
 	}
 	classFix := "fewer replications or batches"
-	if desc := describe(c.Policy, c); len(desc.sizeClasses()) > 1 {
+	if describe(c.Policy, c).nClasses > 1 { // the policy's classes: its groups
 		classFix += ", or fewer groups of servers (a size class each)"
 	}
 	add(reps*sums, classFix, "the batch sums (%s x %d batches x %s)", number.Count(reps, "replication"), fine, number.Count(classes, "size class"))

@@ -196,7 +196,8 @@ func TestDispatcherRefusalNamesState(t *testing.T) {
 // all K on the own view keeps each job in its dispatcher's index, not in
 // all M (340 dispatchers were refused as needing 2.0 GiB; the run holds 10
 // MB); SITA-E with 10^5 groups and 10 replications keeps 2.2 GiB of batch
-// sums (it reached 4.8 GB unrefused).
+// sums (it reached 4.8 GB unrefused), and with 10^6 groups Go ran out of
+// memory.
 func TestMemoryRefusalNamesPart(t *testing.T) {
 	h2 := mustH2(t, 10)
 	for _, c := range []struct {
@@ -208,6 +209,9 @@ func TestMemoryRefusalNamesPart(t *testing.T) {
 		{Config{Servers: 4, Dispatchers: 1000, Policy: JSQ{}}, nil}, // live: 1000 copies of a backlog of about 700 jobs
 		{Config{Servers: 100_000, Policy: SITA{Groups: 100_000}, Sizes: h2, Jobs: 20_000, Reps: 10},
 			[]string{"GiB for the batch sums (10 replications x 100 batches x 100000 size classes)", "fewer groups of servers"}},
+		// Refused at once: the groups' number, not their cutoffs (50 s to find).
+		{Config{Servers: 1_000_000, Policy: SITA{Groups: 1_000_000}, Sizes: Exponential{M: 1}, Jobs: 20_000},
+			[]string{"for the batch sums (1 replication x 100 batches x 1000000 size classes)"}},
 		{Config{Servers: 5_000_000, Dispatchers: 100, Policy: JSQ{}, Jobs: 1000},
 			[]string{"for M=100 dispatchers with 228.9 MiB of their own each (JSQ's state of the servers)", "for room for a backlog of 5000000 jobs", "each of the 100 dispatchers' indexes holds every job"}},
 	} {

@@ -84,6 +84,10 @@ type builtinFacts struct {
 	// when asked (jobSplit, sizeClasses): most readers need neither.
 	split   func() []classSplit
 	classes func() []SizeClass
+	// nClasses is len(classes()) when the configuration is valid, known
+	// without finding them (SITA-E's cutoffs take seconds at 10^6 groups,
+	// and the memory check needs only their number); 0: unknown.
+	nClasses int
 	// sampled is d for a policy that sends each job to one of d servers
 	// sampled uniformly, with or without replace (checkSampling); else 0.
 	sampled     int

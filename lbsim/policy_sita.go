@@ -203,6 +203,9 @@ func (p SITA) describe(c *Config) Description {
 		return d
 	}
 	d.classes = func() []SizeClass { g, err := p.groupsOf(c.Servers, c.sizes()); return g.classes(err) }
+	if counts := p.servers(c.Servers); c.Servers >= 2 && slices.Min(counts) >= 1 {
+		d.nClasses = len(counts)
+	}
 	d.split = func() []classSplit { g, err := p.groupsOf(c.Servers, c.sizes()); return p.split(c, g, err) }
 	if p.Groups != 0 {
 		d.note = func() string { return p.sharesNote(c) }
@@ -491,6 +494,7 @@ func (h *byLoad) Less(i, j int) bool {
 	wa, wb := h.weights[a]/float64(h.n[a]), h.weights[b]/float64(h.n[b])
 	return wa > wb || wa == wb && a < b
 }
+
 func (h *byLoad) Swap(i, j int) { h.order[i], h.order[j] = h.order[j], h.order[i] }
 func (h *byLoad) Push(any)      {}
 func (h *byLoad) Pop() any      { return nil }
