@@ -144,17 +144,25 @@ type memoryPart struct {
 // replications running (the servers, the dispatchers beyond the first:
 // dispatcherBytes), the time series, combining the results, and the room
 // kept for the backlog of the replications running (backlogReserve).
-func (c *Config) memoryParts() []memoryPart {
+// With named false the parts are not named (Validate's estimate, which
+// must not allocate O(parts) strings at each call).
+func (c *Config) memoryParts(named bool) []memoryPart {
 	reps, workers, k := int64(c.reps()), int64(c.parallel()), int64(c.Servers)
 	fine := c.fineBatches()
-	var parts []memoryPart
+	parts := make([]memoryPart, 0, 10)
 	add := func(bytes int64, fix, what string, args ...any) {
+		if bytes > 0 && named {
+			what = fmt.Sprintf(what, args...)
+		}
 		if bytes > 0 {
-			parts = append(parts, memoryPart{bytes, fmt.Sprintf(what, args...), fix})
+			parts = append(parts, memoryPart{bytes, what, fix})
 		}
 	}
 	if c.Trace != nil {
 		add(8*int64(cap(c.Trace.Times)+cap(c.Trace.Sizes)), "use a shorter trace", "the trace (%d jobs)", c.Trace.Len())
+	}
+	if law, ok := c.sizes().(interface{ tableBytes() int64 }); ok { // an empirical law's, a trace's (kept: traceLaw)
+		add(law.tableBytes(), "fewer sizes", "the sizes' sorted table")
 	}
 	// Each replication's results, kept until they are combined: its sums a
 	// batch and size class, and the rest (metricsBytes; replication 0, or
@@ -203,16 +211,16 @@ func (c *Config) memoryParts() []memoryPart {
 
 // memoryEstimate is an upper estimate, in bytes, of the memory a run holds
 // at once: the sum of memoryParts.
-func (c *Config) memoryEstimate() int64 { return c.fixedMemory() + c.backlogBytes() }
-
-// fixedMemory is memoryEstimate without the backlog's room.
-func (c *Config) fixedMemory() int64 {
+func (c *Config) memoryEstimate() int64 {
 	var b int64
-	for _, p := range c.memoryParts() {
+	for _, p := range c.memoryParts(false) {
 		b += p.bytes
 	}
-	return b - c.backlogBytes()
+	return b
 }
+
+// fixedMemory is memoryEstimate without the backlog's room.
+func (c *Config) fixedMemory() int64 { return c.memoryEstimate() - c.backlogBytes() }
 
 // backlogBytes is memoryParts' room for the backlog.
 func (c *Config) backlogBytes() int64 {
@@ -224,7 +232,7 @@ func (c *Config) backlogBytes() int64 {
 // names the largest parts (those of a tenth of the need or more) and how
 // to lower them.
 func (c *Config) memoryError(need int64) error {
-	parts := c.memoryParts()
+	parts := c.memoryParts(true)
 	slices.SortStableFunc(parts, func(a, b memoryPart) int { return cmp.Compare(b.bytes, a.bytes) })
 	var whats, fixes []string
 	for i, p := range parts {

@@ -54,6 +54,13 @@ func (t *empiricalTable) sort() *empiricalTable {
 	return t
 }
 
+// tableBytes is the memory sort allocates (memoryParts): the sorted
+// values and their two prefix sums.
+func (s Empirical) tableBytes() int64 {
+	n := int64(len(s.Values))
+	return allocBytes(8*n) + 2*allocBytes(8*(n+1))
+}
+
 func init() {
 	for _, f := range []Family[SizeLaw]{
 		{Name: "modal", Example: "modal:100,500,1000", Summary: "a uniform choice among the listed sizes (the course's modal mix)",
