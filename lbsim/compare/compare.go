@@ -17,8 +17,8 @@
 // the unpaired one that treats the runs as independent (sqrt(h_A^2 + h_B^2),
 // and lbsim.Ratio). Runs that are not paired (another seed, length, number of
 // replications, warm-up, servers, speeds, load, sizes, arrivals or trace:
-// any setting but the policy, the board, the dispatchers and the discipline;
-// or one replication with WarmupAuto) are refused with the reason;
+// any setting but the policy, the view, the board, the dispatchers and the
+// discipline; or one replication with WarmupAuto) are refused with the reason;
 // Precision is refused, since it stops each run at its own length.
 //
 // Pairing helps most when the two policies react alike to the same bursts,
@@ -216,7 +216,7 @@ func paired(a, b lbsim.Row, metric string) error {
 			continue
 		}
 		if ra[i] != rb[i] {
-			return fmt.Errorf("%s and %s are not paired: %s %s and %s differ; common random numbers need the same %s in both runs (only the policy, the board, the dispatchers and the discipline may differ)", a.Label, b.Label, col, ra[i], rb[i], col)
+			return fmt.Errorf("%s and %s are not paired: %s %s and %s differ; common random numbers need the same %s in both runs (only %s may differ)", a.Label, b.Label, col, ra[i], rb[i], col, strings.Join(mayDiffer, ", "))
 		}
 	}
 	if na, nb := len(a.Units[metric]), len(b.Units[metric]); na != nb {

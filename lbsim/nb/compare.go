@@ -52,7 +52,7 @@ func differenceFigure(cs []compare.Comparison, title string) plots.Figure {
 			diff.Warned[i] = c.Warnings
 		}
 	}
-	fig := plots.Figure{Title: title, XLabel: "load rho", YLabel: strings.ReplaceAll(c0.Metric, "_", " ") + ", " + c0.A + " − " + c0.B, Series: []plots.Series{diff}}
+	fig := plots.Figure{Title: title, XLabel: plots.LoadLabel, YLabel: strings.ReplaceAll(c0.Metric, "_", " ") + ", " + c0.A + " − " + c0.B, Series: []plots.Series{diff}}
 	exact := plots.CurveFrom("exact difference", name, cs, func(c compare.Comparison) (float64, float64, bool) {
 		return c.Load, c.ExactDiff, !math.IsNaN(c.ExactDiff)
 	})

@@ -224,7 +224,7 @@ func (e *Explorer) single(cfg lbsim.Config, r lbsim.Result) (figure, table strin
 
 	fig := plots.Figure{
 		Title:  fmt.Sprintf("%s, K=%d, %s sizes (SCV %.3g), %s%s", cfg.Policy, cfg.Servers, sizeFamily(cfg.Sizes), lbsim.SCV(cfg.Sizes), cfg.Discipline, dispatchersNote(cfg)),
-		XLabel: "load rho", YLabel: "mean wait",
+		XLabel: plots.LoadLabel, YLabel: "mean wait",
 		Series: []plots.Series{{Name: "simulated", X: []float64{cfg.Load}, Y: []float64{r.Wait.Mean}, CI: []float64{r.Wait.CI95}}},
 	}
 	top := r.Wait.Mean + r.Wait.CI95

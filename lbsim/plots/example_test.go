@@ -18,7 +18,7 @@ func ExampleStudentT95() {
 func ExamplePNG() {
 	rho := []float64{0.1, 0.5, 0.9}
 	fig := plots.Figure{
-		Title: "Mean waiting time", XLabel: "load rho", YLabel: "W", LogY: true,
+		Title: "Mean waiting time", XLabel: plots.LoadLabel, YLabel: "W", LogY: true,
 		Series: []plots.Series{{Name: "RND", X: rho, Y: []float64{0.11, 1.02, 8.7}, CI: []float64{0.01, 0.05, 0.9}}},
 		Curves: []plots.Curve{{Name: "RND exact (M/M/1)", Of: "RND", X: rho, Y: []float64{0.111, 1, 9}}},
 	}

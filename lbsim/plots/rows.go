@@ -34,6 +34,9 @@ func Named(name string) (Metric, error) {
 // Load is the usual x of a row: its load rho.
 func Load(r lbsim.Row) float64 { return r.Load }
 
+// LoadLabel is the axis label of Load, the same in every figure.
+const LoadLabel = "load ρ"
+
 // SeriesFrom is the series named name with one point (x, y) per element of
 // rows for which at says ok, in order, with the half-width ci of y's 95%
 // confidence interval (NaN: no bar). rows may be of any type: a table of

@@ -335,8 +335,8 @@
 // (p99_response_a, diff_p99_response, ...). A percentile is paired unit by
 // unit as a mean is: each replication's quantile, or with R = 1 each batch's
 // (batch b of both runs holds the same arrivals under FCFS). What
-// the paired intervals are, and when runs are paired, is in the lbsim package
-// documentation (Paired comparisons).
+// the paired intervals are, and when runs are paired, is in
+// `go doc ./lbsim/compare`.
 //
 // # Shards
 //

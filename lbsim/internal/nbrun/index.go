@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/perfeval/lbsim/lbsim/internal/files"
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // IndexEntry is one notebook in reports/index.html.
@@ -177,11 +178,12 @@ func indexHTML(dir string, entries []IndexEntry) ([]byte, error) {
 	}
 	var buf bytes.Buffer
 	err := indexPage.Execute(&buf, struct {
-		Rows    []row
-		Quick   bool
-		MathCSS template.CSS
-		Made    string
-	}{rows, allQuick, template.CSS(mathCSS), time.Now().UTC().Format("2006-01-02 15:04 UTC")})
+		Rows      []row
+		Notebooks string // "1 notebook", "12 notebooks"
+		Quick     bool
+		MathCSS   template.CSS
+		Made      string
+	}{rows, number.Count(len(rows), "notebook"), allQuick, template.CSS(mathCSS), time.Now().UTC().Format("2006-01-02 15:04 UTC")})
 	return buf.Bytes(), err
 }
 
@@ -289,7 +291,7 @@ section { border-top: 1px solid #ccc; padding: 0.6em 0 1em; }
 </style></head>
 <body>
 <h1>lbsim reports</h1>
-<p class="meta">{{len .Rows}} notebooks, made {{.Made}}{{if .Quick}}, <strong>quick runs</strong> (LBSIM_QUICK=1: small simulations, numbers are rough){{end}}.
+<p class="meta">{{.Notebooks}}, made {{.Made}}{{if .Quick}}, <strong>quick runs</strong> (LBSIM_QUICK=1: small simulations, numbers are rough){{end}}.
 Each report opens offline in any browser; the PDF is the same report for print.</p>
 {{range .Rows}}<section id="{{.Name}}">
 <h2>{{if .Title}}{{.Title}}{{else}}{{.Notebook}}{{end}}</h2>

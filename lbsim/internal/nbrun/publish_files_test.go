@@ -197,3 +197,23 @@ func TestIndexKeepsPreviousReport(t *testing.T) {
 		t.Errorf("a successful export after the failure still reports it")
 	}
 }
+
+// The index counts its notebooks in words: "1 notebook", not "1 notebooks".
+func TestIndexCountsNotebooks(t *testing.T) {
+	dir := t.TempDir()
+	index := filepath.Join(dir, "index.html")
+	at := time.Date(2026, 1, 2, 3, 4, 0, 0, time.UTC)
+	a := IndexEntry{Notebook: "notebooks/01-a.ipynb", Report: fakeReport(t, dir, "01-a", "T01-a"), RanAt: at}
+	b := IndexEntry{Notebook: "notebooks/02-b.ipynb", Report: fakeReport(t, dir, "02-b", "T02-b"), RanAt: at}
+	for _, c := range []struct {
+		entries []IndexEntry
+		want    string
+	}{{[]IndexEntry{a}, "<p class=\"meta\">1 notebook, made"}, {[]IndexEntry{a, b}, "<p class=\"meta\">2 notebooks, made"}} {
+		if err := WriteIndex(index, c.entries, false); err != nil {
+			t.Fatal(err)
+		}
+		if page, _ := os.ReadFile(index); !strings.Contains(string(page), c.want) {
+			t.Errorf("index of %d notebooks lacks %q", len(c.entries), c.want)
+		}
+	}
+}

@@ -15,7 +15,7 @@ import (
 // hollow, and a dashed curve wherever theory (JobClass.Theory) knows the
 // series' configuration, over the simulated loads.
 func WaitFigure(title string, rows []lbsim.Row, classes ...JobClass) (plots.Figure, error) {
-	fig := plots.Figure{Title: title, XLabel: "load ρ", YLabel: "mean waiting time E[W]"}
+	fig := plots.Figure{Title: title, XLabel: plots.LoadLabel, YLabel: "mean waiting time E[W]"}
 	if len(rows) == 0 {
 		return fig, fmt.Errorf("course: no rows to draw in %q; run the sweep first", title)
 	}
