@@ -17,9 +17,13 @@
 // the unpaired one that treats the runs as independent (sqrt(h_A^2 + h_B^2),
 // and lbsim.Ratio). Runs that are not paired (another seed, length, number of
 // replications, warm-up, servers, speeds, load, sizes, arrivals or trace:
-// any setting but the policy, the view, the board, the dispatchers and the
-// discipline; or one replication with WarmupAuto) are refused with the reason;
-// Precision is refused, since it stops each run at its own length.
+// any setting but those of [MayDiffer], the policy, the view, the board, the
+// dispatchers and the discipline; or one replication with WarmupAuto) are
+// refused with the reason; Precision is refused, since it stops each run at
+// its own length. [Pairable] judges two configurations so before they run,
+// and [Setups] names them by what differs: lbsim compare pairs two set-ups
+// so, each side its own settings (-a 'policy=jsq view=own dispatchers=4'
+// -b 'policy=rr'), and refuses a side whose load, servers, ... differ.
 //
 // Pairing helps most when the two policies react alike to the same bursts,
 // and least when one policy's own randomness dominates. K = 50, load 0.9,
@@ -122,9 +126,9 @@ func preemptive(r lbsim.Row) bool {
 // RowsOn compares the runs of two rows on metric, one of lbsim.Metrics, or
 // "" for the default: the mean wait, the mean response when either run is
 // PS or SRPT (see Comparison). It refuses an unknown metric, naming the
-// allowed, and rows that are not paired: the policy, the board (refresh,
-// tally) and the discipline may differ, nothing that sets the arrivals, the
-// sizes or the units.
+// allowed, and rows that are not paired: the settings of MayDiffer (the
+// policy, the view, the board, the dispatchers, the discipline) may
+// differ, nothing that sets the arrivals, the sizes or the units.
 func RowsOn(a, b lbsim.Row, metric string) (Comparison, error) {
 	if metric == "" {
 		metric = "mean_wait"
@@ -205,19 +209,9 @@ func paired(a, b lbsim.Row, metric string) error {
 			return fmt.Errorf("%s has no per-replication values of %s to pair (a row read from CSV, or made by hand): compare results of Run, or rows of Sweep or nb.Sweep", r.Label, metric)
 		}
 	}
-	ra, rb := a.Record(), b.Record()
-	same := true
-	for i, col := range lbsim.RowHeader() {
-		f, setting := field(col)
-		if setting && slices.Contains(mayDiffer, col) && ra[i] != rb[i] {
-			same = false
-		}
-		if !setting || slices.Contains(mayDiffer, col) || f.Name == "control-variates" {
-			continue
-		}
-		if ra[i] != rb[i] {
-			return fmt.Errorf("%s and %s are not paired: %s %s and %s differ; common random numbers need the same %s in both runs (only %s may differ)", a.Label, b.Label, col, ra[i], rb[i], col, strings.Join(mayDiffer, ", "))
-		}
+	same, err := settingsPaired(a, b)
+	if err != nil {
+		return fmt.Errorf("%s and %s are not paired: %w", a.Label, b.Label, err)
 	}
 	if na, nb := len(a.Units[metric]), len(b.Units[metric]); na != nb {
 		return fmt.Errorf("%s and %s are not paired: %d and %d units; common random numbers need the same units in both runs", a.Label, b.Label, na, nb)
@@ -238,6 +232,92 @@ func paired(a, b lbsim.Row, metric string) error {
 		return fmt.Errorf("%s and %s are the same configuration: on the same random numbers they run alike, a difference of 0 by construction; compare two policies (or boards, dispatchers, disciplines), e.g. -policy rnd,rr", a.Label, b.Label)
 	}
 	return nil
+}
+
+// settingsPaired compares the settings of two rows (their columns of the
+// field table): an *Unpaired for the first that differs outside mayDiffer
+// (control-variates is refused on its own), and whether none of mayDiffer
+// differs either.
+func settingsPaired(a, b lbsim.Row) (same bool, err error) {
+	ra, rb := a.Record(), b.Record()
+	same = true
+	for i, col := range lbsim.RowHeader() {
+		f, setting := field(col)
+		if setting && slices.Contains(mayDiffer, col) && ra[i] != rb[i] {
+			same = false
+		}
+		if !setting || slices.Contains(mayDiffer, col) || f.Name == "control-variates" {
+			continue
+		}
+		if ra[i] != rb[i] {
+			return false, &Unpaired{Setting: col, A: ra[i], B: rb[i]}
+		}
+	}
+	return same, nil
+}
+
+// Unpaired is a setting in which two runs differ that sets the arrivals,
+// the sizes or the units (any but MayDiffer): their runs would not share
+// their random numbers. A and B are its values as the result columns write
+// them.
+type Unpaired struct{ Setting, A, B string }
+
+func (e *Unpaired) Error() string {
+	return fmt.Sprintf("%s %s and %s differ; common random numbers need the same %s in both runs (only %s may differ)", e.Setting, e.A, e.B, e.Setting, strings.Join(mayDiffer, ", "))
+}
+
+// MayDiffer are the settings (columns of the field table, lbsim.Fields) in
+// which two paired runs may differ: how jobs are dispatched and served.
+func MayDiffer() []string { return slices.Clone(mayDiffer) }
+
+// Pairable says, before running them, why two configurations would not be
+// paired, or nil: an *Unpaired for a setting outside MayDiffer that
+// differs (the load, the servers, the sizes, the arrivals or trace, the
+// seed, the length, the replications, the batches, the warm-up, ...), the
+// same errors as RowsOn's for a trace, control variates, one replication
+// with auto warm-up, and the same configuration twice, naming a A and b B.
+func Pairable(a, b lbsim.Config) error {
+	ra := lbsim.NewRow(lbsim.Result{Config: a, Label: "A"})
+	rb := lbsim.NewRow(lbsim.Result{Config: b, Label: "B"})
+	same, err := settingsPaired(ra, rb)
+	if err != nil {
+		return err
+	}
+	if ta, tb := a.Trace, b.Trace; ta != nil && tb != nil && ta != tb &&
+		(!slices.Equal(ta.Times, tb.Times) || !slices.Equal(ta.Sizes, tb.Sizes)) {
+		return fmt.Errorf("A and B are not paired: their traces of %d jobs differ; replay the same trace in both runs", ta.Len())
+	}
+	if a.ControlVariates || b.ControlVariates {
+		return fmt.Errorf("A and B: a paired comparison uses the plain means; run both without ControlVariates (-control-variates): pairing already removes the variation the runs share")
+	}
+	if a.Reps <= 1 && a.WarmupAuto {
+		return fmt.Errorf("A and B are not paired: one replication with auto warm-up truncates each run at its own point, so batch b of A and of B hold different jobs; use 2 or more replications (paired by replication) or a fixed warm-up")
+	}
+	if same && a.Key() == b.Key() {
+		return fmt.Errorf("A and B are the same configuration: on the same random numbers they run alike, a difference of 0 by construction; make them differ in one of %s", strings.Join(mayDiffer, ", "))
+	}
+	return nil
+}
+
+// Setups names two configurations by what differs between them: each its
+// policy as the command line writes it, then every other setting of
+// MayDiffer in which they differ, "name value" ("jsq, view own,
+// dispatchers 4" and "rr, view live, dispatchers 1").
+func Setups(a, b lbsim.Config) (nameA, nameB string) {
+	ra, rb := lbsim.NewRow(lbsim.Result{Config: a}).Record(), lbsim.NewRow(lbsim.Result{Config: b}).Record()
+	var pa, pb []string
+	for i, col := range lbsim.RowHeader() {
+		if _, setting := field(col); !setting || !slices.Contains(mayDiffer, col) {
+			continue
+		}
+		switch {
+		case col == "policy":
+			pa, pb = append([]string{ra[i]}, pa...), append([]string{rb[i]}, pb...)
+		case ra[i] != rb[i]:
+			pa, pb = append(pa, col+" "+ra[i]), append(pb, col+" "+rb[i])
+		}
+	}
+	return strings.Join(pa, ", "), strings.Join(pb, ", ")
 }
 
 // field is the setting of a column, if it is one.

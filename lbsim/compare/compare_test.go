@@ -1,7 +1,9 @@
 package compare_test
 
 import (
+	"errors"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -278,5 +280,51 @@ func TestCompareTraceUnits(t *testing.T) {
 	}
 	if c.Units != "batch means" {
 		t.Errorf("a trace's 5 replays (%s): units %q, want batch means", rows[0].CIMethod, c.Units)
+	}
+}
+
+// Pairable judges two configurations before they run, as RowsOn judges
+// their rows: a setting outside MayDiffer that differs is an *Unpaired
+// naming it and both values; the same configuration is refused; a view, a
+// number of dispatchers, a discipline and a policy may differ. Setups names
+// each by its policy and what else differs.
+func TestPairableSetups(t *testing.T) {
+	a := lbsim.Config{Servers: 10, Load: 0.8, Sizes: exp1, Policy: lbsim.JSQ{}, View: lbsim.OwnView, Dispatchers: 4, Jobs: 1000, Seed: 3}
+	b := a
+	b.Policy, b.View, b.Dispatchers = lbsim.RoundRobin{}, lbsim.LiveView, 1
+	if err := compare.Pairable(a, b); err != nil {
+		t.Errorf("jsq, own view, 4 dispatchers against rr: %v", err)
+	}
+	if na, nb := compare.Setups(a, b); na != "jsq, dispatchers 4, view own" || nb != "rr, dispatchers 1, view live" {
+		t.Errorf("Setups: %q and %q", na, nb)
+	}
+	ps := a
+	ps.Discipline = lbsim.PS
+	if na, nb := compare.Setups(ps, a); na != "jsq, discipline ps" || nb != "jsq, discipline fcfs" {
+		t.Errorf("Setups: %q and %q", na, nb)
+	}
+	for _, tc := range []struct {
+		edit          func(*lbsim.Config)
+		setting, A, B string
+	}{
+		{func(c *lbsim.Config) { c.Load = 0.9 }, "load", "0.8", "0.9"},
+		{func(c *lbsim.Config) { c.Servers = 20 }, "servers", "10", "20"},
+		{func(c *lbsim.Config) { c.Seed = 4 }, "seed", "3", "4"},
+		{func(c *lbsim.Config) { c.Reps = 2 }, "reps", "1", "2"},
+		{func(c *lbsim.Config) { c.Batches = 10 }, "batches", "0", "10"},
+	} {
+		other := b
+		tc.edit(&other)
+		err := compare.Pairable(a, other)
+		var u *compare.Unpaired
+		if !errors.As(err, &u) || *u != (compare.Unpaired{Setting: tc.setting, A: tc.A, B: tc.B}) {
+			t.Errorf("%s: got %v, want %s %s and %s", tc.setting, err, tc.setting, tc.A, tc.B)
+		}
+	}
+	if err := compare.Pairable(a, a); err == nil || !strings.Contains(err.Error(), "A and B are the same configuration") {
+		t.Errorf("a set-up against itself: %v", err)
+	}
+	if !slices.Contains(compare.MayDiffer(), "view") || slices.Contains(compare.MayDiffer(), "load") {
+		t.Errorf("MayDiffer %v", compare.MayDiffer())
 	}
 }
