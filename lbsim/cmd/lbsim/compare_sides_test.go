@@ -220,3 +220,20 @@ func jsonKeeps(t *testing.T, recorded, now string) bool {
 	}
 	return true
 }
+
+// The command's doc (Comparing two set-ups) shows the refusal lbsim
+// compare prints and lists what may differ as compare.MayDiffer does.
+func TestCompareSidesDoc(t *testing.T) {
+	data, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := strings.Join(strings.Fields(strings.ReplaceAll(string(data), "\n//", "\n")), " ")
+	_, errOut, _ := cli("compare", "-load", "0.8", "-a", "policy=jsq load=0.9", "-b", "policy=rr")
+	if !strings.Contains(doc, "$ lbsim compare -load 0.8 -a 'policy=jsq load=0.9' -b 'policy=rr' "+strings.TrimSpace(errOut)) {
+		t.Errorf("doc.go does not show the refusal %q", errOut)
+	}
+	if !strings.Contains(doc, "compare.MayDiffer lists ("+strings.Join(compare.MayDiffer(), ", ")+":") {
+		t.Errorf("doc.go does not list compare.MayDiffer, %v", compare.MayDiffer())
+	}
+}

@@ -3,7 +3,8 @@
 //	lbsim run [flags]      one configuration: a readable summary, or one JSON object with -json
 //	lbsim compare [flags]  -policy A,B: A - B and A / B of the mean wait (or -metric:
 //	                       p99_response, ...) on the same random numbers, paired 95%
-//	                       intervals beside the unpaired ones
+//	                       intervals beside the unpaired ones; -a and -b give each side
+//	                       its own set-up (see Comparing two set-ups)
 //	lbsim sweep [flags]    a grid (comma-separated lists of policies, loads, ...) as CSV
 //	                       (-shard i/n -out DIR runs one part; -spec FILE.json reads the grid)
 //	lbsim merge DIR        merges the parts into the same CSV
@@ -77,6 +78,8 @@
 //
 //	-metric  the metric to compare: mean_wait (default; under PS and SRPT mean_response),
 //	         mean_response, p50_wait, p50_response, ..., p999_response
+//	-a, -b   side A's and side B's own settings over the flags, name=value separated by
+//	         spaces (see Comparing two set-ups)
 //
 // sweep and slurm add:
 //
@@ -336,7 +339,46 @@
 // unit as a mean is: each replication's quantile, or with R = 1 each batch's
 // (batch b of both runs holds the same arrivals under FCFS). What
 // the paired intervals are, and when runs are paired, is in
-// `go doc ./lbsim/compare`.
+// `go doc ./lbsim/compare`. With -a and -b, a and b name the sides by their
+// set-ups where these differ in more than the policy (see Comparing two
+// set-ups).
+//
+// # Comparing two set-ups
+//
+// lbsim compare -policy A,B pairs two policies; every other flag applies to
+// both runs. -a and -b give each side its own settings over the flags:
+// name=value separated by spaces, the names of the flags (or of the
+// sweep-file keys) without the dash, a switch also bare ("tally"); each is
+// set by its flag's own setter, so a side takes every setting a flag takes,
+// with the flag's errors ("-a: view: ..."). -policy may give both sides one
+// policy, or A,B their own, beside -a and -b:
+//
+//	lbsim compare -servers 10 -load 0.8 -a 'policy=jsq view=own dispatchers=4' -b 'policy=rr'
+//	lbsim compare -servers 10 -load 0.8 -policy jsq,rr -a 'view=own dispatchers=4'
+//	lbsim compare -servers 10 -load 0.8 -a 'policy=jsq:d=2 discipline=ps' -b 'policy=sita:c=2'
+//
+// Both sides keep the seed and so the same arrivals and sizes (common random
+// numbers): they may differ only in the settings compare.MayDiffer lists
+// (policy, view, refresh, tally, dispatchers, dispatcher_weights, stagger,
+// discipline, overload, sample_every: how jobs are dispatched and served).
+// A side whose load, servers, speeds, sizes, arrivals, trace, seed, jobs,
+// warm-up, reps or batches differ from the other's is refused before
+// anything runs, naming the setting, both values and the fix:
+//
+//	$ lbsim compare -load 0.8 -a 'policy=jsq load=0.9' -b 'policy=rr'
+//	lbsim compare: A and B are not paired: load is 0.9 in A and 0.8 in B; common random numbers need the same load on both sides (only policy, view, refresh, tally, dispatchers, dispatcher_weights, stagger, discipline, overload, sample_every may differ): give -load once, for both sides, and not in -a or -b
+//
+// Where the sides differ in more than the policy (or their policies share a
+// label), the output calls them A and B and names each by its policy and
+// what else differs (compare.Setups), in the text's first lines and in the
+// JSON's a and b:
+//
+//	A: jsq, dispatchers 4, view own
+//	B: rr, dispatchers 1, view live
+//	A - B: mean wait difference ...
+//
+// The same set-up on both sides is refused, as -policy rnd,rnd is: on the
+// same random numbers it runs alike.
 //
 // # Shards
 //
