@@ -22,7 +22,7 @@ func init() { commands["compare"] = compareCommand }
 // with paired 95% intervals and the unpaired ones beside them
 // (compare.ResultsOn). Every flag applies to both sides; -policy A,B gives
 // each its policy, and -a and -b each side's own settings over the flags
-// (sides), in which the sides may differ as compare.MayDiffer allows.
+// (sideConfigs), in which the sides may differ as compare.MayDiffer allows.
 func compareCommand(args []string, stdout, stderr io.Writer) error {
 	var c gridFlags
 	fs := newFlagSet("compare", stderr, &c)
