@@ -280,7 +280,7 @@ func runCached[T any](label string, cfgs []lbsim.Config, fresh bool, keep func([
 	if !timed {
 		same = func(a, b []T) bool { return sameNumbers(a, b, untimed) }
 	}
-	out, err := cached(key, func() ([]T, error) {
+	out, err := cached(key, len(cfgs), func() ([]T, error) {
 		p := NewProgress(label, len(cfgs))
 		defer p.Done()
 		res, err := lbsim.RunAll(cfgs, func(done, total int) { p.Add(1) })
