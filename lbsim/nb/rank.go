@@ -181,6 +181,22 @@ func (p Placing) On(metric string) (Placing, error) {
 	return q, nil
 }
 
+// On is every placing of the ranking On metric: the same rows in the same
+// order, each against the best of the ranking's metric.
+//
+//	means := nb.M1(rk.On("mean_response")) // the best by p99, compared on the mean
+func (rk Ranking) On(metric string) (Ranking, error) {
+	out := make(Ranking, len(rk))
+	for i, p := range rk {
+		q, err := p.On(metric)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = q
+	}
+	return out, nil
+}
+
 // Groups are the ranking's groups, in order.
 func (rk Ranking) Groups() []string {
 	var out []string

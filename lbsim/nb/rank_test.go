@@ -143,6 +143,9 @@ func TestRank(t *testing.T) {
 		math.Abs(q.Diff-2*wd) > 1e-12 || math.Abs(q.DiffCI95-2*wh) > 1e-12 || q.Verdict != VerdictWorse {
 		t.Errorf("B on p99: %+v; want 2 (%v ± %v) against A, worse", q, wd, wh)
 	}
+	if all, err := rk.On("p99_response"); err != nil || len(all) != len(rk) || all[2].Diff != q.Diff || all[2].Name != "B" || all[3].Name != rk[3].Name || all[3].Metric != "p99_response" {
+		t.Errorf("the ranking on p99: %v; want every placing On p99, in order", err)
+	}
 	if q, err := rk[0].On("p99_response"); err != nil || q.Verdict != VerdictBest || q.Diff != 0 || q.Ratio != 1 {
 		t.Errorf("the best on p99: %+v, %v; want best, 0, 1", q, err)
 	}
