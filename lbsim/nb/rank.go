@@ -31,12 +31,14 @@ type Placing struct {
 	Ratio     float64 `json:"ratio"`
 	RatioCI95 float64 `json:"ratio_ci95"`
 	// Verdict is "best" for the best, "worse" when the paired interval of
-	// Diff lies above 0, and "not distinguishable" when it holds 0 (or
-	// cannot be computed): the runs do not tell this row from the best.
+	// Diff lies above 0, "not distinguishable" when it holds 0 (the runs do
+	// not tell this row from the best), and "no interval" when the runs
+	// give none (a half-width of NaN: a percentile whose units are too
+	// short, say), which decides nothing either.
 	Verdict string `json:"verdict"`
 	// Step compares the row with the one ranked just above it in the same
-	// way: "<" (that one is better, decided) or "≈" (the paired interval of
-	// their difference holds 0); "" for the best.
+	// way: "<" (that one is better, decided), "≈" (the paired interval of
+	// their difference holds 0) or "?" (no interval); "" for the best.
 	Step     string         `json:"step"`
 	Warnings lbsim.Warnings `json:"warnings"` // the row's
 	// Row and BestRow are the rows compared (not shown in a table), for On.
@@ -46,11 +48,39 @@ type Placing struct {
 
 // The verdicts of a Placing.
 const (
-	VerdictBest          = "best"
-	VerdictWorse         = "worse"
-	VerdictIndistinct    = "not distinguishable"
-	stepDecided, stepTie = "<", "≈"
+	VerdictBest       = "best"
+	VerdictWorse      = "worse"
+	VerdictIndistinct = "not distinguishable"
+	VerdictNoInterval = "no interval"
 )
+
+// verdicts are the Verdict and the Step of a comparison with the best, or
+// with the row above: by whether its paired interval of the difference
+// lies above 0, holds it, or is missing.
+var verdicts = map[outcome]struct{ verdict, step string }{
+	decidedWorse: {VerdictWorse, "<"},
+	undecided:    {VerdictIndistinct, "≈"},
+	noInterval:   {VerdictNoInterval, "?"},
+}
+
+type outcome int
+
+const (
+	decidedWorse outcome = iota
+	undecided
+	noInterval
+)
+
+// outcomeOf is what c's paired interval of A - B says.
+func outcomeOf(c compare.Comparison) outcome {
+	switch {
+	case math.IsNaN(c.DiffCI95):
+		return noInterval
+	case c.Diff-c.DiffCI95 > 0:
+		return decidedWorse
+	}
+	return undecided
+}
 
 // Decided reports whether the best is told apart from this row: its paired
 // interval lies above 0 (Verdict "worse").
@@ -127,7 +157,7 @@ func Rank(rows []lbsim.Row, metric string, group, name func(lbsim.Row) string) (
 				if err != nil {
 					return nil, fmt.Errorf("nb.Rank: group %q: %w", g, err)
 				}
-				p.Step = map[bool]string{true: stepDecided, false: stepTie}[decided(above)]
+				p.Step = verdicts[outcomeOf(above)].step
 			}
 			out = append(out, p)
 		}
@@ -142,9 +172,6 @@ func b2i(b bool) int {
 	return 0
 }
 
-// decided reports whether c's paired interval of A - B lies above 0.
-func decided(c compare.Comparison) bool { return c.Diff-c.DiffCI95 > 0 }
-
 // placing is row r, named n, against best, named bestName, on metric.
 func placing(r, best lbsim.Row, metric, n, bestName string) (Placing, error) {
 	e, _, _ := r.Metric(metric)
@@ -158,7 +185,7 @@ func placing(r, best lbsim.Row, metric, n, bestName string) (Placing, error) {
 		return Placing{}, err
 	}
 	p.Diff, p.DiffCI95, p.Ratio, p.RatioCI95 = c.Diff, c.DiffCI95, c.Ratio, c.RatioCI95
-	p.Verdict = map[bool]string{true: VerdictWorse, false: VerdictIndistinct}[decided(c)]
+	p.Verdict = verdicts[outcomeOf(c)].verdict
 	return p, nil
 }
 
@@ -225,7 +252,7 @@ func (rk Ranking) Find(g, name string) (Placing, bool) {
 // Chain is group g in one line, best first, each name with its value (3
 // significant digits) and each joined to the one above by its Step: "JSQ
 // 1.23 < LL-2 1.87 ≈ RND 1.90" (LL-2 decided worse than JSQ, RND not told
-// apart from LL-2).
+// apart from LL-2; "?" where the runs give no interval).
 func (rk Ranking) Chain(g string) string {
 	var b strings.Builder
 	for _, p := range rk.Group(g) {

@@ -163,6 +163,18 @@ func TestRank(t *testing.T) {
 		t.Errorf("the table shows the rows compared: %s", html)
 	}
 
+	// A row without an interval (its CI95 NaN, as lbsim gives when its
+	// units cannot bound it) decides nothing: "no interval", step "?".
+	noCI := handRow("C", 0.5, c)
+	noCI.MeanResponseCI95 = math.NaN()
+	rk2, err := Rank([]lbsim.Row{rows[1], noCI}, "mean_response", nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := rk2[1]; p.Verdict != VerdictNoInterval || p.Step != "?" || p.Decided() || rk2.Chain("") != "A 1.05 ? C 1.11" {
+		t.Errorf("no interval: verdict %q, step %q, chain %q; want no interval, ?", p.Verdict, p.Step, rk2.Chain(""))
+	}
+
 	// Errors.
 	if _, err := Rank(rows, "mean_slowness", byLoad, nil); err == nil || !strings.Contains(err.Error(), `"mean_slowness"`) || !strings.Contains(err.Error(), "p99_response") {
 		t.Errorf("unknown metric: %v; want it named with the allowed ones", err)
