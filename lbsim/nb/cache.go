@@ -61,7 +61,7 @@ import (
 // (lbsim.KeyUnfinished) names no known behaviour: its value is computed
 // every time, never stored nor served, with a note saying why.
 func Cached[T any](key any, compute func() (T, error)) (T, error) {
-	return cached(key, compute, false, nil)
+	return cached(key, 1, compute, false, nil)
 }
 
 // CachedFresh is Cached without reading the cache: it always computes, and
@@ -69,13 +69,14 @@ func Cached[T any](key any, compute func() (T, error)) (T, error) {
 // with this key read the new value. It has Cached's signature, to drop in
 // where a function is passed (staleness.Runner{Cache: nb.CachedFresh[T]}).
 func CachedFresh[T any](key any, compute func() (T, error)) (T, error) {
-	return cached(key, compute, true, nil)
+	return cached(key, 1, compute, true, nil)
 }
 
 // cached is Cached, reading the cache unless fresh. With same, which tells
 // whether two values are the same numbers, the key is checked as Fresh
-// recomputes it: see ambiguousSuffix.
-func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, b T) bool) (T, error) {
+// recomputes it: see ambiguousSuffix. results is how many results the value
+// holds, for the run log: a run's configurations, 1 for a value of Cached.
+func cached[T any](key any, results int, compute func() (T, error), fresh bool, same func(a, b T) bool) (T, error) {
 	warnUnknownOverrides()
 	var zero T
 	keyJSON, err := json.Marshal(key)
@@ -90,7 +91,7 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 		return zero, err
 	}
 	if off {
-		return computeLogged(name, compute)
+		return computeLogged(name, results, compute)
 	}
 	if why, unfinished := lbsim.KeyUnfinished(e.Key); unfinished {
 		json.Unmarshal([]byte(`"`+why+`"`), &why) // undo the key's JSON escapes, if it can
@@ -98,12 +99,12 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 			"the policy does, so these results are computed every run, never stored nor served. To cache them, make "+
 			"Pick return whatever the state of the servers (e.g. after K draws take the least loaded one); to compute "+
 			"without the cache, and without this note, set LBSIM_NO_CACHE=1", why))
-		return computeLogged(name, compute)
+		return computeLogged(name, results, compute)
 	}
 	dir, err := CacheDir()
 	if err != nil {
 		warnOnce("no dir", fmt.Sprintf("nb.Cached: not caching: %v", err))
-		return computeLogged(name, compute)
+		return computeLogged(name, results, compute)
 	}
 	path := filepath.Join(dir, name+".gob")
 	mark := filepath.Join(dir, name+ambiguousSuffix)
@@ -111,12 +112,12 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 		warnOnce("ambiguous\x00"+mark, fmt.Sprintf("nb: recomputed every run, never served from the cache: a fresh run once "+
 			"gave other numbers than those cached under the same key, so the key does not tell your code's versions "+
 			"apart (an edit of a policy that its probe does not see: see lbsim.Config.Key). %s", ambiguousFix(mark)))
-		return computeLogged(name, compute)
+		return computeLogged(name, results, compute)
 	}
 
 	old, hit := readEntry(path, e)
 	if hit && !fresh {
-		logRun(runlog.Event{Key: name, Hit: true})
+		logRun(runlog.Event{Key: name, Results: results, Hit: true})
 		return old, nil
 	}
 	// One process computes a key at a time: another (a second notebook running the same
@@ -125,11 +126,11 @@ func cached[T any](key any, compute func() (T, error), fresh bool, same func(a, 
 	defer unlock()
 	if !fresh {
 		if old, hit = readEntry(path, e); hit {
-			logRun(runlog.Event{Key: name, Hit: true})
+			logRun(runlog.Event{Key: name, Results: results, Hit: true})
 			return old, nil
 		}
 	}
-	v, err := computeLogged(name, compute)
+	v, err := computeLogged(name, results, compute)
 	if err != nil {
 		return zero, err
 	}

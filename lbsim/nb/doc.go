@@ -48,10 +48,15 @@
 // "LL-2", 0.9) and lbsim.Select(rows, keep) pick rows; never parse Row.Policy.
 // [SweepValid] skips invalid configurations and lists them under the cell,
 // once per sweep (not again in later cells of the same GoNB session, which
-// read the cached rows). [RunAll] runs a list of configurations; [Results]
-// (same arguments) returns whole lbsim.Results, for what rows do not hold
-// (time series, per-server utilisations, size classes). [Compare] shows A - B
-// of two policies at every load of a sweep, paired (package compare).
+// read the cached rows). [RunAll] runs a list of configurations, and
+// [RunAllValid] the valid ones of a list, skipping the others as SweepValid
+// does; [Results] (same arguments as RunAll) returns whole lbsim.Results,
+// for what rows do not hold (time series, per-server utilisations, size
+// classes). [Compare] shows A - B of two policies at every load of a sweep,
+// paired (package compare). [Rank] orders rows by a metric within groups (a
+// load, a discipline) and pairs the best against each of the others: a
+// [Ranking], shown with [Table], whose verdicts say when the best is not
+// told apart from the runner-up.
 //
 // Errors and warnings shown by nb (error boxes, the warnings column of
 // [Table], the explorer) name the lbsim.Config fields to change (WarmupAuto:
@@ -141,7 +146,7 @@
 // an edit that changes no choice in those runs (a branch taken only at K =
 // 5000, after 10^5 jobs or with more than 8 dispatchers) is not seen, and
 // the old rows are served. When in doubt, recompute that call with [Fresh]
-// (Fresh.Sweep, Fresh.RunAll, Fresh.SweepValid, Fresh.Results), or set
+// (Fresh.Sweep, Fresh.RunAll, Fresh.SweepValid, Fresh.RunAllValid, Fresh.Results), or set
 // LBSIM_NO_CACHE=1. Fresh stores its rows in place of the old ones when
 // they are the same numbers; when they differ, which a reproducible run
 // under the same key cannot do, the key names two versions of your code

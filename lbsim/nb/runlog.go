@@ -17,12 +17,13 @@ func logRun(e runlog.Event) {
 	}
 }
 
-// computeLogged runs compute for the cache entry named name and logs how long it took.
-func computeLogged[T any](name string, compute func() (T, error)) (T, error) {
+// computeLogged runs compute for the cache entry named name, which holds results results (a
+// run's configurations), and logs how long it took.
+func computeLogged[T any](name string, results int, compute func() (T, error)) (T, error) {
 	start := time.Now()
 	v, err := compute()
 	if err == nil {
-		logRun(runlog.Event{Key: name, Seconds: time.Since(start).Seconds()})
+		logRun(runlog.Event{Key: name, Results: results, Seconds: time.Since(start).Seconds()})
 	}
 	return v, err
 }

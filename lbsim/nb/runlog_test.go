@@ -2,8 +2,10 @@ package nb
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
+	"github.com/perfeval/lbsim/lbsim"
 	"github.com/perfeval/lbsim/lbsim/internal/runlog"
 )
 
@@ -45,5 +47,31 @@ func TestRunLog(t *testing.T) {
 	t.Setenv("LBSIM_NO_CACHE", "1")
 	if s := run("uncached", false, 1); s.Results != 1 || s.FromCache != 0 {
 		t.Errorf("LBSIM_NO_CACHE=1: %+v, want 1 result computed", s)
+	}
+}
+
+// TestRunLogCountsConfigurations: a run of 12 configurations (one cache entry) is 12 results in
+// the run log, computed the first time and from the cache the next: the index said "1 result
+// computed" for a notebook that computed 12.
+func TestRunLogCountsConfigurations(t *testing.T) {
+	t.Setenv("LBSIM_CACHE_DIR", t.TempDir())
+	t.Setenv("LBSIM_NO_CACHE", "")
+	fakeNotebook(t)
+	g := lbsim.Grid{Base: lbsim.Config{Servers: 2, Sizes: lbsim.Exponential{M: 1}, Jobs: 500, Reps: 2, Seed: 1},
+		Policies: []lbsim.Policy{lbsim.Random{}, lbsim.RoundRobin{}, lbsim.LeastLoaded{D: 2}},
+		Loads:    []float64{0.2, 0.4, 0.6, 0.8}}
+	for _, want := range []string{"12 results computed in", "all 12 results from the cache"} {
+		log := filepath.Join(t.TempDir(), "run.log")
+		t.Setenv(runlog.Env, log)
+		if _, err := RunAll("twelve", g.Configs()); err != nil {
+			t.Fatal(err)
+		}
+		s, err := runlog.Read(log)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Results != 12 || !strings.HasPrefix(s.String(), want) {
+			t.Errorf("run log %+v says %q, want %q", s, s.String(), want)
+		}
 	}
 }

@@ -132,11 +132,40 @@ func showNote(msg string) {
 // sweep: not again in the same program, nor in a later cell of the same
 // GoNB session (see noteOnce), which reads the same rows from the cache.
 func SweepValid(label string, g lbsim.Grid) (rows []lbsim.Row, skipped []error, err error) {
-	return sweepValid(label, g, false)
+	valid, skipped := g.Valid()
+	return runValid(label, valid, skipped, false)
 }
 
-func sweepValid(label string, g lbsim.Grid, fresh bool) (rows []lbsim.Row, skipped []error, err error) {
-	valid, skipped := g.Valid()
+// RunAllValid is SweepValid for an explicit list of configurations (as
+// RunAll is Sweep's): those lbsim refuses (Config.Validate: an unstable
+// load, SITA-E on a law with atoms, ...) are skipped, noted once under the
+// cell with their reasons, and returned; the rows are the others', in order.
+//
+//	rows, skipped := nb.M2(nb.RunAllValid("candidates", cfgs))
+func RunAllValid(label string, cfgs []lbsim.Config) (rows []lbsim.Row, skipped []error, err error) {
+	valid, skipped := validOf(cfgs)
+	return runValid(label, valid, skipped, false)
+}
+
+// validOf splits cfgs as lbsim.Grid.Valid splits a grid's: each is
+// validated as one run (Workers 1), and a refused one is named by its
+// place in the list and its settings.
+func validOf(cfgs []lbsim.Config) (valid []lbsim.Config, invalid []error) {
+	for i, c := range cfgs {
+		one := c
+		one.Workers = 1
+		if err := one.Validate(); err != nil {
+			invalid = append(invalid, fmt.Errorf("configuration %d (%s): %w", i+1, c.String(), err))
+			continue
+		}
+		valid = append(valid, c)
+	}
+	return valid, invalid
+}
+
+// runValid runs the valid configurations of SweepValid and RunAllValid,
+// noting the skipped ones (once: noteOnce) with their reasons.
+func runValid(label string, valid []lbsim.Config, skipped []error, fresh bool) (rows []lbsim.Row, _ []error, err error) {
 	if len(skipped) > 0 {
 		lines := make([]string, len(skipped))
 		for i, e := range skipped {

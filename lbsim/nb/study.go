@@ -230,7 +230,14 @@ func (Recompute) RunAll(label string, cfgs []lbsim.Config) ([]lbsim.Row, error) 
 
 // SweepValid is nb.SweepValid, computed afresh.
 func (Recompute) SweepValid(label string, g lbsim.Grid) ([]lbsim.Row, []error, error) {
-	return sweepValid(label, g, true)
+	valid, skipped := g.Valid()
+	return runValid(label, valid, skipped, true)
+}
+
+// RunAllValid is nb.RunAllValid, computed afresh.
+func (Recompute) RunAllValid(label string, cfgs []lbsim.Config) ([]lbsim.Row, []error, error) {
+	valid, skipped := validOf(cfgs)
+	return runValid(label, valid, skipped, true)
 }
 
 // runAll runs cfgs with a progress bar, through the cache unless fresh.
@@ -273,7 +280,7 @@ func runCached[T any](label string, cfgs []lbsim.Config, fresh bool, keep func([
 	if !timed {
 		same = func(a, b []T) bool { return sameNumbers(a, b, untimed) }
 	}
-	out, err := cached(key, func() ([]T, error) {
+	out, err := cached(key, len(cfgs), func() ([]T, error) {
 		p := NewProgress(label, len(cfgs))
 		defer p.Done()
 		res, err := lbsim.RunAll(cfgs, func(done, total int) { p.Add(1) })

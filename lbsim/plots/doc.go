@@ -7,7 +7,7 @@
 // A Figure is plain data (slices of float64), so results from any source
 // can be drawn: SeriesFrom and CurveFrom make a series or a curve of a
 // slice of any type, and FuncCurve samples a function. rows.go reads
-// lbsim's Rows (Line, ByLabel, TheoryCurve, with warned points drawn
+// lbsim's Rows (Line, ByLabel, TheoryCurve, TheoryCurveOf, with warned points drawn
 // hollow), the package's one use of the simulator; it does not use gota.
 //
 // PNG and GridPNG lay a figure out so that nothing overlaps (layout.go,
@@ -28,7 +28,9 @@
 // against the load (a label no row has is an error naming those there are; a
 // series with no points is refused), [TheoryCurve](rows, "RND") the theory
 // (exact value, or a limit or bound, named after its formula: "LL-2 limit
-// K→∞") over the simulated loads; put them in a
+// K→∞") over the simulated loads, and [TheoryCurveOf](rows,
+// "mean_response", "RND") the exact value of any metric (PS's or SRPT's
+// mean response, a percentile) at the rows' loads; put them in a
 // Figure{Series: ..., Curves: ..., LogY: true} and show it with nb.Figure.
 // Points with a warning are drawn hollow and the rules are named under the x
 // axis; curves stop at the data's x range. For a table of your own type,

@@ -206,3 +206,33 @@ func TheoryCurve(rows []lbsim.Row, label string) (Curve, error) {
 	c.Name = TheoryName(label, kind)
 	return c, nil
 }
+
+// TheoryCurveOf is the exact value of metric (one of lbsim.Metrics:
+// mean_wait, mean_response, p99_response, ...) for the rows labelled label,
+// one point per row at its load (Row.MetricExact), drawn in the colour of
+// the series of that name and named "label exact". A row whose value theory
+// does not know (NaN) is left out: no point there, never a zero. Unlike
+// TheoryCurve it reads the rows, not lbsim.Theory, so it draws any metric
+// with an exact value (PS's and SRPT's mean response, a percentile), and a
+// policy that changes with the load (SITA with the best c at each) alike.
+// An error says when metric is not a metric (naming the allowed), when no
+// row has the label, or when none of its rows has an exact value.
+//
+//	c, err := plots.TheoryCurveOf(rows, "mean_response", "RND")
+func TheoryCurveOf(rows []lbsim.Row, metric, label string) (Curve, error) {
+	if err := lbsim.CheckMetric(metric); err != nil {
+		return Curve{}, fmt.Errorf("plots: %w", err)
+	}
+	sel := lbsim.Select(rows, func(r lbsim.Row) bool { return r.Label == label || r.Policy == label })
+	if len(sel) == 0 {
+		return Curve{}, fmt.Errorf("plots: no row has the policy %q; the rows have %s", label, strings.Join(Labels(rows), ", "))
+	}
+	c := CurveFrom(TheoryName(label, lbsim.ExactValue), label, sel, func(r lbsim.Row) (float64, float64, bool) {
+		y := r.MetricExact(metric)
+		return r.Load, y, !math.IsNaN(y) && !math.IsInf(y, 0)
+	})
+	if len(c.X) == 0 {
+		return Curve{}, fmt.Errorf("plots: theory knows no exact %s for %s at any of its %d rows (Row.MetricExact is NaN); draw the series alone", metric, label, len(sel))
+	}
+	return c, nil
+}

@@ -147,31 +147,88 @@ func checkRequestLog(t *testing.T, outDir string) {
 		}
 	}
 
-	for _, name := range []string{"11-paired", "11-ps-paired"} {
-		rows := readCSVRows(t, outDir, name)
-		least := map[string]float64{}
-		for _, r := range rows {
-			if l := r.s(t, "load"); r.s(t, "candidate") != "least connections, shared counts" {
-				if v, ok := least[l]; !ok || r.f(t, "p99_response") < v {
-					least[l] = r.f(t, "p99_response")
-				}
+	// The rankings (nb.Rank): at each load the candidates four proxies can run, best first by
+	// p99 (and the same candidates on the mean against the same best): each value is the
+	// candidates table's own, the best has the least p99, the ranks follow the values, the
+	// difference and the ratio are the table's numbers against the best's, and each verdict is
+	// what its paired interval says.
+	for _, tc := range []struct{ ranking, metric, table, bestOf string }{
+		{"11-paired", "p99_response", "11-candidates", ""},
+		{"11-paired-mean", "mean_response", "11-candidates", "11-paired"},
+		{"11-ps-paired", "p99_response", "11-ps", ""},
+	} {
+		simulated := map[string]csvRow{} // the candidates table by load and candidate
+		for _, r := range readCSVRows(t, outDir, tc.table) {
+			simulated[r.s(t, "load")+" "+r.s(t, "candidate")] = r
+		}
+		bestOf := map[string]string{} // the ranking's best by group, for tc.bestOf
+		if tc.bestOf != "" {
+			for _, r := range readCSVRows(t, outDir, tc.bestOf) {
+				bestOf[r.s(t, "group")] = r.s(t, "best")
 			}
 		}
+		rows := readCSVRows(t, outDir, tc.ranking)
+		best := map[string]csvRow{}
 		for _, r := range rows {
-			l, best := r.s(t, "load"), r.s(t, "best")
-			var bestP99 float64
-			for _, b := range rows {
-				if b.s(t, "load") == l && b.s(t, "candidate") == best {
-					bestP99 = b.f(t, "p99_response")
-				}
+			if r.s(t, "rank") == "1" {
+				best[r.s(t, "group")] = r
 			}
-			if bestP99 != least[l] {
-				t.Errorf("%s load %s: best %s has p99 %v, the least is %v", name, l, best, bestP99, least[l])
+		}
+		prev := map[string]csvRow{}
+		for _, r := range rows {
+			g, n := r.s(t, "group"), r.s(t, "name")
+			load, err := strconv.ParseFloat(strings.TrimPrefix(g, "load "), 64)
+			if err != nil {
+				t.Fatalf("%s: group %q is not a load: %v", tc.ranking, g, err)
 			}
-			want := r.f(t, "p99_response") / bestP99
-			if got := r.f(t, "p99_ratio"); math.Abs(got-want) > 1e-3*want {
-				t.Errorf("%s load %s %s: p99 ratio %v, the table's p99s give %v", name, l, r.s(t, "candidate"), got, want)
+			if n == "least connections, shared counts" {
+				t.Errorf("%s %s: the shared-count reference is ranked; four proxies cannot run it", tc.ranking, g)
 			}
+			sim, ok := simulated[strconv.FormatFloat(load, 'g', -1, 64)+" "+n]
+			if !ok {
+				t.Errorf("%s %s %s: no row in %s", tc.ranking, g, n, tc.table)
+				continue
+			}
+			if r.s(t, "metric") != tc.metric || r.f(t, "value") != sim.f(t, tc.metric) || r.f(t, "ci95") != sim.f(t, tc.metric+"_ci95") && !math.IsNaN(r.f(t, "ci95")) {
+				t.Errorf("%s %s %s: %s %s ± %s, %s says %s ± %s", tc.ranking, g, n, r.s(t, "metric"), r.s(t, "value"), r.s(t, "ci95"), tc.table, sim.s(t, tc.metric), sim.s(t, tc.metric+"_ci95"))
+			}
+			b := best[g]
+			if b == nil || r.s(t, "best") != b.s(t, "name") {
+				t.Errorf("%s %s %s: best %s, the rank-1 row is %v", tc.ranking, g, n, r.s(t, "best"), b)
+				continue
+			}
+			if want, ok := bestOf[g]; tc.bestOf != "" && (!ok || r.s(t, "best") != want) {
+				t.Errorf("%s %s: best %s, %s's best %s: want the same", tc.ranking, g, r.s(t, "best"), tc.bestOf, want)
+			}
+			if tc.bestOf == "" && r.f(t, "value") < b.f(t, "value") {
+				t.Errorf("%s %s: %s has p99 %v, below the best %s's %v", tc.ranking, g, n, r.f(t, "value"), b.s(t, "name"), b.f(t, "value"))
+			}
+			if p, ok := prev[g]; ok && tc.bestOf == "" && (r.f(t, "value") < p.f(t, "value") || r.f(t, "rank") != p.f(t, "rank")+1) {
+				t.Errorf("%s %s: %s (rank %s, %s) after %s (rank %s, %s): not in order", tc.ranking, g, n, r.s(t, "rank"), r.s(t, "value"), p.s(t, "name"), p.s(t, "rank"), p.s(t, "value"))
+			}
+			prev[g] = r
+			v, bv := r.f(t, "value"), b.f(t, "value")
+			if d := r.f(t, "diff"); math.Abs(d-(v-bv)) > 1e-9*v {
+				t.Errorf("%s %s %s: diff %v, the table's values give %v", tc.ranking, g, n, d, v-bv)
+			}
+			if q := r.f(t, "ratio"); math.Abs(q-v/bv) > 1e-9*v/bv {
+				t.Errorf("%s %s %s: ratio %v, the table's values give %v", tc.ranking, g, n, q, v/bv)
+			}
+			want := "not distinguishable"
+			switch h := r.f(t, "diff_ci95"); {
+			case n == b.s(t, "name"):
+				want = "best"
+			case math.IsNaN(h):
+				want = "no interval"
+			case r.f(t, "diff")-h > 0:
+				want = "worse"
+			}
+			if got := r.s(t, "verdict"); got != want {
+				t.Errorf("%s %s %s: verdict %q for %s ± %s against the best, want %q", tc.ranking, g, n, got, r.s(t, "diff"), r.s(t, "diff_ci95"), want)
+			}
+		}
+		if len(best) == 0 {
+			t.Errorf("%s ranks nothing", tc.ranking)
 		}
 	}
 }

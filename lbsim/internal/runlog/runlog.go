@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/perfeval/lbsim/lbsim/internal/files"
+	"github.com/perfeval/lbsim/lbsim/internal/number"
 )
 
 // Env names the variable that holds the log's path; unset, nothing is logged.
@@ -24,6 +25,7 @@ const Env = "LBSIM_RUN_LOG"
 type Event struct {
 	Quick   bool    `json:"quick,omitempty"`   // the program runs quick (LBSIM_QUICK on)
 	Key     string  `json:"key,omitempty"`     // a cached result, by its cache file's name
+	Results int     `json:"results,omitempty"` // how many results it holds (a run's configurations); 0 is 1
 	Hit     bool    `json:"hit,omitempty"`     // read from the cache, not computed
 	Seconds float64 `json:"seconds,omitempty"` // how long computing it took
 }
@@ -51,9 +53,10 @@ func Append(e Event) error {
 // Summary is what a run's log says of it.
 type Summary struct {
 	Quick bool `json:"quick"`
-	// Results counts the distinct results asked of nb.Cached; FromCache those of them whose
-	// first request was served by the cache, so computed by an earlier run. A result computed
-	// in this run and read again by a later cell counts as computed.
+	// Results counts the results asked of nb.Cached, each configuration of a run (nb.RunAll,
+	// nb.Sweep: one cache entry) one result; FromCache those of them whose first request was
+	// served by the cache, so computed by an earlier run. A result computed in this run and
+	// read again by a later cell counts as computed.
 	Results   int `json:"results"`
 	FromCache int `json:"from_cache"`
 	// Compute is the time spent computing results.
@@ -84,9 +87,10 @@ func Read(path string) (Summary, error) {
 			continue
 		}
 		seen[e.Key] = true
-		s.Results++
+		n := max(e.Results, 1)
+		s.Results += n
 		if e.Hit {
-			s.FromCache++
+			s.FromCache += n
 		}
 	}
 	return s, sc.Err()
@@ -101,16 +105,9 @@ func (s Summary) String() string {
 	case s.Results == 0:
 		return ""
 	case s.FromCache == 0:
-		return fmt.Sprintf("%d %s %s", s.Results, plural(s.Results, "result"), computed)
+		return fmt.Sprintf("%s %s", number.Count(s.Results, "result"), computed)
 	case s.FromCache == s.Results:
-		return fmt.Sprintf("all %d %s from the cache", s.Results, plural(s.Results, "result"))
+		return fmt.Sprintf("all %s from the cache", number.Count(s.Results, "result"))
 	}
-	return fmt.Sprintf("%d of %d results from the cache, %d %s", s.FromCache, s.Results, s.Results-s.FromCache, computed)
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
+	return fmt.Sprintf("%d of %s from the cache, %d %s", s.FromCache, number.Count(s.Results, "result"), s.Results-s.FromCache, computed)
 }

@@ -100,3 +100,36 @@ func TestFIFO(t *testing.T) {
 		}
 	}
 }
+
+// TestSummaryCountsConfigurations: an entry that holds a run of 12 configurations (one cache
+// entry of nb.RunAll) counts 12 results, computed or from the cache; an event without a count
+// (a value of nb.Cached, or a log written before the count) counts 1.
+func TestSummaryCountsConfigurations(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.log")
+	t.Setenv(Env, path)
+	for _, e := range []Event{
+		{Key: "sweep", Results: 12, Seconds: 1},
+		{Key: "sweep", Results: 12, Hit: true}, // a later cell reads it again
+		{Key: "curve", Seconds: 0.5},
+	} {
+		if err := Append(e); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s, err := Read(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := s.String(), "13 results computed in 1.5 s"; s.Results != 13 || s.FromCache != 0 || got != want {
+		t.Errorf("Read = %+v, %q; want 13 results computed, %q", s, got, want)
+	}
+	if err := Append(Event{Key: "old", Results: 5, Hit: true}); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := Read(path); s.String() != "5 of 18 results from the cache, 13 computed in 1.5 s" {
+		t.Errorf("with 5 from the cache: %q", s.String())
+	}
+	if got := (Summary{Results: 1, FromCache: 1}).String(); got != "all 1 result from the cache" {
+		t.Errorf("one result from the cache: %q", got)
+	}
+}
