@@ -68,13 +68,17 @@ func (g Grid) One() (Config, error) {
 	return g.Configs()[0], nil
 }
 
-// Valid splits the grid's configurations into those that pass
-// Config.Validate and the errors of the others, naming each point by its
-// position from 1. A point is judged on one worker: whether it fits in
-// memory on all cores depends on the machine, and every machine must keep
-// the same points (a sharded sweep's shards must agree).
-func (g Grid) Valid() (valid []Config, invalid []error) {
-	for i, c := range g.Configs() {
+// Valid is ValidConfigs of the grid's configurations.
+func (g Grid) Valid() (valid []Config, invalid []error) { return ValidConfigs(g.Configs()) }
+
+// ValidConfigs splits cfgs into those that pass Config.Validate, in
+// order, and the errors of the others, naming each by its position from 1
+// (Grid.Valid, nb.SweepValid and nb.RunAllValid). A configuration is judged
+// on one worker: whether it fits in memory on all cores depends on the
+// machine, and every machine must keep the same points (a sharded sweep's
+// shards must agree).
+func ValidConfigs(cfgs []Config) (valid []Config, invalid []error) {
+	for i, c := range cfgs {
 		one := c
 		one.Workers = 1
 		if err := one.Validate(); err != nil {

@@ -143,24 +143,8 @@ func SweepValid(label string, g lbsim.Grid) (rows []lbsim.Row, skipped []error, 
 //
 //	rows, skipped := nb.M2(nb.RunAllValid("candidates", cfgs))
 func RunAllValid(label string, cfgs []lbsim.Config) (rows []lbsim.Row, skipped []error, err error) {
-	valid, skipped := validOf(cfgs)
+	valid, skipped := lbsim.ValidConfigs(cfgs)
 	return runValid(label, valid, skipped, false)
-}
-
-// validOf splits cfgs as lbsim.Grid.Valid splits a grid's: each is
-// validated as one run (Workers 1), and a refused one is named by its
-// place in the list and its settings.
-func validOf(cfgs []lbsim.Config) (valid []lbsim.Config, invalid []error) {
-	for i, c := range cfgs {
-		one := c
-		one.Workers = 1
-		if err := one.Validate(); err != nil {
-			invalid = append(invalid, fmt.Errorf("configuration %d (%s): %w", i+1, c.String(), err))
-			continue
-		}
-		valid = append(valid, c)
-	}
-	return valid, invalid
 }
 
 // runValid runs the valid configurations of SweepValid and RunAllValid,

@@ -236,7 +236,7 @@ func (Recompute) SweepValid(label string, g lbsim.Grid) ([]lbsim.Row, []error, e
 
 // RunAllValid is nb.RunAllValid, computed afresh.
 func (Recompute) RunAllValid(label string, cfgs []lbsim.Config) ([]lbsim.Row, []error, error) {
-	valid, skipped := validOf(cfgs)
+	valid, skipped := lbsim.ValidConfigs(cfgs)
 	return runValid(label, valid, skipped, true)
 }
 
