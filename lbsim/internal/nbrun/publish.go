@@ -2,10 +2,12 @@ package nbrun
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -19,7 +21,9 @@ import (
 //
 //   - NAME.html, the report view: markdown, outputs, figures and tables, no code;
 //   - NAME-code.html, the whole notebook with its code;
-//   - NAME.pdf, the report view printed by Chromium.
+//   - NAME.pdf, the report view printed by Chromium;
+//   - when the notebook has cells tagged [SolutionTag], the students' files (see [Students]):
+//     NAME-students.ipynb, NAME-students.html, NAME-students-code.html, NAME-students.pdf.
 //
 // The JSON form is an entry of the index's manifest (see [WriteIndex]).
 type Report struct {
@@ -28,6 +32,8 @@ type Report struct {
 	View string `json:"view"`
 	Full string `json:"full"`
 	PDF  string `json:"pdf"`
+	// Students are the students' files, nil when the notebook has no solution cell.
+	Students *Students `json:"students,omitempty"`
 	Summary
 	// Run is how the notebook ran, as [Execute] recorded it in the executed notebook: quick or
 	// not, results from the cache, compute time (see runlog).
@@ -68,14 +74,41 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if r.Run, err = readRun(executedNb); err != nil {
 		return nil, err
 	}
-	// One export and one typesetting pass for both pages: the view is the page without code.
+	// One export and one typesetting pass for every page: the view is the page without code,
+	// the students' pages are the same without the solution cells.
 	doc, err := export(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	executed, err := os.ReadFile(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	handout, withSolutions, err := studentsNotebook(executed, executedNb)
 	if err != nil {
 		return nil, err
 	}
 	full, err := renderHTML(doc)
 	if err != nil {
 		return nil, err
+	}
+	var sdoc *html.Node
+	var studentsFull, studentsView []byte
+	if withSolutions {
+		r.Students = &Students{
+			Notebook: filepath.Join(dir, name+"-students.ipynb"),
+			View:     filepath.Join(dir, name+"-students.html"),
+			Full:     filepath.Join(dir, name+"-students-code.html"),
+			PDF:      filepath.Join(dir, name+"-students.pdf")}
+		sdoc = clone(doc)
+		removeSolutions(sdoc)
+		if studentsFull, err = renderHTML(sdoc); err != nil {
+			return nil, err
+		}
+		hideCode(sdoc)
+		if studentsView, err = renderHTML(sdoc); err != nil {
+			return nil, err
+		}
 	}
 	hideCode(doc)
 	view, err := renderHTML(doc)
@@ -98,7 +131,32 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := PrintPDF(viewTmp, pdfTmp); err != nil {
+	prints := [][2]string{{viewTmp, pdfTmp}}
+	if s := r.Students; s != nil {
+		if _, err := set.Write(s.Notebook, handout); err != nil {
+			return nil, err
+		}
+		if _, err := set.Write(s.Full, studentsFull); err != nil {
+			return nil, err
+		}
+		sviewTmp, err := set.Write(s.View, studentsView)
+		if err != nil {
+			return nil, err
+		}
+		spdfTmp, err := set.Reserve(s.PDF)
+		if err != nil {
+			return nil, err
+		}
+		prints = append(prints, [2]string{sviewTmp, spdfTmp})
+	}
+	// The PDFs print at once, each in a page of its own in the one browser.
+	errs := make([]error, len(prints))
+	var wg sync.WaitGroup
+	for i, p := range prints {
+		wg.Go(func() { errs[i] = PrintPDF(p[0], p[1]) })
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	unlock, err := lockFolder(dir)
@@ -108,6 +166,12 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	defer unlock()
 	if err := set.Commit(); err != nil {
 		return nil, err
+	}
+	if r.Students == nil {
+		// A notebook that no longer has solution cells: its old students' files would be stale.
+		for _, suffix := range []string{"-students.ipynb", "-students.html", "-students-code.html", "-students.pdf"} {
+			_ = os.Remove(filepath.Join(dir, name+suffix))
+		}
 	}
 	if r.Summary, err = summarize(view); err != nil {
 		return r, fmt.Errorf("report %s: %w", r.View, err)

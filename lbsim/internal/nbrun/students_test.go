@@ -1,0 +1,175 @@
+package nbrun
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// The markers of testdata/solutions.ipynb's solution cells: the code cell's source (a
+// function's name, a comment) and its output (a number), the markdown cell's prose and its
+// number. None may reach a students' file; all are in the full report (the code in the page
+// with code).
+var (
+	solutionText   = []string{"wombatProseAnswer", "31415", "27182.818"}
+	solutionCode   = []string{"solvedWaitQuokka", "quokkaSolutionCode"}
+	studentsShared = []string{"Homework with solutions", "given to students: the load is 0.5", "Write your answer here"}
+)
+
+// TestStudentsFiles exports testdata/solutions.ipynb (an executed notebook with a solution code
+// cell and a solution markdown cell) and checks that no solution text, code or number is in any
+// students' file (the notebook, both pages, the PDF's text) while the full report has them all,
+// that the students' notebook has no outputs and is a valid notebook, and that the index links
+// the students' files.
+func TestStudentsFiles(t *testing.T) {
+	requireNotebooks(t)
+	t.Parallel()
+	dir := t.TempDir()
+	out := filepath.Join(dir, "reports")
+	r, err := Publish(filepath.Join("testdata", "solutions.ipynb"), out, "hw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := r.Students
+	if s == nil {
+		t.Fatal("no students' files for a notebook with solution cells")
+	}
+	text := func(path string) string {
+		t.Helper()
+		if strings.HasSuffix(path, ".pdf") {
+			pdf, err := ReadPDF(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return strings.Join(pdf.Text, "\n")
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	for _, path := range s.files() {
+		got := text(path)
+		for _, m := range append(append(solutionText, solutionCode...), "celltag_solution", `"solution"`) {
+			if strings.Contains(got, m) {
+				t.Errorf("students' file %s holds solution marker %q", filepath.Base(path), m)
+			}
+		}
+		for _, m := range studentsShared {
+			if strings.Contains(path, "-students.ipynb") && strings.HasPrefix(m, "given") {
+				continue // an output: the students' notebook has none
+			}
+			if !strings.Contains(strings.Join(strings.Fields(got), " "), m) {
+				t.Errorf("students' file %s lacks %q, which is not a solution", filepath.Base(path), m)
+			}
+		}
+	}
+	for _, path := range []string{r.View, r.Full, r.PDF} {
+		got := text(path)
+		want := solutionText
+		if path == r.Full {
+			want = append(want, solutionCode...)
+		}
+		for _, m := range want {
+			if !strings.Contains(got, m) {
+				t.Errorf("full report %s lacks solution marker %q", filepath.Base(path), m)
+			}
+		}
+	}
+
+	// The students' notebook: two cells fewer, no outputs, no execution counts, valid.
+	var nb struct {
+		Cells []map[string]any `json:"cells"`
+	}
+	if err := json.Unmarshal([]byte(text(s.Notebook)), &nb); err != nil {
+		t.Fatal(err)
+	}
+	if len(nb.Cells) != 3 {
+		t.Errorf("students' notebook has %d cells, want 3", len(nb.Cells))
+	}
+	for i, c := range nb.Cells {
+		if c["cell_type"] != "code" {
+			continue
+		}
+		if outs, _ := c["outputs"].([]any); len(outs) != 0 || c["execution_count"] != nil {
+			t.Errorf("students' cell %d has outputs %v, execution count %v; want none", i, c["outputs"], c["execution_count"])
+		}
+	}
+	validate := exec.Command(Python, "-c", "import sys, nbformat; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))", s.Notebook)
+	if out, err := validate.CombinedOutput(); err != nil {
+		t.Errorf("students' notebook is not a valid notebook: %v\n%s", err, out)
+	}
+
+	index := filepath.Join(out, "index.html")
+	if err := WriteIndex(index, []IndexEntry{{Notebook: "hw.ipynb", Report: r, Elapsed: time.Second, RanAt: time.Now()}}, false); err != nil {
+		t.Fatal(err)
+	}
+	res, err := CheckOffline(index, 0, true) // every link leads to a file
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := text(index)
+	for _, link := range []string{`href="hw-students.ipynb"`, `href="hw-students.html"`, `href="hw-students.pdf"`, `href="hw-students-code.html"`, `href="hw.html"`} {
+		if !strings.Contains(page, link) {
+			t.Errorf("index lacks the link %s", link)
+		}
+	}
+	if !strings.Contains(res.Text, "For students") {
+		t.Errorf("index text lacks the students' links:\n%s", clip(res.Text, 800))
+	}
+
+	// A notebook without solution cells has no students' files, and an export of it removes
+	// those of an earlier export that had some.
+	plain := smallNotebook(t, dir, "## Answer\n\nYes.")
+	r2, err := Publish(plain, out, "hw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r2.Students != nil {
+		t.Errorf("students' files for a notebook without solution cells: %+v", r2.Students)
+	}
+	for _, path := range s.files() {
+		if _, err := os.Stat(path); err == nil {
+			t.Errorf("stale students' file %s kept after an export without solution cells", filepath.Base(path))
+		}
+	}
+}
+
+func TestSolutionLeaks(t *testing.T) {
+	dir := t.TempDir()
+	cell := func(src string, tags ...string) map[string]any {
+		meta := map[string]any{}
+		if len(tags) > 0 {
+			meta["tags"] = tags
+		}
+		return map[string]any{"cell_type": "code", "metadata": meta, "source": src, "outputs": []any{}, "execution_count": nil}
+	}
+	nb := map[string]any{"nbformat": 4, "nbformat_minor": 5, "metadata": map[string]any{}, "cells": []any{
+		cell("!*rm -f go.work\n%goworkfix"),
+		cell("import \"fmt\"\n\nfunc given(x float64) float64 { return x }\n\nvar shared = 1"),
+		cell("func answer(rho float64) float64 { return rho / (1 - rho) }\n\ntype Solver struct{}\n\nvar shared = 2\n\n%%\nfmt.Println(answer(0.5))", "solution"),
+		cell("%%\nfmt.Println(answer(0.9), given(1), shared)"),
+		cell("%%\nvar s Solver\nfmt.Println(s)"),
+	}}
+	data, _ := json.Marshal(nb)
+	path := filepath.Join(dir, "leaky.ipynb")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	leaks, err := SolutionLeaks(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"cell 4 uses answer, declared only in solution cell 3", "cell 5 uses Solver, declared only in solution cell 3"}
+	if strings.Join(leaks, "\n") != strings.Join(want, "\n") {
+		t.Errorf("SolutionLeaks = %q, want %q", leaks, want)
+	}
+	if has, err := HasSolutions(path); err != nil || !has {
+		t.Errorf("HasSolutions = %v, %v; want true", has, err)
+	}
+}
