@@ -85,7 +85,7 @@ func styleBytes(t *testing.T, path string) int {
 // nbconvert's style sheets whole, and that Chromium draws the two pixel for pixel the same.
 func checkPrunedStyles(t *testing.T, executed, html, art string) {
 	t.Helper()
-	full, err := exportFull(executed)
+	full, err := exportFull(executed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -76,7 +76,10 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	}
 	// One export and one typesetting pass for every page: the view is the page without code,
 	// the students' pages are the same without the solution cells.
-	doc, err := export(executedNb)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, files.Describe(err, "creating the report folder", dir)
+	}
+	doc, err := export(executedNb, filepath.Join(dir, "."+name+".typeset"))
 	if err != nil {
 		return nil, err
 	}
@@ -115,9 +118,6 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, files.Describe(err, "creating the report folder", dir)
-	}
 	var set files.Batch
 	defer set.Discard()
 	if _, err := set.Write(r.Full, full); err != nil {
@@ -127,11 +127,12 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	pdfTmp, err := set.Reserve(r.PDF)
-	if err != nil {
-		return nil, err
+	type printJob struct {
+		view         []byte
+		viewTmp, pdf string
+		pdfTmp       string // "" when the PDF printed from the same view before is reused
 	}
-	prints := [][2]string{{viewTmp, pdfTmp}}
+	prints := []printJob{{view: view, viewTmp: viewTmp, pdf: r.PDF}}
 	if s := r.Students; s != nil {
 		if _, err := set.Write(s.Notebook, handout); err != nil {
 			return nil, err
@@ -143,17 +144,26 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		spdfTmp, err := set.Reserve(s.PDF)
-		if err != nil {
+		prints = append(prints, printJob{view: studentsView, viewTmp: sviewTmp, pdf: s.PDF})
+	}
+	for i, p := range prints {
+		if old, ok := printedBefore(p.pdf, p.view); ok {
+			if _, err := set.Write(p.pdf, old); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if prints[i].pdfTmp, err = set.Reserve(p.pdf); err != nil {
 			return nil, err
 		}
-		prints = append(prints, [2]string{sviewTmp, spdfTmp})
 	}
 	// The PDFs print at once, each in a page of its own in the one browser.
 	errs := make([]error, len(prints))
 	var wg sync.WaitGroup
 	for i, p := range prints {
-		wg.Go(func() { errs[i] = PrintPDF(p[0], p[1]) })
+		if p.pdfTmp != "" {
+			wg.Go(func() { errs[i] = PrintPDF(p.viewTmp, p.pdfTmp) })
+		}
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
@@ -167,11 +177,17 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err := set.Commit(); err != nil {
 		return nil, err
 	}
+	for _, p := range prints {
+		if p.pdfTmp != "" {
+			recordPrint(p.pdf, p.view)
+		}
+	}
 	if r.Students == nil {
 		// A notebook that no longer has solution cells: its old students' files would be stale.
 		for _, suffix := range []string{"-students.ipynb", "-students.html", "-students-code.html", "-students.pdf"} {
 			_ = os.Remove(filepath.Join(dir, name+suffix))
 		}
+		_ = os.Remove(printRecordPath(filepath.Join(dir, name+"-students.pdf")))
 	}
 	if r.Summary, err = summarize(view); err != nil {
 		return r, fmt.Errorf("report %s: %w", r.View, err)

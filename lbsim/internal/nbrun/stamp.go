@@ -228,6 +228,9 @@ func Kept(indexPath, name string, in Inputs, checked bool) (made time.Time, why 
 	outDir := filepath.Dir(indexPath)
 	data, err := os.ReadFile(stampPath(outDir, name))
 	if err != nil {
+		if exists(filepath.Join(outDir, name+".html")) {
+			return made, "its last report is not stamped whole (a failed or stopped run, or an older nbreports)", false
+		}
 		return made, "", false
 	}
 	var s Stamp

@@ -173,3 +173,65 @@ func TestSolutionLeaks(t *testing.T) {
 		t.Errorf("HasSolutions = %v, %v; want true", has, err)
 	}
 }
+
+// TestPublishReuses publishes one executed notebook twice into a folder, and once into
+// another: the second export reuses the typeset page and both PDFs (the same bytes), and its
+// pages are byte for byte those of the export made from scratch; a different notebook typesets
+// and prints afresh and keeps one typeset page per report.
+func TestPublishReuses(t *testing.T) {
+	requireNotebooks(t)
+	t.Parallel()
+	dir := t.TempDir()
+	out, fresh := filepath.Join(dir, "r"), filepath.Join(dir, "fresh")
+	nb := filepath.Join("testdata", "solutions.ipynb")
+	read := func(path string) string {
+		t.Helper()
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(data)
+	}
+	first, err := Publish(nb, out, "hw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pdfs := map[string]string{first.PDF: read(first.PDF), first.Students.PDF: read(first.Students.PDF)}
+	time.Sleep(1100 * time.Millisecond) // a PDF printed again would carry another date
+	start := time.Now()
+	second, err := Publish(nb, out, "hw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("second export, reusing: %.2fs", time.Since(start).Seconds())
+	for path, data := range pdfs {
+		if read(path) != data {
+			t.Errorf("%s was printed again, not reused", filepath.Base(path))
+		}
+	}
+	kept, _ := filepath.Glob(filepath.Join(out, ".hw.typeset-*.html"))
+	if len(kept) != 1 {
+		t.Errorf("typeset pages kept: %q, want one", kept)
+	}
+	other, err := Publish(nb, fresh, "hw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range [][2]string{{second.View, other.View}, {second.Full, other.Full}, {second.Students.View, other.Students.View}} {
+		if read(p[0]) != read(p[1]) {
+			t.Errorf("%s from the kept typeset page differs from the page typeset afresh", filepath.Base(p[0]))
+		}
+	}
+	// Another notebook into the same report: typeset and printed afresh.
+	plain := smallNotebook(t, dir, "## Answer\n\nYes.")
+	third, err := Publish(plain, out, "hw")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if read(third.PDF) == pdfs[first.PDF] {
+		t.Error("the PDF of another notebook is the old one")
+	}
+	if kept, _ = filepath.Glob(filepath.Join(out, ".hw.typeset-*.html")); len(kept) != 1 {
+		t.Errorf("typeset pages kept: %q, want one (the latest)", kept)
+	}
+}
