@@ -163,7 +163,7 @@ func run(notebooks []string, c config) error {
 			}
 		})
 	}
-	kept := 0
+	kept, warming := 0, false
 	for _, nb := range notebooks {
 		if ctx.Err() != nil {
 			break
@@ -192,6 +192,12 @@ func run(notebooks []string, c config) error {
 		}
 		if err := nbrun.RemoveStamp(outAbs, j.stem); err != nil {
 			return err
+		}
+		if !warming {
+			// The exporter's Python starts while the first notebook runs (a failure shows
+			// at the first export).
+			warming = true
+			go func() { _ = nbrun.WarmExporter() }()
 		}
 		if leaks, err := nbrun.SolutionLeaks(nb); err == nil {
 			for _, l := range leaks {
