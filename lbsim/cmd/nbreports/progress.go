@@ -3,7 +3,9 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -64,8 +66,20 @@ func (p *printer) draw() {
 	for _, n := range names {
 		parts = append(parts, p.status[n])
 	}
-	fmt.Fprint(p.w, strings.Join(parts, " | "))
+	line := []rune(strings.Join(parts, " | "))
+	if w := width(); len(line) > w { // a wrapped line could not be rewritten in place
+		line = append(line[:w-1], '…')
+	}
+	fmt.Fprint(p.w, string(line))
 	p.shown = true
+}
+
+// width is the terminal's width: $COLUMNS, else 100.
+func width() int {
+	if n, err := strconv.Atoi(os.Getenv("COLUMNS")); err == nil && n >= 20 {
+		return n - 1
+	}
+	return 100
 }
 
 // progress shows where the notebook stem's run is.
