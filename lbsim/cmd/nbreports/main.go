@@ -2,7 +2,7 @@
 //
 // Usage (from the repository root; `make reports` runs it with -out reports):
 //
-//	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [-cell-timeout 20m] [-parallel 2] [notebooks...]
+//	go run ./lbsim/cmd/nbreports [-quick] [-out reports] [-check] [-force] [-cell-timeout 20m] [-parallel 2] [notebooks...]
 //
 // Without arguments it runs every notebooks/*.ipynb at full size; -quick runs the notebooks'
 // quick versions (LBSIM_QUICK=1). For each notebook NAME it writes (see nbrun.Report)
@@ -19,6 +19,22 @@
 // (and its export's) and exits non-zero when any notebook fails (the index then says which and
 // why). -check also checks each report as the tests do
 // (figures, no error text, offline in Chromium, the PDF); -cell-timeout bounds one cell.
+//
+// A notebook with cells tagged solution also gets the students' files OUT/NAME-students.ipynb
+// (no solution cells, no outputs), OUT/NAME-students.html, -students-code.html and .pdf (the
+// report without the solution cells), linked from the index (nbrun.Students); a cell given to
+// students that uses a name only solution cells declare is warned about (nbrun.SolutionLeaks).
+//
+// While notebooks run it prints why each runs, and the cells that take 2 s or more (or run
+// past 10 s): the cell's number of N and first line, the results computed and read from the
+// cache so far, the notebook's time; on a terminal, one status line rewritten in place.
+//
+// A notebook whose report is up to date is not run again: "NAME: unchanged since DATE, report
+// kept". Up to date means that the notebook, the module's Go sources, data/, the mode, the
+// LBSIM_ variables and the tools' versions hash as recorded in OUT/.NAME.stamp.json, which is
+// written only after a whole export, and that the report's files and its index entry are as
+// they were (nbrun.Kept); -force runs every notebook. With -check, only a checked report is
+// kept.
 //
 // Notebooks must live in the repository's notebooks/ folder: their first cell imports lbsim from
 // the folder above (go doc ./lbsim/nb); a notebook elsewhere is refused before it runs.
