@@ -14,7 +14,7 @@ import (
 )
 
 // tinyNotebook is a notebook that imports nothing of lbsim (so it may live in a fake
-// repository) and prints line.
+// repository) and prints line; its answer is a solution cell.
 func tinyNotebook(t *testing.T, path, line string) {
 	t.Helper()
 	md := func(src string) map[string]any {
@@ -26,7 +26,7 @@ func tinyNotebook(t *testing.T, path, line string) {
 			md("# Tiny\n\n**Question.** Does it print?"),
 			map[string]any{"cell_type": "code", "metadata": map[string]any{}, "execution_count": nil, "outputs": []any{},
 				"source": "%%\n" + line},
-			md("## Answer\n\nIt prints."),
+			map[string]any{"cell_type": "markdown", "metadata": map[string]any{"tags": []string{"solution"}}, "source": "## Answer\n\nIt prints 42."},
 		}}
 	data, err := json.Marshal(nb)
 	if err != nil {
@@ -87,7 +87,17 @@ func TestSkipUnchanged(t *testing.T) {
 	}
 	const ran, kept = `tiny\.ipynb +ok `, `tiny: unchanged since \d{4}-\d\d-\d\d \d\d:\d\d, report kept`
 	step("first run", false, false, `tiny: runs \(no report yet\)`, ran)
+	for _, f := range []string{"tiny-students.ipynb", "tiny-students.html", "tiny-students-code.html", "tiny-students.pdf"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("students' file: %v", err)
+		}
+	}
 	step("unchanged", false, false, kept)
+	// A students' file changed or removed is not a whole report: it runs again.
+	if err := os.Remove(filepath.Join(out, "tiny-students.pdf")); err != nil {
+		t.Fatal(err)
+	}
+	step("students' PDF removed", false, false, `tiny: runs \(tiny-students.pdf changed or is missing\)`, ran)
 	// Touched, not changed: same bytes, newer times.
 	later := time.Now().Add(time.Hour)
 	for _, p := range []string{nb, filepath.Join(root, "data/x.csv"), filepath.Join(root, "lbsim/a.go")} {
