@@ -366,16 +366,32 @@ func clone(n *html.Node) *html.Node {
 //     screenshot written to screenshotPath ([CheckReport]);
 //   - the report view shows no code, the page with code does;
 //   - both pages pass [CheckOffline] in a folder outside the repository with the network closed;
-//   - the PDF holds every figure once, has no blank page and starts with the title ([CheckPDF]).
+//   - the PDF holds every figure once, has no blank page and starts with the title ([CheckPDF]);
+//   - the students' files, when there are any, likewise (their pages need not show code).
 func (r *Report) Check(screenshotPath string) error {
 	figs, err := CheckReport(r.View, screenshotPath)
 	if err != nil {
 		return err
 	}
-	for _, page := range []struct {
-		path string
-		code bool
-	}{{r.View, false}, {r.Full, true}} {
+	const none, some, either = 0, 1, 2 // code cells wanted on a page
+	type page struct {
+		path       string
+		code, figs int
+	}
+	pages := []page{{r.View, none, len(figs)}, {r.Full, some, len(figs)}}
+	studentFigs := 0
+	if s := r.Students; s != nil {
+		// The students' pages lack the solution cells' figures; their page with code may
+		// have none when every code cell is a solution.
+		data, err := os.ReadFile(s.View)
+		if err != nil {
+			return err
+		}
+		sum, _ := summarize(data)
+		studentFigs = sum.Figures
+		pages = append(pages, page{s.View, none, studentFigs}, page{s.Full, either, studentFigs})
+	}
+	for _, page := range pages {
 		data, err := os.ReadFile(page.path)
 		if err != nil {
 			return err
@@ -385,14 +401,19 @@ func (r *Report) Check(screenshotPath string) error {
 			return err
 		}
 		code := len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "jp-CodeCell") && find(n, isCodeInput) != nil }))
-		if page.code != (code > 0) {
-			return fmt.Errorf("%s shows code in %d cells, want %s", page.path, code, map[bool]string{true: "code", false: "none"}[page.code])
+		if page.code != either && (page.code == some) != (code > 0) {
+			return fmt.Errorf("%s shows code in %d cells, want %s", page.path, code, map[bool]string{true: "code", false: "none"}[page.code == some])
 		}
-		if _, err := CheckOffline(page.path, len(figs), false); err != nil {
+		if _, err := CheckOffline(page.path, page.figs, false); err != nil {
 			return err
 		}
 	}
-	_, err = CheckPDF(r.PDF, len(figs), r.TitleLead)
+	if _, err = CheckPDF(r.PDF, len(figs), r.TitleLead); err != nil {
+		return err
+	}
+	if s := r.Students; s != nil {
+		_, err = CheckPDF(s.PDF, studentFigs, r.TitleLead)
+	}
 	return err
 }
 

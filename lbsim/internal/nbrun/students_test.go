@@ -1,6 +1,7 @@
 package nbrun
 
 import (
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -30,13 +31,23 @@ func TestStudentsFiles(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
 	out := filepath.Join(dir, "reports")
-	r, err := Publish(filepath.Join("testdata", "solutions.ipynb"), out, "hw")
+	r, err := Publish(withFigures(t, dir), out, "hw")
 	if err != nil {
+		t.Fatal(err)
+	}
+	// Every check of -check, the students' files' too: the students' PDF holds one figure, the
+	// full one two.
+	if err := r.Check(filepath.Join(dir, "hw.png")); err != nil {
 		t.Fatal(err)
 	}
 	s := r.Students
 	if s == nil {
 		t.Fatal("no students' files for a notebook with solution cells")
+	}
+	if data, err := os.ReadFile(s.View); err != nil {
+		t.Fatal(err)
+	} else if sum, _ := summarize(data); r.Figures != 2 || sum.Figures != 1 {
+		t.Errorf("figures: %d in the report, %d in the students' report; want 2 and 1 (the solution's left out)", r.Figures, sum.Figures)
 	}
 	text := func(path string) string {
 		t.Helper()
@@ -138,6 +149,34 @@ func TestStudentsFiles(t *testing.T) {
 			t.Errorf("stale students' file %s kept after an export without solution cells", filepath.Base(path))
 		}
 	}
+}
+
+// withFigures writes testdata/solutions.ipynb into dir with a figure in the output of its given
+// cell and another in its solution cell's, as the reports' checks want figures.
+func withFigures(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join("testdata", "solutions.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var nb map[string]any
+	if err := json.Unmarshal(data, &nb); err != nil {
+		t.Fatal(err)
+	}
+	cells := nb["cells"].([]any)
+	for i, size := range map[int][2]int{1: {600, 400}, 2: {500, 300}} {
+		c := cells[i].(map[string]any)
+		c["outputs"] = append(c["outputs"].([]any), map[string]any{"output_type": "display_data", "metadata": map[string]any{},
+			"data": map[string]any{"image/png": base64.StdEncoding.EncodeToString(plotPNG(t, size[0], size[1]))}})
+	}
+	if data, err = json.Marshal(nb); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "solutions.ipynb")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
 }
 
 func TestSolutionLeaks(t *testing.T) {
