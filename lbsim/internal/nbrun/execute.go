@@ -103,7 +103,7 @@ func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) 
 	if res.Run, err = runlog.Read(logPath); err != nil {
 		return res, fmt.Errorf("notebook %s: %w", nbPath, err)
 	}
-	if err := writeRun(out, res.Run); err != nil {
+	if err := writeRun(out, res.Run, abs); err != nil {
 		return res, fmt.Errorf("notebook %s: executed copy: %w", nbPath, err)
 	}
 	data, err := os.ReadFile(out)

@@ -87,7 +87,7 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	handout, withSolutions, err := studentsNotebook(executed, executedNb)
+	handout, withSolutions, err := studentsNotebook(handoutSource(executed, executedNb))
 	if err != nil {
 		return nil, err
 	}

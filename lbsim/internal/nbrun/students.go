@@ -24,9 +24,10 @@ const SolutionTag = "solution"
 // has at least one cell tagged [SolutionTag]. A teaching assistant hands out the notebook to
 // run and fill in, and the report of the questions:
 //
-//   - Notebook, NAME-students.ipynb: the notebook without its solution cells and with no
-//     outputs at all (no execution counts either): a handout to run, in which the students
-//     write their answers;
+//   - Notebook, NAME-students.ipynb: the source notebook without its solution cells and with
+//     no outputs at all (no execution counts either): a handout to run, in which the students
+//     write their answers (made from the executed notebook, without what the run recorded,
+//     when the source has changed since it ran);
 //   - View, NAME-students.html, and PDF, NAME-students.pdf: the executed report without the
 //     solution cells and their outputs, what the students should see once they have run it;
 //   - Full, NAME-students-code.html: the same page with the code of the cells they are given.
@@ -151,6 +152,7 @@ func studentsNotebook(data []byte, path string) (out []byte, ok bool, err error)
 		var meta map[string]json.RawMessage
 		if json.Unmarshal(raw, &meta) == nil {
 			delete(meta, runMetaKey)
+			delete(meta, sourceMetaKey)
 			if nb.top["metadata"], err = json.Marshal(meta); err != nil {
 				return nil, false, err
 			}
@@ -158,6 +160,35 @@ func studentsNotebook(data []byte, path string) (out []byte, ok bool, err error)
 	}
 	out, err = json.MarshalIndent(nb.top, "", " ")
 	return append(out, '\n'), true, err
+}
+
+// handoutSource is the notebook to make the students' notebook from: the source that the
+// executed notebook names ([sourceMetaKey]) when its cells are the ones that ran (same
+// types and sources, in order), else the executed notebook itself.
+func handoutSource(executed []byte, executedPath string) ([]byte, string) {
+	var top struct {
+		Metadata map[string]json.RawMessage `json:"metadata"`
+	}
+	var source string
+	if json.Unmarshal(executed, &top) != nil || json.Unmarshal(top.Metadata[sourceMetaKey], &source) != nil || source == "" {
+		return executed, executedPath
+	}
+	src, err := os.ReadFile(source)
+	if err != nil {
+		return executed, executedPath
+	}
+	a, err1 := parseNotebook(executed, executedPath)
+	b, err2 := parseNotebook(src, source)
+	if err1 != nil || err2 != nil || len(a.cells) != len(b.cells) {
+		return executed, executedPath
+	}
+	for i := range a.cells {
+		if cellType(a.cells[i]) != cellType(b.cells[i]) || cellSource(a.cells[i]) != cellSource(b.cells[i]) ||
+			!slices.Equal(cellTags(a.cells[i]), cellTags(b.cells[i])) {
+			return executed, executedPath
+		}
+	}
+	return src, source
 }
 
 // removeSolutions removes from an exported page every cell tagged [SolutionTag], its input

@@ -111,6 +111,9 @@ func TestStudentsFiles(t *testing.T) {
 			t.Errorf("students' cell %d has outputs %v, execution count %v; want none", i, c["outputs"], c["execution_count"])
 		}
 	}
+	if got := text(s.Notebook); strings.Contains(got, "go-as-the-kernel-says") || strings.Contains(got, sourceMetaKey) {
+		t.Errorf("the students' notebook is not made from the source notebook:\n%s", got)
+	}
 	validate := exec.Command(Python, "-c", "import sys, nbformat; nbformat.validate(nbformat.read(sys.argv[1], as_version=4))", s.Notebook)
 	if out, err := validate.CombinedOutput(); err != nil {
 		t.Errorf("students' notebook is not a valid notebook: %v\n%s", err, out)
@@ -152,7 +155,8 @@ func TestStudentsFiles(t *testing.T) {
 }
 
 // withFigures writes testdata/solutions.ipynb into dir with a figure in the output of its given
-// cell and another in its solution cell's, as the reports' checks want figures.
+// cell and another in its solution cell's, as the reports' checks want figures, and with the
+// metadata of an executed notebook that names its source.
 func withFigures(t *testing.T, dir string) string {
 	t.Helper()
 	data, err := os.ReadFile(filepath.Join("testdata", "solutions.ipynb"))
@@ -169,6 +173,14 @@ func withFigures(t *testing.T, dir string) string {
 		c["outputs"] = append(c["outputs"].([]any), map[string]any{"output_type": "display_data", "metadata": map[string]any{},
 			"data": map[string]any{"image/png": base64.StdEncoding.EncodeToString(plotPNG(t, size[0], size[1]))}})
 	}
+	// As Execute leaves it: the kernel's language_info, the source named.
+	source, err := filepath.Abs(filepath.Join("testdata", "solutions.ipynb"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	meta := nb["metadata"].(map[string]any)
+	meta["language_info"].(map[string]any)["version"] = "go-as-the-kernel-says"
+	meta[sourceMetaKey] = source
 	if data, err = json.Marshal(nb); err != nil {
 		t.Fatal(err)
 	}
