@@ -11,9 +11,11 @@ ALLOW_ROOT := $(if $(filter 0,$(shell id -u)),--allow-root)
 .PHONY: reports test notebook
 
 ## reports: execute every notebooks/*.ipynb at full size and write reports/NAME.html
+# A notebook whose report is up to date is kept; REPORTS_FLAGS=-force runs them all.
+REPORTS_FLAGS ?=
 reports:
 	$(SETUP)
-	$(GO) run ./lbsim/cmd/nbreports -out reports
+	$(GO) run ./lbsim/cmd/nbreports -out reports $(REPORTS_FLAGS)
 
 ## test: go vet and the whole test suite, notebooks executed quick and required
 # -count=1: go test's result cache does not see the notebooks' inputs (the kernel compiles the

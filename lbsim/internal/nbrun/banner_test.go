@@ -69,7 +69,7 @@ func TestQuickBanner(t *testing.T) {
 	for _, quick := range []bool{true, false} {
 		dir := t.TempDir()
 		nb := smallNotebook(t, dir, "**Answer.** Yes.")
-		if err := writeRun(nb, runlog.Summary{Quick: quick, Results: 2, FromCache: 1}); err != nil {
+		if err := writeRun(nb, runlog.Summary{Quick: quick, Results: 2, FromCache: 1}, ""); err != nil {
 			t.Fatal(err)
 		}
 		r, err := Publish(nb, filepath.Join(dir, "r"), "small")

@@ -37,6 +37,15 @@
 //     figures, tables, outputs and code blocks are not cut by page breaks; printed lines wrap at
 //     spaces only, and a block with lines wider than the page is set in smaller type so its
 //     lines stay whole.
+//   - NAME-students.ipynb, NAME-students.html, NAME-students-code.html, NAME-students.pdf, for a
+//     notebook with cells tagged solution ([SolutionTag]; code or markdown): the notebook
+//     without its solution cells and with no outputs, a handout to run and fill in, and the
+//     executed report without the solution cells and their outputs (see [Students]). They are
+//     cut from the same typeset page as the full report: nbconvert's lab template marks a
+//     tagged cell with the class celltag_solution. TestStudentsFiles checks that no solution
+//     text, code or number of testdata/solutions.ipynb reaches any students' file (the PDF's
+//     text too) while the full report has them all. [SolutionLeaks] lists the names that a
+//     cell given to students uses and only solution cells declare; nbreports warns of them.
 //   - NAME/*.csv: the notebook's result tables, every column at full precision (nb.SaveAs,
 //     nb.Save; in LBSIM_OUT_DIR when it is set).
 //   - index.html: every notebook's title, question and answer, its run time and date, where its
@@ -44,6 +53,27 @@
 //     computed in 1.1 s"), and links to the files above. It lists every notebook exported into
 //     the folder, by this run or an earlier or concurrent one: index.json beside it keeps the
 //     entries, merged under the folder's lock (.nbrun.lock).
+//
+// # Progress and the skip rule
+//
+// [Execute] runs the cells as `jupyter nbconvert --to notebook --execute --allow-errors` does
+// (nbconvert's NotebookExporter and ExecutePreprocessor, in execute.py), with nbclient's hooks
+// telling each code cell's start and end: Options.Progress gets the cell (its number of N and
+// its first line), its time, the notebook's, and the results computed and read from the cache
+// so far (the run log). The run log says when a result is done, not when computing it starts.
+// cmd/nbreports prints a line for each cell that takes 2 s or more, or a status line on a
+// terminal.
+//
+// A report whose inputs did not change is kept ([ReportInputs], [Kept], [WriteStamp]): the
+// notebook's bytes, every non-test Go source under lbsim/ with go.mod and go.sum (the core,
+// whose hash is lbsim.CodeVersion and keys the results cache, and nb, plots, frame and this
+// package), the files under data/, quick or full, the LBSIM_* variables and the tools'
+// versions. The stamp OUT/.NAME.stamp.json is removed before a notebook runs and written after
+// a whole export, with the hashes of the report's files, so a failed, stopped or partial
+// export is never kept. A notebook run again whose page comes out the same reuses the page
+// MathJax typeset and the PDF printed from the same view (kept beside the report, see
+// reuse.go): on a busy 2-core machine, a cached re-export of notebook 12 took 7.8 s before,
+// 2.5-3.1 s after.
 //
 // Every file is written through package files: a report's three files are replaced as one
 // (files.Batch), so a failed export (a full disk, Chromium failing) leaves the previous

@@ -31,6 +31,10 @@ type Options struct {
 	// Output is where the executed notebook is written; default a temporary file that the
 	// caller may remove (Result.Executed).
 	Output string
+	// Progress, if not nil, is called as the notebook runs: when a code cell starts, about
+	// every second while it runs, and when it ends (see [Progress]). Calls come from one
+	// goroutine, one at a time.
+	Progress func(Progress)
 }
 
 // Result describes one executed notebook.
@@ -45,7 +49,9 @@ type Result struct {
 }
 
 // Execute runs every cell of the notebook nbPath with the GoNB kernel, in the notebook's folder,
-// writes the executed notebook and scans it. It returns an error when nbconvert fails (kernel
+// writes the executed notebook and scans it. The cells run as `jupyter nbconvert --to notebook
+// --execute --allow-errors` runs them (nbconvert's own exporter and preprocessor, in
+// execute.py), with nbclient's hooks telling each cell's start and end to opts.Progress. It returns an error when nbconvert fails (kernel
 // missing, cell timeout) or when any cell failed: an error output, or "panic:" / "exit status "
 // in an output (see [Scan]). A failed cell does not stop the run (--allow-errors): every failed
 // cell is named, and the Result is returned also when the scan fails, so that a report can
@@ -82,13 +88,6 @@ func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) 
 	if out, err = filepath.Abs(out); err != nil {
 		return nil, fmt.Errorf("notebook %s: output %s: %w", nbPath, opts.Output, err)
 	}
-	// nbconvert appends ".ipynb" to --output itself.
-	args := []string{"nbconvert", "--to", "notebook", "--execute", "--allow-errors",
-		"--ExecutePreprocessor.kernel_name=" + opts.Kernel,
-		fmt.Sprintf("--ExecutePreprocessor.timeout=%d", int(opts.CellTimeout.Seconds())),
-		"--output-dir", filepath.Dir(out),
-		"--output", strings.TrimSuffix(filepath.Base(out), ".ipynb"),
-		abs}
 	// The programs log to a fresh file beside the output (runlog): a run's log is its own.
 	logPath := out + ".runlog"
 	if err := os.Remove(logPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -97,14 +96,14 @@ func Execute(ctx context.Context, nbPath string, opts Options) (*Result, error) 
 	defer os.Remove(logPath)
 	env := append(opts.Env[:len(opts.Env):len(opts.Env)], runlog.Env+"="+logPath)
 	start := time.Now()
-	if err := jupyter(ctx, filepath.Dir(abs), env, args...); err != nil {
+	if err := runCells(ctx, abs, out, opts, env, logPath); err != nil {
 		return nil, fmt.Errorf("notebook %s: %w", nbPath, err)
 	}
 	res := &Result{Notebook: nbPath, Executed: out, Elapsed: time.Since(start)}
 	if res.Run, err = runlog.Read(logPath); err != nil {
 		return res, fmt.Errorf("notebook %s: %w", nbPath, err)
 	}
-	if err := writeRun(out, res.Run); err != nil {
+	if err := writeRun(out, res.Run, abs); err != nil {
 		return res, fmt.Errorf("notebook %s: executed copy: %w", nbPath, err)
 	}
 	data, err := os.ReadFile(out)

@@ -20,7 +20,7 @@ const exportTimeout = 5 * time.Minute
 // data URIs (nbconvert embeds image/png outputs), math is typeset into inline SVG and no script
 // remains (see [selfContain]); it opens offline in any browser.
 func ExportHTML(executedNb, htmlPath string) error {
-	doc, err := export(executedNb)
+	doc, err := export(executedNb, "")
 	if err != nil {
 		return err
 	}
@@ -29,8 +29,9 @@ func ExportHTML(executedNb, htmlPath string) error {
 
 // export runs nbconvert's HTML exporter (lab template) on executedNb and makes the page a
 // report (exportFull), then drops the style rules that cannot apply to it (pruneStyles).
-func export(executedNb string) (*html.Node, error) {
-	doc, err := exportFull(executedNb)
+// typesetCache, if not "", names the file that keeps the last typeset page (see [selfContain]).
+func export(executedNb, typesetCache string) (*html.Node, error) {
+	doc, err := exportFull(executedNb, typesetCache)
 	if err != nil {
 		return nil, err
 	}
@@ -41,12 +42,12 @@ func export(executedNb string) (*html.Node, error) {
 // exportFull is export with nbconvert's style sheets whole: the page made self-contained, without
 // progress bars (dropProgress), its printed text sized for paper (fitPrinted), and opened by the
 // quick-run banner when the run was quick (the run that [Execute] recorded in the notebook).
-func exportFull(executedNb string) (*html.Node, error) {
+func exportFull(executedNb, typesetCache string) (*html.Node, error) {
 	run, err := readRun(executedNb)
 	if err != nil {
 		return nil, err
 	}
-	doc, err := nbconvertHTML(executedNb)
+	doc, err := nbconvertHTML(executedNb, typesetCache)
 	if err != nil {
 		return nil, err
 	}
@@ -75,7 +76,7 @@ func dropProgress(doc *html.Node) {
 }
 
 // nbconvertHTML is nbconvert's HTML export of executedNb, made self-contained (selfContain).
-func nbconvertHTML(executedNb string) (*html.Node, error) {
+func nbconvertHTML(executedNb, typesetCache string) (*html.Node, error) {
 	src, err := filepath.Abs(executedNb)
 	if err != nil {
 		return nil, fmt.Errorf("export %s: %w", executedNb, err)
@@ -90,7 +91,7 @@ func nbconvertHTML(executedNb string) (*html.Node, error) {
 	if err := nbconvertExport(ctx, src, filepath.Join(tmp, "export.html")); err != nil {
 		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}
-	doc, err := selfContain(filepath.Join(tmp, "export.html"))
+	doc, err := selfContain(filepath.Join(tmp, "export.html"), typesetCache)
 	if err != nil {
 		return nil, fmt.Errorf("export %s: %w", executedNb, err)
 	}

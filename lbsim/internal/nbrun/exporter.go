@@ -63,6 +63,22 @@ func nbconvertExport(ctx context.Context, src, dst string) error {
 	return err
 }
 
+// WarmExporter starts the HTML exporter now, if it is not running, so that the first export
+// does not wait for Python's and nbconvert's start (about 1.4 CPU-s): cmd/nbreports calls it
+// while the first notebook runs.
+func WarmExporter() error {
+	sharedExporter.Lock()
+	defer sharedExporter.Unlock()
+	if sharedExporter.p != nil && !sharedExporter.p.dead() {
+		return nil
+	}
+	p, err := startExporter()
+	if err == nil {
+		sharedExporter.p = p
+	}
+	return err
+}
+
 // startExporter starts export.py; the kernel kills it when this process dies (Pdeathsig), and
 // it ends by itself when its input closes.
 func startExporter() (*pyExporter, error) {

@@ -2,6 +2,7 @@ package nbrun
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -19,12 +20,27 @@ func TestExecuteGood(t *testing.T) {
 	t.Parallel()
 	art := artifactDir(t)
 	outDir := t.TempDir()
+	var progress []Progress
 	res, err := Execute(context.Background(), "testdata/good.ipynb", Options{
-		Env:    []string{"LBSIM_OUT_DIR=" + outDir},
-		Output: filepath.Join(art, "good.ipynb"),
+		Env:      []string{"LBSIM_OUT_DIR=" + outDir},
+		Output:   filepath.Join(art, "good.ipynb"),
+		Progress: func(p Progress) { progress = append(progress, p) },
 	})
 	if err != nil {
 		t.Fatalf("good notebook failed: %v", err)
+	}
+	// Progress: each code cell starts and ends, in order, with its first line.
+	var ends []string
+	for _, p := range progress {
+		if p.Cells != 2 || p.Cell < 1 || p.Cell > 2 || p.Failed || p.Elapsed < p.CellElapsed {
+			t.Errorf("progress %+v: want cell 1 or 2 of 2, not failed, within the notebook's time", p)
+		}
+		if p.Done {
+			ends = append(ends, fmt.Sprintf("%d %s", p.Cell, p.Label))
+		}
+	}
+	if want := []string{"1 set-up cell (imports lbsim)", "2 pts := make(plotter.XYs, 11)"}; strings.Join(ends, "|") != strings.Join(want, "|") {
+		t.Errorf("cells ended: %q, want %q", ends, want)
 	}
 	t.Logf("good.ipynb: %d code cells in %v", res.Cells, res.Elapsed)
 	if res.Cells != 2 {
@@ -69,7 +85,7 @@ func styleBytes(t *testing.T, path string) int {
 // nbconvert's style sheets whole, and that Chromium draws the two pixel for pixel the same.
 func checkPrunedStyles(t *testing.T, executed, html, art string) {
 	t.Helper()
-	full, err := exportFull(executed)
+	full, err := exportFull(executed, "")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -136,7 +136,7 @@ func indexHTML(dir string, entries []IndexEntry) ([]byte, error) {
 		Elapsed, RanAt, Results    string
 		FailedAt                   string // the latest run's, which failed; the links are the previous report's
 		Quick                      bool
-		Links, Tables              []link
+		Links, Tables, Students    []link
 	}
 	rel := func(p string) string {
 		r, err := filepath.Rel(dir, p)
@@ -167,6 +167,9 @@ func indexHTML(dir string, entries []IndexEntry) ([]byte, error) {
 			r.AnswerLabel = !strings.HasPrefix(rep.AnswerHTML, "<p><strong>Answer")
 			r.Results = rep.Run.String()
 			r.Links = []link{{"report", rel(rep.View)}, {"PDF", rel(rep.PDF)}, {"with code", rel(rep.Full)}}
+			if s := rep.Students; s != nil {
+				r.Students = []link{{"notebook to run", rel(s.Notebook)}, {"report", rel(s.View)}, {"PDF", rel(s.PDF)}, {"with code", rel(s.Full)}}
+			}
 			if mathCSS == "" {
 				mathCSS = rep.MathCSS
 			}
@@ -242,6 +245,9 @@ func readManifest(path, dir string) ([]IndexEntry, error) {
 		}
 		if rep := e.Report; rep != nil {
 			rep.View, rep.Full, rep.PDF = abs(rep.View), abs(rep.Full), abs(rep.PDF)
+			if s := rep.Students; s != nil {
+				s.Notebook, s.View, s.Full, s.PDF = abs(s.Notebook), abs(s.View), abs(s.Full), abs(s.PDF)
+			}
 		}
 		entries = append(entries, e)
 	}
@@ -268,6 +274,11 @@ func writeManifest(entries []IndexEntry, dir string) ([]byte, error) {
 		if e.Report != nil {
 			rep := *e.Report
 			rep.View, rep.Full, rep.PDF = rel(rep.View), rel(rep.Full), rel(rep.PDF)
+			if s := rep.Students; s != nil {
+				rs := *s
+				rs.Notebook, rs.View, rs.Full, rs.PDF = rel(s.Notebook), rel(s.View), rel(s.Full), rel(s.PDF)
+				rep.Students = &rs
+			}
 			r.Report = &rep
 		}
 		m.Entries = append(m.Entries, r)
@@ -299,6 +310,7 @@ Each report opens offline in any browser; the PDF is the same report for print.<
 {{if .Error}}<p class="error">FAILED{{if .FailedAt}} (the run of {{.FailedAt}}){{end}}: {{.Error}}</p>{{end}}
 {{if .FailedAt}}<p class="meta">The links below are to the previous report, of the run of {{.RanAt}}, which is whole.</p>{{end}}
 {{if .Links}}<p class="links">{{range .Links}}<a href="{{.Href}}">{{.Text}}</a>{{end}}{{if .Tables}} · tables (CSV): {{range .Tables}}<a href="{{.Href}}">{{.Text}}</a> {{end}}{{end}}</p>{{end}}
+{{if .Students}}<p class="links">For students (without the solution cells): {{range .Students}}<a href="{{.Href}}">{{.Text}}</a>{{end}}</p>{{end}}
 {{if .Question}}{{if .QuestionLabel}}<div class="label">Question</div>{{end}}<div class="question">{{.Question}}</div>{{end}}
 {{if .Answer}}{{if .AnswerLabel}}<div class="label">Answer</div>{{end}}<div class="answer">{{.Answer}}</div>{{else if .Links}}<p class="meta">This notebook states no answer (no markdown cell opens with ## Answer, ## Conclusions or <strong>Answer.</strong>).</p>{{end}}
 </section>

@@ -2,10 +2,12 @@ package nbrun
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"golang.org/x/net/html"
 	"golang.org/x/net/html/atom"
@@ -19,7 +21,9 @@ import (
 //
 //   - NAME.html, the report view: markdown, outputs, figures and tables, no code;
 //   - NAME-code.html, the whole notebook with its code;
-//   - NAME.pdf, the report view printed by Chromium.
+//   - NAME.pdf, the report view printed by Chromium;
+//   - when the notebook has cells tagged [SolutionTag], the students' files (see [Students]):
+//     NAME-students.ipynb, NAME-students.html, NAME-students-code.html, NAME-students.pdf.
 //
 // The JSON form is an entry of the index's manifest (see [WriteIndex]).
 type Report struct {
@@ -28,6 +32,8 @@ type Report struct {
 	View string `json:"view"`
 	Full string `json:"full"`
 	PDF  string `json:"pdf"`
+	// Students are the students' files, nil when the notebook has no solution cell.
+	Students *Students `json:"students,omitempty"`
 	Summary
 	// Run is how the notebook ran, as [Execute] recorded it in the executed notebook: quick or
 	// not, results from the cache, compute time (see runlog).
@@ -68,8 +74,20 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if r.Run, err = readRun(executedNb); err != nil {
 		return nil, err
 	}
-	// One export and one typesetting pass for both pages: the view is the page without code.
-	doc, err := export(executedNb)
+	// One export and one typesetting pass for every page: the view is the page without code,
+	// the students' pages are the same without the solution cells.
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, files.Describe(err, "creating the report folder", dir)
+	}
+	doc, err := export(executedNb, filepath.Join(dir, "."+name+".typeset"))
+	if err != nil {
+		return nil, err
+	}
+	executed, err := os.ReadFile(executedNb)
+	if err != nil {
+		return nil, err
+	}
+	handout, withSolutions, err := studentsNotebook(handoutSource(executed, executedNb))
 	if err != nil {
 		return nil, err
 	}
@@ -77,13 +95,28 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
+	var sdoc *html.Node
+	var studentsFull, studentsView []byte
+	if withSolutions {
+		r.Students = &Students{
+			Notebook: filepath.Join(dir, name+"-students.ipynb"),
+			View:     filepath.Join(dir, name+"-students.html"),
+			Full:     filepath.Join(dir, name+"-students-code.html"),
+			PDF:      filepath.Join(dir, name+"-students.pdf")}
+		sdoc = clone(doc)
+		removeSolutions(sdoc)
+		if studentsFull, err = renderHTML(sdoc); err != nil {
+			return nil, err
+		}
+		hideCode(sdoc)
+		if studentsView, err = renderHTML(sdoc); err != nil {
+			return nil, err
+		}
+	}
 	hideCode(doc)
 	view, err := renderHTML(doc)
 	if err != nil {
 		return nil, err
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, files.Describe(err, "creating the report folder", dir)
 	}
 	var set files.Batch
 	defer set.Discard()
@@ -94,11 +127,46 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	pdfTmp, err := set.Reserve(r.PDF)
-	if err != nil {
-		return nil, err
+	type printJob struct {
+		view         []byte
+		viewTmp, pdf string
+		pdfTmp       string // "" when the PDF printed from the same view before is reused
 	}
-	if err := PrintPDF(viewTmp, pdfTmp); err != nil {
+	prints := []printJob{{view: view, viewTmp: viewTmp, pdf: r.PDF}}
+	if s := r.Students; s != nil {
+		if _, err := set.Write(s.Notebook, handout); err != nil {
+			return nil, err
+		}
+		if _, err := set.Write(s.Full, studentsFull); err != nil {
+			return nil, err
+		}
+		sviewTmp, err := set.Write(s.View, studentsView)
+		if err != nil {
+			return nil, err
+		}
+		prints = append(prints, printJob{view: studentsView, viewTmp: sviewTmp, pdf: s.PDF})
+	}
+	for i, p := range prints {
+		if old, ok := printedBefore(p.pdf, p.view); ok {
+			if _, err := set.Write(p.pdf, old); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if prints[i].pdfTmp, err = set.Reserve(p.pdf); err != nil {
+			return nil, err
+		}
+	}
+	// The PDFs print at once, each in a page of its own in the one browser.
+	errs := make([]error, len(prints))
+	var wg sync.WaitGroup
+	for i, p := range prints {
+		if p.pdfTmp != "" {
+			wg.Go(func() { errs[i] = PrintPDF(p.viewTmp, p.pdfTmp) })
+		}
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
 	unlock, err := lockFolder(dir)
@@ -108,6 +176,18 @@ func Publish(executedNb, outDir, name string) (*Report, error) {
 	defer unlock()
 	if err := set.Commit(); err != nil {
 		return nil, err
+	}
+	for _, p := range prints {
+		if p.pdfTmp != "" {
+			recordPrint(p.pdf, p.view)
+		}
+	}
+	if r.Students == nil {
+		// A notebook that no longer has solution cells: its old students' files would be stale.
+		for _, suffix := range []string{"-students.ipynb", "-students.html", "-students-code.html", "-students.pdf"} {
+			_ = os.Remove(filepath.Join(dir, name+suffix))
+		}
+		_ = os.Remove(printRecordPath(filepath.Join(dir, name+"-students.pdf")))
 	}
 	if r.Summary, err = summarize(view); err != nil {
 		return r, fmt.Errorf("report %s: %w", r.View, err)
@@ -286,16 +366,32 @@ func clone(n *html.Node) *html.Node {
 //     screenshot written to screenshotPath ([CheckReport]);
 //   - the report view shows no code, the page with code does;
 //   - both pages pass [CheckOffline] in a folder outside the repository with the network closed;
-//   - the PDF holds every figure once, has no blank page and starts with the title ([CheckPDF]).
+//   - the PDF holds every figure once, has no blank page and starts with the title ([CheckPDF]);
+//   - the students' files, when there are any, likewise (their pages need not show code).
 func (r *Report) Check(screenshotPath string) error {
 	figs, err := CheckReport(r.View, screenshotPath)
 	if err != nil {
 		return err
 	}
-	for _, page := range []struct {
-		path string
-		code bool
-	}{{r.View, false}, {r.Full, true}} {
+	const none, some, either = 0, 1, 2 // code cells wanted on a page
+	type page struct {
+		path       string
+		code, figs int
+	}
+	pages := []page{{r.View, none, len(figs)}, {r.Full, some, len(figs)}}
+	studentFigs := 0
+	if s := r.Students; s != nil {
+		// The students' pages lack the solution cells' figures; their page with code may
+		// have none when every code cell is a solution.
+		data, err := os.ReadFile(s.View)
+		if err != nil {
+			return err
+		}
+		sum, _ := summarize(data)
+		studentFigs = sum.Figures
+		pages = append(pages, page{s.View, none, studentFigs}, page{s.Full, either, studentFigs})
+	}
+	for _, page := range pages {
 		data, err := os.ReadFile(page.path)
 		if err != nil {
 			return err
@@ -305,14 +401,19 @@ func (r *Report) Check(screenshotPath string) error {
 			return err
 		}
 		code := len(findAll(doc, func(n *html.Node) bool { return hasClass(n, "jp-CodeCell") && find(n, isCodeInput) != nil }))
-		if page.code != (code > 0) {
-			return fmt.Errorf("%s shows code in %d cells, want %s", page.path, code, map[bool]string{true: "code", false: "none"}[page.code])
+		if page.code != either && (page.code == some) != (code > 0) {
+			return fmt.Errorf("%s shows code in %d cells, want %s", page.path, code, map[bool]string{true: "code", false: "none"}[page.code == some])
 		}
-		if _, err := CheckOffline(page.path, len(figs), false); err != nil {
+		if _, err := CheckOffline(page.path, page.figs, false); err != nil {
 			return err
 		}
 	}
-	_, err = CheckPDF(r.PDF, len(figs), r.TitleLead)
+	if _, err = CheckPDF(r.PDF, len(figs), r.TitleLead); err != nil {
+		return err
+	}
+	if s := r.Students; s != nil {
+		_, err = CheckPDF(s.PDF, studentFigs, r.TitleLead)
+	}
 	return err
 }
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"sync"
 )
 
 // Ready reports whether notebooks can run and be made into reports here: Debian's jupyter with
@@ -18,9 +19,24 @@ func Ready() error {
 			return fmt.Errorf("%s not found: run .ci/setup.sh to install Jupyter, MathJax, Chromium and poppler-utils", bin)
 		}
 	}
+	argv, err := gonbKernel()
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(argv[0]); err != nil {
+		return fmt.Errorf("gonb kernel binary %s is missing: run .ci/setup.sh to rebuild it", argv[0])
+	}
+	return nil
+}
+
+// gonbKernel is the command line of the registered gonb kernel (jupyter kernelspec list), asked
+// once per process: it starts Python (about 1.5 CPU-s).
+var gonbKernel = sync.OnceValues(kernelArgv)
+
+func kernelArgv() ([]string, error) {
 	out, err := exec.Command(Jupyter, "kernelspec", "list", "--json").Output()
 	if err != nil {
-		return fmt.Errorf("%s kernelspec list: %w: run .ci/setup.sh", Jupyter, err)
+		return nil, fmt.Errorf("%s kernelspec list: %w: run .ci/setup.sh", Jupyter, err)
 	}
 	var specs struct {
 		Kernelspecs map[string]struct {
@@ -30,14 +46,11 @@ func Ready() error {
 		} `json:"kernelspecs"`
 	}
 	if err := json.Unmarshal(out, &specs); err != nil {
-		return fmt.Errorf("%s kernelspec list --json: %w", Jupyter, err)
+		return nil, fmt.Errorf("%s kernelspec list --json: %w", Jupyter, err)
 	}
 	gonb, ok := specs.Kernelspecs["gonb"]
 	if !ok || len(gonb.Spec.Argv) == 0 {
-		return fmt.Errorf("jupyter has no gonb kernel: run .ci/setup.sh to build and register GoNB")
+		return nil, fmt.Errorf("jupyter has no gonb kernel: run .ci/setup.sh to build and register GoNB")
 	}
-	if _, err := os.Stat(gonb.Spec.Argv[0]); err != nil {
-		return fmt.Errorf("gonb kernel binary %s is missing: run .ci/setup.sh to rebuild it", gonb.Spec.Argv[0])
-	}
-	return nil
+	return gonb.Spec.Argv, nil
 }

@@ -15,14 +15,25 @@ import (
 // came from the cache.
 const runMetaKey = "lbsim_run"
 
-// writeRun records s in the metadata of the notebook at path; the cells are kept as they are.
-func writeRun(path string, s runlog.Summary) error {
+// sourceMetaKey is the executed notebook's metadata entry that names its source notebook (an
+// absolute path): [Publish] makes the students' notebook from the source, whose metadata the
+// kernel has not filled in (language_info), when its cells are still those that ran.
+const sourceMetaKey = "lbsim_source"
+
+// writeRun records s and the source notebook's path (unless "") in the metadata of the notebook at path;
+// the cells are kept as they are.
+func writeRun(path string, s runlog.Summary, source string) error {
 	nb, meta, err := readNotebook(path)
 	if err != nil {
 		return err
 	}
 	if meta[runMetaKey], err = json.Marshal(s); err != nil {
 		return err
+	}
+	if source != "" {
+		if meta[sourceMetaKey], err = json.Marshal(source); err != nil {
+			return err
+		}
 	}
 	if nb["metadata"], err = json.Marshal(meta); err != nil {
 		return err
