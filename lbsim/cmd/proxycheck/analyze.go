@@ -200,10 +200,12 @@ type choices struct {
 	Least float64
 	// Among requests with a tie for the fewest (Ties of them) that went to
 	// one of the tied: the share that went to the tied backend whose count
-	// changed longest ago (Oldest), to the lowest index (Lowest), and the
-	// share expected of a uniform pick among the tied (Chance).
-	Ties                   int
-	Oldest, Lowest, Chance float64
+	// changed longest ago (Oldest), to the lowest index (Lowest), to the
+	// first tied after the previous request's backend in cyclic order (Next,
+	// round robin among the tied), and the share expected of a uniform pick
+	// among the tied (Chance).
+	Ties                         int
+	Oldest, Lowest, Next, Chance float64
 
 	Workers []int // requests per proxy worker (nginx's $pid), largest first
 }
@@ -219,7 +221,10 @@ func choiceStats(reqs []request, k int) choices {
 	evs := make([]event, 0, 2*len(reqs))
 	for i, r := range reqs {
 		c.Counts[r.Backend]++
-		evs = append(evs, event{r.Recv, true, i}, event{r.End, false, i})
+		evs = append(evs, event{r.Recv, true, i})
+		if r.End > r.Recv { // a job of size 0 is never present
+			evs = append(evs, event{r.End, false, i})
+		}
 	}
 	// departures first at equal times: a reply leaves before the next pick
 	sort.SliceStable(evs, func(a, b int) bool {
@@ -234,8 +239,9 @@ func choiceStats(reqs []request, k int) choices {
 	}
 	count := make([]int, k)
 	changed := make([]float64, k)
-	least, oldest, lowest := 0, 0, 0
+	least, oldest, lowest, next := 0, 0, 0, 0
 	chance := 0.0
+	last := -1 // the previous request's backend
 	for _, e := range evs {
 		b := reqs[e.i].Backend
 		if !e.arr {
@@ -267,15 +273,28 @@ func choiceStats(reqs []request, k int) choices {
 				if b == tied[0] {
 					lowest++
 				}
+				after := tied[0]
+				for _, j := range tied {
+					if j > last {
+						after = j
+						break
+					}
+				}
+				if b == after {
+					next++
+				}
 			}
 		}
-		count[b]++
+		last = b
+		if reqs[e.i].End > reqs[e.i].Recv {
+			count[b]++
+		}
 		changed[b] = e.t
 	}
 	c.Least = float64(least) / n
 	if c.Ties > 0 {
 		t := float64(c.Ties)
-		c.Oldest, c.Lowest, c.Chance = float64(oldest)/t, float64(lowest)/t, chance/t
+		c.Oldest, c.Lowest, c.Next, c.Chance = float64(oldest)/t, float64(lowest)/t, float64(next)/t, chance/t
 	}
 	byWorker := map[string]int{}
 	for _, r := range reqs {

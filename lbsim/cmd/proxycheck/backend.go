@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -38,6 +39,8 @@ type backend struct {
 	ln     net.Listener
 	stop   chan struct{} // closed to stop the serving goroutine
 	done   chan struct{} // closed when the serving goroutine has stopped
+
+	arrived atomic.Int64 // requests queued so far
 
 	mu   sync.Mutex
 	recs []served
@@ -117,6 +120,7 @@ func (b *backend) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		worker: r.Header.Get("X-Worker"), done: make(chan struct{})}
 	select {
 	case b.queue <- j:
+		b.arrived.Add(1)
 	default:
 		http.Error(w, "queue full", http.StatusServiceUnavailable)
 		return

@@ -311,9 +311,10 @@ func printTable(out io.Writer, rows []row) {
 	tw.Flush()
 	fmt.Fprintln(out, "\nchoices (all requests of each run): counts per backend; rr dev = max |count - n/K| (exact < 1);")
 	fmt.Fprintln(out, "least = share sent to a backend with the fewest requests then; among ties: oldest = to the tied")
-	fmt.Fprintln(out, "backend whose count changed longest ago, lowest = to the lowest index, chance = uniform's expectation")
+	fmt.Fprintln(out, "backend whose count changed longest ago, lowest = to the lowest index, next = to the first tied after the")
+	fmt.Fprintln(out, "previous request's backend (round robin), chance = a uniform pick's expectation; workers = requests per nginx worker")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "setup\tK\tload\tcounts\trr dev\trr exact\tleast\tties\toldest\tlowest\tchance\tworkers\t")
+	fmt.Fprintln(tw, "setup\tK\tload\tcounts\trr dev\trr exact\tleast\tties\toldest\tlowest\tnext\tchance\tworkers\t")
 	for _, r := range rows {
 		c := r.Choices
 		exact := "no"
@@ -324,8 +325,8 @@ func printTable(out io.Writer, rows []row) {
 		if len(c.Workers) > 0 {
 			workers = joinInts(c.Workers)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%s\t\n", r.Setup.Name(), r.K, r.Load,
-			joinInts(c.Counts), c.RRDev, exact, c.Least, c.Ties, c.Oldest, c.Lowest, c.Chance, workers)
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t\n", r.Setup.Name(), r.K, r.Load,
+			joinInts(c.Counts), c.RRDev, exact, c.Least, c.Ties, c.Oldest, c.Lowest, c.Next, c.Chance, workers)
 	}
 	tw.Flush()
 }
