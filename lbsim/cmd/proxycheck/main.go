@@ -103,6 +103,9 @@ func main() {
 		printTable(os.Stdout, rows)
 	}
 	fmt.Printf("\nwall time %.1f s\n", time.Since(begin).Seconds())
+	if errors.Is(err, context.Canceled) {
+		err = errors.New("interrupted: every process it started is stopped, its temporary files removed")
+	}
 	if err != nil {
 		fail(err)
 	}
