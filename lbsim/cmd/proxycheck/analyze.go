@@ -200,12 +200,15 @@ type choices struct {
 	Least float64
 	// Among requests with a tie for the fewest (Ties of them) that went to
 	// one of the tied: the share that went to the tied backend whose count
-	// changed longest ago (Oldest), to the lowest index (Lowest), to the
-	// first tied after the previous request's backend in cyclic order (Next,
-	// round robin among the tied), and the share expected of a uniform pick
+	// changed longest ago (HAProxy's leastconn: Oldest), to the lowest index
+	// (Lowest), to the one nginx's least_conn picks among the tied by smooth
+	// weighted round robin (SWRR: the tied peers' current weights each grow
+	// by 1, the largest wins, the first on equal, the winner gives back the
+	// number tied; replayed along the reconstructed ties, with the backend
+	// actually chosen giving back), and the share expected of a uniform pick
 	// among the tied (Chance).
 	Ties                         int
-	Oldest, Lowest, Next, Chance float64
+	Oldest, Lowest, SWRR, Chance float64
 
 	Workers []int // requests per proxy worker (nginx's $pid), largest first
 }
@@ -239,9 +242,9 @@ func choiceStats(reqs []request, k int) choices {
 	}
 	count := make([]int, k)
 	changed := make([]float64, k)
-	least, oldest, lowest, next := 0, 0, 0, 0
+	least, oldest, lowest, swrr := 0, 0, 0, 0
 	chance := 0.0
-	last := -1 // the previous request's backend
+	credit := make([]float64, k) // nginx's current_weight of each backend
 	for _, e := range evs {
 		b := reqs[e.i].Backend
 		if !e.arr {
@@ -273,19 +276,22 @@ func choiceStats(reqs []request, k int) choices {
 				if b == tied[0] {
 					lowest++
 				}
-				after := tied[0]
+				// nginx's least_conn among ties: each tied peer's
+				// current_weight grows by its weight (1), the largest wins
+				// (the first on equal), the winner gives back the total.
+				best := tied[0]
 				for _, j := range tied {
-					if j > last {
-						after = j
-						break
+					credit[j]++
+					if credit[j] > credit[best] {
+						best = j
 					}
 				}
-				if b == after {
-					next++
+				if b == best {
+					swrr++
 				}
+				credit[b] -= float64(len(tied))
 			}
 		}
-		last = b
 		if reqs[e.i].End > reqs[e.i].Recv {
 			count[b]++
 		}
@@ -294,7 +300,7 @@ func choiceStats(reqs []request, k int) choices {
 	c.Least = float64(least) / n
 	if c.Ties > 0 {
 		t := float64(c.Ties)
-		c.Oldest, c.Lowest, c.Next, c.Chance = float64(oldest)/t, float64(lowest)/t, float64(next)/t, chance/t
+		c.Oldest, c.Lowest, c.SWRR, c.Chance = float64(oldest)/t, float64(lowest)/t, float64(swrr)/t, chance/t
 	}
 	byWorker := map[string]int{}
 	for _, r := range reqs {

@@ -83,6 +83,7 @@ func main() {
 	flag.DurationVar(&o.Budget, "budget", o.Budget, "wall time of the whole check at most: runs that would end later are skipped")
 	flag.StringVar(&o.Only, "only", "", "run only the setups whose name contains this (e.g. haproxy, least_conn, w4)")
 	flag.StringVar(&o.Dump, "dump", "", "write each run's requests as CSV files into this directory")
+	nice := flag.Int("nice", 0, "run this command and the proxies at this niceness (-20..19; negative, ahead of the machine's other work, needs root)")
 	noInstall := flag.Bool("no-install", false, "do not install missing proxies")
 	flag.Parse()
 	o.Install = !*noInstall
@@ -92,6 +93,11 @@ func main() {
 	}
 	if o.Loads, err = parseList(*loads, func(s string) (float64, error) { return strconv.ParseFloat(s, 64) }); err != nil {
 		fail(fmt.Errorf("-loads %q: %w", *loads, err))
+	}
+	if *nice != 0 {
+		if err := renice(*nice); err != nil {
+			fail(err)
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
@@ -314,10 +320,10 @@ func printTable(out io.Writer, rows []row) {
 	tw.Flush()
 	fmt.Fprintln(out, "\nchoices (all requests of each run): counts per backend; rr dev = max |count - n/K| (exact < 1);")
 	fmt.Fprintln(out, "least = share sent to a backend with the fewest requests then; among ties: oldest = to the tied")
-	fmt.Fprintln(out, "backend whose count changed longest ago, lowest = to the lowest index, next = to the first tied after the")
-	fmt.Fprintln(out, "previous request's backend (round robin), chance = a uniform pick's expectation; workers = requests per nginx worker")
+	fmt.Fprintln(out, "backend whose count changed longest ago (HAProxy's rule), lowest = to the lowest index, swrr = to the one nginx's")
+	fmt.Fprintln(out, "smooth weighted round robin among the tied picks, chance = a uniform pick's expectation; workers = requests per nginx worker")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "setup\tK\tload\tcounts\trr dev\trr exact\tleast\tties\toldest\tlowest\tnext\tchance\tworkers\t")
+	fmt.Fprintln(tw, "setup\tK\tload\tcounts\trr dev\trr exact\tleast\tties\toldest\tlowest\tswrr\tchance\tworkers\t")
 	for _, r := range rows {
 		c := r.Choices
 		exact := "no"
@@ -329,7 +335,7 @@ func printTable(out io.Writer, rows []row) {
 			workers = joinInts(c.Workers)
 		}
 		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t\n", r.Setup.Name(), r.K, r.Load,
-			joinInts(c.Counts), c.RRDev, exact, c.Least, c.Ties, c.Oldest, c.Lowest, c.Next, c.Chance, workers)
+			joinInts(c.Counts), c.RRDev, exact, c.Least, c.Ties, c.Oldest, c.Lowest, c.SWRR, c.Chance, workers)
 	}
 	tw.Flush()
 }
