@@ -1,8 +1,10 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"strings"
@@ -65,11 +67,17 @@ func firstLine(cmd *exec.Cmd) string {
 	return line
 }
 
+// policyRC is Debian's hook that decides whether a package's maintainer
+// scripts may start its service (invoke-rc.d): exit 101 denies.
+const policyRC = "/usr/sbin/policy-rc.d"
+
 // ensureProxies installs the missing proxies from Debian's packages when
 // install is set: apt-get update, then apt-get install -y, as root or through
-// sudo -n (never a password prompt). It only installs: it starts and enables
-// nothing itself, and the proxies run later as plain processes with their own
-// configuration. It returns errNoProxies when neither proxy is there in the
+// sudo -n (never a password prompt), with a policy-rc.d that denies the
+// packages' service starts for the time of the install (unless the machine
+// has one). The proxies run later as plain processes with their own
+// configuration; the packages still enable their systemd units, which stay
+// stopped. It returns errNoProxies when neither proxy is there in the
 // end and nothing could be installed.
 func ensureProxies(install bool, log io.Writer) (binaries, error) {
 	b := lookProxies()
@@ -88,6 +96,20 @@ func ensureProxies(install bool, log io.Writer) (binaries, error) {
 		cmd.Env = append(os.Environ(), "DEBIAN_FRONTEND=noninteractive")
 		cmd.Stdout, cmd.Stderr = log, log
 		return cmd.Run()
+	}
+	// Debian's maintainer scripts start a package's service unless
+	// policy-rc.d says no (exit 101): say no while installing, unless the
+	// machine has its own policy already.
+	if _, err := os.Stat(policyRC); errors.Is(err, fs.ErrNotExist) {
+		if err := run("sh", "-c", "printf '#!/bin/sh\\nexit 101\\n' > "+policyRC+" && chmod 755 "+policyRC); err != nil {
+			fmt.Fprintf(log, "proxycheck: could not write %s (%v): the packages may start their services\n", policyRC, err)
+		} else {
+			defer func() {
+				if err := run("rm", "-f", policyRC); err != nil {
+					fmt.Fprintf(log, "proxycheck: could not remove %s: %v; remove it by hand\n", policyRC, err)
+				}
+			}()
+		}
 	}
 	if err := run("apt-get", "update"); err != nil {
 		fmt.Fprintf(log, "proxycheck: apt-get update failed: %v\n", err)

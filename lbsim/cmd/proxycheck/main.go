@@ -9,8 +9,10 @@
 //	go run ./lbsim/cmd/proxycheck -k 4,8 -loads 0.5,0.7,0.9 -n 5000
 //
 // It installs the packages haproxy and nginx when missing (apt-get update,
-// apt-get install -y, as root or through sudo -n), and never starts or
-// enables their system services.
+// apt-get install -y, as root or through sudo -n) without starting their
+// system services (a policy-rc.d denies it during the install; the packages
+// still enable their systemd units, which stay stopped), and runs the
+// binaries directly: haproxy -f CONF -db, nginx -p DIR -c CONF -g 'daemon off;'.
 //
 // # What is measured
 //
@@ -22,6 +24,13 @@
 // scheduled send time to the reply, minus the fixed overhead: the mean of
 // response minus size over the requests that found their backend idle
 // (proxy hops, loopback, send lag, wake-up lag), printed as "ovh".
+//
+// A second reading, "backend", takes each request's arrival at its backend
+// and its service end: the dispatching rule alone, without the client's and
+// the proxy's delays, which a busy machine makes large and bursty (the
+// client's reading then carries them, the backend's does not; -nice -10 as
+// root puts the check ahead of the machine's other work). Both readings
+// replay their own arrivals through lbsim.
 //
 // The choice statistics come from the backends' records: round robin's
 // largest deviation from n/K (exact when < 1), the share of requests sent to
