@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -95,11 +96,8 @@ func TestSmokeRoundRobin(t *testing.T) {
 	if missing(bins) != nil {
 		var err error
 		if bins, err = ensureProxies(true, &log); err != nil {
-			if require {
-				t.Fatalf("LBSIM_REQUIRE_PROXIES=1: %v (install the Debian packages %s)", err, strings.Join(debianPackages, " "))
-			}
-			t.Skipf("%v: install the Debian packages %s to run it (LBSIM_REQUIRE_PROXIES=1 makes this a failure)",
-				err, strings.Join(debianPackages, " "))
+			noProxies(t, err, require)
+			return
 		}
 	}
 	o := defaults()
@@ -130,4 +128,40 @@ func TestSmokeRoundRobin(t *testing.T) {
 	}
 	t.Logf("%s: backend ratio mean %.3f p99 %.3f; client ratio mean %.3f p99 %.3f, overhead %.3f ms, load average %s",
 		o.Only, r.Backend.RatioMean(), r.Backend.RatioP99(), r.Client.RatioMean(), r.Client.RatioP99(), r.Overhead, loadAvg())
+}
+
+// skipFataler is what noProxies needs of a test.
+type skipFataler interface {
+	Skipf(format string, args ...any)
+	Fatalf(format string, args ...any)
+}
+
+// noProxies skips the test, or fails it when required.
+func noProxies(t skipFataler, err error, require bool) {
+	if require {
+		t.Fatalf("LBSIM_REQUIRE_PROXIES=1: %v (install the Debian packages %s)", err, strings.Join(debianPackages, " "))
+		return
+	}
+	t.Skipf("%v: install the Debian packages %s to run it (LBSIM_REQUIRE_PROXIES=1 makes this a failure)",
+		err, strings.Join(debianPackages, " "))
+}
+
+type recordT struct{ skipped, failed string }
+
+func (r *recordT) Skipf(f string, a ...any)  { r.skipped = fmt.Sprintf(f, a...) }
+func (r *recordT) Fatalf(f string, a ...any) { r.failed = fmt.Sprintf(f, a...) }
+
+// Without proxies the smoke test skips, naming the packages; with
+// LBSIM_REQUIRE_PROXIES=1 it fails.
+func TestNoProxies(t *testing.T) {
+	var r recordT
+	noProxies(&r, errNoProxies, false)
+	if r.failed != "" || !strings.Contains(r.skipped, "haproxy nginx") || !strings.Contains(r.skipped, "LBSIM_REQUIRE_PROXIES=1") {
+		t.Errorf("not required: skipped %q, failed %q", r.skipped, r.failed)
+	}
+	r = recordT{}
+	noProxies(&r, errNoProxies, true)
+	if r.skipped != "" || !strings.Contains(r.failed, "neither haproxy nor nginx") {
+		t.Errorf("required: skipped %q, failed %q", r.skipped, r.failed)
+	}
 }
