@@ -211,6 +211,11 @@ type choices struct {
 	Oldest, Lowest, SWRR, Chance float64
 
 	Workers []int // requests per proxy worker (nginx's $pid), largest first
+	// SameWorker is the share of requests (after the first) that went
+	// through the same worker as the request scheduled just before them:
+	// 1/M for workers drawn independently in even shares, higher when the
+	// kernel hands a run of connections to the worker that is awake.
+	SameWorker float64
 }
 
 // choiceStats reconstructs each backend's count at every arrival.
@@ -312,5 +317,14 @@ func choiceStats(reqs []request, k int) choices {
 		c.Workers = append(c.Workers, x)
 	}
 	sort.Sort(sort.Reverse(sort.IntSlice(c.Workers)))
+	if len(c.Workers) > 0 && len(reqs) > 1 {
+		same := 0
+		for i := 1; i < len(reqs); i++ {
+			if reqs[i].Worker == reqs[i-1].Worker {
+				same++
+			}
+		}
+		c.SameWorker = float64(same) / float64(len(reqs)-1)
+	}
 	return c
 }

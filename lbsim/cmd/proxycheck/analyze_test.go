@@ -126,8 +126,13 @@ func TestWorkerSplit(t *testing.T) {
 	for i := range reqs {
 		reqs[i].Recv, reqs[i].End = float64(i), float64(i)+0.5
 	}
-	if got := joinInts(choiceStats(reqs, 2).Workers); got != "3,2,1" {
+	c := choiceStats(reqs, 2)
+	if got := joinInts(c.Workers); got != "3,2,1" {
 		t.Errorf("worker split %s, want 3,2,1", got)
+	}
+	// 7 9 7 7 9 3: one of five requests follows its worker
+	if c.SameWorker != 0.2 {
+		t.Errorf("same worker %v, want 0.2", c.SameWorker)
 	}
 }
 

@@ -330,21 +330,22 @@ func printTable(out io.Writer, rows []row) {
 	fmt.Fprintln(out, "\nchoices (all requests of each run): counts per backend; rr dev = max |count - n/K| (exact < 1);")
 	fmt.Fprintln(out, "least = share sent to a backend with the fewest requests then; among ties: oldest = to the tied")
 	fmt.Fprintln(out, "backend whose count changed longest ago (HAProxy's rule), lowest = to the lowest index, swrr = to the one nginx's")
-	fmt.Fprintln(out, "smooth weighted round robin among the tied picks, chance = a uniform pick's expectation; workers = requests per nginx worker")
+	fmt.Fprintln(out, "smooth weighted round robin among the tied picks, chance = a uniform pick's expectation; workers = requests per nginx worker,")
+	fmt.Fprintln(out, "same w = share of requests through the same worker as the request before them (1/M if drawn independently)")
 	tw = tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "setup\tK\tload\tcounts\trr dev\trr exact\tleast\tties\toldest\tlowest\tswrr\tchance\tworkers\t")
+	fmt.Fprintln(tw, "setup\tK\tload\tcounts\trr dev\trr exact\tleast\tties\toldest\tlowest\tswrr\tchance\tworkers\tsame w\t")
 	for _, r := range rows {
 		c := r.Choices
 		exact := "no"
 		if c.RRDev < 1 {
 			exact = "yes"
 		}
-		workers := "-"
+		workers, same := "-", "-"
 		if len(c.Workers) > 0 {
-			workers = joinInts(c.Workers)
+			workers, same = joinInts(c.Workers), fmt.Sprintf("%.3f", c.SameWorker)
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t\n", r.Setup.Name(), r.K, r.Load,
-			joinInts(c.Counts), c.RRDev, exact, c.Least, c.Ties, c.Oldest, c.Lowest, c.SWRR, c.Chance, workers)
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%.2f\t%s\t%.3f\t%d\t%.3f\t%.3f\t%.3f\t%.3f\t%s\t%s\t\n", r.Setup.Name(), r.K, r.Load,
+			joinInts(c.Counts), c.RRDev, exact, c.Least, c.Ties, c.Oldest, c.Lowest, c.SWRR, c.Chance, workers, same)
 	}
 	tw.Flush()
 }

@@ -30,6 +30,9 @@ import (
 //   - nginx with several workers and no zone: each worker counts only its own
 //     connections (and keeps its own round-robin state): lbsim
 //     -dispatchers M -view own, M and the shares being the workers seen.
+//     lbsim draws each request's dispatcher independently; the kernel hands
+//     runs of connections to the worker that is awake (the "same w" column),
+//     which lbsim does not model.
 type setup struct {
 	Proxy   string // "haproxy" or "nginx"
 	Algo    string // the proxy's own words for its balancing rule
