@@ -45,6 +45,19 @@ func waitQueued(t *testing.T, b *backend, n int) {
 // reply comes before its job's deadline. The records are exact: the
 // deadlines come from the sizes, not from the wake-ups.
 func TestBackendFCFSDeadlines(t *testing.T) {
+	// A machine that stalls the second send past the first job's 50 ms
+	// makes the two sequential: try again, a few times.
+	for try := 1; ; try++ {
+		if fcfsPair(t, try == 5) || t.Failed() {
+			return
+		}
+		t.Logf("try %d: the second request arrived after the first ended; again", try)
+	}
+}
+
+// fcfsPair runs the two jobs on a fresh backend; false when the second
+// arrived after the first had ended (unless last: then that is an error).
+func fcfsPair(t *testing.T, last bool) bool {
 	origin := time.Now()
 	b, err := startBackend(0, origin)
 	if err != nil {
@@ -70,7 +83,10 @@ func TestBackendFCFSDeadlines(t *testing.T) {
 		t.Errorf("job 0: end - start = %v, want its size 50ms", r0.End-r0.Start)
 	}
 	if r1.Recv >= r0.End {
-		t.Fatalf("job 1 arrived at %v, after job 0's end %v: the sends were not concurrent", r1.Recv, r0.End)
+		if last {
+			t.Errorf("job 1 arrived at %v, after job 0's end %v, in every try: the sends were never concurrent", r1.Recv, r0.End)
+		}
+		return false
 	}
 	if r1.Start != r0.End {
 		t.Errorf("job 1 started at %v, want job 0's end deadline %v", r1.Start, r0.End)
@@ -83,6 +99,7 @@ func TestBackendFCFSDeadlines(t *testing.T) {
 			t.Errorf("job %d replied %v before its deadline", i, end.Sub(done[i]))
 		}
 	}
+	return true
 }
 
 // Twenty jobs queued back to back: each starts at the previous one's end
