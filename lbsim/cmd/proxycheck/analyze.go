@@ -143,8 +143,10 @@ type replayed struct {
 }
 
 // replay runs the trace through lbsim with s's policy and view, its first
-// warm jobs a warm-up; workers are the nginx workers' request counts, the
-// dispatchers' shares under the own view.
+// warm jobs a warm-up. When s's workers keep separate state (nginx without a
+// zone), they are lbsim's dispatchers, in the shares of the requests each
+// handled (workers), each counting its own jobs (-view own) if the policy
+// reads counts at all (not rr: there each has its own rotation only).
 func replay(tr lbsim.Trace, k int, s setup, warm int, workers []int) (replayed, error) {
 	pol, err := lbsim.ParsePolicy(s.Policy)
 	if err != nil {
@@ -152,17 +154,19 @@ func replay(tr lbsim.Trace, k int, s setup, warm int, workers []int) (replayed, 
 	}
 	cfg := lbsim.Config{Servers: k, Trace: &tr, Policy: pol, Warmup: int64(warm), Reps: 1, Seed: 1, Workers: 1}
 	spec := fmt.Sprintf("-servers %d -policy %s -warmup %d", k, s.Policy, warm)
-	if s.OwnView() {
-		cfg.View = lbsim.OwnView
+	if s.Separate() && len(workers) > 0 {
 		cfg.Dispatchers = len(workers)
+		spec += fmt.Sprintf(" -dispatchers %d", len(workers))
 		if len(workers) > 1 {
 			cfg.DispatcherWeights = make([]float64, len(workers))
 			for i, c := range workers {
 				cfg.DispatcherWeights[i] = float64(c)
 			}
-			spec += fmt.Sprintf(" -dispatchers %d -view own -dispatcher-weights %s", len(workers), joinInts(workers))
-		} else {
-			spec += " -dispatchers 1 -view own"
+			spec += " -dispatcher-weights " + joinInts(workers)
+		}
+		if lbsim.Describe(pol, cfg).Reads&lbsim.Count != 0 {
+			cfg.View = lbsim.OwnView
+			spec += " -view own"
 		}
 	}
 	res, err := lbsim.Run(cfg)

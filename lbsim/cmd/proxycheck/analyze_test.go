@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/perfeval/lbsim/lbsim"
 )
 
 // fcfs builds the requests of a run whose backends are exact FCFS servers:
@@ -180,6 +182,35 @@ func TestSizeLaw(t *testing.T) {
 		scv := (s2/n - m*m) / (m * m)
 		if math.Abs(m/l.Mean-1) > 0.02 || math.Abs(scv/l.SCV-1) > 0.1 {
 			t.Errorf("%v: mean %v, scv %v", l, m, scv)
+		}
+	}
+}
+
+// nginx's workers without a zone replay as lbsim's dispatchers in the
+// workers' shares, counting their own jobs where the policy reads counts;
+// with a zone (or one worker) as one dispatcher on live counts.
+func TestReplaySeparateWorkers(t *testing.T) {
+	at, x := poissonMs(400, 4, 0.7, 10, 9)
+	tr := lbsim.Trace{Times: at, Sizes: x}
+	for _, c := range []struct {
+		s    setup
+		want string
+	}{
+		{setup{Proxy: "nginx", Algo: "least_conn", Workers: 4, Policy: "jsq"}, "-policy jsq -warmup 20 -dispatchers 3 -dispatcher-weights 5,3,2 -view own"},
+		{setup{Proxy: "nginx", Algo: "round_robin", Workers: 4, Policy: "rr"}, "-policy rr -warmup 20 -dispatchers 3 -dispatcher-weights 5,3,2"},
+		{setup{Proxy: "nginx", Algo: "least_conn", Workers: 4, Zone: true, Policy: "jsq"}, "-policy jsq -warmup 20"},
+		{setup{Proxy: "haproxy", Algo: "leastconn", Workers: 1, Policy: "jsq"}, "-policy jsq -warmup 20"},
+	} {
+		r, err := replay(tr, 4, c.s, 20, []int{5, 3, 2})
+		if err != nil {
+			t.Errorf("%s: %v", c.s.Name(), err)
+			continue
+		}
+		if want := "-servers 4 " + c.want; r.Spec != want {
+			t.Errorf("%s: lbsim %s, want %s", c.s.Name(), r.Spec, want)
+		}
+		if !(r.Mean > 0) {
+			t.Errorf("%s: mean %v", c.s.Name(), r.Mean)
 		}
 	}
 }

@@ -28,8 +28,9 @@ import (
 //     second draw equal to the first is drawn again, so two distinct
 //     servers: jsq:d=2.
 //   - nginx with several workers and no zone: each worker counts only its own
-//     connections (and keeps its own round-robin state): lbsim
-//     -dispatchers M -view own, M and the shares being the workers seen.
+//     connections and keeps its own round-robin state: lbsim -dispatchers M
+//     (-view own for the policies that read counts), M and the shares being
+//     the workers seen.
 //     lbsim draws each request's dispatcher independently; the kernel hands
 //     runs of connections to the worker that is awake (the "same w" column),
 //     which lbsim does not model.
@@ -41,9 +42,10 @@ type setup struct {
 	Policy  string // lbsim's -policy
 }
 
-// OwnView tells whether the workers count only their own connections:
-// nginx with several workers and no zone.
-func (s setup) OwnView() bool { return s.Proxy == "nginx" && s.Workers > 1 && !s.Zone }
+// Separate tells whether the workers keep separate state, each counting
+// only its own connections and keeping its own rotation: nginx with several
+// workers and no zone.
+func (s setup) Separate() bool { return s.Proxy == "nginx" && s.Workers > 1 && !s.Zone }
 
 // Name is the setup's label in the table: "nginx least_conn w4 zone".
 func (s setup) Name() string {
@@ -67,6 +69,8 @@ var setups = []setup{
 	{Proxy: "haproxy", Algo: "leastconn", Workers: 1, Policy: "jsq"},
 	{Proxy: "haproxy", Algo: "random(2)", Workers: 1, Policy: "jsq:d=2,replace=1"},
 	{Proxy: "nginx", Algo: "round_robin", Workers: 1, Policy: "rr"},
+	{Proxy: "nginx", Algo: "round_robin", Workers: 4, Zone: true, Policy: "rr"},
+	{Proxy: "nginx", Algo: "round_robin", Workers: 4, Policy: "rr"},
 	{Proxy: "nginx", Algo: "least_conn", Workers: 1, Policy: "jsq"},
 	{Proxy: "nginx", Algo: "least_conn", Workers: 4, Zone: true, Policy: "jsq"},
 	{Proxy: "nginx", Algo: "least_conn", Workers: 4, Policy: "jsq"},
