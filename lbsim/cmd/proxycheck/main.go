@@ -262,7 +262,17 @@ func orNone(path, version string) string {
 
 // runOne runs setup s in front of the backends under workload w.
 func runOne(ctx context.Context, bins binaries, s setup, bs []*backend, addrs []string, w workload, load, warmShare float64, dir string) (row, error) {
-	p, port, err := startProxy(ctx, bins, s, dir, addrs)
+	// The port was free when picked; should another process take it before
+	// the proxy binds it, the proxy exits at start: try another port.
+	var p *proc
+	var port int
+	var err error
+	for try := 1; ; try++ {
+		if p, port, err = startProxy(ctx, bins, s, dir, addrs); err == nil || try == 3 || ctx.Err() != nil {
+			break
+		}
+		fmt.Printf("%v; trying another port\n", err)
+	}
 	if err != nil {
 		return row{}, err
 	}
