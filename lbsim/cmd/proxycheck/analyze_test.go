@@ -214,3 +214,17 @@ func TestReplaySeparateWorkers(t *testing.T) {
 		}
 	}
 }
+
+// Every size is positive after rounding to the microsecond (lbsim refuses a
+// size 0), and the arrivals increase.
+func TestWorkloadPositive(t *testing.T) {
+	w := poissonWorkload(20000, 8, 0.9, sizeLaw{Mean: 0.001, SCV: 8}, 1)
+	for i := range w.Size {
+		if w.Size[i] < time.Microsecond {
+			t.Fatalf("size %d is %v", i, w.Size[i])
+		}
+		if i > 0 && w.At[i] < w.At[i-1] {
+			t.Fatalf("arrival %d at %v before %v", i, w.At[i], w.At[i-1])
+		}
+	}
+}

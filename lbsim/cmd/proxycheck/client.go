@@ -20,7 +20,7 @@ type workload struct {
 // poissonWorkload draws n requests with exponential gaps at rate lambda =
 // load K / mean (load = lambda E[X] / K) and sizes from law, rounded to the
 // microsecond (the unit the request carries, so the replay sees the sizes
-// the backends held).
+// the backends held), 1 us at least.
 func poissonWorkload(n, k int, load float64, law sizeLaw, seed uint64) workload {
 	rng := rand.New(rand.NewPCG(seed, 0x70726f7879))
 	rate := load * float64(k) / law.mean() // per second
@@ -29,7 +29,8 @@ func poissonWorkload(n, k int, load float64, law sizeLaw, seed uint64) workload 
 	for i := range n {
 		t += rng.ExpFloat64() / rate
 		w.At[i] = time.Duration(t*1e6) * time.Microsecond
-		w.Size[i] = time.Duration(law.draw(rng)*1e6) * time.Microsecond
+		// at least 1 us: lbsim takes sizes > 0 only
+		w.Size[i] = max(time.Duration(law.draw(rng)*1e6), 1) * time.Microsecond
 	}
 	return w
 }
