@@ -29,3 +29,9 @@ test:
 notebook:
 	$(SETUP)
 	/usr/bin/jupyter notebook --notebook-dir=notebooks --ip=$(NOTEBOOK_IP) --port=$(NOTEBOOK_PORT) --no-browser $(ALLOW_ROOT)
+
+## proxies: lbsim against real HAProxy and nginx on 127.0.0.1, at most 10 minutes, not part of test
+# (needs only Go, not .ci/setup.sh: the command installs the Debian packages haproxy and nginx if missing)
+.PHONY: proxies
+proxies:
+	$(GO) run ./lbsim/cmd/proxycheck
