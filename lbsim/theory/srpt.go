@@ -369,3 +369,29 @@ func (s *srpt) below(c float64) (v, bound float64) {
 	lo, hi := base+p.aLo+k*p.bLo, base+p.aHi+k*p.bHi
 	return (lo + hi) / 4, (hi-lo)/4 + s.roundError/2 + 4*0x1p-52*(math.Abs(base)+hi)
 }
+
+// AtomResponses are E[T | X = x] of an Atomic law at each of its atoms, in
+// order, by Solve's W(x) + R(x) as finite sums: rho(t) is constant between
+// atoms, rho(x-) is its value below x, and E[min(X,x)^2] = E[X^2; X <= x] +
+// x^2 (1 - F(x)). The mean slowdown of the queue is then sum_x P(X = x)
+// mu E[T | x] / x.
+func (q MG1SRPT) AtomResponses() ([]float64, error) {
+	a, ok := q.Size.(Atomic)
+	if !ok {
+		return nil, fmt.Errorf("theory: AtomResponses needs an Atomic size law")
+	}
+	if _, err := q.Solve(); err != nil {
+		return nil, err
+	}
+	var out []float64
+	var prev, r, rhoPrev float64 // the last atom, R there, rho up to it
+	for _, x := range a.Atoms() {
+		p, m1, m2 := q.Size.Below(x)
+		rho := q.Lambda * m1 / q.Mu
+		r += (x - prev) / (q.Mu * (1 - rhoPrev))
+		w := q.Lambda * (m2 + x*x*(1-p)) / (2 * q.Mu * q.Mu * (1 - rhoPrev) * (1 - rho))
+		out = append(out, w+r)
+		prev, rhoPrev = x, rho
+	}
+	return out, nil
+}
