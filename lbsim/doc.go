@@ -202,12 +202,6 @@
 //     α <= 3), FCFS: the wait has infinite variance, so the interval is too
 //     narrow and the mean converges slower than 1/sqrt(N). Fix: compare runs
 //     of 10x the length, or use PS or SRPT.
-//   - infinite-slowdown ([RuleInfiniteSlowdown]): E[1/X] = ∞ (exponential,
-//     H2 or Erlang k=1 sizes), FCFS: a tiny job that waits has a huge
-//     slowdown, so the mean slowdown is infinite and a simulated one only
-//     grows with the run (the other metrics are unaffected). Fix: read the
-//     other metrics, or use sizes bounded away from 0 (Erlang k >= 2, Pareto,
-//     two-point), or PS or SRPT.
 //   - tail-undersampled ([RuleTailUndersampled]): the sizes drawn have E[X²]
 //     below half or above twice the law's: the run has not seen the tail that
 //     sets the mean. Fix: run at least 10x more jobs and compare.

@@ -34,9 +34,6 @@ func diagnose(cfg *Config, reps []replication, r *Result) Warnings {
 	d.stability()
 	d.timeScales()
 	d.sizeMoments()
-	if inv, ok := lawInverse(cfg.sizes(), 0, math.Inf(1)); ok && math.IsInf(inv, 1) && cfg.Discipline == FCFS {
-		d.add(RuleInfiniteSlowdown, "sizes %s have E[1/X] = inf: under FCFS a job's wait does not shrink with its size, so the mean slowdown E[T/S] = 1 + E[W mu] E[1/X] is infinite and the simulated %.4g only grows with the run; the other metrics are unaffected", cfg.sizes(), r.Slowdown.Mean)
-	}
 	d.sizesDrawn()
 	d.runEnd()
 	d.stationarity(d.unstable == "" && d.runLength())

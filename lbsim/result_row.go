@@ -110,7 +110,7 @@ type Row struct {
 
 	ExactWait         float64  `json:"exact_wait"`          // the exact mean wait when theory knows it (see Exact), else NaN
 	ExactResponse     float64  `json:"exact_response"`      // the exact mean response, else NaN
-	ExactSlowdown     float64  `json:"exact_slowdown"`      // the exact mean slowdown (Reference.Slowdown), +Inf when infinite (JSON null; see the infinite-slowdown warning), else NaN
+	ExactSlowdown     float64  `json:"exact_slowdown"`      // the exact mean slowdown (Reference.Slowdown), +Inf when infinite (JSON null; the mean slowdown then has no interval), else NaN
 	ExactMethod       string   `json:"exact_method"`        // its formula, or "none: " and why a promised exact chain is out of reach
 	ExactP50Wait      float64  `json:"exact_p50_wait"`      // exact median wait when theory knows it, else NaN
 	ExactP90Wait      float64  `json:"exact_p90_wait"`      // exact 90th percentile of the wait when theory knows it, else NaN

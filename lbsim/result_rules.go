@@ -23,13 +23,6 @@ const (
 	// Ann. Oper. Res. 2002; PS: Zwart and Boxma 2000), so E[T^2] is finite
 	// when E[X^2] is.
 	RuleInfiniteThirdMoment = "infinite-third-moment"
-	// RuleInfiniteSlowdown: under FCFS a job's wait does not shrink with its
-	// size x, so its slowdown 1 + W mu/x has mean 1 + E[W mu] E[1/X] for a
-	// size-blind policy, infinite when E[1/X] is: a law with a positive
-	// density at 0 (exponential, H2, Erlang k=1). Not under PS (E[T/S] =
-	// 1/(1-rho)) or SRPT (T(x)/x stays bounded as x -> 0). Other metrics
-	// are unaffected, so a precision run does not act on it.
-	RuleInfiniteSlowdown = "infinite-slowdown"
 	// RuleTailUndersampled: the mean wait is proportional to E[X^2] (the
 	// Pareto trap); finite-moment laws drawn a few thousand times pass easily.
 	RuleTailUndersampled = "tail-undersampled"
@@ -102,7 +95,6 @@ var rules = [...]rule{
 	{RuleUnstable, cureNone, "the load, or a server's load as the configuration fixes it, reached 1 (allowed by `-overload`, a trace's own load, a ramp past the stability limit), or a server's measured utilisation reached 1 where the configuration does not fix the loads (a trace, a policy of your own, JIQ, JSQ, LL-d or LSQ on unequal speeds), or far above 1 beyond sampling error where it does: the queues grow, every mean depends on the run length", "lower the load or send that server less work; no warm-up helps"},
 	{RuleInfiniteSecondMoment, cureNone, "E[X²] = ∞ (Pareto α <= 2): under FCFS the mean wait is infinite and a simulated one only grows with the run; under PS and SRPT the mean response exists, but the response time has infinite variance, so its interval is not valid", "read the percentiles, or use PS or SRPT and compare runs of 10x the length"},
 	{RuleInfiniteThirdMoment, cureNone, "E[X³] = ∞ (Pareto α <= 3), FCFS: the wait has infinite variance, so the interval is too narrow and the mean converges slower than 1/sqrt(N)", "compare runs of 10x the length, or use PS or SRPT"},
-	{RuleInfiniteSlowdown, cureAside, "E[1/X] = ∞ (exponential, H2 or Erlang k=1 sizes), FCFS: a tiny job that waits has a huge slowdown, so the mean slowdown is infinite and a simulated one only grows with the run (the other metrics are unaffected)", "read the other metrics, or use sizes bounded away from 0 (Erlang k >= 2, Pareto, two-point), or PS or SRPT"},
 	{RuleTailUndersampled, cureLonger, "the sizes drawn have E[X²] below half or above twice the law's: the run has not seen the tail that sets the mean", "run at least 10x more jobs and compare"},
 	{RuleInitialTransient, cureLonger, "the run started empty and is biased low by more than a quarter of its interval's half-width", "use `-warmup auto` (`WarmupAuto: true`) or the jobs the message names"},
 	{RuleCutShort, cureLonger, "under PS or SRPT, measured jobs were still present after the run went on for four times as many unmeasured arrivals as it simulated: they were served with no further arrivals, so their responses are too short, by up to more than a quarter of the half-width of the mean", "run more jobs (the tail grows with the run), or lower the load"},

@@ -288,7 +288,7 @@
 //	precision_met  a precision target was reached (false without one)
 //	exact_wait  the exact mean wait when theory knows it (see Exact), else NaN
 //	exact_response  the exact mean response, else NaN
-//	exact_slowdown  the exact mean slowdown (Reference.Slowdown), +Inf when infinite (JSON null; see the infinite-slowdown warning), else NaN
+//	exact_slowdown  the exact mean slowdown (Reference.Slowdown), +Inf when infinite (JSON null; the mean slowdown then has no interval), else NaN
 //	exact_method  its formula, or "none: " and why a promised exact chain is out of reach
 //	exact_p50_wait  exact median wait when theory knows it, else NaN
 //	exact_p90_wait  exact 90th percentile of the wait when theory knows it, else NaN
