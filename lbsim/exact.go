@@ -40,7 +40,8 @@ type Reference struct {
 	// under FCFS (the wait does not depend on the size; infinite when E[1/X]
 	// is, as for exponential and H2 sizes), 1/(1-rho_k) under PS (E[T | x]
 	// = x/(mu_k (1-rho_k))), and E[T(X)/X] mu_k with Schrage and Miller's
-	// T(x) under SRPT (atomic laws only); the servers weighed by their
+	// T(x) under SRPT (a sum over an atomic law's atoms, else an integral
+	// within theory.SRPTTolerance); the servers weighed by their
 	// shares of the jobs. Theory sets NaN where a formula leaves it 0.
 	Slowdown float64
 	// Classes are the mean delays of the configuration's size classes
@@ -298,30 +299,17 @@ type srptServer struct {
 	law  serverSizes
 	sol  theory.SRPTMeans
 	ok   bool
-	resp []float64 // E[T | x] at each of law.atoms (nil: not atomic)
+	slow []float64 // E[mu T(X)/X; part] of each of law.parts (NaN: unknown)
 }
 
-// slowdown is E[T/S] of class i's jobs at q's servers, S = x/mu: the sum
-// over the class's atoms of P(x | class) mu E[T | x] / x (NaN for a law
-// that is not atomic).
+// slowdown is E[T/S] of class i's jobs at q's servers, S = x/mu: E[mu
+// T(X)/X] over the class's part of the server's law (srptSlowdowns).
 func (s *srptSplit) slowdown(i int, q serverLoad) float64 {
 	srv := s.solve(q)
-	if !srv.ok || srv.resp == nil {
-		return math.NaN()
-	}
-	for _, part := range srv.law.parts {
-		if part.class != i {
-			continue
+	for j, part := range srv.law.parts {
+		if part.class == i && srv.ok {
+			return srv.slow[j] / part.w
 		}
-		sum, prev := 0.0, 0.0
-		for j, x := range srv.law.atoms {
-			p, _, _ := srv.law.Below(x)
-			if x > part.lo && x <= part.hi {
-				sum += (p - prev) * q.speed * srv.resp[j] / x
-			}
-			prev = p
-		}
-		return sum / part.w
 	}
 	return math.NaN()
 }
@@ -341,6 +329,40 @@ func (s *srptSplit) delay(i int, q serverLoad) (wait, response float64, ok bool)
 		}
 	}
 	return 0, 0, false
+}
+
+// srptSlowdowns are E[mu T(X)/X; part] of each part of the queue's law: a
+// sum over an atomic law's atoms of P(x) mu T(x)/x (theory's
+// AtomResponses), else theory's integral (MG1SRPT.Slowdown), NaN where
+// it fails.
+func srptSlowdowns(queue theory.MG1SRPT, law serverSizes, cuts []float64) []float64 {
+	out := make([]float64, len(law.parts))
+	var resp []float64
+	if law.atoms != nil {
+		resp, _ = queue.AtomResponses()
+	}
+	for j, part := range law.parts {
+		out[j] = math.NaN()
+		if law.atoms == nil {
+			if v, _, err := queue.Slowdown(part.lo, part.hi, cuts...); err == nil {
+				out[j] = v
+			}
+			continue
+		}
+		if resp == nil {
+			continue
+		}
+		sum, prev := 0.0, 0.0
+		for k, x := range law.atoms {
+			p, _, _ := law.Below(x)
+			if x > part.lo && x <= part.hi {
+				sum += (p - prev) * queue.Mu * resp[k] / x
+			}
+			prev = p
+		}
+		out[j] = sum
+	}
+	return out
 }
 
 // solve is the M/G/1-SRPT queue of the servers of q (none when the law
@@ -390,8 +412,8 @@ func (s *srptSplit) solve(q serverLoad) srptServer {
 	}
 	sol, err := queue.Solve(cuts...)
 	srv = srptServer{law: law, sol: sol, ok: err == nil}
-	if law.atoms != nil && srv.ok {
-		srv.resp, _ = queue.AtomResponses()
+	if srv.ok {
+		srv.slow = srptSlowdowns(queue, law, cuts)
 	}
 	srptSolved.put(key, srv)
 	return srv

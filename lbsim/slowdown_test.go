@@ -166,10 +166,40 @@ func TestExactSlowdownContinuous(t *testing.T) {
 	if ref := exactSlowdown(t, jsq); !math.IsNaN(ref.Slowdown) {
 		t.Errorf("jsq K=2 chain: exact slowdown %v, want NaN", ref.Slowdown)
 	}
-	pcfg := Config{Servers: 2, Load: 0.5, Sizes: pareto, Policy: Random{}, Discipline: SRPT}
-	if ref := exactSlowdown(t, pcfg); !math.IsNaN(ref.Slowdown) {
-		t.Errorf("srpt pareto: exact slowdown %v, want NaN (not atomic)", ref.Slowdown)
+}
+
+// SRPT on bounded Pareto sizes: Schrage and Miller's T(x) = W(x) + R(x)
+// with rho(t) and E[min(X,x)^2] in closed form written here, R(x) = L +
+// int_L^x dt/(1-rho(t)) and E[T(X)/X] both by Simpson's rule in ln x.
+func TestExactSlowdownSRPTContinuous(t *testing.T) {
+	const alpha, lo, hi, rho = 2.5, 1.0, 100.0, 0.7
+	c := alpha * math.Pow(lo, alpha) / (1 - math.Pow(lo/hi, alpha))
+	f := func(x float64) float64 { return c * math.Pow(x, -alpha-1) }
+	m1 := func(x float64) float64 { return c * (math.Pow(lo, 1-alpha) - math.Pow(x, 1-alpha)) / (alpha - 1) }
+	m2 := func(x float64) float64 { return c * (math.Pow(x, 2-alpha) - math.Pow(lo, 2-alpha)) / (2 - alpha) }
+	tail := func(x float64) float64 { return c * (math.Pow(x, -alpha) - math.Pow(hi, -alpha)) / alpha }
+	lam := rho / m1(hi) // per server, speed 1
+	g := func(x float64) float64 { return 1 / (1 - lam*m1(x)) }
+	const n = 40000 // steps in u = ln x
+	h := math.Log(hi/lo) / n
+	x := func(i int) float64 { return lo * math.Exp(float64(i)*h) }
+	gx := func(i int) float64 { return g(x(i)) * x(i) } // dt = x du
+	r, sum := lo, 0.0                                   // R(L) = L: nothing is shorter
+	integrand := func(i int, r float64) float64 {
+		xi := x(i)
+		w := lam * (m2(xi) + xi*xi*tail(xi)) / 2 * g(xi) * g(xi)
+		return (w + r) / xi * f(xi) * xi
 	}
+	prev := integrand(0, r)
+	for i := 0; i < n; i += 2 {
+		r += h / 3 * (gx(i) + 4*gx(i+1) + gx(i+2)) // R at i+2; at i+1 by the trapezoid's
+		mid := integrand(i+1, r-h/3*(gx(i)+4*gx(i+1)+gx(i+2))+h*(gx(i)+gx(i+1))/2)
+		next := integrand(i+2, r)
+		sum += 2 * h / 6 * (prev + 4*mid + next)
+		prev = next
+	}
+	cfg := Config{Servers: 2, Load: rho, Sizes: Pareto{Alpha: alpha, L: lo, H: hi}, Policy: Random{}, Discipline: SRPT}
+	nearSlowdown(t, "srpt pareto", exactSlowdown(t, cfg).Slowdown, sum, 1e-9)
 }
 
 // Simulated mean slowdowns hold the exact value in their 95% intervals
@@ -187,6 +217,7 @@ func TestSimulatedSlowdownWithinCI(t *testing.T) {
 		{Servers: 4, Load: 0.7, Sizes: law, Policy: Random{}, Discipline: SRPT},
 		{Servers: 4, Load: 0.6, Sizes: law, Policy: sita},
 		{Servers: 2, Load: 0.6, Sizes: pareto, Policy: Random{}, Speeds: []float64{2, 2}},
+		{Servers: 2, Load: 0.7, Sizes: pareto, Policy: Random{}, Discipline: SRPT},
 	} {
 		cfg.Jobs, cfg.Reps, cfg.Seed = 400_000, 6, 11
 		r := run(t, cfg)
