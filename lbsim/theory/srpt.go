@@ -400,13 +400,13 @@ func (q MG1SRPT) AtomResponses() ([]float64, error) {
 // E[T/S] (S = X/mu) that sizes in (lo, hi] bring, for a law that is not
 // Atomic (AtomResponses sums those), with T(x) = W(x) + R(x) as in Solve:
 // mu R(x) = int_0^x dt/(1 - rho(t)) and mu W(x) = lambda E[min(X,x)^2] /
-// (2 mu (1 - rho(x))^2). Integrated on geometric grids of n cells an
-// e-fold between the sizes of probability 1e-15 from either end (lo, hi
+// (2 mu (1 - rho(x))^2). Integrated on nested geometric grids (about n
+// cells an e-fold, and 16n a unit of probability) between the sizes of probability 1e-15 from either end (lo, hi
 // and breaks among the grid points): each cell contributes P(cell) times
 // the integrand at its mean size, R by the trapezoid rule, both errors of
 // second order in the cell's width, so Richardson's extrapolation over n
-// and 2n gives the value; bound is the two grids' difference, n doubles
-// until it is below SRPTTolerance times the value.
+// and 2n gives the value; n doubles until two extrapolations are within
+// SRPTTolerance of each other (bound: their difference).
 func (q MG1SRPT) Slowdown(lo, hi float64, breaks ...float64) (s, bound float64, err error) {
 	if _, err := q.Solve(); err != nil {
 		return 0, 0, err
@@ -437,7 +437,9 @@ func (q MG1SRPT) Slowdown(lo, hi float64, breaks ...float64) (s, bound float64, 
 		}
 		for j := 1; j < len(pts); j++ {
 			x0, x1 := pts[j-1], pts[j]
-			cells := int(math.Ceil(math.Log(x1/x0) * float64(n)))
+			f0, _, _ := q.Size.Below(x0)
+			f1, _, _ := q.Size.Below(x1)                                     // a share of the mass, of the load
+			cells := int(math.Ceil(16*math.Log(x1/x0)+256*(f1-f0))) * n / 16 // nested grids
 			in := x0 >= lo && x1 <= hi
 			for c := 1; c <= cells; c++ {
 				y1 := x0 * math.Pow(x1/x0, float64(c)/float64(cells))
@@ -451,7 +453,7 @@ func (q MG1SRPT) Slowdown(lo, hi float64, breaks ...float64) (s, bound float64, 
 				p1, m11, _ := q.Size.Below(y1)
 				g0, g1 := 1/(1-lam*m10), 1/(1-lam*m11)
 				if in && p1 > p0 {
-					xm := (m11 - m10) / (p1 - p0)
+					xm := min(max((m11-m10)/(p1-p0), y0), y1) // within the cell despite rounding
 					pm, mm1, mm2 := q.Size.Below(xm)
 					gm := 1 / (1 - lam*mm1)
 					w := lam * (mm2 + xm*xm*(1-pm)) / 2 * gm * gm
@@ -463,12 +465,14 @@ func (q MG1SRPT) Slowdown(lo, hi float64, breaks ...float64) (s, bound float64, 
 		}
 		return sum
 	}
-	for n := 16; n <= 4096; n *= 2 {
-		s1, s2 := at(n), at(2*n)
-		s, bound = (4*s2-s1)/3, math.Abs(s2-s1)/3
-		if bound <= SRPTTolerance*s {
+	s1, prev := at(16), math.NaN()
+	for n := 32; n <= 8192; n *= 2 {
+		s2 := at(n)
+		s, s1 = (4*s2-s1)/3, s2
+		if bound = math.Abs(s - prev); bound <= SRPTTolerance*s {
 			return s, bound, nil
 		}
+		prev = s
 	}
 	return s, bound, fmt.Errorf("theory: SRPT slowdown: the grids disagree by %g of %g", bound, s)
 }
