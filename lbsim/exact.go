@@ -219,7 +219,7 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	case SRPT:
 		srpt = &srptSplit{sizes: c.sizes(), split: split, lambda: lambda}
 		delay = srpt.delay
-		slowdown = func(i int, q serverLoad, _ float64) float64 { return srpt.slowdown(i, q) }
+		slowdown = func(int, serverLoad, float64) float64 { return srpt.slow } // found by delay
 	default:
 		return Reference{}, false
 	}
@@ -291,6 +291,7 @@ type srptSplit struct {
 	lambda  float64
 	bound   float64 // the largest relative error bound
 	inexact bool    // a server's law is not atomic: integrated
+	slow    float64 // E[T/S] of the class at the servers delay last found (NaN: unknown)
 }
 
 // srptServer is the queue of a run of alike servers: its law, its solution
@@ -302,18 +303,6 @@ type srptServer struct {
 	slow []float64 // E[mu T(X)/X; part] of each of law.parts (NaN: unknown)
 }
 
-// slowdown is E[T/S] of class i's jobs at q's servers, S = x/mu: E[mu
-// T(X)/X] over the class's part of the server's law (srptSlowdowns).
-func (s *srptSplit) slowdown(i int, q serverLoad) float64 {
-	srv := s.solve(q)
-	for j, part := range srv.law.parts {
-		if part.class == i && srv.ok {
-			return srv.slow[j] / part.w
-		}
-	}
-	return math.NaN()
-}
-
 func (s *srptSplit) delay(i int, q serverLoad) (wait, response float64, ok bool) {
 	srv := s.solve(q)
 	if !srv.ok {
@@ -321,6 +310,7 @@ func (s *srptSplit) delay(i int, q serverLoad) (wait, response float64, ok bool)
 	}
 	for j, part := range srv.law.parts {
 		if part.class == i {
+			s.slow = srv.slow[j] / part.w
 			lo, hi := srv.sol.Below[2*j], srv.sol.Below[2*j+1]
 			bound := srv.sol.BelowBound[2*j] + srv.sol.BelowBound[2*j+1]
 			response = (hi - lo) / part.w

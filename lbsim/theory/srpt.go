@@ -380,7 +380,7 @@ func (q MG1SRPT) AtomResponses() ([]float64, error) {
 	if !ok {
 		return nil, fmt.Errorf("theory: AtomResponses needs an Atomic size law")
 	}
-	if _, err := q.Solve(); err != nil {
+	if err := q.check(); err != nil {
 		return nil, err
 	}
 	var out []float64
@@ -408,7 +408,7 @@ func (q MG1SRPT) AtomResponses() ([]float64, error) {
 // and 2n gives the value; n doubles until two extrapolations are within
 // SRPTTolerance of each other (bound: their difference).
 func (q MG1SRPT) Slowdown(lo, hi float64, breaks ...float64) (s, bound float64, err error) {
-	if _, err := q.Solve(); err != nil {
+	if err := q.check(); err != nil {
 		return 0, 0, err
 	}
 	const tail = 1e-15
@@ -441,14 +441,11 @@ func (q MG1SRPT) Slowdown(lo, hi float64, breaks ...float64) (s, bound float64, 
 			f1, _, _ := q.Size.Below(x1)                                     // a share of the mass, of the load
 			cells := int(math.Ceil(16*math.Log(x1/x0)+256*(f1-f0))) * n / 16 // nested grids
 			in := x0 >= lo && x1 <= hi
+			step, y1 := math.Pow(x1/x0, 1/float64(cells)), x0
 			for c := 1; c <= cells; c++ {
-				y1 := x0 * math.Pow(x1/x0, float64(c)/float64(cells))
-				if c == cells {
+				y0 := y1
+				if y1 *= step; c == cells {
 					y1 = x1
-				}
-				y0 := x0 * math.Pow(x1/x0, float64(c-1)/float64(cells))
-				if c == 1 {
-					y0 = x0
 				}
 				p1, m11, _ := q.Size.Below(y1)
 				g0, g1 := 1/(1-lam*m10), 1/(1-lam*m11)
@@ -475,4 +472,16 @@ func (q MG1SRPT) Slowdown(lo, hi float64, breaks ...float64) (s, bound float64, 
 		prev = s
 	}
 	return s, bound, fmt.Errorf("theory: SRPT slowdown: the grids disagree by %g of %g", bound, s)
+}
+
+// check is what Solve requires of the queue, without solving it: a law of
+// finite positive mean at a load below 1, a positive speed.
+func (q MG1SRPT) check() error {
+	if q.Size == nil || !(q.Mu > 0) || !(q.Lambda >= 0) {
+		return fmt.Errorf("theory: M/G/1-SRPT needs a size law, a speed > 0 and a rate >= 0 (got mu=%g, lambda=%g)", q.Mu, q.Lambda)
+	}
+	if _, m, _ := q.Size.Below(math.Inf(1)); !(m > 0) || !(q.Lambda*m/q.Mu < 1) {
+		return fmt.Errorf("theory: M/G/1-SRPT with E[X]=%g at load %g: need 0 < E[X] < inf and a load below 1", m, q.Lambda*m/q.Mu)
+	}
+	return nil
 }
