@@ -165,6 +165,14 @@
 // so students can check their numbers (handout_test.go reproduces the
 // handout's printed table with it).
 //
+// The slowdown of a job is its response time over its own service time
+// x/mu on the server it went to, the measure of size-based dispatching
+// (SITA-E, SRPT): [Result].Slowdown, column mean_slowdown, the metric
+// mean_slowdown, with its exact value where theory knows it
+// ([Reference].Slowdown). Under FCFS sizes with E[1/X] = inf (exponential,
+// H2) make the mean slowdown infinite: it is then reported without an
+// interval.
+//
 // # Can I trust this number?
 //
 // A heavy-tailed or heavily loaded simulation can be confidently wrong: a

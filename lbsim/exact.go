@@ -33,6 +33,17 @@ type Reference struct {
 	Wait, Response float64
 	Method         string
 	Kind           RefKind
+	// Slowdown is the mean slowdown E[T/S] (S = x/mu, Result.Slowdown)
+	// when theory knows it, +Inf when it is infinite, else NaN: under a
+	// random split (RND, its weights, SITA's groups, one server) server k
+	// is an M/G/1 queue, whose E[T/S | k] is 1 + E[W_k] mu_k E[1/X | k]
+	// under FCFS (the wait does not depend on the size; infinite when E[1/X]
+	// is, as for exponential and H2 sizes), 1/(1-rho_k) under PS (E[T | x]
+	// = x/(mu_k (1-rho_k))), and E[T(X)/X] mu_k with Schrage and Miller's
+	// T(x) under SRPT (a sum over an atomic law's atoms, else an integral
+	// within theory.SRPTTolerance); the servers weighed by their
+	// shares of the jobs. Theory sets NaN where a formula leaves it 0.
+	Slowdown float64
 	// Classes are the mean delays of the configuration's size classes
 	// (short and long jobs, see Result.Classes), when theory knows them.
 	Classes []ClassReference
@@ -71,7 +82,16 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 // policy's Theory method (for one server, RND's M/G/1 queue whatever the
 // policy), under Poisson arrivals (and deterministic ones for RND and RR).
 // A formula that does not cover the configured discipline gives no value.
+// Reference.Slowdown is NaN where theory does not know it.
 func Theory(cfg Config) (Reference, bool) {
+	ref, ok := theoryOf(cfg)
+	if ref.Slowdown == 0 { // not known: a slowdown is at least 1
+		ref.Slowdown = math.NaN()
+	}
+	return ref, ok
+}
+
+func theoryOf(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
 		return Reference{}, false
 	}
@@ -178,6 +198,19 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 		}
 		return wait, wait + service, true
 	}
+	// slowdown is E[T/S] of class i's jobs at q's servers (Reference.Slowdown).
+	slowdown := func(i int, q serverLoad, wait float64) float64 {
+		inv, ok := lawInverse(c.sizes(), split[i].lo, split[i].hi)
+		switch {
+		case c.Discipline == PS:
+			return 1 / (1 - q.rho)
+		case !ok:
+			return math.NaN()
+		case wait == 0 || inv == 0:
+			return 1
+		}
+		return 1 + wait*q.speed*inv/split[i].Prob
+	}
 	var srpt *srptSplit
 	switch c.Discipline {
 	case FCFS:
@@ -186,9 +219,11 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	case SRPT:
 		srpt = &srptSplit{sizes: c.sizes(), split: split, lambda: lambda}
 		delay = srpt.delay
+		slowdown = func(int, serverLoad, float64) float64 { return srpt.slow } // found by delay
 	default:
 		return Reference{}, false
 	}
+	infinite := false // a class's slowdown at a server is: so is the mean
 	for i, cl := range split {
 		if cl.Prob == 0 {
 			continue // no job of this class: its servers stay idle
@@ -218,6 +253,11 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 				return Reference{}, false
 			}
 			out.Wait, out.Response = out.Wait+s*wait, out.Response+s*response
+			if sd := slowdown(i, q, wait); math.IsInf(sd, 1) {
+				infinite = true
+			} else {
+				ref.Slowdown += s * sd
+			}
 		}
 		ref.Wait, ref.Response = ref.Wait+out.Wait, ref.Response+out.Response
 		out.Wait, out.Response = out.Wait/cl.Prob, out.Response/cl.Prob
@@ -227,6 +267,9 @@ func splitTheory(c Config, fcfs, ps string) (Reference, bool) {
 	}
 	if srpt != nil {
 		ref.Method = srpt.method()
+	}
+	if infinite {
+		ref.Slowdown = math.Inf(1)
 	}
 	if len(split) == 1 && math.IsInf(ref.Wait, 1) && c.Discipline == FCFS {
 		ref.Method = "M/G/1 with E[X^2] = inf: no finite mean wait"
@@ -248,14 +291,16 @@ type srptSplit struct {
 	lambda  float64
 	bound   float64 // the largest relative error bound
 	inexact bool    // a server's law is not atomic: integrated
+	slow    float64 // E[T/S] of the class at the servers delay last found (NaN: unknown)
 }
 
 // srptServer is the queue of a run of alike servers: its law, its solution
 // (Below at each part's lo and hi, in turn) and whether it exists.
 type srptServer struct {
-	law serverSizes
-	sol theory.SRPTMeans
-	ok  bool
+	law  serverSizes
+	sol  theory.SRPTMeans
+	ok   bool
+	slow []float64 // E[mu T(X)/X; part] of each of law.parts (NaN: unknown)
 }
 
 func (s *srptSplit) delay(i int, q serverLoad) (wait, response float64, ok bool) {
@@ -265,6 +310,7 @@ func (s *srptSplit) delay(i int, q serverLoad) (wait, response float64, ok bool)
 	}
 	for j, part := range srv.law.parts {
 		if part.class == i {
+			s.slow = srv.slow[j] / part.w
 			lo, hi := srv.sol.Below[2*j], srv.sol.Below[2*j+1]
 			bound := srv.sol.BelowBound[2*j] + srv.sol.BelowBound[2*j+1]
 			response = (hi - lo) / part.w
@@ -273,6 +319,40 @@ func (s *srptSplit) delay(i int, q serverLoad) (wait, response float64, ok bool)
 		}
 	}
 	return 0, 0, false
+}
+
+// srptSlowdowns are E[mu T(X)/X; part] of each part of the queue's law: a
+// sum over an atomic law's atoms of P(x) mu T(x)/x (theory's
+// AtomResponses), else theory's integral (MG1SRPT.Slowdown), NaN where
+// it fails.
+func srptSlowdowns(queue theory.MG1SRPT, law serverSizes, cuts []float64) []float64 {
+	out := make([]float64, len(law.parts))
+	var resp []float64
+	if law.atoms != nil {
+		resp, _ = queue.AtomResponses()
+	}
+	for j, part := range law.parts {
+		out[j] = math.NaN()
+		if law.atoms == nil {
+			if v, _, err := queue.Slowdown(part.lo, part.hi, cuts...); err == nil {
+				out[j] = v
+			}
+			continue
+		}
+		if resp == nil {
+			continue
+		}
+		sum, prev := 0.0, 0.0
+		for k, x := range law.atoms {
+			p, _, _ := law.Below(x)
+			if x > part.lo && x <= part.hi {
+				sum += (p - prev) * queue.Mu * resp[k] / x
+			}
+			prev = p
+		}
+		out[j] = sum
+	}
+	return out
 }
 
 // solve is the M/G/1-SRPT queue of the servers of q (none when the law
@@ -322,6 +402,9 @@ func (s *srptSplit) solve(q serverLoad) srptServer {
 	}
 	sol, err := queue.Solve(cuts...)
 	srv = srptServer{law: law, sol: sol, ok: err == nil}
+	if srv.ok {
+		srv.slow = srptSlowdowns(queue, law, cuts)
+	}
 	srptSolved.put(key, srv)
 	return srv
 }

@@ -40,6 +40,13 @@ type Result struct {
 	// SRPT the response time minus the job's own service time x/mu).
 	Wait     Estimate
 	Response Estimate
+	// Slowdown is the mean slowdown E[T/S]: a job's response time over its
+	// service time S = x/mu on the server it was sent to (the time it would
+	// take alone there), the measure of size-based dispatching (SITA-E,
+	// SRPT). Its interval is made as the mean response's, from the same
+	// units, with the same control variates; none (CI95 NaN) where the mean
+	// is infinite (FCFS and sizes with E[1/X] = inf: exponential, H2).
+	Slowdown Estimate
 	// WaitQuantiles and ResponseQuantiles are the waiting and the response
 	// time at Percentiles with their intervals (see Quantiles).
 	WaitQuantiles, ResponseQuantiles Quantiles
@@ -122,6 +129,11 @@ func (r Result) String() string {
 	fmt.Fprintf(&b, "\n%d jobs x %s, seed %d, %s\n", r.Config.jobs(), number.Count(r.Config.reps(), "replication"), r.Config.Seed, ci)
 	fmt.Fprintf(&b, "  mean waiting time   %s\n", r.Wait)
 	fmt.Fprintf(&b, "  mean response time  %s\n", r.Response)
+	if infiniteSlowdown(&r.Config) {
+		fmt.Fprintf(&b, "  mean slowdown       %.6g (no CI: sizes with E[1/X] = inf under FCFS, so the mean slowdown is infinite and the run's value only grows with it)\n", r.Slowdown.Mean)
+	} else {
+		fmt.Fprintf(&b, "  mean slowdown       %s\n", r.Slowdown)
+	}
 	b.WriteString(quantilesText(r))
 	for i, c := range r.Classes {
 		if i == maxClassLines && len(r.Classes) > maxClassLines+1 {
@@ -143,7 +155,11 @@ func (r Result) String() string {
 		fmt.Fprintf(&b, "  handout's quantity  %s  (not the waiting time; see \"What is measured\" in go doc ./lbsim)\n", r.Handout)
 	}
 	if r.HasExact {
-		fmt.Fprintf(&b, "  exact (%s): mean wait %.6g, mean response %.6g\n", r.Exact.Method, r.Exact.Wait, r.Exact.Response)
+		fmt.Fprintf(&b, "  exact (%s): mean wait %.6g, mean response %.6g", r.Exact.Method, r.Exact.Wait, r.Exact.Response)
+		if !math.IsNaN(r.Exact.Slowdown) {
+			fmt.Fprintf(&b, ", mean slowdown %.6g", r.Exact.Slowdown)
+		}
+		b.WriteString("\n")
 	} else if r.Exact.Method != "" {
 		fmt.Fprintf(&b, "  exact: %s\n", r.Exact.Method)
 	}
@@ -158,6 +174,18 @@ func (r Result) String() string {
 	}
 	fmt.Fprintf(&b, "  %.3g s", r.Seconds)
 	return b.String()
+}
+
+// infiniteSlowdown reports whether the mean slowdown is infinite whatever
+// the policy: under FCFS a job's wait does not shrink with its size x, so
+// its slowdown 1 + W mu/x has an infinite mean when E[1/X] is (a law with a
+// positive density at 0: exponential, H2, Erlang k=1) and small jobs wait.
+// Not under PS (1/(1-rho)) nor SRPT (T(x)/x stays bounded as x -> 0). The
+// mean slowdown then has no interval (Result.Slowdown), and the summary
+// says why: not a warning of the run, whose other metrics are sound.
+func infiniteSlowdown(c *Config) bool {
+	inv, ok := lawInverse(c.sizes(), 0, math.Inf(1))
+	return c.Discipline == FCFS && ok && math.IsInf(inv, 1)
 }
 
 // tQuantile is the p quantile of Student's t with n-1 degrees of freedom.
@@ -263,9 +291,12 @@ func aggregate(cfg *Config, reps []replication) Result {
 	if cv != nil {
 		r.CIMethod += ", " + cv.method(counts)
 	}
-	w, resp := unit(all, waitIn), unit(all, respIn)
-	r.Wait, r.Response = cv.estimate(w, counts), cv.estimate(resp, counts)
-	r.Units = map[string][]float64{"mean_wait": unitMeans(w, counts), "mean_response": unitMeans(resp, counts)}
+	w, resp, slow := unit(all, waitIn), unit(all, respIn), unit(all, slowIn)
+	r.Wait, r.Response, r.Slowdown = cv.estimate(w, counts), cv.estimate(resp, counts), cv.estimate(slow, counts)
+	r.Units = map[string][]float64{"mean_wait": unitMeans(w, counts), "mean_response": unitMeans(resp, counts), "mean_slowdown": unitMeans(slow, counts)}
+	if infiniteSlowdown(cfg) {
+		r.Slowdown.CI95 = math.NaN() // no interval holds an infinite mean
+	}
 	if r.HasHandout {
 		var hand []float64
 		for _, rep := range units {

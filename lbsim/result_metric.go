@@ -11,7 +11,7 @@ import (
 // metricNames is the one table of Metrics, what compare pairs and figures
 // plot by name: each a column of Row with its _ci95 beside it.
 var metricNames = func() []string {
-	out := []string{"mean_wait", "mean_response"}
+	out := []string{"mean_wait", "mean_response", "mean_slowdown"}
 	for _, p := range percentiles {
 		out = append(out, p.Name+"_wait", p.Name+"_response")
 	}
@@ -19,8 +19,9 @@ var metricNames = func() []string {
 }()
 
 // Metrics are the names of the metrics a Row measures with an interval and
-// per-unit values: mean_wait, mean_response, p50_wait, p50_response, ...,
-// p999_response.
+// per-unit values: mean_wait, mean_response, mean_slowdown (response over
+// the job's own service time x/mu, Result.Slowdown), p50_wait,
+// p50_response, ..., p999_response.
 func Metrics() []string { return slices.Clone(metricNames) }
 
 // CheckMetric says why name is not a metric (Metrics), naming the allowed.
@@ -50,6 +51,8 @@ func (r Row) MetricExact(name string) float64 {
 		return r.ExactWait
 	case "mean_response":
 		return r.ExactResponse
+	case "mean_slowdown":
+		return r.ExactSlowdown
 	}
 	if sf, ok := columnField()["exact_"+name]; ok && CheckMetric(name) == nil {
 		return reflect.ValueOf(r).FieldByIndex(sf.Index).Float()

@@ -70,6 +70,8 @@ type Row struct {
 	MeanWaitCI95     float64 `json:"mean_wait_ci95"`     // half-width of its 95% interval (so every _ci95)
 	MeanResponse     float64 `json:"mean_response"`      // mean response time, wait and service
 	MeanResponseCI95 float64 `json:"mean_response_ci95"` // its half-width
+	MeanSlowdown     float64 `json:"mean_slowdown"`      // mean slowdown: response over the job's own service time x/mu (Result.Slowdown)
+	MeanSlowdownCI95 float64 `json:"mean_slowdown_ci95"` // its half-width
 	// The quantiles at Percentiles with their half-widths (see Quantiles).
 	P50Wait              float64 `json:"p50_wait"`               // median wait
 	P50WaitCI95          float64 `json:"p50_wait_ci95"`          // its half-width
@@ -108,6 +110,7 @@ type Row struct {
 
 	ExactWait         float64  `json:"exact_wait"`          // the exact mean wait when theory knows it (see Exact), else NaN
 	ExactResponse     float64  `json:"exact_response"`      // the exact mean response, else NaN
+	ExactSlowdown     float64  `json:"exact_slowdown"`      // the exact mean slowdown (Reference.Slowdown), +Inf when infinite (JSON null; the mean slowdown then has no interval), else NaN
 	ExactMethod       string   `json:"exact_method"`        // its formula, or "none: " and why a promised exact chain is out of reach
 	ExactP50Wait      float64  `json:"exact_p50_wait"`      // exact median wait when theory knows it, else NaN
 	ExactP90Wait      float64  `json:"exact_p90_wait"`      // exact 90th percentile of the wait when theory knows it, else NaN
@@ -144,6 +147,7 @@ func NewRow(r Result) Row {
 		Label: r.Label, MessagesPerJob: r.MessagesPerJob,
 		MeanWait: r.Wait.Mean, MeanWaitCI95: r.Wait.CI95,
 		MeanResponse: r.Response.Mean, MeanResponseCI95: r.Response.CI95,
+		MeanSlowdown: r.Slowdown.Mean, MeanSlowdownCI95: r.Slowdown.CI95, ExactSlowdown: math.NaN(),
 		HandoutWait: math.NaN(), HandoutWaitCI95: math.NaN(),
 		MeanWaitShort: math.NaN(), MeanWaitShortCI95: math.NaN(),
 		MeanWaitLong: math.NaN(), MeanWaitLongCI95: math.NaN(),
@@ -171,7 +175,7 @@ func NewRow(r Result) Row {
 		row.SizeMean, row.SCV = sizes.Mean(), SCV(sizes)
 	}
 	if r.HasExact {
-		row.ExactWait, row.ExactResponse = r.Exact.Wait, r.Exact.Response
+		row.ExactWait, row.ExactResponse, row.ExactSlowdown = r.Exact.Wait, r.Exact.Response, r.Exact.Slowdown
 	}
 	row.ExactMethod = r.Exact.Method // without HasExact, why there is none
 	if q := r.Exact.Quantiles; r.HasExact && q != nil && q.Method != "" {

@@ -216,7 +216,7 @@ func (s *sim) run() replication {
 					if m.left == 0 { // recordNext, inlined
 						m.enterNext()
 					}
-					m.sumNext(class, wait, wait+service)
+					m.sumNext(class, wait, wait+service, service)
 					if !m.wait.addFast(wait, int(n)) {
 						m.wait.addSlow(wait)
 					}

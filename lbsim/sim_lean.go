@@ -130,7 +130,7 @@ func (s *sim) leanBlock(n int64, t, pending float64, timesBlock, xsBlock []float
 		if m.left == 0 { // recordNext, inlined
 			m.enterNext()
 		}
-		m.sumNext(int(classes[j]), wait, wait+service)
+		m.sumNext(int(classes[j]), wait, wait+service, service)
 		// The histogram's slot: j, the same counter as the general loop's
 		// n+j (n is a multiple of blockSize), without n in a register.
 		if !m.wait.addFast(wait, j) {

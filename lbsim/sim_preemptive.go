@@ -104,7 +104,7 @@ func (j *jobRecord) depart(t float64, owned []int32, m *metrics) {
 		// Served at a rate of at most 1, a job stays at least its service
 		// time: less is the rounding of t, and a wait below 0.
 		r := max(t-j.arrival, j.service)
-		m.record(j.seq, int(j.class), r-j.service, r)
+		m.record(j.seq, int(j.class), r-j.service, r, j.service)
 	}
 }
 

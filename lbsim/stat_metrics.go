@@ -7,7 +7,8 @@ import (
 )
 
 // metrics accumulates one replication's measurements: per batch and size
-// class the job count and the sums of waiting and response times, the
+// class the job count and the sums of waiting and response times and of
+// slowdowns (response over the job's own service time x/mu), the
 // handout's quantity, and histograms of the waiting and response times with
 // the quantiles of each unit of fineFactor batches (see Quantiles). Batches
 // are contiguous blocks of measured jobs. Totals over classes are summed at
@@ -47,14 +48,17 @@ type metrics struct {
 // no counts: no job).
 type unitTimes struct{ wait, resp histogram }
 
-// classSums are a batch's sums for one size class, one record, not three
-// arrays: a job updates one cache line after one bounds check.
-type classSums struct{ n, wait, resp float64 }
+// classSums are a batch's sums for one size class, one record, not four
+// arrays: a job updates one cache line after one bounds check. slow sums
+// the slowdowns r/s, s the job's service time x/mu (the time it would take
+// alone on its server).
+type classSums struct{ n, wait, resp, slow float64 }
 
 // The fields of classSums, for sum.
 func jobsIn(s classSums) float64 { return s.n }
 func waitIn(s classSums) float64 { return s.wait }
 func respIn(s classSums) float64 { return s.resp }
+func slowIn(s classSums) float64 { return s.slow }
 
 // sum is the sum of field f over batches [b0, b1) of class col (-1: every
 // class), in the order of sums: read in place, as a class of SITA-E's
@@ -156,7 +160,7 @@ func full(h histogram) histogram {
 func (m *metrics) add(o *metrics) {
 	for i, o := range o.sums {
 		s := &m.sums[i]
-		s.n, s.wait, s.resp = s.n+o.n, s.wait+o.wait, s.resp+o.resp
+		s.n, s.wait, s.resp, s.slow = s.n+o.n, s.wait+o.wait, s.resp+o.resp, s.slow+o.slow
 	}
 	for b := range m.handout {
 		m.handout[b] += o.handout[b]
@@ -186,11 +190,11 @@ func (m *metrics) batch(seq int64) int {
 // recordNext is record(seq, ...) for seq = 0, 1, 2, ... (FCFS) without
 // locating the batch; slot is any number that changes from job to job
 // (histogram.addFast).
-func (m *metrics) recordNext(class int, w, r float64, slot int) {
+func (m *metrics) recordNext(class int, w, r, service float64, slot int) {
 	if m.left == 0 {
 		m.enterNext()
 	}
-	m.sumNext(class, w, r)
+	m.sumNext(class, w, r, service)
 	if !m.wait.addFast(w, slot) {
 		m.wait.addSlow(w)
 	}
@@ -203,12 +207,13 @@ func (m *metrics) recordNext(class int, w, r float64, slot int) {
 // (enterNext when left is 0). The run loops write recordNext out as that
 // test, sumNext and histogram.addFast, which inline where recordNext does
 // not: a call in a run loop saves and reloads every live value around it.
-func (m *metrics) sumNext(class int, w, r float64) {
+func (m *metrics) sumNext(class int, w, r, service float64) {
 	m.left--
 	s := &m.row[class]
 	s.n++
 	s.wait += w
 	s.resp += r
+	s.slow += r / service
 }
 
 // enterNext makes the next non-empty batch current, and ends the unit if
@@ -232,12 +237,14 @@ func (m *metrics) nextBatch(b int) (int, int64) {
 // jobs is the number of jobs measured.
 func (m *metrics) jobs() int64 { return m.bound[m.batches] }
 
-// record adds the measured job number seq (0-based) of the given class.
-func (m *metrics) record(seq int64, class int, w, r float64) {
+// record adds the measured job number seq (0-based) of the given class,
+// of wait w, response r and service time x/mu.
+func (m *metrics) record(seq int64, class int, w, r, service float64) {
 	s := &m.sums[m.batch(seq)*m.classes+class]
 	s.n++
 	s.wait += w
 	s.resp += r
+	s.slow += r / service
 	// Units follow the recording order (departures, under PS and SRPT): the unit
 	// of the recorded-th job in arrival order.
 	if u := m.batch(m.recorded) / fineFactor; u != m.unit {

@@ -11,9 +11,9 @@ func TestMetricsBatches(t *testing.T) {
 	}{{100, 20}, {7, 3}, {1, 2}, {2_000_003, 20}} {
 		seq, rnd := newMetrics(2, tc.batches, tc.jobs, nil, true), newMetrics(2, tc.batches, tc.jobs, nil, true)
 		for i := range tc.jobs {
-			seq.recordNext(int(i%2), 1, 2, int(i))
+			seq.recordNext(int(i%2), 1, 2, 1, int(i))
 			seq.recordHandoutLast(1)
-			rnd.record(i, int(i%2), 1, 2)
+			rnd.record(i, int(i%2), 1, 2, 1)
 		}
 		total := 0.0
 		seqN, rndN := seq.counts(), rnd.counts()

@@ -46,10 +46,15 @@ func TestResultsCached(t *testing.T) {
 		// never finds equal: compare them apart, then set them alike.
 		for _, r := range []*lbsim.Result{&first[i], &second[i]} {
 			for j := range r.WaitQuantiles {
-				for _, e := range []*lbsim.Estimate{&r.WaitQuantiles[j], &r.ResponseQuantiles[j]} {
+				for _, e := range []*lbsim.Estimate{&r.WaitQuantiles[j], &r.ResponseQuantiles[j], &r.Slowdown} {
 					if math.IsNaN(e.CI95) {
 						e.CI95 = -1
 					}
+				}
+			}
+			for _, x := range []*float64{&r.Exact.Slowdown, &r.Limit.Slowdown} { // NaN where unknown
+				if math.IsNaN(*x) {
+					*x = -1
 				}
 			}
 		}

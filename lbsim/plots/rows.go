@@ -17,7 +17,7 @@ func MeanWait(r lbsim.Row) (float64, float64)     { return r.MeanWait, r.MeanWai
 func MeanResponse(r lbsim.Row) (float64, float64) { return r.MeanResponse, r.MeanResponseCI95 }
 
 // Named is the metric of that name, one of lbsim.Metrics (mean_wait,
-// mean_response, p50_wait, ..., p999_response): its column and its _ci95
+// mean_response, mean_slowdown, p50_wait, ..., p999_response): its column and its _ci95
 // half-width. An unknown name is an error naming the allowed ones.
 //
 //	p99, err := plots.Named("p99_response")

@@ -77,7 +77,7 @@
 // compare adds:
 //
 //	-metric  the metric to compare: mean_wait (default; under PS and SRPT mean_response),
-//	         mean_response, p50_wait, p50_response, ..., p999_response
+//	         mean_response, mean_slowdown, p50_wait, p50_response, ..., p999_response
 //	-a, -b   side A's and side B's own settings over the flags, name=value separated by
 //	         spaces (see Comparing two set-ups)
 //
@@ -256,6 +256,8 @@
 //	mean_wait_ci95  half-width of its 95% interval (so every _ci95)
 //	mean_response  mean response time, wait and service
 //	mean_response_ci95  its half-width
+//	mean_slowdown  mean slowdown: response over the job's own service time x/mu (Result.Slowdown)
+//	mean_slowdown_ci95  its half-width
 //	p50_wait  median wait
 //	p50_wait_ci95  its half-width
 //	p90_wait  90th percentile of the wait
@@ -289,6 +291,7 @@
 //	precision_met  a precision target was reached (false without one)
 //	exact_wait  the exact mean wait when theory knows it (see Exact), else NaN
 //	exact_response  the exact mean response, else NaN
+//	exact_slowdown  the exact mean slowdown (Reference.Slowdown), +Inf when infinite (JSON null; the mean slowdown then has no interval), else NaN
 //	exact_method  its formula, or "none: " and why a promised exact chain is out of reach
 //	exact_p50_wait  exact median wait when theory knows it, else NaN
 //	exact_p90_wait  exact 90th percentile of the wait when theory knows it, else NaN
