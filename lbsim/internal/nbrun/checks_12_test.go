@@ -78,8 +78,9 @@ func paretoLaw(a, h float64) saLaw {
 // server with arrival rate lambda, by plain quadrature on a fine geometric
 // grid: E[T] = int T(x) dF(x), T(x) = lambda (m2(x) + x^2 (1 - F(x))) /
 // (2 (1 - rho(x))^2) + int_0^x dt / (1 - rho(t)), rho(x) = lambda m1(x), for
-// a law without atoms.
-func srptByHand(law saLaw, lambda float64) float64 {
+// a law without atoms; E[T(X) w(X)] with the weight w (1: the mean
+// response; 1/x: the mean slowdown).
+func srptByHand(law saLaw, lambda float64, w func(x float64) float64) float64 {
 	const n = 400_000
 	lo := 1e-9
 	ratio := math.Pow(law.top/lo, 1.0/n)
@@ -88,7 +89,7 @@ func srptByHand(law saLaw, lambda float64) float64 {
 		rho := lambda * law.m1(x)
 		return lambda*(law.m2(x)+x*x*(1-law.cdf(x)))/(2*(1-rho)*(1-rho)) + resid
 	}
-	prevT, prevX := 0.0, 0.0
+	prevT, prevX := 0.0, 0.0 // prevT is T(x) w(x) at the point before
 	for i := 0; i <= n; i++ {
 		x := lo * math.Pow(ratio, float64(i))
 		if i == n {
@@ -96,7 +97,7 @@ func srptByHand(law saLaw, lambda float64) float64 {
 		}
 		// the residence integral by the trapezoid rule
 		resid += (x - prevX) * (1/(1-lambda*law.m1(prevX)) + 1/(1-lambda*law.m1(x))) / 2
-		f, tx := law.cdf(x), t(x, resid)
+		f, tx := law.cdf(x), t(x, resid)*w(x)
 		total += (f - f0) * (tx + prevT) / 2
 		f0, prevT, prevX = f, tx, x
 	}
@@ -164,7 +165,7 @@ func checkSizeAware(t *testing.T, outDir string) {
 			case "RND ps", "SITA-E ps":
 				want = 1 / (1 - rho)
 			case "RND srpt":
-				want = srptByHand(law, lambda/saK)
+				want = srptByHand(law, lambda/saK, func(float64) float64 { return 1 })
 			case "SITA-E fcfs": // M/G/1 per server, each fed by its interval
 				for _, g := range groups[lawName] {
 					p := law.cdf(g[1]) - law.cdf(g[0])
