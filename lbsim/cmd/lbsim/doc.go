@@ -332,7 +332,7 @@
 // E_K/M/1 servers; LWL: the central M/M/K queue), else null.
 //
 // lbsim compare -json prints a, b, metric (-metric: mean_wait by default,
-// mean_response under PS and SRPT; or mean_response, p50_wait, ..., p999_response),
+// mean_response under PS and SRPT; or mean_response, mean_slowdown, p50_wait, ..., p999_response),
 // load, pairs, ci_method, mean_wait_a, mean_wait_a_ci95, mean_wait_b,
 // mean_wait_b_ci95, diff_mean_wait, diff_mean_wait_ci95 (paired),
 // ratio_mean_wait, ratio_mean_wait_ci95 (paired), unpaired_diff_ci95,
