@@ -1,7 +1,10 @@
 package nbrun
 
 import (
+	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -88,6 +91,7 @@ func expLaw() saLaw {
 // slowdown on exponential sizes shown without an exact value, and the
 // request log's 99th percentiles with an interval.
 func checkHomework3(t *testing.T, outDir string) {
+	homeworkStudents(t, outDir)
 	for table, exact := range map[string]func(string, string, float64) (float64, float64, bool){
 		"13-two-point": hw3TwoPoint, "13-slowdown-two-point": hw3TwoPoint, "13-slowdown-exponential": hw3Exp,
 	} {
@@ -169,6 +173,87 @@ func checkHomework3(t *testing.T, outDir string) {
 	for load, at := range p99 {
 		if reads, blind := math.Max(at["jsq"], at["ll:d=2"]), math.Min(at["rnd"], at["rr"]); !(blind >= 5*reads) {
 			t.Errorf("13-log load %s: RND and RR's p99 at least %v, JSQ and LL-2's at most %v: not 5 times lower", load, blind, reads)
+		}
+	}
+}
+
+// homeworkStudents checks the students' files of notebook 13 beside its
+// report: the notebook has no cell tagged solution and no output; its
+// report view, its page with code and its PDF hold no answer (no "Answer."
+// lead, no text of the solution cells, no table and no figure: every table
+// and figure of the notebook answers a question), while the full report
+// has them.
+func homeworkStudents(t *testing.T, outDir string) {
+	dir, stem := filepath.Dir(outDir), filepath.Base(outDir)
+	raw, err := os.ReadFile(filepath.Join(dir, stem+"-students.ipynb"))
+	if err != nil {
+		t.Fatalf("no students' notebook: %v", err)
+	}
+	var nb struct {
+		Cells []struct {
+			Type     string `json:"cell_type"`
+			Metadata struct {
+				Tags []string `json:"tags"`
+			} `json:"metadata"`
+			Outputs []any `json:"outputs"`
+		} `json:"cells"`
+	}
+	if err := json.Unmarshal(raw, &nb); err != nil {
+		t.Fatal(err)
+	}
+	code := 0
+	for i, c := range nb.Cells {
+		for _, tag := range c.Metadata.Tags {
+			if tag == "solution" {
+				t.Errorf("students' notebook: cell %d is tagged solution", i)
+			}
+		}
+		if len(c.Outputs) > 0 {
+			t.Errorf("students' notebook: cell %d has %d outputs", i, len(c.Outputs))
+		}
+		if c.Type == "code" {
+			code++
+		}
+	}
+	if code < 4 {
+		t.Errorf("students' notebook: %d code cells, want the set-up and an empty cell per question", code)
+	}
+	// Text of the solution cells only (prose and code), none of which a student may see.
+	answers := []string{"Answer.", "For the teaching assistant", "Pollaczek-Khinchine", "13-log-ranking"}
+	for _, a := range append(answers, "nb.Rank(") { // code reads as written in the notebook
+		if strings.Contains(string(raw), a) {
+			t.Errorf("the students' notebook holds %q, an answer's text", a)
+		}
+	}
+	pdf, err := ReadPDF(filepath.Join(dir, stem+"-students.pdf"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{"students' PDF": strings.Join(pdf.Text, "\n")}
+	for _, f := range []string{"-students.html", "-students-code.html"} {
+		b, err := os.ReadFile(filepath.Join(dir, stem+f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[stem+f] = string(b)
+	}
+	for name, text := range files {
+		for _, a := range answers {
+			if strings.Contains(text, a) {
+				t.Errorf("%s holds %q, an answer's text", name, a)
+			}
+		}
+		if strings.Contains(text, "<table") || strings.Contains(text, "data:image/png") {
+			t.Errorf("%s holds a table or a figure: every one of notebook 13's answers a question", name)
+		}
+	}
+	full, err := os.ReadFile(filepath.Join(dir, stem+"-code.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range answers {
+		if !strings.Contains(string(full), a) {
+			t.Errorf("the full report with code lacks %q: the check above looks for text that is not there", a)
 		}
 	}
 }
