@@ -149,11 +149,7 @@ type cellLabels struct {
 
 func codeLabels(path string) (cellLabels, error) {
 	l := cellLabels{number: map[int]int{}, label: map[int]string{}}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return l, err
-	}
-	nb, err := parseNotebook(data, path)
+	nb, err := loadNotebook(path)
 	if err != nil {
 		return l, err
 	}

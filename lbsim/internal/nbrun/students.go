@@ -51,6 +51,16 @@ type notebookJSON struct {
 	cells []map[string]json.RawMessage
 }
 
+// loadNotebook reads and parses the notebook at path (cells and top-level entries; readNotebook gives the metadata).
+func loadNotebook(path string) (*notebookJSON, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return parseNotebook(data, path)
+}
+
+// parseNotebook parses a notebook's bytes; path names it in errors.
 func parseNotebook(data []byte, path string) (*notebookJSON, error) {
 	nb := &notebookJSON{}
 	if err := json.Unmarshal(data, &nb.top); err != nil {
@@ -99,11 +109,7 @@ func cellType(cell map[string]json.RawMessage) string {
 
 // HasSolutions reports whether the notebook at path has a cell tagged [SolutionTag].
 func HasSolutions(path string) (bool, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return false, err
-	}
-	nb, err := parseNotebook(data, path)
+	nb, err := loadNotebook(path)
 	if err != nil {
 		return false, err
 	}
@@ -215,11 +221,7 @@ func removeSolutions(doc *html.Node) int {
 // types: a name that a cell also declares locally is reported too, so it is a warning, not a
 // refusal. Each entry reads "cell 7 uses Foo, declared only in solution cell 5".
 func SolutionLeaks(path string) ([]string, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	nb, err := parseNotebook(data, path)
+	nb, err := loadNotebook(path)
 	if err != nil {
 		return nil, err
 	}
