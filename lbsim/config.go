@@ -28,7 +28,10 @@ type Config struct {
 	Stagger           bool      // refresh dispatcher i's board at T (n + i/M), not all at the multiples of T
 	// View is what the dispatchers see of the servers' job counts: the live
 	// state (or the board), or OwnView, each one's own jobs (policy_view_own.go).
-	View       ViewKind
+	View ViewKind
+	// Delay is D, how long after a departure a dispatcher reading job counts
+	// learns of it (policy_view_own.go): 0, at once.
+	Delay      float64
 	Discipline Discipline
 	Jobs       int64  // measured jobs per replication, N >= 1 (a trace: 0 = all its jobs)
 	Warmup     int64  // jobs simulated before measuring

@@ -225,6 +225,9 @@ func init() {
 						return []Choice{{"live", "the servers' state, or the board with -refresh"}, {"own", "each dispatcher's own jobs at each server"}}
 					}
 				})},
+		{Name: "delay", check: (*Config).checkDelay, Label: "delay D", Go: "Delay", Default: "0", Axis: true, kind: kindFloat,
+			Doc: "how long after a departure a dispatcher reading job counts learns of it (live or own view; 0 = at once), as a proxy sees a response late",
+			ops: value(func(c *Config) *float64 { return &c.Delay }, func(g *Grid) *[]float64 { return &g.Delays }, number.Float, fmtNum)},
 		{Name: "jobs", check: (*Config).checkJobs, Label: "jobs N", Go: "Jobs", Default: "2000000", kind: kindInt,
 			Doc: "measured jobs N per replication (a trace: 0 = all its jobs)",
 			ops: with(value(func(c *Config) *int64 { return &c.Jobs }, nil, number.Int, itoa64),

@@ -41,6 +41,7 @@ var keyPerturb = map[string]func(c *lbsim.Config){
 	"DispatcherWeights": func(c *lbsim.Config) { c.DispatcherWeights = []float64{2, 1} },
 	"Stagger":           func(c *lbsim.Config) { c.Stagger = true },
 	"View":              func(c *lbsim.Config) { c.View = lbsim.OwnView },
+	"Delay":             func(c *lbsim.Config) { c.Delay = 0.001 },
 	"Discipline":        func(c *lbsim.Config) { c.Discipline = lbsim.PS },
 	"Jobs":              func(c *lbsim.Config) { c.Jobs++ },
 	"Warmup":            func(c *lbsim.Config) { c.Warmup = 10 },

@@ -168,7 +168,7 @@ func (d *leastCount) pick(t, _ float64) int {
 	switch {
 	case d.fcfs != nil:
 		for {
-			k, _, ok := d.fcfs.popUntil(t)
+			k, _, ok := d.fcfs.popUntil(t - d.s.cfg.Delay) // departures seen D late
 			if !ok {
 				break
 			}

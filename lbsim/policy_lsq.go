@@ -88,13 +88,15 @@ func (p LSQ) describe(c *Config) Description {
 	return d
 }
 
-// validate: d against K, p, and live state (no board, no own view).
+// validate: d against K, p, and live state (no board, no own view, no delay).
 func (p LSQ) validate(c *Config) error {
 	switch k := c.Servers; {
 	case c.Refresh > 0:
 		return fmt.Errorf("refresh T=%v is invalid for %s, which keeps each dispatcher's own estimates of live state (its sends and the servers' reports) and reads no board: use -refresh 0; for updates every T use jsq with -refresh T -tally", c.Refresh, p)
 	case c.View == OwnView:
 		return fmt.Errorf("view own is invalid for %s, which keeps its own estimates (its sends and the servers' reports): use -view live with lsq, or for exact counts of each dispatcher's own jobs -view own with %s", p, ownViewPolicies)
+	case c.Delay > 0:
+		return fmt.Errorf("delay D=%v is invalid for %s, which learns of departures by the servers' reports (p): use -delay 0 with lsq, or for counts seen D late jsq with -delay", c.Delay, p)
 	case p.D < 0 || p.D > k:
 		return fmt.Errorf("lsq d=%d is invalid: need 1 <= d <= K = %d (distinct servers probed per job), or 0 for none; lower d or add servers", p.D, k)
 	}

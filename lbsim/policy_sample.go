@@ -243,8 +243,8 @@ func sampledDispatcher(s *sim, d, mem int, replace bool, kind State, all func(*s
 	switch {
 	case mem > 0:
 		return newMemoryDispatcher(s, d, mem, replace, kind)
-	case allServers(d, s.k, replace):
+	case allServers(d, s.k, replace) && !s.departuresLate():
 		return all(s)
 	}
-	return &sampleMin{v: View{s: s}, d: d, kind: kind, replace: replace}
+	return &sampleMin{v: View{s: s}, d: sampleSize(d, s.k), kind: kind, replace: replace}
 }

@@ -95,7 +95,7 @@ func pickSED(v *View, ks []int) int {
 // SED-2 sedPair (sim_lean_sed.go); SED-d through the View.
 func (p SED) newDispatcher(s *sim) dispatcher {
 	switch {
-	case allServers(p.D, s.k, false):
+	case allServers(p.D, s.k, false) && !s.departuresLate():
 		return newLeastCount(s, newSpeedBuckets(s.cfg.speeds()))
 	case p.D == 2:
 		return &sedPair{v: View{s: s}}

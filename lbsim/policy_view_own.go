@@ -2,6 +2,7 @@ package lbsim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unsafe"
 )
@@ -68,78 +69,119 @@ func (c *Config) checkView() error {
 	return nil
 }
 
-// ownViewBytes is the memory of one dispatcher's own counts of the K servers
-// (dispatcherState): its departure FIFOs under FCFS, its share of
-// servers.owned under PS and SRPT.
-func (c *Config) ownViewBytes() int64 {
+// checkDelay: D >= 0 finite; a delay is of departures seen in job counts,
+// live or own, not of a board (stale by its own period) or of a policy
+// that keeps its own estimates (LSQ, with its reports).
+func (c *Config) checkDelay() error {
 	switch {
-	case c.View != OwnView:
+	case !(c.Delay >= 0) || math.IsInf(c.Delay, 1):
+		return fmt.Errorf("delay D=%v is invalid: need a finite D >= 0, the time after a departure at which a dispatcher learns of it (0: at once); e.g. -delay 0.01", c.Delay)
+	case c.Delay == 0 || c.Policy == nil:
+		return nil
+	case c.Refresh > 0:
+		return fmt.Errorf("delay D=%v with refresh T=%v: a board is stale by its own period, read at the refresh instants; use -delay with -refresh 0 (live or own counts seen D late), or -refresh alone", c.Delay, c.Refresh)
+	case describe(c.Policy, c).Reads != Count:
+		return fmt.Errorf("delay D=%v has no effect on policy %s, which does not read job counts alone: a delay is when departures reach the dispatchers' counts (%s); choose one of those, or -delay 0", c.Delay, c.Policy, ownViewPolicies)
+	}
+	return nil
+}
+
+// ownViewBytes is the memory of one dispatcher's counts of the K servers
+// (dispatcherState): its departure FIFOs under FCFS (own view, or any
+// with a delay: the live view's are shared, but charged to each), under
+// PS and SRPT its share of the servers' owned and late FIFOs.
+func (c *Config) ownViewBytes() int64 {
+	var b int64
+	if c.Delay > 0 {
+		b = int64(unsafe.Sizeof(fifo{})) * int64(c.Servers)
+	}
+	switch {
+	case c.View != OwnView && c.Delay == 0:
 		return 0
-	case c.Discipline.Preemptive():
-		return allocBytes(int64(unsafe.Sizeof(int32(0))) * int64(c.Servers))
+	case c.Discipline.Preemptive() && c.View == OwnView:
+		b += int64(unsafe.Sizeof(int32(0))) * int64(c.Servers)
+	case !c.Discipline.Preemptive():
+		b = int64(unsafe.Sizeof(fifo{})) * int64(c.Servers)
 	}
-	return allocBytes(int64(unsafe.Sizeof(fifo{})) * int64(c.Servers))
+	return allocBytes(b)
 }
 
-// ownView is one dispatcher's own counts: the departures of its jobs at
-// each server (FCFS), or its index into the servers' counts (PS, SRPT).
+// ownView is a dispatcher's counts of the jobs it is told of (sim.run
+// tells it of each send): under the own view its own, under the live view
+// with a delay every job (one ownView all dispatchers share); a departure
+// is seen delay after it happens. Under FCFS a FIFO a server of the
+// departures not yet seen (known when sent, and leaving in send order);
+// under PS and SRPT the servers count (departureWatch), and keep with a
+// delay the departures not yet seen.
 type ownView struct {
-	deps []fifo   // FCFS: the departures of its jobs at each server
-	held *backlog // FCFS: charged for the FIFOs' long buffers
-	srv  *servers // PS, SRPT: the servers, which count each dispatcher's jobs
-	i    int32    // PS, SRPT: this dispatcher
+	deps  []fifo   // FCFS: the departures of its jobs at each server, not yet seen
+	held  *backlog // FCFS: charged for the FIFOs' long buffers
+	srv   *servers // PS, SRPT: the servers, which count each dispatcher's jobs
+	i     int32    // this dispatcher; -1: every job (the live view with a delay)
+	delay float64  // D: a departure at t is seen at t + D
 }
 
-// count is the number of the dispatcher's jobs at server k at t (t must
-// not decrease between calls for the same server); under PS and SRPT it
-// brings server k up to t first, recording its departures in m.
+// count is the number of the dispatcher's jobs at server k at t that it
+// has not seen leave (t must not decrease between calls for the same
+// server); under PS and SRPT it brings server k up to t first, recording
+// its departures in m. With D = 0, t - D is t: the counts of old, to the bit.
 func (o *ownView) count(k int, t float64, m *metrics) int {
-	if o.srv != nil {
-		o.srv.count(k, t, m)
-		return int(o.srv.owned(k)[o.i])
+	seen := t - o.delay
+	if o.deps != nil {
+		return o.deps[k].popUntil(seen, o.held)
 	}
-	return o.deps[k].popUntil(t, o.held)
+	n := int(o.srv.count(k, t, m))
+	w := o.srv.queues[k].watch
+	if o.i >= 0 {
+		n = int(w.owned[o.i])
+	}
+	if w != nil && w.late != nil {
+		n += w.late[max(o.i, 0)].popUntil(seen, w.held)
+	}
+	return n
 }
 
-// ownDispatcher is a dispatcher under the own view and FCFS, with the
-// departures of its own jobs at each server (read by View.Count).
-type ownDispatcher struct {
-	dispatcher
-	srv *servers
-	own *ownView
+// sent queues, under FCFS, the departure of the job just sent to server k
+// when the server's work is done, after dropping those seen, so that a
+// FIFO holds no more than the jobs not seen to leave.
+func (o *ownView) sent(k int, t float64) {
+	if o.deps == nil {
+		return // the servers count
+	}
+	q := &o.deps[k]
+	q.popUntil(t-o.delay, o.held)
+	q.push(o.srv.free[k], o.held)
 }
 
-// newOwnView is d, the dispatcher at hand, under the own view, and its
-// counts: d itself under PS and SRPT (the servers count) or if it counts the
-// jobs it is told of (leastCount); else d with departure FIFOs of its own.
-func newOwnView(s *sim, d dispatcher) (dispatcher, *ownView) {
-	if s.srv.preemptive() {
-		return d, &ownView{srv: s.srv, i: int32(s.front)}
+// newOwnView is the counts the dispatcher at hand, d, reads under the own
+// view, or the live view with a delay; nil under the live view at once,
+// or if d counts the jobs it is told of under FCFS (leastCount: its own
+// radix heap of departures, read D late; View.Count is not read).
+func newOwnView(s *sim, d dispatcher) *ownView {
+	_, counts := d.(*leastCount)
+	if counts && !s.srv.preemptive() || (s.cfg.View == LiveView && s.cfg.Delay == 0) {
+		return nil
 	}
-	if _, ok := d.(*leastCount); ok {
-		return d, nil // its own radix heap of departures; View.Count is not read
+	o := &ownView{srv: s.srv, i: int32(s.front), delay: s.cfg.Delay}
+	if s.cfg.View == LiveView {
+		o.i = -1
 	}
-	o := &ownView{deps: make([]fifo, s.k), held: &s.srv.held}
-	return &ownDispatcher{dispatcher: d, srv: s.srv, own: o}, o
+	if !s.srv.preemptive() {
+		o.deps, o.held = make([]fifo, s.k), &s.srv.held
+	}
+	return o
 }
 
-// sent queues the departure of the job just sent to server k, when the
-// server's work is done, after dropping those due, so that a FIFO holds no
-// more than the dispatcher's jobs at the server.
-func (d *ownDispatcher) sent(k int, t, x float64) {
-	q, held := &d.own.deps[k], d.own.held
-	q.popUntil(t, held)
-	q.push(d.srv.free[k], held)
-	if o, ok := d.dispatcher.(observer); ok {
-		o.sent(k, t, x)
-	}
-}
-
-// held is the number of this dispatcher's jobs in its FIFOs.
-func (d *ownDispatcher) held() (int, string) {
+// jobs is the number of jobs in its FIFOs.
+func (o *ownView) jobs() int {
 	n := 0
-	for i := range d.own.deps {
-		n += int(d.own.deps[i].size)
+	for i := range o.deps {
+		n += int(o.deps[i].size)
 	}
-	return n, "the own view's departure queues"
+	return n
 }
+
+// departuresLate reports whether departures reach the dispatchers late
+// under PS or SRPT: an index of the servers' next departures (leastCount)
+// would miss when they are seen, so JSQ and SED over all K read the View.
+func (s *sim) departuresLate() bool { return s.cfg.Delay > 0 && s.srv.preemptive() }

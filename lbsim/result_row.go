@@ -45,8 +45,9 @@ type Row struct {
 	Dispatchers       int     `json:"dispatchers"`        // M
 	DispatcherWeights string  `json:"dispatcher_weights"` // "2,1,1", "" for an even split; past 200 bytes their number and hash
 	Stagger           bool    `json:"stagger"`
-	View              string  `json:"view"` // live, or own: each dispatcher's own jobs at each server
-	Jobs              int64   `json:"jobs"` // measured jobs per replication
+	View              string  `json:"view"`  // live, or own: each dispatcher's own jobs at each server
+	Delay             float64 `json:"delay"` // D: when a dispatcher learns of a departure, after it
+	Jobs              int64   `json:"jobs"`  // measured jobs per replication
 	Warmup            int64   `json:"warmup"`
 	WarmupAuto        bool    `json:"warmup_auto"`
 	Reps              int     `json:"reps"`

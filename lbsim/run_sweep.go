@@ -18,6 +18,7 @@ type Grid struct {
 	Refresh     []float64
 	Dispatchers []int
 	Views       []ViewKind
+	Delays      []float64
 	Policies    []Policy
 	Loads       []float64
 	// SkipInvalid drops the invalid configurations (Valid) instead of
@@ -26,7 +27,7 @@ type Grid struct {
 }
 
 // gridAxes are the axes in the order they expand, the first outermost.
-var gridAxes = []string{"sizes", "servers", "discipline", "refresh", "dispatchers", "view", "policy", "load"}
+var gridAxes = []string{"sizes", "servers", "discipline", "refresh", "dispatchers", "view", "delay", "policy", "load"}
 
 // axes are the grid's axis fields in gridAxes order.
 func axes() []*Field {

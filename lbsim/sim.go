@@ -78,13 +78,13 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	s.policy, s.policyHash = ownPolicy(cfg.Policy)
 	desc := describe(cfg.Policy, cfg)
 	kind := desc.Reads
-	// Under the own view the dispatchers count their own jobs: the
-	// servers keep departures only for the time series.
-	counting := kind&Count != 0 && cfg.View == LiveView || cfg.samplesIn(rep)
+	// Under the own view, or with a delay, the dispatchers count the jobs
+	// they are told of: the servers keep departures only for the time series.
+	counting := kind&Count != 0 && cfg.View == LiveView && cfg.Delay == 0 || cfg.samplesIn(rep)
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	s.srv.held.limit = cfg.backlogLimit()
-	if cfg.View == OwnView && s.srv.preemptive() {
-		s.srv.countOwners(cfg.dispatchers())
+	if s.srv.preemptive() && (cfg.View == OwnView || cfg.Delay > 0) {
+		s.srv.watchDepartures(cfg.dispatchers()*btoi(cfg.View == OwnView), cfg.Delay > 0)
 	}
 	s.m = newMetrics(cfg.classCount(), cfg.fineBatches(), cfg.jobs(), responseAtoms(cfg), cfg.keepsUnits(rep))
 	if cfg.ControlVariates && cfg.Trace == nil {
@@ -102,15 +102,15 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
 	s.disp = newDispatcher(s.policy, s)
-	if cfg.View == OwnView {
-		s.disp, s.own = newOwnView(s, s.disp)
-	}
+	s.own = newOwnView(s, s.disp)
 	s.obs, _ = s.disp.(observer)
 	if s.shared != nil {
 		s.obs = s.shared
 	}
 	s.ref, _ = s.disp.(refresher)
-	s.lean = s.leanOf()
+	if s.own == nil { // else the counts it reads are the view's, told of each send in the general loop
+		s.lean = s.leanOf()
+	}
 	return s
 }
 
@@ -241,6 +241,9 @@ func (s *sim) run() replication {
 			}
 			if s.board != nil {
 				s.board.sent(k, service)
+			}
+			if s.own != nil && fcfs {
+				s.own.sent(k, t)
 			}
 			if s.many != nil {
 				s.many.sent(s, k, t, x)

@@ -112,18 +112,25 @@ func (s *sim) heldJobs() (int64, string) {
 	if queued > n {
 		n, what = queued, "the "+strings.ToUpper(s.cfg.Discipline.String())+" queues"
 	}
-	var own int64 // the own view's departures, of every dispatcher
-	if s.many != nil && s.cfg.View == OwnView {
-		for i := range s.many.fronts {
-			if h, ok := s.many.fronts[i].disp.(holder); ok {
+	var own int64 // the own views' departures (or indexes), of every dispatcher
+	if s.many != nil && (s.cfg.View == OwnView || s.own != nil) {
+		for i, f := range s.many.fronts {
+			if h, ok := f.disp.(holder); ok && f.own == nil {
 				m, _ := h.held()
 				own += int64(m)
+			} else if f.own != nil && (i == 0 || f.own != s.many.fronts[0].own) { // the live view's is shared
+				own += int64(f.own.jobs())
 			}
 		}
 		if own > n {
 			n, what = own, "the dispatchers' own views"
 		}
-	} else if h, ok := s.disp.(holder); ok {
+		return n, what
+	}
+	if s.own != nil && int64(s.own.jobs()) > n {
+		n, what = int64(s.own.jobs()), "the own view's departure queues"
+	}
+	if h, ok := s.disp.(holder); ok {
 		if m, w := h.held(); int64(m) > n {
 			n, what = int64(m), w
 		}

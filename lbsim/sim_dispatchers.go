@@ -63,8 +63,8 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 		}
 		s.rDispatch, s.board, s.front = f.r, f.board, i
 		f.disp = newDispatcher(s.policy, s)
-		if cfg.View == OwnView {
-			f.disp, f.own = newOwnView(s, f.disp)
+		if f.own = newOwnView(s, f.disp); f.own != nil && f.own.i < 0 && i > 0 {
+			f.own = ds.fronts[0].own // the live view with a delay: one, told of every send
 		}
 		f.obs, _ = f.disp.(observer)
 		f.ref, _ = f.disp.(refresher)

@@ -18,9 +18,30 @@ import "math"
 // least. An arrival preempts it only when strictly shorter: equal remaining
 // times are served in arrival order (jobHeap's ties), so equal sizes FCFS.
 type preemptiveQueue struct {
-	v, t  float64 // PS's virtual time at real time t, the time the server is brought up to
-	jobs  jobHeap // under SRPT the top's key is what it has left at t
-	owned []int32 // under the own view, the jobs of each dispatcher here; else nil
+	v, t  float64         // PS's virtual time at real time t, the time the server is brought up to
+	jobs  jobHeap         // under SRPT the top's key is what it has left at t
+	watch *departureWatch // what the dispatchers count of its jobs (the own view, a delay); else nil
+}
+
+// departureWatch is what a preemptive server keeps for the dispatchers'
+// counts (policy_view_own.go): under the own view each dispatcher's jobs
+// here (owned); with a delay D the departures not yet seen (late), one
+// FIFO a dispatcher under the own view, one for all under the live view.
+type departureWatch struct {
+	owned []int32
+	late  []fifo
+	held  *backlog
+}
+
+// departed takes a job of dispatcher i that left at t from its count, and
+// with a delay keeps its departure until it is seen.
+func (w *departureWatch) departed(i int32, t float64) {
+	if w.owned != nil {
+		w.owned[i]--
+	}
+	if w.late != nil {
+		w.late[min(int(i), len(w.late)-1)].push(t, w.held)
+	}
 }
 
 // key is the place in the order of a job of service time s arriving now:
@@ -58,7 +79,7 @@ func (q *preemptiveQueue) advance(to float64, o jobOrder, m *metrics) int {
 			q.t += dt
 			q.v = q.jobs[0].key
 			j := q.jobs.pop()
-			j.depart(q.t, q.owned, m)
+			j.depart(q.t, q.watch, m)
 		}
 	} else {
 		for len(q.jobs) > 0 {
@@ -70,7 +91,7 @@ func (q *preemptiveQueue) advance(to float64, o jobOrder, m *metrics) int {
 			}
 			q.t = done
 			j := q.jobs.pop() // the next starts (or resumes) at t
-			j.depart(q.t, q.owned, m)
+			j.depart(q.t, q.watch, m)
 		}
 	}
 	q.t = to
@@ -95,10 +116,10 @@ type jobRecord struct {
 func (j *jobRecord) measured(jobs int64) bool { return uint64(j.seq) < uint64(jobs) }
 
 // depart records the job's departure at t in m if it is measured, and
-// takes it from its dispatcher's count (owned, under the own view).
-func (j *jobRecord) depart(t float64, owned []int32, m *metrics) {
-	if owned != nil {
-		owned[j.owner]--
+// tells the dispatchers' counts (watch).
+func (j *jobRecord) depart(t float64, w *departureWatch, m *metrics) {
+	if w != nil {
+		w.departed(j.owner, t)
 	}
 	if j.measured(m.jobs()) {
 		// Served at a rate of at most 1, a job stays at least its service

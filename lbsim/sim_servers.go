@@ -122,8 +122,8 @@ func (s *servers) enqueue(k int, t float64, j jobRecord, m *metrics) {
 	q.advance(t, s.order, m)
 	q.jobs.reserve(&s.held)
 	q.jobs.push(heapJob{key: q.key(j.service, s.order), jobRecord: j})
-	if q.owned != nil {
-		q.owned[j.owner]++
+	if w := q.watch; w != nil && w.owned != nil {
+		w.owned[j.owner]++
 	}
 }
 
@@ -180,17 +180,26 @@ func (s *servers) drain(m *metrics) {
 	}
 }
 
-// countOwners gives each preemptive server a count of each of m
-// dispatchers' jobs there (the own view), in one array.
-func (s *servers) countOwners(m int) {
-	all := make([]int32, m*len(s.inv))
+// watchDepartures gives each preemptive server a departureWatch: with
+// owners > 0 (the own view) a count of each dispatcher's jobs, in one
+// array; with late, a FIFO of the departures not yet seen, one a
+// dispatcher (own view) or one for all.
+func (s *servers) watchDepartures(owners int, late bool) {
+	all := make([]int32, owners*len(s.inv))
 	for k := range s.queues {
-		s.queues[k].owned = all[k*m : (k+1)*m : (k+1)*m]
+		w := &departureWatch{held: &s.held}
+		if owners > 0 {
+			w.owned = all[k*owners : (k+1)*owners : (k+1)*owners]
+		}
+		if late {
+			w.late = make([]fifo, max(owners, 1))
+		}
+		s.queues[k].watch = w
 	}
 }
 
 // owned is the count of each dispatcher's jobs at preemptive server k.
-func (s *servers) owned(k int) []int32 { return s.queues[k].owned }
+func (s *servers) owned(k int) []int32 { return s.queues[k].watch.owned }
 
 // nextDeparture is the time of server k's next departure (+Inf if idle), as things stand.
 func (s *servers) nextDeparture(k int) float64 {

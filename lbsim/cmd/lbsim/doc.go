@@ -55,6 +55,7 @@
 //	-dispatcher-weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	-stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	-view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (default live)
+//	-delay  how long after a departure a dispatcher reading job counts learns of it (live or own view; 0 = at once), as a proxy sees a response late (default 0)
 //	-jobs  measured jobs N per replication (a trace: 0 = all its jobs) (default 2000000)
 //	-warmup  jobs simulated before measuring, or auto (MSER truncation per replication) (default 0)
 //	-warmup-auto  choose each replication's warm-up by MSER (the same as -warmup auto)
@@ -179,6 +180,7 @@
 //	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages) (a list)
+//	delay  how long after a departure a dispatcher reading job counts learns of it (live or own view; 0 = at once), as a proxy sees a response late (a list)
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
 //	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)
 //	warmup_auto  choose each replication's warm-up by MSER (the same as -warmup auto)
@@ -234,6 +236,7 @@
 //	dispatcher_weights  the dispatchers' shares of the arrivals, M comma-separated weights or runs COUNT@WEIGHT, e.g. 2,1,1 or 1@2,2@1 (not given: even)
 //	stagger  refresh dispatcher i's board at T (n + i/M) instead of all at the multiples of T
 //	view  what a dispatcher sees of job counts: live (the servers', or the board with -refresh) or own (its own jobs still at each server: a proxy counting its connections; no messages)
+//	delay  how long after a departure a dispatcher reading job counts learns of it (live or own view; 0 = at once), as a proxy sees a response late
 //	jobs  measured jobs N per replication (a trace: 0 = all its jobs)
 //	warmup  jobs simulated before measuring, or auto (MSER truncation per replication)
 //	warmup_auto  choose each replication's warm-up by MSER (the same as -warmup auto)
