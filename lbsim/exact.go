@@ -78,7 +78,7 @@ func (r Reference) Class(name string) (ClassReference, bool) {
 // command line, the warnings, the figures and the notebooks: an exact value,
 // a K -> infinity limit or a lower bound (Reference.Kind; Exact and Limit
 // keep them apart). It checks what every formula assumes (a valid
-// configuration at a stable load, no trace, live state), then asks the
+// configuration at a stable load, no trace, live state seen at once), then asks the
 // policy's Theory method (for one server, RND's M/G/1 queue whatever the
 // policy), under Poisson arrivals (and deterministic ones for RND and RR).
 // A formula that does not cover the configured discipline gives no value.
@@ -95,8 +95,8 @@ func theoryOf(cfg Config) (Reference, bool) {
 	if cfg.Trace != nil || cfg.AllowOverload || cfg.Policy == nil || cfg.Sizes == nil || cfg.Validate() != nil {
 		return Reference{}, false
 	}
-	if cfg.Refresh > 0 && cfg.Servers > 1 {
-		return Reference{}, false // a board changes what the policy sees
+	if (cfg.Refresh > 0 || cfg.Delay > 0) && cfg.Servers > 1 {
+		return Reference{}, false // a board, or departures seen late, change what the policy sees
 	}
 	if cfg.Servers > 1 && cfg.dispatchers() > 1 && (describe(cfg.Policy, &cfg).history || cfg.View == OwnView) {
 		return Reference{}, false // M pointers, memories or own counts: not one dispatcher's system

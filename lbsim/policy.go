@@ -393,7 +393,7 @@ func gapSCV(d *Description, c0 float64, q serverLoad) float64 {
 // queue near critical (nearCritical).
 func balances(c *Config) bool {
 	ownOnly := c.View == OwnView && c.dispatchers() > 1 // each balances its own jobs only
-	return c.Refresh == 0 && !ownOnly && describe(c.Policy, c).balances
+	return c.Refresh == 0 && c.Delay == 0 && !ownOnly && describe(c.Policy, c).balances
 }
 
 // State is the server state a policy reads: a set of flags.

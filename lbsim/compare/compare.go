@@ -195,7 +195,7 @@ func ruleList(r lbsim.Row) string {
 // mayDiffer are the settings (columns of the field table, lbsim.Fields)
 // two paired runs may differ in: how jobs are dispatched and served, not
 // which jobs arrive when, nor what is measured of them.
-var mayDiffer = []string{"policy", "view", "refresh", "tally", "dispatchers", "dispatcher_weights", "stagger", "discipline", "overload", "sample_every"}
+var mayDiffer = []string{"policy", "view", "delay", "refresh", "tally", "dispatchers", "dispatcher_weights", "stagger", "discipline", "overload", "sample_every"}
 
 // paired says why two rows do not share their random numbers unit by unit,
 // or nil: every other setting the same (the seed, the length, the

@@ -365,14 +365,15 @@
 //
 // Both sides keep the seed and so the same arrivals and sizes (common random
 // numbers): they may differ only in the settings compare.MayDiffer lists
-// (policy, view, refresh, tally, dispatchers, dispatcher_weights, stagger,
-// discipline, overload, sample_every: how jobs are dispatched and served).
+// (policy, view, delay, refresh, tally, dispatchers, dispatcher_weights,
+// stagger, discipline, overload, sample_every: how jobs are dispatched and
+// served).
 // A side whose load, servers, speeds, sizes, arrivals, trace, seed, jobs,
 // warm-up, reps or batches differ from the other's is refused before
 // anything runs, naming the setting, both values and the fix:
 //
 //	$ lbsim compare -load 0.8 -a 'policy=jsq load=0.9' -b 'policy=rr'
-//	lbsim compare: A and B are not paired: load is 0.9 in A and 0.8 in B; common random numbers need the same load on both sides (only policy, view, refresh, tally, dispatchers, dispatcher_weights, stagger, discipline, overload, sample_every may differ): give -load once, for both sides, and not in -a or -b
+//	lbsim compare: A and B are not paired: load is 0.9 in A and 0.8 in B; common random numbers need the same load on both sides (only policy, view, delay, refresh, tally, dispatchers, dispatcher_weights, stagger, discipline, overload, sample_every may differ): give -load once, for both sides, and not in -a or -b
 //
 // Where the sides differ in more than the policy (or their policies share a
 // label), the output calls them A and B and names each by its policy and
