@@ -8,28 +8,25 @@ import (
 )
 
 // EWMA is peak-EWMA power of d choices, the latency-aware balancer of
-// Finagle (Balancers.p2cPeakEwma, decay 10 s; its default balancer is P2C
-// on outstanding requests, loadMetric=ewma selects this one) and of
-// Linkerd2-proxy (tower's p2c::Balance over load::PeakEwma, decay 10 s,
-// default_rtt 30 ms: linkerd/app/outbound/src/http/logical/profile.rs,
-// DEFAULT_EWMA). Each dispatcher keeps, per server, its own jobs sent there
-// and not yet completed (pending) and a [peakEWMA] of their response times
-// (cost), and learns only from its own jobs' completions, at their
-// departures: it asks no server. A job draws D distinct servers uniformly
-// (Finagle's P2CPick.pick: a = nextInt(K), b = nextInt(K-1), b++ if b >= a;
-// tower's sample_floyd2 draws the same law), decays each one's cost to the
-// pick (Finagle's Metric.get and tower's RttEstimate::decay observe a 0),
-// and goes to the least load, the first drawn on a tie (nodeA.load <=
-// nodeB.load). The load of a server is
+// Finagle (Balancers.p2cPeakEwma, decay 10 s, chosen by loadMetric=ewma;
+// the default is P2C on outstanding requests) and Linkerd2-proxy (tower's
+// p2c::Balance over load::PeakEwma, DEFAULT_EWMA: decay 10 s, default_rtt
+// 30 ms). Each dispatcher keeps, per server, its own jobs sent there and not
+// yet completed (pending) and a [peakEWMA] of their response times (cost),
+// learnt at their departures: it asks no server. A job draws D distinct
+// servers uniformly (Finagle's P2CPick.pick: a = nextInt(K), b =
+// nextInt(K-1), b++ if b >= a; tower's sample_floyd2 draws the same law),
+// decays their costs to now (Metric.get, RttEstimate::decay: observe 0) and
+// takes the least load, the first drawn on a tie (nodeA.load <= nodeB.load):
 //
 //	Start = 0 (Finagle's Metric.get):  cost (pending + 1), or ewmaPenalty + pending if cost = 0 < pending
 //	Start > 0 (tower's PeakEwma::load): cost (pending + 1), cost starting at Start (default_rtt)
 //
-// Decay is the time constant tau, in time units; Finagle's and Linkerd's
-// 10 s is a few hundred response times of tens of milliseconds. As tau -> 0
-// every cost is 0 at the next pick, and Finagle's rule is JSQ-d on the
-// dispatcher's own counts with the same draws and ties (jsq:d=2 -view own).
-// FCFS servers only: a job's departure is then known when it is sent.
+// Decay is the time constant tau in time units (Linkerd's 10 s is hundreds
+// of response times). As tau -> 0 every cost is 0 at the next pick: JSQ-d
+// on own counts, same draws and ties (jsq:d=2 -view own). A tau below the
+// long jobs' service times lets a server stuck on one look cheap (its cost
+// decays, no response comes) and draw jobs. FCFS servers only.
 type EWMA struct {
 	D     int     // servers drawn per job (Finagle, tower: 2), 1 <= D <= K
 	Decay float64 // tau, the time constant of the cost's decay, > 0
