@@ -305,3 +305,22 @@ func TestEWMADescribeAndRefuse(t *testing.T) {
 		}
 	}
 }
+
+// Each dispatcher learns of its own jobs only, whatever the view: with
+// M = 3 on live state (every dispatcher told of every send) the run is the
+// own view's, number for number.
+func TestEWMAOwnJobsUnderEitherView(t *testing.T) {
+	c := Config{Servers: 4, Speeds: []float64{2, 2, 0.5, 0.5}, Load: 0.7, Sizes: Exponential{M: 1}, Policy: EWMA{D: 2, Decay: 10}, Dispatchers: 3, Jobs: 100_000, Seed: 9}
+	live, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.View = OwnView
+	own, err := Run(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameNumbers(live, own) {
+		t.Errorf("%s M=3: live view %v, own view %v", c.Policy, live.Response, own.Response)
+	}
+}
