@@ -26,7 +26,9 @@ import (
 // of response times). As tau -> 0 every cost is 0 at the next pick: JSQ-d
 // on own counts, same draws and ties (jsq:d=2 -view own). A tau below the
 // long jobs' service times lets a server stuck on one look cheap (its cost
-// decays, no response comes) and draw jobs. FCFS servers only.
+// decays, no response comes) and draw jobs. With a delay D (Config.Delay)
+// a response reaches the dispatcher D after its departure: rtt response + D.
+// FCFS servers only.
 type EWMA struct {
 	D     int     // servers drawn per job (Finagle, tower: 2), 1 <= D <= K
 	Decay float64 // tau, the time constant of the cost's decay, > 0
@@ -62,13 +64,12 @@ func (p EWMA) check() error {
 
 // String is the spec, without d=2 and start=0, the defaults.
 func (p EWMA) String() string {
-	s := "ewma:"
-	if p.D != 2 {
-		s += "d=" + strconv.Itoa(p.D) + ","
+	s := fmt.Sprintf("ewma:d=%d,decay=%v", p.D, p.Decay)
+	if p.D == 2 {
+		s = fmt.Sprintf("ewma:decay=%v", p.Decay)
 	}
-	s += "decay=" + strconv.FormatFloat(p.Decay, 'g', -1, 64)
 	if p.Start != 0 {
-		s += ",start=" + strconv.FormatFloat(p.Start, 'g', -1, 64)
+		s += fmt.Sprintf(",start=%v", p.Start)
 	}
 	return s
 }
@@ -111,7 +112,7 @@ func (p EWMA) newDispatcher(s *sim) dispatcher {
 	if !s.cfg.samplesIn(s.rep) {
 		s.srv.deps = nil // it counts its own jobs: nothing would drain the servers' queues
 	}
-	d := &ewmaDispatcher{s: s, front: s.front, r: s.rDispatch, d: p.D, penalty: p.Start == 0, srv: make([]ewmaServer, s.k)}
+	d := &ewmaDispatcher{s: s, front: s.front, r: s.rDispatch, d: p.D, penalty: p.Start == 0, delay: s.cfg.Delay, srv: make([]ewmaServer, s.k)}
 	for k := range d.srv {
 		d.srv[k].cost = peakEWMA{tau: p.Decay, cost: p.Start}
 	}
@@ -161,6 +162,7 @@ type ewmaDispatcher struct {
 	r       *Stream
 	d       int
 	penalty bool // Finagle's rule for a server with pending jobs and no cost
+	delay   float64
 	sample  serverSample
 	srv     []ewmaServer
 }
@@ -191,13 +193,13 @@ func (d *ewmaDispatcher) load(k int, t float64) float64 {
 	return cost * float64(sv.pending+1)
 }
 
-// deliver completes server k's jobs that departed by t, in departure order.
+// deliver completes server k's jobs seen to depart by t (D after), in order.
 func (d *ewmaDispatcher) deliver(k int, t float64) {
 	sv := &d.srv[k]
-	for sv.head < int32(len(sv.due)) && sv.due[sv.head].at <= t {
+	for sv.head < int32(len(sv.due)) && sv.due[sv.head].at <= t-d.delay {
 		c := sv.due[sv.head]
 		sv.head++
-		d.completed(k, c.at, c.response)
+		d.completed(k, c.at+d.delay, c.response+d.delay)
 	}
 }
 

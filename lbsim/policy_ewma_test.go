@@ -92,10 +92,11 @@ func (m *finagleMetric) load(now float64) float64 {
 // finagleRun replays a trace through Finagle's P2CPick.pick over
 // finagleMetrics (FCFS servers of speeds mu, responses at departures, in
 // time order, before each arrival) with the draws of lbsim's dispatch
-// stream: a = nextInt(K), b = nextInt(K-1), b++ if b >= a; a on a tie. It
+// stream: a = nextInt(K), b = nextInt(K-1), b++ if b >= a; a on a tie; a
+// response reaches the balancer delay after its departure. It
 // returns the mean response time, the picks, and how many picks went to the
 // server with more pending jobs, and how many saw a Penalty.
-func finagleRun(tr Trace, mu []float64, tau, start float64, seed uint64) (mean float64, picks []int, against, penalties int) {
+func finagleRun(tr Trace, mu []float64, tau, start, delay float64, seed uint64) (mean float64, picks []int, against, penalties int) {
 	k := len(mu)
 	r := newStream(seed, 0, streamDispatch)
 	nodes := make([]finagleMetric, k)
@@ -142,7 +143,7 @@ func finagleRun(tr Trace, mu []float64, tau, start float64, seed uint64) (mean f
 		}
 		nodes[pick].pending++
 		free[pick] = max(free[pick], t) + tr.Sizes[j]/mu[pick]
-		ends = append(ends, end{free[pick], free[pick] - t, pick})
+		ends = append(ends, end{free[pick] + delay, free[pick] + delay - t, pick}) // seen, and measured, delay late
 		mean += (free[pick] - t) / float64(tr.Len())
 		picks = append(picks, pick)
 	}
@@ -152,7 +153,8 @@ func finagleRun(tr Trace, mu []float64, tau, start float64, seed uint64) (mean f
 // A deterministic scenario at K = 2 (speeds 1 and 1/4) and a random trace
 // at K = 3: lbsim's ewma gives, job for job, the mean response of the
 // transcription of Finagle's algorithm (tower's with start > 0), whose
-// picks go against the job counts and through the Penalty.
+// picks go against the job counts and through the Penalty; with a delay,
+// a response seen, and measured, D late.
 func TestEWMAFollowsFinagle(t *testing.T) {
 	hand := Trace{Times: []float64{0, 0.5, 1, 1.2, 3, 3.1, 3.3, 6, 6.2, 6.5, 9, 9.4, 12, 12.1},
 		Sizes: []float64{1, 0.3, 2, 0.2, 0.5, 0.4, 0.1, 3, 0.2, 0.2, 0.6, 0.5, 0.4, 0.3}}
@@ -166,20 +168,22 @@ func TestEWMAFollowsFinagle(t *testing.T) {
 		tr          Trace
 		mu          []float64
 		tau, start  float64
+		delay       float64
 		seeds       uint64
 		wantAgainst bool
 	}{
-		{hand, []float64{1, 0.25}, 4, 0, 20, true},
-		{hand, []float64{1, 0.25}, 4, 0.5, 20, true},
-		{long, []float64{2, 1, 0.5}, 5, 0, 3, true},
-		{long, []float64{2, 1, 0.5}, 5, 0.2, 3, true},
+		{hand, []float64{1, 0.25}, 4, 0, 0, 20, true},
+		{hand, []float64{1, 0.25}, 4, 0.5, 0, 20, true},
+		{long, []float64{2, 1, 0.5}, 5, 0, 0, 3, true},
+		{long, []float64{2, 1, 0.5}, 5, 0.2, 0, 3, true},
+		{long, []float64{2, 1, 0.5}, 5, 0, 0.3, 3, true},
 	} {
 		against, penalties := 0, 0
 		for seed := range tc.seeds {
-			want, picks, a, p := finagleRun(tc.tr, tc.mu, tc.tau, tc.start, seed)
+			want, picks, a, p := finagleRun(tc.tr, tc.mu, tc.tau, tc.start, tc.delay, seed)
 			against, penalties = against+a, penalties+p
 			tr := tc.tr
-			c := Config{Servers: len(tc.mu), Speeds: tc.mu, Trace: &tr, Policy: EWMA{D: 2, Decay: tc.tau, Start: tc.start}, Seed: seed, Batches: 2}
+			c := Config{Servers: len(tc.mu), Speeds: tc.mu, Trace: &tr, Policy: EWMA{D: 2, Decay: tc.tau, Start: tc.start}, Delay: tc.delay, Seed: seed, Batches: 2}
 			r, err := Run(c)
 			if err != nil {
 				t.Fatal(err)
@@ -188,7 +192,7 @@ func TestEWMAFollowsFinagle(t *testing.T) {
 				t.Fatalf("%s seed %d: mean response %.15g, Finagle's transcription %.15g (picks %v)", c.Policy, seed, r.Response.Mean, want, picks[:min(20, len(picks))])
 			}
 		}
-		t.Logf("%s, K=%d: %d picks against the counts, %d through the Penalty", EWMA{D: 2, Decay: tc.tau, Start: tc.start}, len(tc.mu), against, penalties)
+		t.Logf("%s, K=%d, delay %v: %d picks against the counts, %d through the Penalty", EWMA{D: 2, Decay: tc.tau, Start: tc.start}, len(tc.mu), tc.delay, against, penalties)
 		if tc.wantAgainst && against == 0 || tc.start == 0 && penalties == 0 {
 			t.Errorf("%s: %d picks against the counts, %d through the Penalty: the scenario does not tell EWMA from JSQ", EWMA{D: 2, Decay: tc.tau, Start: tc.start}, against, penalties)
 		}
@@ -199,11 +203,15 @@ func TestEWMAFollowsFinagle(t *testing.T) {
 // Penalty + pending for a busy server, 0 for an idle one, and EWMA-2 is
 // JSQ-2 on the dispatcher's own counts with the same draws and ties: the
 // same numbers, bit for bit, at M = 1 and M = 2; at M = 1, K = 3, its mean
-// wait agrees with JSQ-2's exact chain.
+// wait agrees with JSQ-2's exact chain. With a delay D both see a departure D late.
 func TestEWMADecayZeroIsJSQ2(t *testing.T) {
 	tiny := EWMA{D: 2, Decay: 1e-300}
-	for _, m := range []int{1, 2} {
-		c := Config{Servers: 3, Load: 0.7, Sizes: Exponential{M: 1}, Policy: tiny, View: OwnView, Dispatchers: m, Jobs: 1_000_000, Seed: 17}
+	for _, tc := range []struct {
+		m     int
+		delay float64
+	}{{1, 0}, {2, 0}, {1, 0.3}, {2, 0.3}} {
+		m := tc.m
+		c := Config{Servers: 3, Load: 0.7, Sizes: Exponential{M: 1}, Policy: tiny, View: OwnView, Dispatchers: m, Delay: tc.delay, Jobs: 1_000_000, Seed: 17}
 		ewma, err := Run(c)
 		if err != nil {
 			t.Fatal(err)
@@ -214,9 +222,9 @@ func TestEWMADecayZeroIsJSQ2(t *testing.T) {
 			t.Fatal(err)
 		}
 		if !sameNumbers(ewma, jsq) {
-			t.Errorf("M=%d: %s %v, %s %v: not the same run", m, tiny, ewma.Wait, c.Policy, jsq.Wait)
+			t.Errorf("M=%d, delay %v: %s %v, %s %v: not the same run", m, tc.delay, tiny, ewma.Wait, c.Policy, jsq.Wait)
 		}
-		if m > 1 {
+		if m > 1 || tc.delay > 0 {
 			continue
 		}
 		exact, ok := Exact(c)
