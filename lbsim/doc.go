@@ -7,8 +7,8 @@
 // time first (SRPT, preemptive; ties in arrival order). The built-in policies are
 // registered by their spec word: rnd and rr (with weights), ll (LL-d, and
 // LWL as lwl), jsq (JSQ-d and JSQ), sed (shortest expected delay), jiq
-// (join the idle queue), lsq (local shortest queue) and sita; or a policy
-// of your own. Policies that read server state read it live or from a
+// (join the idle queue), lsq (local shortest queue), ewma (peak-EWMA P2C)
+// and sita; or a policy of your own. Policies that read server state read it live or from a
 // board refreshed every T time units (stale information), with one or
 // several dispatchers.
 //
@@ -91,6 +91,8 @@
 //     for several dispatchers (Lu et al. 2011);
 //   - lsq:p=P, lsq:d=D: [LSQ], local shortest queue on each dispatcher's
 //     own estimates (Vargaftik, Keslassy and Orda 2020);
+//   - ewma:decay=TAU, ewma:d=D,decay=TAU,start=S: [EWMA], peak-EWMA power
+//     of d choices (Finagle, Linkerd) on each dispatcher's own responses;
 //   - sita:c=C, sita:cut=X,c=C, sita:cuts=X1/X2,servers=C1/C2/C3,
 //     sita:groups=G: [SITA], size intervals, SITA-E with equal-load cutoffs.
 //
