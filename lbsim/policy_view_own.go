@@ -48,7 +48,7 @@ func parseView(s string) (ViewKind, error) {
 }
 
 // ownViewPolicies names the policies the own view serves, for errors.
-const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, or a policy of your own whose Description's Reads is Count"
+const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, ewma, or a policy of your own whose Description's Reads is Count"
 
 // checkView: the own view is exact counts, without a board, for count-only policies.
 func (c *Config) checkView() error {
@@ -155,11 +155,18 @@ func (o *ownView) sent(k int, t float64) {
 
 // newOwnView is the counts the dispatcher at hand, d, reads under the own
 // view, or the live view with a delay; nil under the live view at once,
-// or if d counts the jobs it is told of under FCFS (leastCount: its own
-// radix heap of departures, read D late; View.Count is not read).
+// or if d counts the jobs it is told of itself (leastCount under FCFS: its
+// radix heap of departures, read D late; EWMA: its jobs' completions).
 func newOwnView(s *sim, d dispatcher) *ownView {
-	_, counts := d.(*leastCount)
-	if counts && !s.srv.preemptive() || (s.cfg.View == LiveView && s.cfg.Delay == 0) {
+	switch d.(type) {
+	case *ewmaDispatcher: // its own jobs' completions, D late
+		return nil
+	case *leastCount:
+		if !s.srv.preemptive() {
+			return nil
+		}
+	}
+	if s.cfg.View == LiveView && s.cfg.Delay == 0 {
 		return nil
 	}
 	o := &ownView{srv: s.srv, i: int32(s.front), delay: s.cfg.Delay}
