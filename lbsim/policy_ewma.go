@@ -28,7 +28,8 @@ import (
 // long jobs' service times lets a server stuck on one look cheap (its cost
 // decays, no response comes) and draw jobs. With a delay D (Config.Delay)
 // a response reaches the dispatcher D after its departure: rtt response + D.
-// FCFS servers only.
+// Under FCFS a job's departure is known when it is sent; under PS and SRPT
+// the server tells the dispatcher when it finds it (completionWatcher).
 type EWMA struct {
 	D     int     // servers drawn per job (Finagle, tower: 2), 1 <= D <= K
 	Decay float64 // tau, the time constant of the cost's decay, > 0
@@ -91,8 +92,6 @@ func (p EWMA) validate(c *Config) error {
 	switch {
 	case c.Refresh > 0:
 		return fmt.Errorf("refresh T=%v is invalid for %s, which learns from its own jobs' responses and reads no board: use -refresh 0", c.Refresh, p)
-	case c.Discipline.Preemptive():
-		return fmt.Errorf("%s servers are not supported by %s, which learns of its jobs' completions at their departures, known when sent only under FCFS: use -discipline fcfs", c.Discipline, p)
 	case p.D < 1 || p.D > c.Servers:
 		return fmt.Errorf("ewma d=%d is invalid: need 1 <= d <= K = %d (servers drawn per job are distinct, as Finagle draws them); lower d or add servers", p.D, c.Servers)
 	}
@@ -144,12 +143,12 @@ func (e *peakEWMA) observe(x, at float64) float64 {
 }
 
 // ewmaServer is one dispatcher's knowledge of one server: its pending jobs,
-// their cost, and (FCFS) their completions to come, in departure order.
+// their cost, and their completions to come, in departure order.
 type ewmaServer struct {
 	cost    peakEWMA
 	pending int32
 	head    int32        // due[head:] are still to come
-	due     []completion // FCFS: the departures of its pending jobs, known when sent
+	due     []completion // the departures of its pending jobs not yet seen (FCFS: all, known when sent)
 }
 
 // completion is a job's departure time and response time.
@@ -184,6 +183,9 @@ func (d *ewmaDispatcher) pick(t, _ float64) int {
 // load is server k's load at t: its completions due by t delivered, its
 // cost decayed to t (an observation of 0), times its pending jobs + 1.
 func (d *ewmaDispatcher) load(k int, t float64) float64 {
+	if d.s.srv.preemptive() {
+		d.s.srv.count(k, t, d.s.m) // its departures by t found (departed)
+	}
 	d.deliver(k, t)
 	sv := &d.srv[k]
 	cost := sv.cost.observe(0, t)
@@ -219,8 +221,18 @@ func (d *ewmaDispatcher) sent(k int, t, _ float64) {
 		return // another dispatcher's job (live indexes are told of every send)
 	}
 	d.deliver(k, t)
+	d.srv[k].pending++
+	if !d.s.srv.preemptive() {
+		dep := d.s.srv.free[k]
+		d.departed(k, dep, dep-t)
+	}
+}
+
+// departed queues the departure of one of its jobs from server k at time
+// at, after response, to be seen D later: under FCFS known when sent, under
+// PS and SRPT told by the server when it finds it (completionWatcher).
+func (d *ewmaDispatcher) departed(k int, at, response float64) {
 	sv := &d.srv[k]
-	sv.pending++
 	if int(sv.head) == len(sv.due) {
 		sv.due, sv.head = sv.due[:0], 0
 	}
@@ -231,8 +243,7 @@ func (d *ewmaDispatcher) sent(k int, t, _ float64) {
 			sv.due = growHeld(&d.s.srv.held, sv.due)
 		}
 	}
-	dep := d.s.srv.free[k]
-	sv.due = append(sv.due, completion{dep, dep - t})
+	sv.due = append(sv.due, completion{at, response})
 }
 
 // held is the number of jobs in its queues of completions.

@@ -102,6 +102,9 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
 	s.disp = newDispatcher(s.policy, s)
+	if w, ok := s.disp.(completionWatcher); ok && s.srv.preemptive() {
+		s.srv.watchCompletions(1)[0] = w
+	}
 	s.own = newOwnView(s, s.disp)
 	s.obs, _ = s.disp.(observer)
 	if s.shared != nil {

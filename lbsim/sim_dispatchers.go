@@ -51,6 +51,7 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 	if w := cfg.dispatcherShares(); w != nil {
 		ds.alias = newAliasTable(w)
 	}
+	var told []completionWatcher // the dispatchers told of their jobs' departures from preemptive servers
 	for i := range ds.fronts {
 		f := &ds.fronts[i]
 		f.r = newStream(cfg.Seed, rep, dispatcherStream(i))
@@ -63,6 +64,12 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 		}
 		s.rDispatch, s.board, s.front = f.r, f.board, i
 		f.disp = newDispatcher(s.policy, s)
+		if w, ok := f.disp.(completionWatcher); ok && s.srv.preemptive() {
+			if told == nil {
+				told = s.srv.watchCompletions(m)
+			}
+			told[i] = w
+		}
 		if f.own = newOwnView(s, f.disp); f.own != nil && f.own.i < 0 && i > 0 {
 			f.own = ds.fronts[0].own // the live view with a delay: one, told of every send
 		}

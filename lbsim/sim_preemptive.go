@@ -31,16 +31,31 @@ type departureWatch struct {
 	owned []int32
 	late  []fifo
 	held  *backlog
+	// tell, one a dispatcher (shared by the servers), are the dispatchers
+	// told of their own jobs' departures as the server finds them (EWMA's
+	// responses); nil: none is. k is the server.
+	tell []completionWatcher
+	k    int
 }
 
-// departed takes a job of dispatcher i that left at t from its count, and
-// with a delay keeps its departure until it is seen.
-func (w *departureWatch) departed(i int32, t float64) {
+// completionWatcher is a dispatcher told of each of its own jobs' departure
+// from a preemptive server, when the server finds it (its advance: any
+// time up to the instant it is brought to): server k, the departure, the
+// job's response time. It learns of it when it sees it (Config.Delay).
+type completionWatcher interface{ departed(k int, at, response float64) }
+
+// departed takes job j, left at t after response r, from its dispatcher's
+// count, keeps its departure until seen with a delay, and tells its dispatcher.
+func (w *departureWatch) departed(j *jobRecord, t, r float64) {
+	i := j.owner
 	if w.owned != nil {
 		w.owned[i]--
 	}
 	if w.late != nil {
 		w.late[min(int(i), len(w.late)-1)].push(t, w.held)
+	}
+	if w.tell != nil && w.tell[i] != nil {
+		w.tell[i].departed(w.k, t, r)
 	}
 }
 
@@ -118,13 +133,13 @@ func (j *jobRecord) measured(jobs int64) bool { return uint64(j.seq) < uint64(jo
 // depart records the job's departure at t in m if it is measured, and
 // tells the dispatchers' counts (watch).
 func (j *jobRecord) depart(t float64, w *departureWatch, m *metrics) {
+	// Served at a rate of at most 1, a job stays at least its service
+	// time: less is the rounding of t, and a wait below 0.
+	r := max(t-j.arrival, j.service)
 	if w != nil {
-		w.departed(j.owner, t)
+		w.departed(j, t, r)
 	}
 	if j.measured(m.jobs()) {
-		// Served at a rate of at most 1, a job stays at least its service
-		// time: less is the rounding of t, and a wait below 0.
-		r := max(t-j.arrival, j.service)
 		m.record(j.seq, int(j.class), r-j.service, r, j.service)
 	}
 }

@@ -187,7 +187,7 @@ func (s *servers) drain(m *metrics) {
 func (s *servers) watchDepartures(owners int, late bool) {
 	all := make([]int32, owners*len(s.inv))
 	for k := range s.queues {
-		w := &departureWatch{held: &s.held}
+		w := &departureWatch{held: &s.held, k: k}
 		if owners > 0 {
 			w.owned = all[k*owners : (k+1)*owners : (k+1)*owners]
 		}
@@ -196,6 +196,20 @@ func (s *servers) watchDepartures(owners int, late bool) {
 		}
 		s.queues[k].watch = w
 	}
+}
+
+// watchCompletions has each preemptive server tell dispatcher i < m, if
+// told[i] is set, of its own jobs' departures (completionWatcher): told,
+// shared by the servers, is returned for the dispatchers to fill.
+func (s *servers) watchCompletions(m int) []completionWatcher {
+	told := make([]completionWatcher, m)
+	for k := range s.queues {
+		if s.queues[k].watch == nil {
+			s.queues[k].watch = &departureWatch{held: &s.held, k: k}
+		}
+		s.queues[k].watch.tell = told
+	}
+	return told
 }
 
 // owned is the count of each dispatcher's jobs at preemptive server k.
