@@ -16,8 +16,14 @@ import (
 // The counts have one home, ownView.count, read by View.Count: under FCFS
 // a FIFO of the dispatcher's departures per server (known when sent, and
 // leaving in send order); under PS and SRPT the servers count each
-// dispatcher's jobs (jobRecord.owner, servers.owned). JSQ and SED over all
+// dispatcher's jobs (jobRecord.owner, departureWatch). JSQ and SED over all
 // K count the jobs they are told of (leastCount): under the own view, their own.
+//
+// With a delay D (Config.Delay) a departure reaches the counts D after it
+// happens, under the own view and under the live view alike (then one
+// ownView, told of every send, serves all dispatchers): a proxy that sees
+// a response late, a count decremented late. What else a dispatcher
+// learns, and how, is in sim_learn.go.
 
 // ViewKind is what the dispatchers see of the servers' job counts.
 type ViewKind uint8

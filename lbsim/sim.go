@@ -101,16 +101,13 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	if cfg.Refresh > 0 {
 		s.board = newBoard(s.k, cfg.Refresh, cfg.Tally, kind)
 	}
-	s.disp = newDispatcher(s.policy, s)
-	if w, ok := s.disp.(completionWatcher); ok && s.srv.preemptive() {
-		s.srv.watchCompletions(1)[0] = w
-	}
-	s.own = newOwnView(s, s.disp)
-	s.obs, _ = s.disp.(observer)
+	var f front
+	var told []completionWatcher
+	s.enlist(&f, &told, nil)
+	s.disp, s.own, s.obs, s.ref = f.disp, f.own, f.obs, f.ref
 	if s.shared != nil {
 		s.obs = s.shared
 	}
-	s.ref, _ = s.disp.(refresher)
 	if s.own == nil { // else the counts it reads are the view's, told of each send in the general loop
 		s.lean = s.leanOf()
 	}
@@ -242,17 +239,7 @@ func (s *sim) run() replication {
 			if n == warm {
 				out.tStart = t
 			}
-			if s.board != nil {
-				s.board.sent(k, service)
-			}
-			if s.own != nil && fcfs {
-				s.own.sent(k, t)
-			}
-			if s.many != nil {
-				s.many.sent(s, k, t, x)
-			} else if s.obs != nil {
-				s.obs.sent(k, t, x)
-			}
+			s.learnSent(k, t, x, service, fcfs)
 		}
 		srv.addLate(late)
 		switch {

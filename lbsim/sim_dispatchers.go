@@ -63,18 +63,7 @@ func newDispatcherSet(s *sim, rep int, reads State) *dispatcherSet {
 			ds.next = 0 // the first arrival refreshes every board
 		}
 		s.rDispatch, s.board, s.front = f.r, f.board, i
-		f.disp = newDispatcher(s.policy, s)
-		if w, ok := f.disp.(completionWatcher); ok && s.srv.preemptive() {
-			if told == nil {
-				told = s.srv.watchCompletions(m)
-			}
-			told[i] = w
-		}
-		if f.own = newOwnView(s, f.disp); f.own != nil && f.own.i < 0 && i > 0 {
-			f.own = ds.fronts[0].own // the live view with a delay: one, told of every send
-		}
-		f.obs, _ = f.disp.(observer)
-		f.ref, _ = f.disp.(refresher)
+		s.enlist(f, &told, ds.fronts[0].own)
 		if f.obs != nil {
 			ds.obs = append(ds.obs, f.obs)
 		}
