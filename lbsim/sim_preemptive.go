@@ -42,7 +42,9 @@ type departureWatch struct {
 // from a preemptive server, when the server finds it (its advance: any
 // time up to the instant it is brought to): server k, the departure, the
 // job's response time. It learns of it when it sees it (Config.Delay).
-type completionWatcher interface{ departed(k int, at, response float64) }
+type completionWatcher interface {
+	departed(k int, at, response float64)
+}
 
 // departed takes job j, left at t after response r, from its dispatcher's
 // count, keeps its departure until seen with a delay, and tells its dispatcher.
