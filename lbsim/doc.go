@@ -139,6 +139,11 @@
 //     jobs at each server, as a proxy counting its own connections: no
 //     messages, and JSQ and SED read those counts, under FCFS, PS or SRPT.
 //     With M = 1 it is live JSQ to the bit.
+//   - With Delay = D (-delay D) a dispatcher learns of a departure D after
+//     it happens, in the own view's counts and in live ones alike (a proxy
+//     sees a response late); D = 0 is the counts of old, to the bit, and
+//     the cost grows with D (JSQ on departures never seen is round robin).
+//     sim_learn.go lists what a dispatcher learns, and by which path.
 //   - On a stale board private tallies bring herding back.
 //   - JIQ with several dispatchers and live state keeps Lu et al.'s
 //     I-queues (sim_iqueues.go): an idle server's token goes to one
