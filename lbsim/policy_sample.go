@@ -56,7 +56,7 @@ func checkD(name string, d, k int, replace bool) error {
 	case replace && d < 1:
 		return fmt.Errorf("%s replace needs a sample size d >= 1, got d=%d; e.g. %s:d=2,replace=1", name, d, name)
 	case replace && d > maxDrawsPerServer*k:
-		all := map[string]string{"ll": "lwl", "jsq": "jsq"}[name]
+		all := map[string]string{"ll": "lwl", "jsq": "jsq", "lr": "jsq"}[name]
 		return fmt.Errorf("%s d=%d with replacement is too large for K = %d: need 1 <= d <= %d (%d K): that many draws miss a given server with probability below e^-%d, so a larger d samples every server; use %s", name, d, k, maxDrawsPerServer*k, maxDrawsPerServer, maxDrawsPerServer, all)
 	case replace:
 		return nil // the same server may be drawn again
