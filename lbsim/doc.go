@@ -7,8 +7,9 @@
 // time first (SRPT, preemptive; ties in arrival order). The built-in policies are
 // registered by their spec word: rnd and rr (with weights), ll (LL-d, and
 // LWL as lwl), jsq (JSQ-d and JSQ), sed (shortest expected delay), jiq
-// (join the idle queue), lsq (local shortest queue), ewma (peak-EWMA P2C)
-// and sita; or a policy of your own. Policies that read server state read it live or from a
+// (join the idle queue), lsq (local shortest queue), ewma (peak-EWMA P2C),
+// sita, lr (Envoy's least request) and wlc (nginx's weighted least_conn);
+// or a policy of your own. Policies that read server state read it live or from a
 // board refreshed every T time units (stale information), with one or
 // several dispatchers.
 //
@@ -95,6 +96,15 @@
 //     of d choices (Finagle, Linkerd) on each dispatcher's own responses;
 //   - sita:c=C, sita:cut=X,c=C, sita:cuts=X1/X2,servers=C1/C2/C3,
 //     sita:groups=G: [SITA], size intervals, SITA-E with equal-load cutoffs.
+//   - lr, lr:d=D, lr:weights=speed,bias=B: [LeastRequest], Envoy's least
+//     request (with equal weights jsq:d=D,replace=1, the first drawn
+//     winning ties; with unequal ones Envoy's EDF schedule on w_k/(n_k+1)^B);
+//   - wlc, wlc:weights=speed or =2/1/1: [WeightedLeastConn], nginx's
+//     least_conn, least n_k/w_k, ties by smooth weighted round robin.
+//
+// lr and wlc read job counts: run them with -view own (Config.View =
+// OwnView) to count, as one Envoy process or nginx worker does, only the
+// dispatcher's own jobs (with one dispatcher, the live counts).
 //
 // A policy of your own is a type with String and Pick (see [Policy] for the
 // optional methods and ExamplePolicy, whose IdleOfD is registered as

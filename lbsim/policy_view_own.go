@@ -54,7 +54,7 @@ func parseView(s string) (ViewKind, error) {
 }
 
 // ownViewPolicies names the policies the own view serves, for errors.
-const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, ewma, or a policy of your own whose Description's Reads is Count"
+const ownViewPolicies = "jsq, jsq:d=D, sed, sed:d=D, ewma, lr, wlc, or a policy of your own whose Description's Reads is Count"
 
 // checkView: the own view is exact counts, without a board, for count-only policies.
 func (c *Config) checkView() error {
