@@ -1,5 +1,7 @@
 package lbsim
 
+import "strings"
+
 // WeightedLeastConn is nginx's least_conn with server weights (nginx,
 // src/http/modules/ngx_http_upstream_least_conn_module.c,
 // ngx_http_upstream_get_least_conn_peer), on the job counts the View gives:
@@ -25,47 +27,25 @@ func init() {
 }
 
 func (p WeightedLeastConn) String() string {
-	if !p.weighted() {
-		return "wlc"
-	}
-	return "wlc:weights=" + p.Weights.String()
-}
-
-func (p WeightedLeastConn) weighted() bool { return p.Weights.Speed || p.Weights.Values != nil }
-
-// weights are the K weights for servers of these speeds (none given: 1 each).
-func (p WeightedLeastConn) weights(speeds []float64) []float64 {
-	if p.weighted() {
-		return p.Weights.of(speeds)
-	}
-	out := make([]float64, len(speeds))
-	for k := range out {
-		out[k] = 1
-	}
-	return out
+	return strings.TrimSuffix("wlc:weights="+p.Weights.String(), ":weights=")
 }
 
 // describe: every count read a job; the current weights are a history; with
 // equal weights it treats the servers alike and joins a shortest queue.
 func (p WeightedLeastConn) describe(c *Config) Description {
-	label, equal := "WLC", allEqual(p.weights(c.speeds()))
-	if p.weighted() {
+	label, equal := "WLC", allEqual(p.Weights.of(c.speeds()))
+	if p.Weights.given() {
 		label += "-" + p.Weights.label()
 	}
 	return Description{Label: label, Reads: Count, D: c.Servers, Probes: c.Servers, builtinFacts: builtinFacts{
 		history: true, symmetric: equal, balances: equal, stateBytes: indexBytes * int64(c.Servers)}}
 }
 
-func (p WeightedLeastConn) validate(c *Config) error {
-	if p.weighted() {
-		return p.Weights.validate("wlc", c.Servers)
-	}
-	return nil
-}
+func (p WeightedLeastConn) validate(c *Config) error { return p.Weights.validate("wlc", c.Servers) }
 
 // start gives each replication and dispatcher its own current weights.
 func (p WeightedLeastConn) start(v *View) Policy {
-	w := p.weights(viewSpeeds(v))
+	w := p.Weights.of(viewSpeeds(v))
 	return &nginxLeastConn{spec: p, w: w, cur: make([]float64, len(w))}
 }
 
@@ -82,7 +62,7 @@ func (p WeightedLeastConn) newDispatcher(s *sim) dispatcher {
 // job does not change the counts' law: JSQ's exact chain (K <= 8,
 // exponential sizes, FCFS or PS).
 func (p WeightedLeastConn) theory(c Config) (Reference, bool) {
-	if !allEqual(p.weights(c.speeds())) || !allEqual(c.speeds()) {
+	if !allEqual(p.Weights.of(c.speeds())) || !allEqual(c.speeds()) {
 		return Reference{}, false
 	}
 	return JSQ{}.theory(c)

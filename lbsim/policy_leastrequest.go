@@ -63,21 +63,14 @@ func (p LeastRequest) String() string {
 	if p.Bias != 1 {
 		s = append(s, "bias="+fmtNum(p.Bias))
 	}
-	if p.weighted() {
+	if p.Weights.given() {
 		s = append(s, "weights="+p.Weights.String())
 	}
-	if s == nil {
-		return "lr"
-	}
-	return "lr:" + strings.Join(s, ",")
+	return strings.TrimSuffix("lr:"+strings.Join(s, ","), ":")
 }
-
-func (p LeastRequest) weighted() bool { return p.Weights.Speed || p.Weights.Values != nil }
 
 // edf reports whether servers of these speeds get the EDF schedule: unequal weights.
-func (p LeastRequest) edf(speeds []float64) bool {
-	return p.weighted() && !allEqual(p.Weights.of(speeds))
-}
+func (p LeastRequest) edf(speeds []float64) bool { return !allEqual(p.Weights.of(speeds)) }
 
 // describe: with equal weights JSQ-d with replacement (sampledFacts); with
 // the EDF schedule, one count read a job and the schedule (a history).
@@ -104,10 +97,7 @@ func (p LeastRequest) validate(c *Config) error {
 	if err := checkD("lr", p.D, c.Servers, true); err != nil {
 		return err
 	}
-	if p.weighted() {
-		return p.Weights.validate("lr", c.Servers)
-	}
-	return nil
+	return p.Weights.validate("lr", c.Servers)
 }
 
 // start: with unequal weights each replication and dispatcher its own schedule.
@@ -207,12 +197,7 @@ func (e *envoyEDF) next(count func(k int) int) int {
 }
 
 func (e *envoyEDF) down(i int) {
-	q := e.q
-	for {
-		c := 2*i + 1
-		if c >= len(q) {
-			return
-		}
+	for q, c := e.q, 2*i+1; c < len(q); i, c = c, 2*c+1 {
 		if c+1 < len(q) && q[c+1].before(q[c]) {
 			c++
 		}
@@ -220,9 +205,8 @@ func (e *envoyEDF) down(i int) {
 			return
 		}
 		q[i], q[c] = q[c], q[i]
-		i = c
 	}
 }
 
-func (e *envoyEDF) String() string             { return e.spec.String() }
+func (e *envoyEDF) String() string              { return e.spec.String() }
 func (e *envoyEDF) Pick(v *View, _ float64) int { return e.next(v.Count) }

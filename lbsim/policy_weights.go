@@ -53,9 +53,12 @@ func (w Weights) label() string {
 	return "w"
 }
 
+// given reports whether weights were given; the zero value is none: all equal.
+func (w Weights) given() bool { return w.Speed || w.Values != nil }
+
 // validate checks explicit weights against K servers.
 func (w Weights) validate(name string, k int) error {
-	if w.Speed {
+	if !w.given() || w.Speed {
 		return nil
 	}
 	if len(w.Values) != k {
@@ -69,10 +72,13 @@ func (w Weights) validate(name string, k int) error {
 	return nil
 }
 
-// of is the K weights for servers of the given speeds.
+// of is the K weights for servers of the given speeds (none given: 1 each).
 func (w Weights) of(speeds []float64) []float64 {
-	if w.Speed {
+	switch {
+	case w.Speed:
 		return speeds
+	case w.Values == nil:
+		return slices.Repeat([]float64{1}, len(speeds))
 	}
 	return w.Values
 }
