@@ -127,13 +127,24 @@ func (p LeastRequest) newDispatcher(s *sim) dispatcher {
 	return d
 }
 
-// theory: with equal weights, exponential sizes, FCFS and unit speeds,
-// Mitzenmacher's limit of JSQ-d, d >= 2 (draws with replacement repeat a
-// server with probability O(d^2/K): the same limit). The EDF state (the
-// deadlines' offsets) is unbounded: no finite chain.
+// theory: with equal weights and exponential sizes, for K <= 3 the exact
+// chain of draws with replacement (theory.DrawnExact, FCFS or PS, any
+// speeds); else, under FCFS at unit speeds, Mitzenmacher's limit of JSQ-d,
+// d >= 2 (draws with replacement repeat a server with probability O(d^2/K):
+// the same limit). The EDF state (the deadlines' offsets) is unbounded: no
+// finite chain.
 func (p LeastRequest) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
-	if p.edf(c.speeds()) || !s.exp || s.disc != FCFS || !s.unit || p.D < 2 {
+	if p.edf(c.speeds()) || !s.exp {
+		return Reference{}, false
+	}
+	if m := s.sizes.Mean(); s.k <= theory.DrawnMaxServers && s.under(FCFS, PS) {
+		d, err := theory.DrawnExact(p.D, s.lambda*m, s.speeds)
+		if ref, ok := reference(scale(d, m), err, fmt.Sprintf("exact Markov chain of LR-%d (draws with replacement), K=%d", p.D, s.k), ExactValue); ok {
+			return ref, true
+		}
+	}
+	if s.disc != FCFS || !s.unit || p.D < 2 {
 		return Reference{}, false
 	}
 	d, err := theory.JSQdMeanField(p.D, c.Load)

@@ -52,9 +52,10 @@ func mustRun(t *testing.T, c lbsim.Config) lbsim.Result {
 }
 
 // Envoy's least request with equal weights, K = 2 and 3, exponential sizes,
-// FCFS, one dispatcher: the simulated mean wait against the exact chain of
-// d draws with replacement (K = 2, d = 2: both draws the same server with
-// probability 1/2), solved here.
+// FCFS, one dispatcher: the simulated mean wait, and lbsim's exact value
+// (theory.DrawnExact), against the exact chain of d draws with replacement
+// (K = 2, d = 2: both draws the same server with probability 1/2) routed by
+// enumerating the draws, solved here.
 func TestLeastRequestEqualWeightsExact(t *testing.T) {
 	t.Parallel() // no process-wide state
 	for _, c := range []struct {
@@ -78,6 +79,9 @@ func TestLeastRequestEqualWeightsExact(t *testing.T) {
 		t.Logf("%s K=%d load %v: simulated %.5f ± %.5f, exact %.5f", c.spec, c.k, c.load, r.Wait.Mean, r.Wait.CI95, w)
 		if d := math.Abs(r.Wait.Mean - w); d > 1.5*r.Wait.CI95 {
 			t.Errorf("%s K=%d: simulated mean wait %.5f ± %.5f, exact %.5f (off by %.2f half-widths)", c.spec, c.k, r.Wait.Mean, r.Wait.CI95, w, d/r.Wait.CI95)
+		}
+		if ref, ok := lbsim.Exact(cfg); !ok || math.Abs(ref.Wait-w) > 1e-6*w+bound {
+			t.Errorf("%s K=%d: lbsim.Exact %v %v, the chain here %.8f", c.spec, c.k, ref.Wait, ok, w)
 		}
 		// Drawing with replacement is worse than JSQ-d without it, better than random.
 		if jsq, _ := theory.DispatchExact(theory.DispatchRule{D: c.d}, c.load*float64(c.k), mu); !(w > jsq.Wait && w < c.load/(1-c.load)) {

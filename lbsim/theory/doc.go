@@ -49,6 +49,8 @@
 //     for LWL under FCFS: [theory.ErlangC], [theory.MMK], [theory.MDc].
 //   - exact small-K chains of JSQ-d, JSQ, SED-d, SED and JIQ at any speeds
 //     (memoised, within a state budget), K <= 8: [theory.DispatchExact].
+//   - exact small-K chain of d draws with replacement (Envoy's least
+//     request, equal weights), K <= 3: [theory.DrawnExact].
 //   - mean-field limits, K -> infinity: [theory.JSQdMeanField]
 //     (Mitzenmacher), [theory.LLdMeanField] (Hellemans and Van Houdt).
 //   - JIQ with I-queues and withdrawals, K, M -> infinity at r = K/M (Van
