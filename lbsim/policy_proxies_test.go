@@ -484,3 +484,77 @@ func TestProxyPoliciesChecksAndFacts(t *testing.T) {
 		}
 	}
 }
+
+// edfState is lr's state on two servers of weights 2 and 1 with bias 1:
+// the jobs at each, server A's deadline minus B's in halves (the
+// increments (n_A+1)/2 and (n_B+1)/1 are whole halves, so the simulator's
+// deadlines are exact too) and, when they tie, whether A was inserted first.
+type edfState struct {
+	n1, n2, delta int
+	aFirst        bool
+}
+
+// Envoy's EDF schedule has no finite chain in general (the deadlines'
+// offsets are unbounded reals); on two servers of weights 2, 1 with bias 1
+// every offset is a whole number of halves, bounded by the counts, and the
+// chain on (n1, n2, offset, tie order), truncated by the total, is exact:
+// the simulated mean wait against it (speeds 2, 1, exponential sizes, FCFS).
+func TestLeastRequestEDFExactChain(t *testing.T) {
+	t.Parallel()
+	const load = 0.6
+	mu := []float64{2, 1}
+	lambda := load * 3
+	pickA := func(s edfState) bool { return s.delta < 0 || s.delta == 0 && s.aFirst }
+	solve := func(n int) (float64, float64) {
+		ch := theory.Chain[edfState]{
+			Start: edfState{delta: -1, aFirst: true}, // deadlines 1/2 and 1, A added first
+			Next: func(s edfState, emit func(edfState, float64)) {
+				to := s
+				if pickA(s) { // A re-inserted last at now + (n1+1)/2
+					to.n1, to.delta, to.aFirst = s.n1+1, s.delta+s.n1+1, false
+				} else { // B at now + (n2+1)/1
+					to.n2, to.delta, to.aFirst = s.n2+1, s.delta-2*(s.n2+1), true
+				}
+				to.aFirst = to.aFirst && to.delta == 0 // the order matters only in a tie
+				emit(to, lambda)
+				if s.n1 > 0 {
+					d := s
+					d.n1--
+					emit(d, mu[0])
+				}
+				if s.n2 > 0 {
+					d := s
+					d.n2--
+					emit(d, mu[1])
+				}
+			},
+			Keep:  func(s edfState) bool { return s.n1+s.n2 <= n },
+			Level: func(s edfState) int { return s.n1 + s.n2 },
+		}
+		st, err := ch.Solve()
+		if err != nil {
+			t.Fatal(err)
+		}
+		jobs := st.Mean(func(s edfState) float64 { return float64(s.n1 + s.n2) })
+		service := st.Mean(func(s edfState) float64 {
+			if pickA(s) {
+				return 1 / mu[0]
+			}
+			return 1 / mu[1]
+		})
+		t.Logf("truncated at %d jobs: %d states, boundary mass %.2g", n, len(st.States), st.BoundaryMass)
+		return jobs/lambda - service, st.BoundaryMass
+	}
+	w, mass := solve(46)
+	w2, _ := solve(60)
+	if mass > 1e-9 || math.Abs(w2-w) > 1e-8 {
+		t.Fatalf("truncation: boundary mass %g, change %g", mass, w2-w)
+	}
+	cfg := lbsim.Config{Servers: 2, Speeds: mu, Load: load, Sizes: lbsim.Exponential{M: 1}, Policy: mustParse(t, "lr:weights=speed"),
+		Jobs: 400_000, Warmup: 10_000, Reps: 8, Seed: 12}
+	r := mustRun(t, cfg)
+	t.Logf("lr:weights=speed, speeds 2, 1, load %v: simulated %v, exact %.5f", load, r.Wait, w)
+	if d := math.Abs(r.Wait.Mean - w); d > 1.5*r.Wait.CI95 {
+		t.Errorf("simulated %v, exact %.5f (off by %.2f half-widths)", r.Wait, w, d/r.Wait.CI95)
+	}
+}
