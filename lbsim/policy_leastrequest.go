@@ -39,7 +39,7 @@ type LeastRequest struct {
 }
 
 func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "lr", Params: []string{"d", "bias", "weights"}, Lists: []string{"weights"}, Example: "lr:d=2",
+	mustRegister(policyRegistry, PolicyType{Name: "lr", Params: []string{"d", "bias", "weights"}, Lists: []string{"weights"}, Example: "lr:weights=speed",
 		Summary: "Envoy's least request: fewest active requests of d servers drawn with replacement, first drawn wins ties (default d=2); weights=speed or 2/1/1: Envoy's EDF schedule on weight/(active+1)^bias (bias=B, default 1)",
 		New: func(p Params) (Policy, error) {
 			d, err := p.Int("d", 2)
