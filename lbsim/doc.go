@@ -97,14 +97,10 @@
 //   - sita:c=C, sita:cut=X,c=C, sita:cuts=X1/X2,servers=C1/C2/C3,
 //     sita:groups=G: [SITA], size intervals, SITA-E with equal-load cutoffs.
 //   - lr, lr:d=D, lr:weights=speed,bias=B: [LeastRequest], Envoy's least
-//     request (with equal weights jsq:d=D,replace=1, the first drawn
-//     winning ties; with unequal ones Envoy's EDF schedule on w_k/(n_k+1)^B);
-//   - wlc, wlc:weights=speed or =2/1/1: [WeightedLeastConn], nginx's
-//     least_conn, least n_k/w_k, ties by smooth weighted round robin.
-//
-// lr and wlc read job counts: run them with -view own (Config.View =
-// OwnView) to count, as one Envoy process or nginx worker does, only the
-// dispatcher's own jobs (with one dispatcher, the live counts).
+//     request (equal weights: jsq:d=D,replace=1; unequal: Envoy's EDF
+//     schedule on w_k/(n_k+1)^B); wlc, wlc:weights=speed: [WeightedLeastConn],
+//     nginx's least_conn, least n_k/w_k, ties by smooth weighted round
+//     robin; both on a proxy's own counts with -view own (Config.View).
 //
 // A policy of your own is a type with String and Pick (see [Policy] for the
 // optional methods and ExamplePolicy, whose IdleOfD is registered as

@@ -27,11 +27,11 @@ import (
 // + 1/weight with its weight evaluated then (hostWeight): w_k / (n_k +
 // 1)^Bias, n_k its active requests before this job. Other hosts keep their
 // deadlines: their weights are read only when they are picked. The
-// schedule starts as EdfLoadBalancerBase::refresh built it before Envoy
-// 1.29's createWithPicks: hosts added in order at deadlines 1/w_k, then
-// (seed mod K) picks on those weights: 0 with one dispatcher, uniform in
-// 0..K-1 with several (each its own phase, as startingTurn; newer Envoy
-// draws the phase from a wider range). D is not read there.
+// schedule starts as EdfLoadBalancerBase::refresh built it before
+// EdfScheduler::createWithPicks: hosts added in order at deadlines 1/w_k,
+// then (seed mod K) picks on those weights: 0 with one dispatcher, uniform
+// in 0..K-1 with several (each its own phase, as startingTurn; newer Envoy
+// emulates seed mod 429496729 picks). D is not read there.
 type LeastRequest struct {
 	D       int     // choice_count, >= 1 (Envoy's default 2)
 	Bias    float64 // active_request_bias, >= 0 (default 1; 0: EDF weighted round robin)
