@@ -59,7 +59,9 @@ func TestViewMatchesFastPaths(t *testing.T) {
 	h2, _ := NewH2Balanced(1, 10)
 	policies := []Policy{Random{}, RoundRobin{}, LeastLoaded{D: 2}, LeastLoaded{D: 3}, LeastLoaded{D: 2, Replace: true},
 		JSQ{D: 2}, JSQ{D: 5}, JSQ{D: 3, Replace: true}, SITA{C: 5, Cut: 3}, SITA{Cuts: []float64{0.5, 2}, Servers: []int{2, 3, 5}}, SITA{Groups: 10},
-		JSQ{D: 2, Mem: 1}, JSQ{D: 1, Mem: 2}, LeastLoaded{D: 2, Mem: 1}, LeastLoaded{D: 3, Replace: true, Mem: 2}}
+		JSQ{D: 2, Mem: 1}, JSQ{D: 1, Mem: 2}, LeastLoaded{D: 2, Mem: 1}, LeastLoaded{D: 3, Replace: true, Mem: 2},
+		LeastRequest{D: 3, Bias: 1}, LeastRequest{D: 2, Bias: 0.5, Weights: Weights{Values: []float64{3, 2, 2, 1, 1, 1, 1, 1, 1, 1}}},
+		WeightedLeastConn{Weights: Weights{Values: []float64{3, 2, 2, 1, 1, 1, 1, 1, 1, 1}}}}
 	boards := []struct {
 		refresh float64
 		tally   bool
