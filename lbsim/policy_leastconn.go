@@ -13,8 +13,7 @@ import "strings"
 // the largest wins (the first of equal ones), and the winner's c_k drops by
 // the tied servers' total weight. A job without a tie changes no c_k. All
 // c_k start at 0 (ngx_http_upstream_init_round_robin). The weights are the
-// speeds (wlc:weights=speed), given (wlc:weights=2/1/1), or all equal
-// (wlc: least connections, ties by round robin).
+// speeds (wlc:weights=speed), given (wlc:weights=2/1/1), or all 1 (wlc).
 type WeightedLeastConn struct{ Weights Weights }
 
 func init() {
@@ -68,7 +67,8 @@ func (p WeightedLeastConn) theory(c Config) (Reference, bool) {
 	return JSQ{}.theory(c)
 }
 
-// nginxLeastConn is one dispatcher's least_conn: its current weights.
+// nginxLeastConn is one dispatcher's least_conn and its current weights: a
+// scan of the K counts a job (two on a tie), as nginx's loop.
 type nginxLeastConn struct {
 	spec   WeightedLeastConn
 	w, cur []float64
