@@ -109,11 +109,23 @@ type remembering struct {
 
 func (r remembering) Pick(v *View, x float64) int { return r.mem.pick(v, x) }
 
-// start gives each replication of LL(d,m) its own memory.
-func (p LeastLoaded) start(*View) Policy { return startMemory(p, p.D, p.Mem, p.Replace, Workload) }
+// start gives each replication of LL(d,m) its own memory, of LL-d and LWL
+// under a tie rule its tieBreaker.
+func (p LeastLoaded) start(v *View) Policy {
+	if p.Ties != TiesRandom {
+		return newTieBreaker(p, p.D, Workload, false, p.Ties, v.K())
+	}
+	return startMemory(p, p.D, p.Mem, p.Replace, Workload)
+}
 
-// start gives each replication of JSQ(d,m) its own memory.
-func (p JSQ) start(*View) Policy { return startMemory(p, p.D, p.Mem, p.Replace, Count) }
+// start gives each replication of JSQ(d,m) its own memory, of JSQ under a
+// tie rule its tieBreaker.
+func (p JSQ) start(v *View) Policy {
+	if p.Ties != TiesRandom {
+		return newTieBreaker(p, p.D, Count, false, p.Ties, v.K())
+	}
+	return startMemory(p, p.D, p.Mem, p.Replace, Count)
+}
 
 func startMemory(p Policy, d, m int, replace bool, kind State) Policy {
 	if m == 0 {

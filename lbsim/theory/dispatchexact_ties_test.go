@@ -30,7 +30,7 @@ func firstTieChain(lambda float64, mu []float64, n int) Chain[[3]int] {
 				}
 			}
 		},
-		Keep: func(s [3]int) bool { return s[0] <= n && s[1] <= n && s[2] <= n },
+		Keep:  func(s [3]int) bool { return s[0] <= n && s[1] <= n && s[2] <= n },
 		Level: func(s [3]int) int { return s[0] + s[1] + s[2] },
 	}
 }

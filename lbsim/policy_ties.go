@@ -1,0 +1,209 @@
+package lbsim
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+)
+
+// Ties is how a policy that compares job counts or work (jsq, sed, lwl,
+// ll) chooses among the servers that compare equal, spec key ties=:
+//
+//   - TiesRandom, "random" (the default): uniformly at random.
+//   - TiesFirst, "first": the lowest-numbered server, as some published
+//     dispatching simulators do.
+//   - TiesOldest, "oldest": the server whose state changed longest ago, as
+//     HAProxy's leastconn: a server changes when the dispatcher sends it a
+//     job or, on live state, when a job leaves it (at its departure); servers
+//     that never changed come first, lowest-numbered first. HAProxy 2.6
+//     (src/lb_fwlc.c: fwlc_srv_reposition) re-inserts a server into its eb32
+//     tree keyed by its connections at each change, after the servers of
+//     equal key (ebtree keeps duplicates in insertion order), and
+//     fwlc_get_next_server takes the tree's first. Under LWL and LL-d the
+//     tied are idle servers: the one idle longest.
+//   - TiesRR, "rr": nginx's least_conn (ngx_http_upstream_least_conn_module.c:
+//     ngx_http_upstream_get_least_conn_peer), equal weights: it scans the
+//     servers from the first, and if several are least, adds one to each
+//     tied server's current_weight, takes the largest (the lowest-numbered
+//     of equal ones) and takes the number tied off its current_weight. Not
+//     a rotating pointer: a smooth weighted round robin among the tied, with
+//     a counter a server kept from job to job, that is round robin in index
+//     order while the tied set stays the same. A single least server
+//     changes no counter.
+//
+// Sampled servers (d) are ranked by number, as the proxies scan theirs. At
+// equal speeds with exponential sizes under FCFS or PS a rule does not
+// change the law of the sorted counts, hence the mean (Theory is that of
+// random ties), but first loads the low-numbered servers more; under SRPT,
+// or with other sizes, tied servers hold different remaining work, and a
+// rule that follows the history (first, oldest) changes the mean.
+type Ties uint8
+
+const (
+	TiesRandom Ties = iota
+	TiesFirst
+	TiesOldest
+	TiesRR
+)
+
+var tiesWords = []string{"random", "first", "oldest", "rr"}
+
+func (t Ties) String() string { return tiesWords[t] }
+
+// tiesParam reads the ties key of policy name's spec.
+func tiesParam(name string, p Params) (Ties, error) {
+	if !p.Has("ties") {
+		return TiesRandom, nil
+	}
+	if i := slices.Index(tiesWords, p.Word("ties")); i >= 0 {
+		return Ties(i), nil
+	}
+	return 0, fmt.Errorf("%s: ties=%s is invalid: use ties=%s (how servers that compare equal are chosen); e.g. %s:ties=first",
+		name, spec(p, "ties"), strings.Join(tiesWords, ", "), name)
+}
+
+// spec appends the rule to a policy's spec s (none for random).
+func (t Ties) spec(s string) string {
+	if t == TiesRandom {
+		return s
+	}
+	if strings.Contains(s, ":") {
+		return s + ",ties=" + t.String()
+	}
+	return s + ":ties=" + t.String()
+}
+
+// describe adds the rule to a Description: its label, and that first
+// treats the servers unlike, oldest and rr keep a history.
+func (t Ties) describe(d *Description, k int) {
+	if t == TiesRandom {
+		return
+	}
+	d.Label += " (ties " + t.String() + ")"
+	d.symmetric = d.symmetric && t != TiesFirst
+	d.history = d.history || t != TiesFirst
+	d.stateBytes, d.jobIndexes = max(d.stateBytes, indexBytes*int64(k)), 0
+}
+
+// check refuses a rule where it is not built: with a memory or draws with
+// replacement, and oldest, which needs each departure's time, on a board
+// or with several dispatchers.
+func (t Ties) check(name string, mem int, replace bool, c *Config) error {
+	switch {
+	case t == TiesRandom:
+	case mem > 0 || replace:
+		return fmt.Errorf("%s: ties=%s is not supported with mem or replace (a memory's candidates and repeated draws keep random ties); drop ties= or use %s:d=2,ties=%s", name, t, name, t)
+	case t == TiesOldest && (c.Refresh > 0 || c.dispatchers() > 1):
+		return fmt.Errorf("%s: ties=oldest needs live state and one dispatcher (the time of every departure), got refresh=%g and %d dispatchers; use ties=first or ties=rr, or refresh=0 and one dispatcher", name, c.Refresh, c.dispatchers())
+	}
+	return nil
+}
+
+// tieBreaker is Start's value and the run's policy under a rule other than
+// random: the least jobs, expected delay (SED: (n+1)/mu, then the faster)
+// or work among all K servers or d sampled, ties by the rule.
+type tieBreaker struct {
+	Policy       // the spec, for String
+	d      int   // servers sampled; 0: all K
+	kind   State // Count or Workload
+	sed    bool  // SED's value
+	rule   Ties
+	stamp  []float64 // oldest, on counts: when server k last changed, as seen
+	weight []int     // rr: nginx's current_weight of server k
+	tied   []int
+}
+
+func newTieBreaker(p Policy, d int, kind State, sed bool, rule Ties, k int) *tieBreaker {
+	return &tieBreaker{Policy: p, d: d, kind: kind, sed: sed, rule: rule, stamp: make([]float64, k), weight: make([]int, k)}
+}
+
+// tiedDispatcher runs p's tieBreaker (its Start's value) through a View.
+func tiedDispatcher(p builtin, s *sim) dispatcher {
+	d := &viewDispatcher{v: View{s: s}}
+	d.p = p.start(&d.v)
+	return d
+}
+
+// pickTied is the Pick of a policy value under rule: first keeps no state.
+func pickTied(p builtin, rule Ties, v *View) int {
+	if rule != TiesFirst {
+		return unstarted(p)
+	}
+	return p.start(v).Pick(v, 0)
+}
+
+func (b *tieBreaker) Pick(v *View, _ float64) int {
+	ks := []int(nil)
+	n := v.K()
+	if b.d != 0 && b.d < n {
+		ks, n = v.Sample(b.d, false), b.d
+		slices.Sort(ks)
+	}
+	b.tied = b.tied[:0]
+	best, bestMu := math.Inf(1), 0.0
+	for i := range n {
+		k := i
+		if ks != nil {
+			k = ks[i]
+		}
+		x, mu := b.value(v, k)
+		switch {
+		case x < best || x == best && mu > bestMu:
+			b.tied, best, bestMu = append(b.tied[:0], k), x, mu
+		case x == best && mu == bestMu:
+			b.tied = append(b.tied, k)
+		}
+	}
+	k := b.tied[0]
+	switch {
+	case len(b.tied) == 1 || b.rule == TiesFirst:
+	case b.rule == TiesOldest:
+		for _, j := range b.tied[1:] {
+			if b.changed(v, j) < b.changed(v, k) {
+				k = j
+			}
+		}
+	case b.rule == TiesRR:
+		for _, j := range b.tied {
+			if b.weight[j]++; b.weight[j] > b.weight[k] {
+				k = j
+			}
+		}
+		b.weight[k] -= len(b.tied)
+	}
+	b.stamp[k] = v.t // the send
+	return k
+}
+
+// value is server k's jobs, expected delay (with its speed, SED's second
+// key) or work; under oldest, server k's departures due by now are seen
+// first, one at a time, each a change at its time.
+func (b *tieBreaker) value(v *View, k int) (float64, float64) {
+	if b.kind == Workload {
+		return v.Workload(k), 0
+	}
+	for srv := v.s.srv; b.rule == TiesOldest; {
+		next := srv.nextDeparture(k)
+		if next > v.t {
+			break
+		}
+		srv.count(k, next, v.s.m)
+		if b.stamp[k] = next; srv.nextDeparture(k) <= next { // rounding: the View's count catches up
+			break
+		}
+	}
+	if b.sed {
+		return float64(v.Count(k)+1) / v.Speed(k), v.Speed(k)
+	}
+	return float64(v.Count(k)), 0
+}
+
+// changed is when server k last changed: on work, when it went idle (its
+// free time; the tied are idle), on counts its stamp.
+func (b *tieBreaker) changed(v *View, k int) float64 {
+	if b.kind == Workload {
+		return v.s.srv.free[k]
+	}
+	return b.stamp[k]
+}
