@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
@@ -28,11 +29,8 @@ func init() {
 				return nil, err
 			}
 			mem, err := memoryParam("jsq", p, d)
-			if err != nil {
-				return nil, err
-			}
-			ties, err := tiesParam("jsq", p)
-			return JSQ{D: d, Replace: replace, Mem: mem, Ties: ties}, err
+			ties, terr := tiesParam("jsq", p)
+			return JSQ{D: d, Replace: replace, Mem: mem, Ties: ties}, errors.Join(err, terr)
 		}})
 }
 
@@ -60,10 +58,7 @@ func (p JSQ) describe(c *Config) Description {
 }
 
 func (p JSQ) validate(c *Config) error {
-	if err := checkSampled("jsq", p.D, p.Mem, c.Servers, p.Replace); err != nil {
-		return err
-	}
-	return p.Ties.check("jsq", p.Mem, p.Replace, c)
+	return errors.Join(checkSampled("jsq", p.D, p.Mem, c.Servers, p.Replace), p.Ties.check(p, p.Mem, p.Replace, c))
 }
 
 // theory, for exponential sizes and distinct samples: at small K

@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -39,11 +40,8 @@ func init() {
 				return nil, err
 			}
 			mem, err := memoryParam("ll", p, d)
-			if err != nil {
-				return nil, err
-			}
-			ties, err := tiesParam("ll", p)
-			return LeastLoaded{D: d, Replace: replace, Mem: mem, Ties: ties}, err
+			ties, terr := tiesParam("ll", p)
+			return LeastLoaded{D: d, Replace: replace, Mem: mem, Ties: ties}, errors.Join(err, terr)
 		}})
 	mustRegister(policyRegistry, PolicyType{Name: "lwl", Params: []string{"ties"}, Lists: []string{"ties"}, Example: "lwl",
 		Summary: "least work left: least workload among all K servers (central M/G/K under FCFS; ties=first|oldest|rr: among idle servers)",
@@ -76,10 +74,7 @@ func (p LeastLoaded) describe(c *Config) Description {
 }
 
 func (p LeastLoaded) validate(c *Config) error {
-	if err := checkSampled("ll", p.D, p.Mem, c.Servers, p.Replace); err != nil {
-		return err
-	}
-	return p.Ties.check(map[bool]string{true: "lwl", false: "ll"}[p.D == 0], p.Mem, p.Replace, c)
+	return errors.Join(checkSampled("ll", p.D, p.Mem, c.Servers, p.Replace), p.Ties.check(p, p.Mem, p.Replace, c))
 }
 
 // theory, under FCFS: LWL (or d = K) with equal speeds is the central M/G/K

@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
@@ -22,11 +23,8 @@ func init() {
 		Summary: "shortest expected delay: least (n_k+1)/mu_k among all K servers, ties to the faster (d=2: among 2 sampled; ties=first|oldest|rr: then by that rule)",
 		New: func(p Params) (Policy, error) {
 			d, _, err := sampleParams("sed", p)
-			if err != nil {
-				return nil, err
-			}
-			ties, err := tiesParam("sed", p)
-			return SED{D: d, Ties: ties}, err
+			ties, terr := tiesParam("sed", p)
+			return SED{D: d, Ties: ties}, errors.Join(err, terr)
 		}})
 }
 
@@ -56,7 +54,7 @@ func (p SED) validate(c *Config) error {
 	if k := c.Servers; p.D < 0 || p.D > k {
 		return fmt.Errorf("sed d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, or use sed for all servers", p.D, k)
 	}
-	return p.Ties.check("sed", 0, false, c)
+	return p.Ties.check(p, 0, false, c)
 }
 
 func (p SED) start(v *View) Policy {
