@@ -107,10 +107,7 @@ func (p JSQ) limit(c Config, s system) (Reference, bool) {
 // Pick samples D servers and takes the one with the fewest jobs (all K for
 // JSQ); the run uses it directly for JSQ-d and count buckets for JSQ.
 func (p JSQ) Pick(v *View, _ float64) int {
-	if p.Ties != TiesRandom {
-		return pickTied(p, p.Ties, v)
-	}
-	return pickSampled(p, v, p.D, p.Mem, p.Replace, Count)
+	return pickSampled(p, v, p.D, p.Mem, p.Replace, Count, p.Ties)
 }
 
 func (p JSQ) newDispatcher(s *sim) dispatcher {

@@ -101,10 +101,7 @@ func (p LeastLoaded) theory(c Config) (Reference, bool) {
 // Pick samples D servers and takes the least loaded (all K for LWL); the run
 // uses it directly for LL-d and an O(log K) index for LWL.
 func (p LeastLoaded) Pick(v *View, _ float64) int {
-	if p.Ties != TiesRandom {
-		return pickTied(p, p.Ties, v)
-	}
-	return pickSampled(p, v, p.D, p.Mem, p.Replace, Workload)
+	return pickSampled(p, v, p.D, p.Mem, p.Replace, Workload, p.Ties)
 }
 
 func (p LeastLoaded) newDispatcher(s *sim) dispatcher {

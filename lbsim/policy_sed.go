@@ -57,12 +57,7 @@ func (p SED) validate(c *Config) error {
 	return p.Ties.check(p, 0, false, c)
 }
 
-func (p SED) start(v *View) Policy {
-	if p.Ties != TiesRandom {
-		return newTieBreaker(p, p.D, Count, true, p.Ties, v.K())
-	}
-	return p
-}
+func (p SED) start(v *View) Policy { return startSampled(p, v, p.D, 0, false, Count, p.Ties) }
 
 // Pick samples D servers (all K for D = 0) and takes the least expected delay.
 func (p SED) Pick(v *View, _ float64) int {

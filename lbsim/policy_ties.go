@@ -111,7 +111,8 @@ type tieBreaker struct {
 	tied   []int
 }
 
-func newTieBreaker(p Policy, d int, kind State, sed bool, rule Ties, k int) *tieBreaker {
+func newTieBreaker(p Policy, d int, kind State, rule Ties, k int) *tieBreaker {
+	_, sed := p.(SED)
 	b := &tieBreaker{Policy: p, d: d, kind: kind, sed: sed, rule: rule, stamp: make([]float64, k), weight: make([]int, k), all: make([]int, k)}
 	for i := range b.all {
 		b.all[i] = i
@@ -126,7 +127,8 @@ func tiedDispatcher(p builtin, s *sim) dispatcher {
 	return d
 }
 
-// pickTied is the Pick of a policy value under rule: first keeps no state.
+// pickTied is the Pick of a policy value with a memory or a tie rule other
+// than random: only first keeps no state.
 func pickTied(p builtin, rule Ties, v *View) int {
 	if rule != TiesFirst {
 		return unstarted(p)
