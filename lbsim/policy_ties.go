@@ -82,16 +82,16 @@ func (t Ties) describe(d *Description, k int) {
 }
 
 // check refuses a rule where it is not built: with a memory or draws with
-// replacement, and oldest, which needs each departure's time, on a board,
-// with a delay or with several dispatchers.
+// replacement, and oldest, which needs each departure's time, but on the
+// live view at once of one dispatcher.
 func (t Ties) check(p Policy, mem int, replace bool, c *Config) error {
 	name, _, _ := strings.Cut(p.String(), ":")
 	switch {
 	case t == TiesRandom:
 	case mem > 0 || replace:
 		return fmt.Errorf("%s: ties=%s is not supported with mem or replace (a memory's candidates and repeated draws keep random ties); drop ties= or use %s:d=2,ties=%s", name, t, name, t)
-	case t == TiesOldest && (c.Refresh > 0 || c.Delay > 0 || c.dispatchers() > 1):
-		return fmt.Errorf("%s: ties=oldest needs live state at once and one dispatcher (the time of every departure), got refresh=%g, delay=%g and %d dispatchers; use ties=first or ties=rr, or refresh=0, delay=0 and one dispatcher", name, c.Refresh, c.Delay, c.dispatchers())
+	case t == TiesOldest && (c.View == OwnView || c.Refresh > 0 || c.Delay > 0 || c.dispatchers() > 1):
+		return fmt.Errorf("%s: ties=oldest needs the live view at once and one dispatcher (the time of every departure), got view=%s, refresh=%g, delay=%g and %d dispatchers; use ties=first or ties=rr, or view=live, refresh=0, delay=0 and one dispatcher", name, c.View, c.Refresh, c.Delay, c.dispatchers())
 	}
 	return nil
 }
@@ -157,8 +157,12 @@ func (b *tieBreaker) Pick(v *View, _ float64) int {
 	switch {
 	case len(b.tied) == 1 || b.rule == TiesFirst:
 	case b.rule == TiesOldest:
+		when := b.stamp // on work the tied are idle: changed when they went idle
+		if b.kind == Workload {
+			when = v.s.srv.free
+		}
 		for _, j := range b.tied[1:] {
-			if b.changed(v, j) < b.changed(v, k) {
+			if when[j] < when[k] {
 				k = j
 			}
 		}
@@ -195,13 +199,4 @@ func (b *tieBreaker) value(v *View, k int) (float64, float64) {
 		return float64(v.Count(k)+1) / v.Speed(k), v.Speed(k)
 	}
 	return float64(v.Count(k)), 0
-}
-
-// changed is when server k last changed: on work, when it went idle (its
-// free time; the tied are idle), on counts its stamp.
-func (b *tieBreaker) changed(v *View, k int) float64 {
-	if b.kind == Workload {
-		return v.s.srv.free[k]
-	}
-	return b.stamp[k]
 }
