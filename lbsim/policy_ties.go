@@ -11,23 +11,23 @@ import (
 // chooses among servers that compare equal, spec key ties=:
 //
 //   - TiesRandom, "random" (the default): uniformly at random.
-//   - TiesFirst, "first": the lowest-numbered, as published simulators do.
-//   - TiesOldest, "oldest": HAProxy leastconn's rule, the server that changed
-//     longest ago, a change being a send to it or, as the dispatcher sees it
-//     on live state, a departure from it (at the departure); never changed
-//     ones first, lowest-numbered first. HAProxy 2.6 (src/lb_fwlc.c,
-//     fwlc_srv_reposition) re-inserts a server into an eb32 tree keyed by its
-//     connections at each change, after those of equal key (ebtree keeps
-//     duplicates in insertion order); fwlc_get_next_server takes the first.
-//     Under LWL and LL-d the tied are idle: the one idle longest.
-//   - TiesRR, "rr": nginx least_conn's rule, equal weights
-//     (ngx_http_upstream_least_conn_module.c,
-//     ngx_http_upstream_get_least_conn_peer): scanning from server 0, if
-//     several are least, each tied server's current_weight grows by one,
-//     the largest wins (the first of equal ones) and loses the number tied.
-//     Not a rotating pointer: a smooth weighted round robin among the tied,
-//     the counters kept from job to job; round robin in index order while
-//     the tied set stays.
+//   - TiesFirst, "first": the lowest-numbered, as a published simulator of
+//     dispatching to SRPT servers does.
+//   - TiesOldest, "oldest": HAProxy 2.6 leastconn's rule, the server that
+//     changed longest ago, a change being a send to it or a departure from
+//     it, seen at the departure on live state; never changed ones first by
+//     number. src/lb_fwlc.c: fwlc_srv_reposition re-inserts a server into an
+//     eb32 tree keyed by its connections at each change, after those of
+//     equal key (ebtree keeps duplicates in insertion order), and
+//     fwlc_get_next_server takes the first (later HAProxy spreads equal keys
+//     over lists drawn at random). Under LWL and LL-d: the one idle longest.
+//   - TiesRR, "rr": nginx least_conn's rule at equal weights (file
+//     ngx_http_upstream_least_conn_module.c, ngx_http_upstream_get_least_conn_peer):
+//     scanning from server 0, if several are least, each tied server's
+//     current_weight grows by one, the largest wins (the first of equal
+//     ones) and loses the number tied. Not a rotating pointer: a smooth
+//     weighted round robin among the tied, counters kept from job to job;
+//     round robin in index order while the tied set stays.
 //
 // Sampled servers are scanned by number, as the proxies scan theirs. At
 // equal speeds with exponential sizes under FCFS or PS a server's future
@@ -103,7 +103,6 @@ type tieBreaker struct {
 	Policy       // the spec, for String
 	d      int   // servers sampled; 0: all K
 	kind   State // Count or Workload
-	sed    bool  // SED's value
 	rule   Ties
 	stamp  []float64 // oldest, on counts: when server k last changed, as seen
 	weight []int     // rr: nginx's current_weight of server k
@@ -112,8 +111,7 @@ type tieBreaker struct {
 }
 
 func newTieBreaker(p Policy, d int, kind State, rule Ties, k int) *tieBreaker {
-	_, sed := p.(SED)
-	b := &tieBreaker{Policy: p, d: d, kind: kind, sed: sed, rule: rule, stamp: make([]float64, k), weight: make([]int, k), all: make([]int, k)}
+	b := &tieBreaker{Policy: p, d: d, kind: kind, rule: rule, stamp: make([]float64, k), weight: make([]int, k), all: make([]int, k)}
 	for i := range b.all {
 		b.all[i] = i
 	}
@@ -195,7 +193,7 @@ func (b *tieBreaker) value(v *View, k int) (float64, float64) {
 			break
 		}
 	}
-	if b.sed {
+	if _, sed := b.Policy.(SED); sed {
 		return float64(v.Count(k)+1) / v.Speed(k), v.Speed(k)
 	}
 	return float64(v.Count(k)), 0
