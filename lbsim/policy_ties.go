@@ -83,15 +83,15 @@ func (t Ties) describe(d *Description, k int) {
 
 // check refuses a rule where it is not built: with a memory or draws with
 // replacement, and oldest, which needs each departure's time, but on the
-// live view at once of one dispatcher.
+// live view at once of one dispatcher, counts not sampled (sim.sample pops departures).
 func (t Ties) check(p Policy, mem int, replace bool, c *Config) error {
 	name, _, _ := strings.Cut(p.String(), ":")
 	switch {
 	case t == TiesRandom:
 	case mem > 0 || replace:
 		return fmt.Errorf("%s: ties=%s is not supported with mem or replace (a memory's candidates and repeated draws keep random ties); drop ties= or use %s:d=2,ties=%s", name, t, name, t)
-	case t == TiesOldest && (c.View == OwnView || c.Refresh > 0 || c.Delay > 0 || c.dispatchers() > 1):
-		return fmt.Errorf("%s: ties=oldest needs the live view at once and one dispatcher (the time of every departure), got view=%s, refresh=%g, delay=%g and %d dispatchers; use ties=first or ties=rr, or view=live, refresh=0, delay=0 and one dispatcher", name, c.View, c.Refresh, c.Delay, c.dispatchers())
+	case t == TiesOldest && (c.View == OwnView || c.Refresh > 0 || c.Delay > 0 || c.dispatchers() > 1 || c.SampleEvery > 0):
+		return fmt.Errorf("%s: ties=oldest needs the live view at once, one dispatcher and no sampling of the counts (the time of every departure), got view=%s, refresh=%g, delay=%g, %d dispatchers and sample-every=%g; use ties=first or ties=rr, or view=live, refresh=0, delay=0, one dispatcher and sample-every=0", name, c.View, c.Refresh, c.Delay, c.dispatchers(), c.SampleEvery)
 	}
 	return nil
 }
