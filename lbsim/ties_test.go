@@ -27,6 +27,9 @@ func TestTiesSpecs(t *testing.T) {
 			t.Errorf("%s does not read back: %v, %v", p, q, err)
 		}
 	}
+	if p, err := lbsim.ParsePolicy("jsq:d=2,ties=random"); err != nil || p != (lbsim.JSQ{D: 2}) {
+		t.Errorf("jsq:d=2,ties=random is %#v, %v: want the value of jsq:d=2 (its runs, to the bit)", p, err)
+	}
 	if got := lbsim.Label(lbsim.JSQ{Ties: lbsim.TiesFirst}); got != "JSQ (ties first)" {
 		t.Errorf("label %q", got)
 	}
