@@ -87,7 +87,9 @@
 //     jsq: [JSQ]; both take replace=1 (sampling with replacement) and mem=M
 //     (JSQ(d,m), LL(d,m): memory of the M least loaded, Mitzenmacher,
 //     Prabhakar and Shah 2002);
-//   - sed, sed:d=D: [SED], shortest expected delay (n_k+1)/mu_k;
+//   - sed, sed:d=D: [SED], shortest expected delay (n_k+1)/mu_k; these
+//     and ll, lwl and jsq take ties=first|oldest|rr: [Ties], the tie rules
+//     of published simulators, HAProxy's leastconn and nginx's least_conn;
 //   - jiq, jiq:d=D,withdraw=1: [JIQ], join the idle queue, with I-queues
 //     for several dispatchers (Lu et al. 2011);
 //   - lsq:p=P, lsq:d=D: [LSQ], local shortest queue on each dispatcher's

@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
@@ -9,33 +10,35 @@ import (
 // JSQ is join-the-shortest-queue: each job goes to the server with the fewest
 // jobs among D servers sampled uniformly without replacement (JSQ-d, the
 // power of d choices); ties are broken uniformly at random. D = 0 (or D = K)
-// looks at all servers.
+// looks at all servers. Ties sets another tie rule (see Ties).
 // Replace samples with replacement (see LeastLoaded). Mem > 0 also considers
 // the Mem servers remembered from the previous job: JSQ(d,m), see policy_memory.go.
 type JSQ struct {
 	D       int
 	Replace bool
 	Mem     int
+	Ties    Ties
 }
 
 func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "jsq", Params: []string{"d", "replace", "mem"}, Example: "jsq:d=2",
-		Summary: "join the shortest queue: fewest jobs among d sampled servers (no d: all K; replace=1: with replacement; mem=M: and the M remembered from the last job)",
+	mustRegister(policyRegistry, PolicyType{Name: "jsq", Params: []string{"d", "replace", "mem", "ties"}, Lists: []string{"ties"}, Example: "jsq:d=2",
+		Summary: "join the shortest queue: fewest jobs among d sampled servers (no d: all K; replace=1: with replacement; mem=M: and the M remembered from the last job; ties=first|oldest|rr: tie rule)",
 		New: func(p Params) (Policy, error) {
 			d, replace, err := sampleParams("jsq", p)
 			if err != nil {
 				return nil, err
 			}
 			mem, err := memoryParam("jsq", p, d)
-			return JSQ{D: d, Replace: replace, Mem: mem}, err
+			ties, terr := tiesParam("jsq", p)
+			return JSQ{D: d, Replace: replace, Mem: mem, Ties: ties}, errors.Join(err, terr)
 		}})
 }
 
 func (p JSQ) String() string {
 	if p.D == 0 {
-		return "jsq"
+		return p.Ties.spec("jsq")
 	}
-	return withMemory(sampledSpec("jsq", p.D, p.Replace), p.Mem)
+	return p.Ties.spec(withMemory(sampledSpec("jsq", p.D, p.Replace), p.Mem))
 }
 
 // describe: a power-of-d policy (sampledFacts) on job counts; over all K
@@ -50,25 +53,33 @@ func (p JSQ) describe(c *Config) Description {
 	if c.Refresh == 0 && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) {
 		d.jobIndexes = c.indexesTold()
 	}
+	p.Ties.describe(&d, c.Servers)
 	return d
 }
 
-func (p JSQ) validate(c *Config) error { return checkSampled("jsq", p.D, p.Mem, c.Servers, p.Replace) }
+func (p JSQ) validate(c *Config) error {
+	return errors.Join(checkSampled("jsq", p.D, p.Mem, c.Servers, p.Replace), p.Ties.check(p, p.Mem, p.Replace, c))
+}
 
 // theory, for exponential sizes and distinct samples: at small K
 // (theory.DispatchMaxServers, any speeds, FCFS or PS) the exact Markov chain
 // of JSQ-d and JSQ; otherwise, at speed 1 under FCFS, Mitzenmacher's
 // mean-field limit of JSQ-d, d >= 2 (sum_{i>=1} rho^((d^i-d)/(d-1))), and
-// JSQ(d,1)'s memory fixed point (theory.JSQdMemoryMeanField).
+// JSQ(d,1)'s memory fixed point (theory.JSQdMemoryMeanField). A tie rule
+// leaves these at equal speeds (see Ties); at unequal ones first has its
+// chain (theory.DispatchRule.First), oldest and rr none.
 func (p JSQ) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
+	if p.Ties > TiesFirst && !s.equal {
+		return Reference{}, false
+	}
 	var chain Reference
 	if !p.Replace && p.Mem == 0 {
 		d := p.D
 		if allServers(d, s.k, false) {
 			d = 0
 		}
-		ref, ok := smallChain(s, theory.DispatchRule{D: d})
+		ref, ok := smallChain(s, theory.DispatchRule{D: d, First: p.Ties == TiesFirst && !s.equal})
 		if ok {
 			return ref, true
 		}
@@ -96,10 +107,13 @@ func (p JSQ) limit(c Config, s system) (Reference, bool) {
 // Pick samples D servers and takes the one with the fewest jobs (all K for
 // JSQ); the run uses it directly for JSQ-d and count buckets for JSQ.
 func (p JSQ) Pick(v *View, _ float64) int {
-	return pickSampled(p, v, p.D, p.Mem, p.Replace, Count)
+	return pickSampled(p, v, p.D, p.Mem, p.Replace, Count, p.Ties)
 }
 
 func (p JSQ) newDispatcher(s *sim) dispatcher {
+	if p.Ties != TiesRandom {
+		return tiedDispatcher(p, s)
+	}
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Count, func(s *sim) dispatcher { return newLeastCount(s, newCountBuckets(s.k)) })
 }
 

@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 
@@ -13,7 +14,7 @@ import (
 // D = 0 (or D = K) samples all servers: LWL, least work left, which under FCFS
 // behaves as the central M/G/K queue. (LWL draws uniformly among idle servers;
 // equal workloads of busy servers, of probability zero for continuous sizes,
-// are ordered by its index.)
+// are ordered by its index.) Ties sets another rule for ties (see Ties).
 //
 // With Replace the D servers are sampled with replacement, as in the
 // simulations of the mean-field literature (Hellemans' finite-K LL-2 values
@@ -24,11 +25,12 @@ type LeastLoaded struct {
 	D       int
 	Replace bool
 	Mem     int
+	Ties    Ties
 }
 
 func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "ll", Params: []string{"d", "replace", "mem"}, Example: "ll:d=2",
-		Summary: "least loaded of d: least workload among d sampled servers (replace=1: with replacement; mem=M: and the M remembered from the last job)",
+	mustRegister(policyRegistry, PolicyType{Name: "ll", Params: []string{"d", "replace", "mem", "ties"}, Lists: []string{"ties"}, Example: "ll:d=2",
+		Summary: "least loaded of d: least workload among d sampled servers (replace=1: with replacement; mem=M: and the M remembered from the last job; ties=first|oldest|rr: among idle servers)",
 		New: func(p Params) (Policy, error) {
 			d, replace, err := sampleParams("ll", p)
 			if err == nil && d == 0 {
@@ -38,17 +40,22 @@ func init() {
 				return nil, err
 			}
 			mem, err := memoryParam("ll", p, d)
-			return LeastLoaded{D: d, Replace: replace, Mem: mem}, err
+			ties, terr := tiesParam("ll", p)
+			return LeastLoaded{D: d, Replace: replace, Mem: mem, Ties: ties}, errors.Join(err, terr)
 		}})
-	mustRegister(policyRegistry, PolicyType{Name: "lwl", Example: "lwl", Summary: "least work left: least workload among all K servers (central M/G/K under FCFS)",
-		New: func(Params) (Policy, error) { return LeastLoaded{}, nil }})
+	mustRegister(policyRegistry, PolicyType{Name: "lwl", Params: []string{"ties"}, Lists: []string{"ties"}, Example: "lwl",
+		Summary: "least work left: least workload among all K servers (central M/G/K under FCFS; ties=first|oldest|rr: among idle servers)",
+		New: func(p Params) (Policy, error) {
+			ties, err := tiesParam("lwl", p)
+			return LeastLoaded{Ties: ties}, err
+		}})
 }
 
 func (p LeastLoaded) String() string {
 	if p.D == 0 {
-		return "lwl"
+		return p.Ties.spec("lwl")
 	}
-	return withMemory(sampledSpec("ll", p.D, p.Replace), p.Mem)
+	return p.Ties.spec(withMemory(sampledSpec("ll", p.D, p.Replace), p.Mem))
 }
 
 // describe: a power-of-d policy (sampledFacts) on workloads; live over all
@@ -62,11 +69,12 @@ func (p LeastLoaded) describe(c *Config) Description {
 	if c.Refresh == 0 && p.Mem == 0 && allServers(p.D, c.Servers, p.Replace) && !scansFree(c.Servers) {
 		d.jobIndexes = 1
 	}
+	p.Ties.describe(&d, c.Servers)
 	return d
 }
 
 func (p LeastLoaded) validate(c *Config) error {
-	return checkSampled("ll", p.D, p.Mem, c.Servers, p.Replace)
+	return errors.Join(checkSampled("ll", p.D, p.Mem, c.Servers, p.Replace), p.Ties.check(p, p.Mem, p.Replace, c))
 }
 
 // theory, under FCFS: LWL (or d = K) with equal speeds is the central M/G/K
@@ -93,10 +101,13 @@ func (p LeastLoaded) theory(c Config) (Reference, bool) {
 // Pick samples D servers and takes the least loaded (all K for LWL); the run
 // uses it directly for LL-d and an O(log K) index for LWL.
 func (p LeastLoaded) Pick(v *View, _ float64) int {
-	return pickSampled(p, v, p.D, p.Mem, p.Replace, Workload)
+	return pickSampled(p, v, p.D, p.Mem, p.Replace, Workload, p.Ties)
 }
 
 func (p LeastLoaded) newDispatcher(s *sim) dispatcher {
+	if p.Ties != TiesRandom {
+		return tiedDispatcher(p, s)
+	}
 	return sampledDispatcher(s, p.D, p.Mem, p.Replace, Workload, func(s *sim) dispatcher { return newLeastWork(s) })
 }
 

@@ -109,14 +109,19 @@ type remembering struct {
 
 func (r remembering) Pick(v *View, x float64) int { return r.mem.pick(v, x) }
 
-// start gives each replication of LL(d,m) its own memory.
-func (p LeastLoaded) start(*View) Policy { return startMemory(p, p.D, p.Mem, p.Replace, Workload) }
+// start gives each replication of LL(d,m) and JSQ(d,m) its own memory, and
+// under a tie rule its tieBreaker (startSampled).
+func (p LeastLoaded) start(v *View) Policy {
+	return startSampled(p, v, p.D, p.Mem, p.Replace, Workload, p.Ties)
+}
 
-// start gives each replication of JSQ(d,m) its own memory.
-func (p JSQ) start(*View) Policy { return startMemory(p, p.D, p.Mem, p.Replace, Count) }
+func (p JSQ) start(v *View) Policy { return startSampled(p, v, p.D, p.Mem, p.Replace, Count, p.Ties) }
 
-func startMemory(p Policy, d, m int, replace bool, kind State) Policy {
-	if m == 0 {
+func startSampled(p Policy, v *View, d, m int, replace bool, kind State, t Ties) Policy {
+	switch {
+	case t != TiesRandom:
+		return newTieBreaker(p, d, kind, t, v.K())
+	case m == 0:
 		return p
 	}
 	return remembering{p, newMemory(d, m, replace, kind)}

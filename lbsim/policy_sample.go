@@ -216,10 +216,11 @@ func sampledFacts(d, mem int, replace bool, c *Config) Description {
 }
 
 // pickSampled is the Pick of a power-of-d policy p: the least loaded (by
-// kind) of d servers sampled, all K for d = 0. With memory it needs Start.
-func pickSampled(p Policy, v *View, d, mem int, replace bool, kind State) int {
-	if mem > 0 {
-		return unstarted(p)
+// kind) of d servers sampled, all K for d = 0. With memory it needs Start,
+// and a tie rule its own Pick.
+func pickSampled(p builtin, v *View, d, mem int, replace bool, kind State, t Ties) int {
+	if mem > 0 || t != TiesRandom {
+		return pickTied(p, t, v)
 	}
 	if replace {
 		return v.leastDrawn(d, kind)

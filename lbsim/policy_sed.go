@@ -1,6 +1,7 @@
 package lbsim
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/perfeval/lbsim/lbsim/theory"
@@ -10,23 +11,28 @@ import (
 // least (n_k + 1)/mu_k, n_k its jobs and mu_k its speed (the delay the job
 // expects there with exponential sizes under FCFS), among D servers sampled
 // uniformly without replacement (D = 0: all K); ties go to the faster
-// server, then uniformly at random. With equal speeds it is JSQ-d.
-type SED struct{ D int }
+// server, then uniformly at random (Ties: by another rule). With equal
+// speeds it is JSQ-d.
+type SED struct {
+	D    int
+	Ties Ties
+}
 
 func init() {
-	mustRegister(policyRegistry, PolicyType{Name: "sed", Params: []string{"d"}, Example: "sed",
-		Summary: "shortest expected delay: least (n_k+1)/mu_k among all K servers, ties to the faster (d=2: among 2 sampled)",
+	mustRegister(policyRegistry, PolicyType{Name: "sed", Params: []string{"d", "ties"}, Lists: []string{"ties"}, Example: "sed",
+		Summary: "shortest expected delay: least (n_k+1)/mu_k among all K servers, ties to the faster (d=2: among 2 sampled; ties=first|oldest|rr: then by that rule)",
 		New: func(p Params) (Policy, error) {
 			d, _, err := sampleParams("sed", p)
-			return SED{D: d}, err
+			ties, terr := tiesParam("sed", p)
+			return SED{D: d, Ties: ties}, errors.Join(err, terr)
 		}})
 }
 
 func (p SED) String() string {
 	if p.D == 0 {
-		return "sed"
+		return p.Ties.spec("sed")
 	}
-	return sampledSpec("sed", p.D, false)
+	return p.Ties.spec(sampledSpec("sed", p.D, false))
 }
 
 // describe: a power-of-d policy (sampledFacts) on job counts; over all
@@ -40,6 +46,7 @@ func (p SED) describe(c *Config) Description {
 	if allServers(p.D, c.Servers, false) && len(c.Speeds) > 1 {
 		d.stateBytes = (indexBytes + groupBytes) * int64(c.Servers)
 	}
+	p.Ties.describe(&d, c.Servers)
 	return d
 }
 
@@ -47,13 +54,16 @@ func (p SED) validate(c *Config) error {
 	if k := c.Servers; p.D < 0 || p.D > k {
 		return fmt.Errorf("sed d=%d is invalid: need 1 <= d <= K = %d (sampled servers are distinct); lower d, or use sed for all servers", p.D, k)
 	}
-	return nil
+	return p.Ties.check(p, 0, false, c)
 }
 
-func (p SED) start(*View) Policy { return p }
+func (p SED) start(v *View) Policy { return startSampled(p, v, p.D, 0, false, Count, p.Ties) }
 
 // Pick samples D servers (all K for D = 0) and takes the least expected delay.
 func (p SED) Pick(v *View, _ float64) int {
+	if p.Ties != TiesRandom {
+		return pickTied(p, p.Ties, v)
+	}
 	if allServers(p.D, v.K(), false) {
 		return pickSED(v, nil)
 	}
@@ -95,6 +105,8 @@ func pickSED(v *View, ks []int) int {
 // SED-2 sedPair (sim_lean_sed.go); SED-d through the View.
 func (p SED) newDispatcher(s *sim) dispatcher {
 	switch {
+	case p.Ties != TiesRandom:
+		return tiedDispatcher(p, s)
 	case allServers(p.D, s.k, false) && !s.departuresLate():
 		return newLeastCount(s, newSpeedBuckets(s.cfg.speeds()))
 	case p.D == 2:
@@ -104,12 +116,16 @@ func (p SED) newDispatcher(s *sim) dispatcher {
 }
 
 // theory: for exponential sizes at small K (theory.DispatchMaxServers, any
-// speeds, FCFS or PS), the exact Markov chain of SED-d.
+// speeds, FCFS or PS), the exact Markov chain of SED-d; under a tie rule
+// as JSQ's (see JSQ.theory).
 func (p SED) theory(c Config) (Reference, bool) {
 	s := systemOf(c)
 	d := p.D
 	if allServers(d, s.k, false) {
 		d = 0
 	}
-	return smallChain(s, theory.DispatchRule{D: d, SED: true})
+	if p.Ties > TiesFirst && !s.equal {
+		return Reference{}, false
+	}
+	return smallChain(s, theory.DispatchRule{D: d, SED: true, First: p.Ties == TiesFirst && !s.equal})
 }

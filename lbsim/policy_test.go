@@ -246,7 +246,7 @@ func TestRegistry(t *testing.T) {
 		{"jsq:mem=1", "mem=1 needs a sample size d"},
 		{"ll:d=2,mem=-1", "mem=-1 is invalid"},
 		{"jsq:d=2,mem=0.5", "mem=0.5 is invalid"},
-		{"jiq:d=2,mem=1", `unknown parameter "mem"`}, {"lwl:d=2", "takes no parameters"},
+		{"jiq:d=2,mem=1", `unknown parameter "mem"`}, {"lwl:d=2", `unknown parameter "d"; allowed: ties`},
 	} {
 		if _, err := ParsePolicy(c.spec); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%q: error %v, want one saying %q", c.spec, err, c.want)

@@ -24,10 +24,14 @@ import (
 //   - SED-d (SED true): as JSQ-d, but the job joins the sampled server of
 //     the shortest expected delay (n_k + 1)/mu_k, ties to the faster
 //     server, then uniformly; with equal speeds it is JSQ-d.
+//   - First (JSQ-d or SED-d): ties go to the lowest-numbered server instead
+//     of uniformly (lbsim's ties=first); the servers are then not
+//     exchangeable, so the state is the unsorted vector even at equal speeds.
 type DispatchRule struct {
-	D   int
-	JIQ bool
-	SED bool
+	D     int
+	JIQ   bool
+	SED   bool
+	First bool
 }
 
 // String names the rule as the simulator labels it: "JSQ", "JSQ-2", "JIQ".
@@ -39,10 +43,13 @@ func (r DispatchRule) String() string {
 	case r.SED:
 		name = "SED"
 	}
-	if r.D == 0 {
-		return name
+	if r.D != 0 {
+		name += "-" + strconv.Itoa(r.D)
 	}
-	return name + "-" + strconv.Itoa(r.D)
+	if r.First {
+		name += " (ties first)"
+	}
+	return name
 }
 
 // Limits of DispatchExact: at most DispatchMaxServers servers, at most
@@ -208,7 +215,7 @@ type dispatchModel struct {
 	join      [][]float64 // JSQ-d: join[b][c], see DispatchExact
 	chooseTab []float64   // C(T, d) / C(K, d), T = 0..K
 	jiqSlow   int         // JIQ: a server k with mu_k <= lambda/K, or -1
-	sedSets   []uint8     // SED-d, unequal speeds: the d-subsets of servers, as bit masks
+	subsets   []uint8     // SED-d at unequal speeds, and First: the d-subsets of servers, as bit masks
 }
 
 func newDispatchModel(rule DispatchRule, lambda float64, speeds []float64) (*dispatchModel, error) {
@@ -235,6 +242,8 @@ func newDispatchModel(rule DispatchRule, lambda float64, speeds []float64) (*dis
 		return nil, fmt.Errorf("theory: DispatchRule{D: %d, JIQ: true} is invalid: JIQ samples no servers, need D=0; pass DispatchRule{JIQ: true}", d)
 	case rule.JIQ && rule.SED:
 		return nil, errors.New("theory: DispatchRule{JIQ: true, SED: true} is invalid: choose JIQ or SED")
+	case rule.JIQ && rule.First:
+		return nil, errors.New("theory: DispatchRule{JIQ: true, First: true} is invalid: First breaks the ties of JSQ-d and SED-d; drop First")
 	case d < 0 || d > K:
 		return nil, fmt.Errorf("theory: number of choices d=%d is invalid for K=%d servers: need 0 <= d <= K (0 means all K, JSQ); pass d in 0..%d", d, K, K)
 	case d == 0:
@@ -244,10 +253,11 @@ func newDispatchModel(rule DispatchRule, lambda float64, speeds []float64) (*dis
 	for _, mu := range speeds {
 		m.equal = m.equal && mu == speeds[0]
 	}
-	if rule.SED && !m.equal {
+	if rule.SED && !m.equal || rule.First {
+		m.equal = false
 		for mask := range 1 << K {
 			if bits.OnesCount(uint(mask)) == d {
-				m.sedSets = append(m.sedSets, uint8(mask))
+				m.subsets = append(m.subsets, uint8(mask))
 			}
 		}
 	}
@@ -352,8 +362,8 @@ func binom(n, k int) float64 {
 // unsorted state n joins with positive probability.
 func (m *dispatchModel) routeFull(n *qvec, f func(k int, p float64)) {
 	K := m.K
-	if m.sedSets != nil {
-		m.routeSED(n, f)
+	if m.subsets != nil {
+		m.routeSubsets(n, f)
 		return
 	}
 	if m.rule.JIQ {
@@ -390,14 +400,18 @@ func (m *dispatchModel) routeFull(n *qvec, f func(k int, p float64)) {
 	}
 }
 
-// routeSED calls f(k, P(k | n)) for SED-d with unequal speeds: over every
-// d-subset S (each sampled with probability 1/C(K,d)), the job joins the
-// servers of S with the least (n_k + 1)/mu_k, the fastest of them, one of
-// the t left uniformly.
-func (m *dispatchModel) routeSED(n *qvec, f func(k int, p float64)) {
+// routeSubsets calls f(k, P(k | n)) over every d-subset S of servers (each
+// sampled with probability 1/C(K,d)): the job joins the servers of S with
+// the fewest jobs (SED: the least (n_k + 1)/mu_k, then the fastest of them),
+// the first of them under First, else one of the t left uniformly.
+func (m *dispatchModel) routeSubsets(n *qvec, f func(k int, p float64)) {
 	var p [DispatchMaxServers]float64
-	per := 1 / float64(len(m.sedSets))
-	for _, set := range m.sedSets {
+	per := 1 / float64(len(m.subsets))
+	value := func(k int) float64 { return float64(n[k]) }
+	if m.rule.SED {
+		value = func(k int) float64 { return float64(n[k]+1) / m.mu[k] }
+	}
+	for _, set := range m.subsets {
 		var win [DispatchMaxServers]int
 		t := 0
 		for k := range m.K {
@@ -409,11 +423,13 @@ func (m *dispatchModel) routeSED(n *qvec, f func(k int, p float64)) {
 				continue
 			}
 			b := win[0]
-			vk, vb := float64(n[k]+1)/m.mu[k], float64(n[b]+1)/m.mu[b]
+			vk, vb := value(k), value(b)
+			faster := m.rule.SED && m.mu[k] > m.mu[b]
 			switch {
-			case vk < vb || vk == vb && m.mu[k] > m.mu[b]:
+			case vk < vb || vk == vb && faster:
 				win[0], t = k, 1
-			case vk == vb && m.mu[k] == m.mu[b]:
+			case m.rule.First:
+			case vk == vb && (!m.rule.SED || m.mu[k] == m.mu[b]):
 				win[t] = k
 				t++
 			}
