@@ -114,7 +114,7 @@ func (p LeastRequest) Pick(v *View, _ float64) int {
 	if p.edf(viewSpeeds(v)) {
 		return unstarted(p)
 	}
-	return pickSampled(p, v, p.D, 0, true, Count)
+	return pickSampled(p, v, p.D, 0, true, Count, TiesRandom)
 }
 
 // newDispatcher: JSQ-d with replacement's (sampleMin), or the EDF schedule through a View.
