@@ -99,6 +99,9 @@ type builtinFacts struct {
 	// few words, charged to every dispatcher (Config.dispatcherBytes).
 	stateBytes int64
 	jobIndexes int64 // live indexes holding an entry for each job in the system (perJobBytes)
+	// stamps: it reads when each count last changed as the dispatcher saw
+	// it (ties=oldest), so its own view keeps each departure's time (PS, SRPT).
+	stamps bool
 	// gapSCV is the SCV of the gaps between the jobs of q's servers for
 	// arrival gaps of SCV c0 (round robin's turns); nil: see gapSCV.
 	gapSCV func(c0 float64, q serverLoad) float64

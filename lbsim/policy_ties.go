@@ -15,7 +15,9 @@ import (
 //     dispatching to SRPT servers does.
 //   - TiesOldest, "oldest": HAProxy 2.6 leastconn's rule, the server that
 //     changed longest ago, a change being a send to it or a departure from
-//     it, seen at the departure on live state; never changed ones first by
+//     it as the dispatcher sees it (at the departure on live state, D later
+//     with a delay; under the own view its own sends and jobs, as each of
+//     several HAProxy processes counts its own); never changed ones first by
 //     number. src/lb_fwlc.c: fwlc_srv_reposition re-inserts a server into an
 //     eb32 tree keyed by its connections at each change, after those of
 //     equal key (ebtree keeps duplicates in insertion order), and
@@ -78,20 +80,24 @@ func (t Ties) describe(d *Description, k int) {
 		d.Label += " (ties " + t.String() + ")"
 		d.symmetric, d.history = d.symmetric && t != TiesFirst, d.history || t != TiesFirst
 		d.stateBytes, d.jobIndexes = max(d.stateBytes, indexBytes*int64(k)), 0
+		d.stamps = t == TiesOldest && d.Reads == Count
 	}
 }
 
 // check refuses a rule where it is not built: with a memory or draws with
-// replacement, and oldest, which needs each departure's time, but on the
-// live view at once of one dispatcher, counts not sampled (sim.sample pops departures).
+// replacement, and oldest, which needs each departure's time as the
+// dispatcher sees it: on a board, and on live counts of several
+// dispatchers or sampled at once (sim.sample pops the servers' departures),
+// it has none. Under the own view, or with a delay, the dispatcher's view
+// keeps them (ownView.countSeen).
 func (t Ties) check(p Policy, mem int, replace bool, c *Config) error {
 	name, _, _ := strings.Cut(p.String(), ":")
 	switch {
 	case t == TiesRandom:
 	case mem > 0 || replace:
 		return fmt.Errorf("%s: ties=%s is not supported with mem or replace (a memory's candidates and repeated draws keep random ties); drop ties= or use %s:d=2,ties=%s", name, t, name, t)
-	case t == TiesOldest && (c.View == OwnView || c.Refresh > 0 || c.Delay > 0 || c.dispatchers() > 1 || c.SampleEvery > 0):
-		return fmt.Errorf("%s: ties=oldest needs the live view at once, one dispatcher and no sampling of the counts (the time of every departure), got view=%s, refresh=%g, delay=%g, %d dispatchers and sample-every=%g; use ties=first or ties=rr, or view=live, refresh=0, delay=0, one dispatcher and sample-every=0", name, c.View, c.Refresh, c.Delay, c.dispatchers(), c.SampleEvery)
+	case t == TiesOldest && (c.Refresh > 0 || c.View == LiveView && (c.dispatchers() > 1 || c.SampleEvery > 0 && c.Delay == 0)):
+		return fmt.Errorf("%s: ties=oldest needs the time each count changed as each dispatcher sees it: the own view (-view own, a proxy counting its connections), or the live view of one dispatcher, without -sample-every unless with a delay; got view=%s, refresh=%g, %d dispatchers, sample-every=%g; use -view own for several proxies, or ties=first or ties=rr", name, c.View, c.Refresh, c.dispatchers(), c.SampleEvery)
 	}
 	return nil
 }
@@ -182,6 +188,14 @@ func (b *tieBreaker) Pick(v *View, _ float64) int {
 func (b *tieBreaker) value(v *View, k int) (float64, float64) {
 	if b.kind == Workload {
 		return v.Workload(k), 0
+	}
+	if o := v.s.own; o != nil && b.rule == TiesOldest { // the own view, or a delay: departures as seen
+		n, last := o.countSeen(k, v.t, v.s.m, true)
+		b.stamp[k] = max(b.stamp[k], last)
+		if _, sed := b.Policy.(SED); sed {
+			return float64(n+1) / v.Speed(k), v.Speed(k)
+		}
+		return float64(n), 0
 	}
 	for srv := v.s.srv; b.rule == TiesOldest; {
 		next := srv.nextDeparture(k)

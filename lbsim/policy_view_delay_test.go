@@ -178,3 +178,78 @@ func TestDelayRefused(t *testing.T) {
 		}
 	}
 }
+
+// oldestByHand is the mean response of JSQ over all K with HAProxy's tie
+// rule on FCFS servers of speed 1, departures seen D late: among the
+// fewest, the server whose count changed longest ago as the dispatcher saw
+// it (a send to it, or a departure seen at its time + D), lowest first.
+func oldestByHand(tr *lbsim.Trace, k int, delay float64) float64 {
+	free, stamp := make([]float64, k), make([]float64, k)
+	deps := make([][]float64, k)
+	sum := 0.0
+	for i, t := range tr.Times {
+		best, bestN := 0, math.MaxInt
+		for s := range k {
+			n := 0
+			for _, d := range deps[s] {
+				if d <= t-delay {
+					stamp[s] = max(stamp[s], d+delay)
+				} else {
+					n++
+				}
+			}
+			if n < bestN || n == bestN && stamp[s] < stamp[best] {
+				best, bestN = s, n
+			}
+		}
+		stamp[best] = t
+		start := max(free[best], t)
+		free[best] = start + tr.Sizes[i]
+		deps[best] = append(deps[best], free[best])
+		sum += free[best] - t
+	}
+	return sum / float64(len(tr.Times))
+}
+
+// ties=oldest sees each count change as the dispatcher sees it: live at
+// once, live D late, and under the own view of one dispatcher (the live
+// one, to the bit), against a simulation by hand.
+func TestOldestTiesDelayed(t *testing.T) {
+	tr := delayTrace(3000, 2.4, 13)
+	for _, delay := range []float64{0, 0.05, 0.7} {
+		want := oldestByHand(tr, 3, delay)
+		for _, view := range []lbsim.ViewKind{lbsim.LiveView, lbsim.OwnView} {
+			cfg := lbsim.Config{Servers: 3, Trace: tr, Policy: lbsim.JSQ{Ties: lbsim.TiesOldest}, View: view, Delay: delay, Seed: 1}
+			res, err := lbsim.Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Response.Mean; math.Abs(got-want) > 1e-9*want {
+				t.Errorf("D=%v, view %v: mean response %.12g, by hand %.12g", delay, view, got, want)
+			}
+		}
+	}
+}
+
+// Under the own view one dispatcher's counts are the live ones: ties=oldest
+// gives the live run's numbers to the bit, under FCFS, PS and SRPT (whose
+// servers then keep each departure's time for it), for JSQ, JSQ-2 and SED.
+func TestOldestTiesOwnIsLive(t *testing.T) {
+	for _, disc := range []lbsim.Discipline{lbsim.FCFS, lbsim.PS, lbsim.SRPT} {
+		for _, p := range []lbsim.Policy{lbsim.JSQ{Ties: lbsim.TiesOldest}, lbsim.JSQ{D: 2, Ties: lbsim.TiesOldest}, lbsim.SED{Ties: lbsim.TiesOldest}} {
+			c := lbsim.Config{Servers: 4, Speeds: []float64{2, 1, 1, 1}, Load: 0.7, Sizes: lbsim.Exponential{M: 1}, Policy: p, Discipline: disc, Jobs: 20000, Reps: 2, Seed: 9}
+			live, err := lbsim.Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			c.View = lbsim.OwnView
+			own, err := lbsim.Run(c)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if live.Response != own.Response || live.Wait != own.Wait {
+				t.Errorf("%v %s: own view %v, live %v", disc, p, own.Response, live.Response)
+			}
+		}
+	}
+}

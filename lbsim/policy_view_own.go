@@ -132,9 +132,21 @@ type ownView struct {
 // server); under PS and SRPT it brings server k up to t first, recording
 // its departures in m. With D = 0, t - D is t: the counts of old, to the bit.
 func (o *ownView) count(k int, t float64, m *metrics) int {
-	seen := t - o.delay
+	n, _ := o.countSeen(k, t, m, false)
+	return n
+}
+
+// countSeen is count, and with stamp the time it last saw a departure
+// from server k (the departure + D; -Inf if none in this call): under PS
+// and SRPT the servers keep them (departureWatch.late) for a delay or for
+// a policy whose description says stamps.
+func (o *ownView) countSeen(k int, t float64, m *metrics, stamp bool) (int, float64) {
+	seen, last := t-o.delay, math.Inf(-1)
 	if o.deps != nil {
-		return o.deps[k].popUntil(seen, o.held)
+		if stamp {
+			last = o.deps[k].lastUntil(seen)
+		}
+		return o.deps[k].popUntil(seen, o.held), last + o.delay
 	}
 	n := int(o.srv.count(k, t, m))
 	w := o.srv.queues[k].watch
@@ -142,9 +154,13 @@ func (o *ownView) count(k int, t float64, m *metrics) int {
 		n = int(w.owned[o.i])
 	}
 	if w != nil && w.late != nil {
-		n += w.late[max(o.i, 0)].popUntil(seen, w.held)
+		q := &w.late[max(o.i, 0)]
+		if stamp {
+			last = q.lastUntil(seen)
+		}
+		n += q.popUntil(seen, w.held)
 	}
-	return n
+	return n, last + o.delay
 }
 
 // sent queues, under FCFS, the departure of the job just sent to server k

@@ -84,7 +84,7 @@ func newSimWithin(cfg *Config, rep int, budget *probeBudget) *sim {
 	s.srv = newServers(cfg.speeds(), cfg.Discipline, counting)
 	s.srv.held.limit = cfg.backlogLimit()
 	if s.srv.preemptive() && (cfg.View == OwnView || cfg.Delay > 0) {
-		s.srv.watchDepartures(cfg.dispatchers()*btoi(cfg.View == OwnView), cfg.Delay > 0)
+		s.srv.watchDepartures(cfg.dispatchers()*btoi(cfg.View == OwnView), cfg.Delay > 0 || desc.stamps)
 	}
 	s.m = newMetrics(cfg.classCount(), cfg.fineBatches(), cfg.jobs(), responseAtoms(cfg), cfg.keepsUnits(rep))
 	if cfg.ControlVariates && cfg.Trace == nil {

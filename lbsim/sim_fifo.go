@@ -43,6 +43,19 @@ func (q *fifo) front() float64 {
 	return q.buf[q.head]
 }
 
+// lastUntil is the last departure at or before t, -Inf if none.
+func (q *fifo) lastUntil(t float64) float64 {
+	last := math.Inf(-1)
+	for i := range q.size {
+		x := q.buf[(q.head+i)&int32(len(q.buf)-1)]
+		if x > t {
+			break
+		}
+		last = x
+	}
+	return last
+}
+
 // popUntil drops the departures at or before t and returns the jobs left.
 // An emptied queue goes back to its inline buffer, its long one to held.
 func (q *fifo) popUntil(t float64, held *backlog) int {

@@ -49,14 +49,10 @@ func TestTiesSpecs(t *testing.T) {
 		{lbsim.JSQ{D: 2, Mem: 1, Ties: lbsim.TiesFirst}, 0, 1, "mem or replace"},
 		{lbsim.JSQ{D: 2, Replace: true, Ties: lbsim.TiesRR}, 0, 1, "mem or replace"},
 		{lbsim.JSQ{Ties: lbsim.TiesOldest}, 1, 1, "refresh=1"},
-		{lbsim.JSQ{D: 2, Ties: lbsim.TiesOldest}, 0, -1, "view=own"},
 		{lbsim.SED{Ties: lbsim.TiesOldest}, 0, 2, "2 dispatchers"},
 	} {
 		cfg := base
 		cfg.Policy, cfg.Refresh, cfg.Dispatchers = c.p, c.refr, c.m
-		if c.m < 0 { // one dispatcher on its own view
-			cfg.View, cfg.Dispatchers = lbsim.OwnView, 1
-		}
 		if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), c.reason) {
 			t.Errorf("%s: error %v, want one naming %q", c.p, err, c.reason)
 		}

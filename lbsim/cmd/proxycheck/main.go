@@ -92,6 +92,7 @@ func main() {
 	flag.DurationVar(&o.Budget, "budget", o.Budget, "wall time of the whole check at most: runs that would end later are skipped")
 	flag.StringVar(&o.Only, "only", "", "run only the setups whose name contains this (e.g. haproxy, least_conn, w4)")
 	flag.StringVar(&o.Dump, "dump", "", "write each run's requests as CSV files into this directory")
+	out := flag.String("out", "", "write the table (one row a run, with the date, the machine and the proxies' versions) as CSV to this file")
 	nice := flag.Int("nice", 0, "run this command and the proxies at this niceness (-20..19; negative, ahead of the machine's other work, needs root)")
 	noInstall := flag.Bool("no-install", false, "do not install missing proxies")
 	flag.Parse()
@@ -116,6 +117,12 @@ func main() {
 	if len(rows) > 0 {
 		fmt.Println()
 		printTable(os.Stdout, rows)
+		if *out != "" {
+			if err := writeCSV(*out, rows, begin); err != nil {
+				fail(err)
+			}
+			fmt.Printf("\nthe table is in %s\n", *out)
+		}
 	}
 	fmt.Printf("\nwall time %.1f s\n", time.Since(begin).Seconds())
 	if errors.Is(err, context.Canceled) {
@@ -163,6 +170,7 @@ type row struct {
 	SendLag         float64 // mean lateness of the sends, ms
 	Choices         choices
 	Requests        []request
+	Version         string // the proxy's, its first line of -vv or -V
 }
 
 // check runs every setup whose proxy is installed at every K and load,
@@ -240,6 +248,10 @@ func check(ctx context.Context, o options, log io.Writer) ([]row, error) {
 				fmt.Fprintf(log, "%-36s K=%d load %.2f (trace %.3f): client mean %.2f/%.2f ms = %.3f, p99 %.2f/%.2f ms = %.3f; backend mean %.3f, p99 %.3f; ovh %.3f ms (%d idle), send lag %.3f ms; lbsim %s\n",
 					s.Name(), k, load, c.Load, c.MeasMean, c.Sim.Mean, c.RatioMean(), c.MeasP99, c.Sim.P99, c.RatioP99(),
 					b.RatioMean(), b.RatioP99(), r.Overhead, r.NIdle, r.SendLag, c.Sim.Spec)
+				r.Version = bins.HAProxyVersion
+				if s.Proxy == "nginx" {
+					r.Version = bins.NginxVersion
+				}
 				rows = append(rows, r)
 				if o.Dump != "" {
 					name := fmt.Sprintf("%s_K%d_load%g.csv", strings.ReplaceAll(s.Name(), " ", "_"), k, load)
@@ -358,6 +370,32 @@ func printTable(out io.Writer, rows []row) {
 			joinInts(c.Counts), c.RRDev, exact, c.Least, c.Ties, c.Oldest, c.Lowest, c.SWRR, c.Chance, workers, same)
 	}
 	tw.Flush()
+}
+
+// writeCSV writes the table, a run a row: the setup, the client's and the
+// backends' readings beside lbsim's replays, the choice statistics, and
+// where and when it ran (the proxies' versions, the machine's cores and
+// load average, each run's end time).
+func writeCSV(path string, rows []row, begin time.Time) error {
+	var b strings.Builder
+	b.WriteString("proxy,algorithm,workers,zone,k,load,trace_load,requests,lbsim_policy," +
+		"mean_ms,p99_ms,lbsim_mean_ms,lbsim_p99_ms,mean_ratio,p99_ratio,overhead_ms," +
+		"backend_mean_ms,backend_p99_ms,lbsim_backend_mean_ms,lbsim_backend_p99_ms,backend_mean_ratio,backend_p99_ratio," +
+		"rr_dev,least,ties,oldest,lowest,swrr,chance,same_worker,version,cores,load_average,started\n")
+	for _, r := range rows {
+		c, k, ch := r.Client, r.Backend, r.Choices
+		version := r.Version
+		fmt.Fprintf(&b, "%s,%s,%d,%t,%d,%g,%.4f,%d,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%q,%d,%s,%s\n",
+			r.Setup.Proxy, r.Setup.Algo, r.Setup.Workers, r.Setup.Zone, r.K, r.Load, c.Load, r.N-r.Warm, r.Setup.Policy,
+			c.MeasMean, c.MeasP99, c.Sim.Mean, c.Sim.P99, c.RatioMean(), c.RatioP99(), r.Overhead,
+			k.MeasMean, k.MeasP99, k.Sim.Mean, k.Sim.P99, k.RatioMean(), k.RatioP99(),
+			ch.RRDev, ch.Least, ch.Ties, ch.Oldest, ch.Lowest, ch.SWRR, ch.Chance, ch.SameWorker,
+			version, runtime.NumCPU(), strings.ReplaceAll(loadAvg(), " ", "/"), begin.UTC().Format(time.RFC3339))
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
 }
 
 // dump writes one run's requests as CSV, times in ms since the run's start.
