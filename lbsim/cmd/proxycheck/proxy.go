@@ -17,9 +17,11 @@ import (
 // setup is one proxy configuration and the lbsim configuration that models
 // it. The proxies' rules, from their sources:
 //   - HAProxy roundrobin and nginx's default: round robin (lbsim rr).
-//   - HAProxy leastconn and nginx least_conn: fewest active connections among
-//     all servers (lbsim jsq); with one dispatcher, or nginx's workers sharing
-//     their counts through a zone.
+//   - HAProxy leastconn: fewest active connections among all servers, ties
+//     to the server whose count changed longest ago (lbsim jsq:ties=oldest).
+//   - nginx least_conn: fewest active connections, ties by its smooth
+//     weighted round robin among the tied (lbsim wlc); with one worker, or
+//     the workers sharing their counts through a zone.
 //   - HAProxy random(2) (get_server_rnd in backend.c): two independent draws
 //     on the consistent-hash ring, the second kept unless it serves more than
 //     the first; the draws may fall on the same server, so with replacement:
@@ -66,14 +68,14 @@ func (s setup) Name() string {
 // setups is the one table of the configurations a full check runs.
 var setups = []setup{
 	{Proxy: "haproxy", Algo: "roundrobin", Workers: 1, Policy: "rr"},
-	{Proxy: "haproxy", Algo: "leastconn", Workers: 1, Policy: "jsq"},
+	{Proxy: "haproxy", Algo: "leastconn", Workers: 1, Policy: "jsq:ties=oldest"},
 	{Proxy: "haproxy", Algo: "random(2)", Workers: 1, Policy: "jsq:d=2,replace=1"},
 	{Proxy: "nginx", Algo: "round_robin", Workers: 1, Policy: "rr"},
 	{Proxy: "nginx", Algo: "round_robin", Workers: 4, Zone: true, Policy: "rr"},
 	{Proxy: "nginx", Algo: "round_robin", Workers: 4, Policy: "rr"},
-	{Proxy: "nginx", Algo: "least_conn", Workers: 1, Policy: "jsq"},
-	{Proxy: "nginx", Algo: "least_conn", Workers: 4, Zone: true, Policy: "jsq"},
-	{Proxy: "nginx", Algo: "least_conn", Workers: 4, Policy: "jsq"},
+	{Proxy: "nginx", Algo: "least_conn", Workers: 1, Policy: "wlc"},
+	{Proxy: "nginx", Algo: "least_conn", Workers: 4, Zone: true, Policy: "wlc"},
+	{Proxy: "nginx", Algo: "least_conn", Workers: 4, Policy: "wlc"},
 	{Proxy: "nginx", Algo: "random_two_least_conn", Workers: 1, Policy: "jsq:d=2"},
 	{Proxy: "nginx", Algo: "random_two_least_conn", Workers: 4, Zone: true, Policy: "jsq:d=2"},
 	{Proxy: "nginx", Algo: "random_two_least_conn", Workers: 4, Policy: "jsq:d=2"},
