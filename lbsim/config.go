@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -96,43 +97,54 @@ func (c *Config) speeds() []float64 {
 // sizes is the size law in force: the trace's empirical law when replaying.
 func (c *Config) sizes() SizeLaw {
 	if c.Trace != nil {
-		return traceLaw(c.Trace.Sizes)
+		return traceLaw(c.Trace, false)
 	}
 	return c.Sizes
 }
 
-// traceLaw is NewEmpirical of a trace's sizes, kept for the last traces
-// replayed: a run asks for it some twenty times, and its table (sorted
-// sizes and prefix sums, for SITA's cutoffs) costs O(n log n). A trace is
-// known by its slice and its values' hash: sizes changed in place are a new law.
-func traceLaw(xs []float64) Empirical {
+// traceLaw is NewEmpirical of a trace's sizes, its table sorted (SITA's
+// cutoffs, the response atoms: O(n log n)) once per trace, not at each of
+// a replication's ten asks; kept for the traces last asked for, one a core
+// and one more. A trace is known by its address and Sizes slice; Validate
+// (check) also compares the values' hash, once a run: sizes changed in
+// place between runs are a new law (during a run, the caller's race).
+func traceLaw(tr *Trace, check bool) Empirical {
+	xs := tr.Sizes
 	if len(xs) == 0 {
 		return NewEmpirical(xs)
 	}
-	key := traceLawKey{&xs[0], len(xs), hashFloats(xs)}
 	traceLaws.Lock()
 	defer traceLaws.Unlock()
-	law, ok := traceLaws.m[key]
-	if !ok {
-		if len(traceLaws.m) >= 2 {
-			clear(traceLaws.m)
+	traceLaws.tick++
+	e, ok := traceLaws.m[tr]
+	if !ok || e.first != &xs[0] || e.n != len(xs) || check && e.law.tab.hash != hashFloats(xs) {
+		var oldest *Trace // the least recently asked for goes, not one a run still reads
+		for k, o := range traceLaws.m {
+			if !ok && len(traceLaws.m) > runtime.GOMAXPROCS(0) && (oldest == nil || o.used < traceLaws.m[oldest].used) {
+				oldest = k
+			}
 		}
-		law = NewEmpirical(xs)
-		traceLaws.m[key] = law
+		delete(traceLaws.m, oldest)
+		e = &traceLawEntry{first: &xs[0], n: len(xs), law: NewEmpirical(xs)}
+		e.law.tab.sort() // now, so that its hash is of the values it was built from
+		traceLaws.m[tr] = e
 	}
-	return law
+	e.used = traceLaws.tick
+	return e.law
 }
 
-type traceLawKey struct {
+type traceLawEntry struct {
 	first *float64
 	n     int
-	hash  uint64
+	used  uint64 // traceLaws.tick when last asked for
+	law   Empirical
 }
 
 var traceLaws = struct {
 	sync.Mutex
-	m map[traceLawKey]Empirical
-}{m: map[traceLawKey]Empirical{}}
+	tick uint64
+	m    map[*Trace]*traceLawEntry
+}{m: map[*Trace]*traceLawEntry{}}
 
 // sizesText names the sizes in force for a message, briefly: "the sizes
 // of the trace" and its file (never its values), or "sizes" and the law, a
@@ -179,6 +191,9 @@ func (c *Config) jobs() int64 {
 // and a fix: each setting's own check (in the field table's order), then
 // checkBounds, then what the policy and the servers' loads need.
 func (c *Config) Validate() error {
+	if c.Trace != nil {
+		traceLaw(c.Trace, true) // sizes changed in place since the last run: a new law
+	}
 	for i := range fields {
 		if check := fields[i].check; check != nil {
 			if err := check(c); err != nil {

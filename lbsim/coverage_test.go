@@ -86,12 +86,12 @@ import (
 // Cost: the log lists each group's processor time (RUSAGE_THREAD), the
 // most expensive first. With S = 200 the study took 290 CPU seconds with
 // every family at 200 seeds, 27% of them in the four PS groups with Pareto
-// alpha <= 2 (all warned); 206 with the two stages and Warned. What is
-// left is mostly the 200 seeds of R = 5 that intervals of about 95% need
-// to show 0.90 (a family at 0.95 settles at the first stage only 44% of
-// the time): PS with Pareto 2.5 sizes (44 s), the trace replays (41 s,
-// most of it traceLaw hashing the trace's sizes and responseAtoms sorting
-// them, again for each replication), the 1e6-job percentiles (14 s).
+// alpha <= 2 (all warned); 206 with the two stages and Warned; 154 with a
+// trace's law and response atoms computed once per trace (traceLaw), not
+// per replication (the trace replays: 45 s, now 16). What is left is
+// mostly the 200 seeds of R = 5 that intervals of about 95% need to show
+// 0.90 (a family at 0.95 settles at the first stage only 44% of the
+// time): PS with Pareto 2.5 sizes (37 s), the 1e6-job percentiles (11 s).
 
 const (
 	coverageDefaultSeeds = 200

@@ -28,6 +28,21 @@ type empiricalTable struct {
 	sorted []float64
 	p1, p2 []float64 // p1[i] = sum of sorted[:i], p2[i] of their squares
 	hash   uint64    // hashFloats(values)
+	resp   struct {  // atomsOver the law and the last distinct speeds asked (responseAtoms)
+		sync.Mutex
+		speeds, atoms []float64
+	}
+}
+
+// responseAtoms is atomsOver(s, speeds), s t's law, kept for the last speeds:
+// each replication asks, and it sorts n atoms a speed. Readers must not write it.
+func (t *empiricalTable) responseAtoms(s Empirical, speeds []float64) []float64 {
+	t.resp.Lock()
+	defer t.resp.Unlock()
+	if t.resp.atoms == nil || !slices.Equal(t.resp.speeds, speeds) {
+		t.resp.speeds, t.resp.atoms = speeds, atomsOver(s, speeds)
+	}
+	return t.resp.atoms
 }
 
 func newEmpiricalTable(xs []float64) *empiricalTable {

@@ -68,11 +68,19 @@ type ExactQuantiles struct {
 // mu_k, ascending; nil for a law without atoms. The waiting time's atom, 0,
 // is the histogram's bin 0.
 func responseAtoms(cfg *Config) []float64 {
-	sizes, ok := lawAtoms(cfg.sizes())
+	law, speeds := cfg.sizes(), slices.Compact(slices.Sorted(slices.Values(cfg.speeds())))
+	if e, ok := law.(Empirical); ok && e.tab != nil {
+		return e.tab.responseAtoms(e, speeds) // n of them: once, not each replication
+	}
+	return atomsOver(law, speeds)
+}
+
+// atomsOver is responseAtoms for the size law s and the distinct speeds.
+func atomsOver(s SizeLaw, speeds []float64) []float64 {
+	sizes, ok := lawAtoms(s)
 	if !ok {
 		return nil
 	}
-	speeds := slices.Compact(slices.Sorted(slices.Values(cfg.speeds())))
 	out := make([]float64, 0, len(sizes)*len(speeds))
 	for _, x := range sizes {
 		for _, mu := range speeds {
