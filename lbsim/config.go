@@ -310,6 +310,18 @@ func (c *Config) checkTrace() error {
 	if c.Trace != nil && c.Trace.Len() == 0 {
 		return errors.New("trace has no jobs: load a trace with rows arrival_time,size")
 	}
+	if c.Trace == nil || c.Trace.Dispatchers == nil {
+		return nil
+	}
+	m, ds := c.dispatchers(), c.Trace.Dispatchers
+	if len(ds) != c.Trace.Len() || c.DispatcherWeights != nil {
+		return fmt.Errorf("trace's dispatchers: %d given for %d jobs, with %d dispatcher weights: need one a job, and no -dispatcher-weights (the trace routes each job)", len(ds), c.Trace.Len(), len(c.DispatcherWeights))
+	}
+	for i, d := range ds {
+		if d < 0 || d >= m {
+			return fmt.Errorf("trace job %d went through dispatcher %d: need 0 <= d < M = %d; set Dispatchers (-dispatchers) to the number of proxies the log names", i+1, d, m)
+		}
+	}
 	return nil
 }
 

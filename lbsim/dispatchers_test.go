@@ -201,7 +201,7 @@ func TestDispatcherWeights(t *testing.T) {
 	const n = 400_000
 	got := make([]float64, 3)
 	for range n {
-		s.many.arrive(s, 0)
+		s.many.arrive(s, 0, 0)
 		for i := range s.many.fronts {
 			if s.many.fronts[i].disp == s.disp {
 				got[i]++

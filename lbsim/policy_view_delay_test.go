@@ -42,17 +42,19 @@ func delayTrace(n int, lambda float64, seed uint64) *lbsim.Trace {
 
 // delayedByHand is the mean response of fewestFirst on FCFS servers of
 // speed 1 when a departure at d is seen once d <= t - D: every job sent
-// before t counted at its server unless seen to have left.
-func delayedByHand(tr *lbsim.Trace, k int, delay float64) float64 {
+// before t counted at its server unless seen to have left; with own, only
+// the jobs sent through the same dispatcher (tr.Dispatchers).
+func delayedByHand(tr *lbsim.Trace, k int, delay float64, own bool) float64 {
 	free := make([]float64, k)
-	var deps [][]float64 = make([][]float64, k) // the departures of each server's jobs
+	deps := make([][]float64, k) // the departures of each server's jobs
+	via := make([][]int, k)      // and their dispatchers
 	sum := 0.0
 	for i, t := range tr.Times {
 		best, bestN := 0, math.MaxInt
 		for s := range k {
 			n := 0
-			for _, d := range deps[s] {
-				if !(d <= t-delay) {
+			for j, d := range deps[s] {
+				if !(d <= t-delay) && (!own || via[s][j] == tr.Dispatchers[i]) {
 					n++
 				}
 			}
@@ -63,9 +65,39 @@ func delayedByHand(tr *lbsim.Trace, k int, delay float64) float64 {
 		start := max(free[best], t)
 		free[best] = start + tr.Sizes[i]
 		deps[best] = append(deps[best], free[best])
+		if own {
+			via[best] = append(via[best], tr.Dispatchers[i])
+		}
 		sum += free[best] - t
 	}
 	return sum / float64(len(tr.Times))
+}
+
+// A trace that names each job's dispatcher (a log of several proxies) is
+// replayed through them: under the own view each counts its own jobs, as
+// a simulation by hand does, and a dispatcher outside 0..M-1 is refused.
+func TestTraceDispatchers(t *testing.T) {
+	tr := delayTrace(3000, 2.4, 17)
+	r := rand.New(rand.NewPCG(3, 3))
+	tr.Dispatchers = make([]int, tr.Len())
+	for i := range tr.Dispatchers {
+		tr.Dispatchers[i] = r.IntN(3)
+	}
+	for _, delay := range []float64{0, 0.4} {
+		want := delayedByHand(tr, 3, delay, true)
+		cfg := lbsim.Config{Servers: 3, Trace: tr, Policy: fewestFirst{}, View: lbsim.OwnView, Dispatchers: 3, Delay: delay, Seed: 1}
+		res, err := lbsim.Run(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := res.Response.Mean; math.Abs(got-want) > 1e-9*want {
+			t.Errorf("D=%v: mean response %.12g, by hand %.12g", delay, got, want)
+		}
+	}
+	cfg := lbsim.Config{Servers: 3, Trace: tr, Policy: fewestFirst{}, View: lbsim.OwnView, Dispatchers: 2}
+	if err := cfg.Validate(); err == nil || !strings.Contains(err.Error(), "need 0 <= d < M = 2") {
+		t.Errorf("dispatcher 2 of M = 2: %v", err)
+	}
 }
 
 // A dispatcher that sees departures D late picks as a simulation by hand
@@ -75,7 +107,7 @@ func delayedByHand(tr *lbsim.Trace, k int, delay float64) float64 {
 func TestDelayByHand(t *testing.T) {
 	tr := delayTrace(3000, 2.4, 11)
 	for _, delay := range []float64{0, 0.05, 0.7, 3} {
-		want := delayedByHand(tr, 3, delay)
+		want := delayedByHand(tr, 3, delay, false)
 		for _, c := range []struct {
 			view lbsim.ViewKind
 			m    int

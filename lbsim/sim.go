@@ -192,7 +192,7 @@ func (s *sim) run() replication {
 				out.messages = -s.messages() // the messages of the measured jobs only
 			}
 			if s.many != nil {
-				s.many.arrive(s, t)
+				s.many.arrive(s, t, n)
 			} else if s.board != nil && s.board.due(t) {
 				s.board.refresh(t, srv, m)
 				if s.ref != nil {

@@ -81,13 +81,16 @@ func (ds *dispatcherSet) enter(s *sim, i int) {
 	s.rDispatch, s.board, s.own, s.disp, s.obs, s.ref, s.front = f.r, f.board, f.own, f.disp, f.obs, f.ref, i
 }
 
-// arrive refreshes the boards due at t, then draws the arrival's dispatcher and enters it.
-func (ds *dispatcherSet) arrive(s *sim, t float64) {
+// arrive refreshes the boards due at t, then draws job n's dispatcher (or
+// takes the trace's) and enters it.
+func (ds *dispatcherSet) arrive(s *sim, t float64, n int64) {
 	if t >= ds.next {
 		ds.refresh(s, t)
 	}
 	var i int
-	if ds.alias != nil {
+	if tr := s.cfg.Trace; tr != nil && tr.Dispatchers != nil {
+		i = tr.Dispatchers[n]
+	} else if ds.alias != nil {
 		i = ds.alias.draw(ds.route)
 	} else {
 		i = ds.route.IntN(len(ds.fronts))

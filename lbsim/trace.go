@@ -18,6 +18,10 @@ import (
 // sizes. Replaying a trace replaces the arrival process and the size law.
 type Trace struct {
 	Times, Sizes []float64
+	// Dispatchers, if not nil, is the dispatcher each job went through,
+	// 0 <= d < Config.Dispatchers, as a log of several proxies records it:
+	// the replay routes each job there instead of drawing its dispatcher.
+	Dispatchers []int
 	// Source is the file the trace was read from (LoadTrace), "" for one
 	// built in Go; Config.Key knows a trace by its values, not by Source.
 	Source string
@@ -171,7 +175,15 @@ func traceKey(c *Config) string {
 	if c.Trace == nil {
 		return "none"
 	}
-	return fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
+	key := fmt.Sprintf("%d#%016x#%016x", c.Trace.Len(), hashFloats(c.Trace.Times), hashFloats(c.Trace.Sizes))
+	if ds := c.Trace.Dispatchers; ds != nil {
+		h := fnvOffset
+		for _, d := range ds {
+			h = fnvUint64(h, uint64(d))
+		}
+		key += fmt.Sprintf("#d%016x", h)
+	}
+	return key
 }
 
 // traceName is a trace's column and its name in messages, by its content
