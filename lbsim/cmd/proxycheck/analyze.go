@@ -124,6 +124,20 @@ func compare(reqs []request, k int, s setup, warmShare float64, workers []int,
 	for j, i := range order {
 		tr.Times[j], tr.Sizes[j] = arrival(reqs[i])-t0, reqs[i].Size
 	}
+	if s.Separate() { // each request through the worker that took it (nginx's $pid)
+		tr.Dispatchers = make([]int, len(reqs))
+		index := map[string]int{}
+		for j, i := range order {
+			w := reqs[i].Worker
+			if _, ok := index[w]; !ok {
+				index[w] = len(index)
+			}
+			tr.Dispatchers[j] = index[w]
+		}
+		if _, ok := index[""]; ok || len(index) < 2 {
+			tr.Dispatchers = nil // not recorded: drawn in the workers' shares
+		}
+	}
 	warm := int(warmShare * float64(len(reqs)))
 	resp := make([]float64, 0, len(reqs)-warm)
 	for _, i := range order[warm:] {
@@ -144,9 +158,10 @@ type replayed struct {
 
 // replay runs the trace through lbsim with s's policy and view, its first
 // warm jobs a warm-up. When s's workers keep separate state (nginx without a
-// zone), they are lbsim's dispatchers, in the shares of the requests each
-// handled (workers), each counting its own jobs (-view own) if the policy
-// reads counts at all (not rr: there each has its own rotation only).
+// zone), they are lbsim's dispatchers, each request routed through the
+// worker that took it (the trace's Dispatchers; else drawn in the shares of
+// the requests each handled, workers), each counting its own jobs (-view
+// own) if the policy reads counts at all (not rr: each its own rotation).
 func replay(tr lbsim.Trace, k int, s setup, warm int, workers []int) (replayed, error) {
 	pol, err := lbsim.ParsePolicy(s.Policy)
 	if err != nil {
@@ -157,7 +172,9 @@ func replay(tr lbsim.Trace, k int, s setup, warm int, workers []int) (replayed, 
 	if s.Separate() && len(workers) > 0 {
 		cfg.Dispatchers = len(workers)
 		spec += fmt.Sprintf(" -dispatchers %d", len(workers))
-		if len(workers) > 1 {
+		if tr.Dispatchers != nil {
+			spec += " (each request through its recorded worker)"
+		} else if len(workers) > 1 {
 			cfg.DispatcherWeights = make([]float64, len(workers))
 			for i, c := range workers {
 				cfg.DispatcherWeights[i] = float64(c)

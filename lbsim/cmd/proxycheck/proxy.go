@@ -31,11 +31,11 @@ import (
 //     servers: jsq:d=2.
 //   - nginx with several workers and no zone: each worker counts only its own
 //     connections and keeps its own round-robin state: lbsim -dispatchers M
-//     (-view own for the policies that read counts), M and the shares being
-//     the workers seen.
-//     lbsim draws each request's dispatcher independently; the kernel hands
-//     runs of connections to the worker that is awake (the "same w" column),
-//     which lbsim does not model.
+//     (-view own for the policies that read counts), M the workers seen,
+//     each request replayed through the worker that took it (its $pid,
+//     lbsim.Trace.Dispatchers): the kernel hands runs of connections to the
+//     worker that is awake (the "same w" column), which a draw a request
+//     would not follow.
 type setup struct {
 	Proxy   string // "haproxy" or "nginx"
 	Algo    string // the proxy's own words for its balancing rule
