@@ -381,7 +381,7 @@ func writeCSV(path string, rows []row, begin time.Time) error {
 	b.WriteString("proxy,algorithm,workers,zone,k,load,trace_load,requests,lbsim_policy," +
 		"mean_ms,p99_ms,lbsim_mean_ms,lbsim_p99_ms,mean_ratio,p99_ratio,overhead_ms," +
 		"backend_mean_ms,backend_p99_ms,lbsim_backend_mean_ms,lbsim_backend_p99_ms,backend_mean_ratio,backend_p99_ratio," +
-		"rr_dev,least,ties,oldest,lowest,swrr,chance,same_worker,version,cores,load_average,started\n")
+		"rr_dev,least,ties,oldest,lowest,swrr,chance,same_worker,version,cores,load_average_at_end,started\n")
 	for _, r := range rows {
 		c, k, ch := r.Client, r.Backend, r.Choices
 		version := r.Version
