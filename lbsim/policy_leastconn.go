@@ -72,6 +72,7 @@ func (p WeightedLeastConn) theory(c Config) (Reference, bool) {
 type nginxLeastConn struct {
 	spec   WeightedLeastConn
 	w, cur []float64
+	tied   []int
 }
 
 func (d *nginxLeastConn) String() string { return d.spec.String() }
@@ -91,18 +92,11 @@ func (d *nginxLeastConn) Pick(v *View, _ float64) int {
 	if !many {
 		return best
 	}
-	total, first := 0.0, best
-	for k := first; k < len(d.w); k++ {
-		n := float64(v.Count(k))
-		if n*d.w[best] != nb*d.w[k] {
-			continue
-		}
-		d.cur[k] += d.w[k]
-		total += d.w[k]
-		if d.cur[k] > d.cur[best] {
-			best, nb = k, n
+	d.tied = d.tied[:0]
+	for k := best; k < len(d.w); k++ {
+		if n := float64(v.Count(k)); n*d.w[best] == nb*d.w[k] {
+			d.tied = append(d.tied, k)
 		}
 	}
-	d.cur[best] -= total
-	return best
+	return swrrTied(d.tied, d.w, d.cur)
 }

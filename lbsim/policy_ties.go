@@ -111,13 +111,13 @@ type tieBreaker struct {
 	kind   State // Count or Workload
 	rule   Ties
 	stamp  []float64 // oldest, on counts: when server k last changed, as seen
-	weight []int     // rr: nginx's current_weight of server k
+	weight []float64 // rr: nginx's current_weight of server k
 	all    []int     // the K servers in order
 	tied   []int
 }
 
 func newTieBreaker(p Policy, d int, kind State, rule Ties, k int) *tieBreaker {
-	b := &tieBreaker{Policy: p, d: d, kind: kind, rule: rule, stamp: make([]float64, k), weight: make([]int, k), all: make([]int, k)}
+	b := &tieBreaker{Policy: p, d: d, kind: kind, rule: rule, stamp: make([]float64, k), weight: make([]float64, k), all: make([]int, k)}
 	for i := range b.all {
 		b.all[i] = i
 	}
@@ -171,15 +171,31 @@ func (b *tieBreaker) Pick(v *View, _ float64) int {
 			}
 		}
 	case b.rule == TiesRR:
-		for _, j := range b.tied {
-			if b.weight[j]++; b.weight[j] > b.weight[k] {
-				k = j
-			}
-		}
-		b.weight[k] -= len(b.tied)
+		k = swrrTied(b.tied, nil, b.weight)
 	}
 	b.stamp[k] = v.t // the send
 	return k
+}
+
+// swrrTied is nginx's choice among the tied servers (ngx_http_upstream_
+// get_least_conn_peer): each one's current weight cur_k grows by its
+// weight w_k (nil: all 1), the largest wins, the first of equal ones, and
+// gives back the tied servers' total weight.
+func swrrTied(tied []int, w, cur []float64) int {
+	best, total := tied[0], 0.0
+	for _, k := range tied {
+		wk := 1.0
+		if w != nil {
+			wk = w[k]
+		}
+		cur[k] += wk
+		total += wk
+		if cur[k] > cur[best] {
+			best = k
+		}
+	}
+	cur[best] -= total
+	return best
 }
 
 // value is server k's jobs, expected delay (with its speed, SED's second
