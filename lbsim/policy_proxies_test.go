@@ -558,3 +558,28 @@ func TestLeastRequestEDFExactChain(t *testing.T) {
 		t.Errorf("simulated %v, exact %.5f (off by %.2f half-widths)", r.Wait, w, d/r.Wait.CI95)
 	}
 }
+
+// nginx's least_conn at equal weights is JSQ with nginx's tie rule: wlc
+// and jsq:ties=rr, two policies on one swrrTied, give one run, own counts
+// of 4 dispatchers under PS as one dispatcher under FCFS.
+func TestWLCIsJSQTiesRR(t *testing.T) {
+	h2, _ := lbsim.NewH2Balanced(1, 10)
+	for _, c := range []lbsim.Config{
+		{Servers: 8, Load: 0.7, Sizes: h2, View: lbsim.OwnView, Dispatchers: 4, Discipline: lbsim.PS, Jobs: 50000, Reps: 2, Seed: 4},
+		{Servers: 5, Load: 0.8, Sizes: h2, Jobs: 50000, Reps: 4, Seed: 4},
+	} {
+		c.Policy = lbsim.WeightedLeastConn{}
+		a, err := lbsim.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.Policy = lbsim.JSQ{Ties: lbsim.TiesRR}
+		b, err := lbsim.Run(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Response != b.Response || a.Wait != b.Wait {
+			t.Errorf("%v: wlc %v, jsq:ties=rr %v", c.Discipline, a.Response, b.Response)
+		}
+	}
+}
