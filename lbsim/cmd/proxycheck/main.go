@@ -384,18 +384,26 @@ func writeCSV(path string, rows []row, begin time.Time) error {
 		"rr_dev,least,ties,oldest,lowest,swrr,chance,same_worker,version,cores,load_average_at_end,started\n")
 	for _, r := range rows {
 		c, k, ch := r.Client, r.Backend, r.Choices
-		version := r.Version
-		fmt.Fprintf(&b, "%s,%s,%d,%t,%d,%g,%.4f,%d,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%q,%d,%s,%s\n",
-			r.Setup.Proxy, r.Setup.Algo, r.Setup.Workers, r.Setup.Zone, r.K, r.Load, c.Load, r.N-r.Warm, r.Setup.Policy,
+		fmt.Fprintf(&b, "%s,%s,%d,%t,%d,%g,%.4f,%d,%s,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.4f,%.3f,%.4f,%d,%.4f,%.4f,%.4f,%.4f,%.4f,%s,%d,%s,%s\n",
+			r.Setup.Proxy, r.Setup.Algo, r.Setup.Workers, r.Setup.Zone, r.K, r.Load, c.Load, r.N-r.Warm, csvField(r.Setup.Policy),
 			c.MeasMean, c.MeasP99, c.Sim.Mean, c.Sim.P99, c.RatioMean(), c.RatioP99(), r.Overhead,
 			k.MeasMean, k.MeasP99, k.Sim.Mean, k.Sim.P99, k.RatioMean(), k.RatioP99(),
 			ch.RRDev, ch.Least, ch.Ties, ch.Oldest, ch.Lowest, ch.SWRR, ch.Chance, ch.SameWorker,
-			version, runtime.NumCPU(), strings.ReplaceAll(loadAvg(), " ", "/"), begin.UTC().Format(time.RFC3339))
+			csvField(r.Version), runtime.NumCPU(), strings.ReplaceAll(loadAvg(), " ", "/"), begin.UTC().Format(time.RFC3339))
 	}
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// csvField is s as a CSV field: quoted, as encoding/csv quotes, when it holds
+// a comma or a quote (a policy with options, jsq:d=2,replace=1).
+func csvField(s string) string {
+	if !strings.ContainsAny(s, ",\"\n") {
+		return s
+	}
+	return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
 }
 
 // dump writes one run's requests as CSV, times in ms since the run's start.
