@@ -191,14 +191,7 @@ func (s *sim) run() replication {
 			if n == warm {
 				out.messages = -s.messages() // the messages of the measured jobs only
 			}
-			if s.many != nil {
-				s.many.arrive(s, t, n)
-			} else if s.board != nil && s.board.due(t) {
-				s.board.refresh(t, srv, m)
-				if s.ref != nil {
-					s.ref.refreshed(s.board.r0)
-				}
-			}
+			s.learnBefore(t, n)
 			k := s.disp.pick(t, x)
 			if s.countTokens && srv.free[k] <= t {
 				s.reports++

@@ -17,7 +17,10 @@ package lbsim
 //	the delay D       a departure at d is seen at t once d <= t - D
 //	                  (Config.Delay): ownView.count, leastCount's index,
 //	                  EWMA's completions
-//	snapshots         board.refresh every T (sim_board.go), then refresher.refreshed
+//	snapshots         sim.learnBefore, before the arrival's dispatcher picks:
+//	                  the boards due refreshed (board.refresh every T,
+//	                  sim_board.go; dispatcherSet.refresh for M), then
+//	                  refresher.refreshed
 //	reports, tokens   LSQ's servers' reports (policy_lsq.go), JIQ's idle
 //	                  tokens (sim_iqueues.go), counted as messages
 //	live state        View.Workload and View.Count at the instant (no delay)
@@ -46,6 +49,22 @@ func (s *sim) enlist(f *front, told *[]completionWatcher, shared *ownView) {
 	}
 	f.obs, _ = f.disp.(observer)
 	f.ref, _ = f.disp.(refresher)
+}
+
+// learnBefore brings what the dispatchers know up to the arrival of job n
+// at t, before one picks: the boards due are refreshed, and with M
+// dispatchers the arrival's is entered (drawn, or the trace's).
+func (s *sim) learnBefore(t float64, n int64) {
+	if s.many != nil {
+		s.many.arrive(s, t, n)
+		return
+	}
+	if s.board != nil && s.board.due(t) {
+		s.board.refresh(t, s.srv, s.m)
+		if s.ref != nil {
+			s.ref.refreshed(s.board.r0)
+		}
+	}
 }
 
 // learnSent tells the dispatchers of the job of size x sent to server k at
