@@ -40,28 +40,45 @@ func delayTrace(n int, lambda float64, seed uint64) *lbsim.Trace {
 	return tr
 }
 
-// delayedByHand is the mean response of fewestFirst on FCFS servers of
-// speed 1 when a departure at d is seen once d <= t - D: every job sent
-// before t counted at its server unless seen to have left; with own, only
-// the jobs sent through the same dispatcher (tr.Dispatchers).
-func delayedByHand(tr *lbsim.Trace, k int, delay float64, own bool) float64 {
+// byHand is the mean response of JSQ over all K on FCFS servers of speed
+// 1 when a departure at d is seen once d <= t - D: every job sent before t
+// counted at its server unless seen to have left; with own, only the jobs
+// sent through the same dispatcher (tr.Dispatchers). Ties go to the lowest
+// server (fewestFirst), or with oldest to the one whose count changed
+// longest ago as seen (a send to it, or a departure seen at its time + D),
+// lowest first: HAProxy's rule.
+func byHand(tr *lbsim.Trace, k int, delay float64, own, oldest bool) float64 {
 	free := make([]float64, k)
-	deps := make([][]float64, k) // the departures of each server's jobs
-	via := make([][]int, k)      // and their dispatchers
+	deps := make([][]float64, k)  // the departures of each server's jobs
+	via := make([][]int, k)       // and their dispatchers
+	stamps := map[int][]float64{} // each dispatcher's (own) or the one's
 	sum := 0.0
 	for i, t := range tr.Times {
+		who := 0
+		if own {
+			who = tr.Dispatchers[i]
+		}
+		if stamps[who] == nil {
+			stamps[who] = make([]float64, k)
+		}
+		stamp := stamps[who]
 		best, bestN := 0, math.MaxInt
 		for s := range k {
 			n := 0
 			for j, d := range deps[s] {
-				if !(d <= t-delay) && (!own || via[s][j] == tr.Dispatchers[i]) {
+				switch {
+				case own && via[s][j] != tr.Dispatchers[i]:
+				case d <= t-delay:
+					stamp[s] = max(stamp[s], d+delay)
+				default:
 					n++
 				}
 			}
-			if n < bestN {
+			if n < bestN || oldest && n == bestN && stamp[s] < stamp[best] {
 				best, bestN = s, n
 			}
 		}
+		stamp[best] = t
 		start := max(free[best], t)
 		free[best] = start + tr.Sizes[i]
 		deps[best] = append(deps[best], free[best])
@@ -84,14 +101,19 @@ func TestTraceDispatchers(t *testing.T) {
 		tr.Dispatchers[i] = r.IntN(3)
 	}
 	for _, delay := range []float64{0, 0.4} {
-		want := delayedByHand(tr, 3, delay, true)
-		cfg := lbsim.Config{Servers: 3, Trace: tr, Policy: fewestFirst{}, View: lbsim.OwnView, Dispatchers: 3, Delay: delay, Seed: 1}
-		res, err := lbsim.Run(cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := res.Response.Mean; math.Abs(got-want) > 1e-9*want {
-			t.Errorf("D=%v: mean response %.12g, by hand %.12g", delay, got, want)
+		for _, oldest := range []bool{false, true} {
+			want := byHand(tr, 3, delay, true, oldest)
+			cfg := lbsim.Config{Servers: 3, Trace: tr, Policy: fewestFirst{}, View: lbsim.OwnView, Dispatchers: 3, Delay: delay, Seed: 1}
+			if oldest { // each dispatcher its own stamps, as each of 3 HAProxy processes
+				cfg.Policy = lbsim.JSQ{Ties: lbsim.TiesOldest}
+			}
+			res, err := lbsim.Run(cfg)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.Response.Mean; math.Abs(got-want) > 1e-9*want {
+				t.Errorf("D=%v, oldest %v: mean response %.12g, by hand %.12g", delay, oldest, got, want)
+			}
 		}
 	}
 	cfg := lbsim.Config{Servers: 3, Trace: tr, Policy: fewestFirst{}, View: lbsim.OwnView, Dispatchers: 2}
@@ -107,7 +129,7 @@ func TestTraceDispatchers(t *testing.T) {
 func TestDelayByHand(t *testing.T) {
 	tr := delayTrace(3000, 2.4, 11)
 	for _, delay := range []float64{0, 0.05, 0.7, 3} {
-		want := delayedByHand(tr, 3, delay, false)
+		want := byHand(tr, 3, delay, false, false)
 		for _, c := range []struct {
 			view lbsim.ViewKind
 			m    int
@@ -211,45 +233,13 @@ func TestDelayRefused(t *testing.T) {
 	}
 }
 
-// oldestByHand is the mean response of JSQ over all K with HAProxy's tie
-// rule on FCFS servers of speed 1, departures seen D late: among the
-// fewest, the server whose count changed longest ago as the dispatcher saw
-// it (a send to it, or a departure seen at its time + D), lowest first.
-func oldestByHand(tr *lbsim.Trace, k int, delay float64) float64 {
-	free, stamp := make([]float64, k), make([]float64, k)
-	deps := make([][]float64, k)
-	sum := 0.0
-	for i, t := range tr.Times {
-		best, bestN := 0, math.MaxInt
-		for s := range k {
-			n := 0
-			for _, d := range deps[s] {
-				if d <= t-delay {
-					stamp[s] = max(stamp[s], d+delay)
-				} else {
-					n++
-				}
-			}
-			if n < bestN || n == bestN && stamp[s] < stamp[best] {
-				best, bestN = s, n
-			}
-		}
-		stamp[best] = t
-		start := max(free[best], t)
-		free[best] = start + tr.Sizes[i]
-		deps[best] = append(deps[best], free[best])
-		sum += free[best] - t
-	}
-	return sum / float64(len(tr.Times))
-}
-
 // ties=oldest sees each count change as the dispatcher sees it: live at
 // once, live D late, and under the own view of one dispatcher (the live
 // one, to the bit), against a simulation by hand.
 func TestOldestTiesDelayed(t *testing.T) {
 	tr := delayTrace(3000, 2.4, 13)
 	for _, delay := range []float64{0, 0.05, 0.7} {
-		want := oldestByHand(tr, 3, delay)
+		want := byHand(tr, 3, delay, false, true)
 		for _, view := range []lbsim.ViewKind{lbsim.LiveView, lbsim.OwnView} {
 			cfg := lbsim.Config{Servers: 3, Trace: tr, Policy: lbsim.JSQ{Ties: lbsim.TiesOldest}, View: view, Delay: delay, Seed: 1}
 			res, err := lbsim.Run(cfg)
