@@ -1,9 +1,7 @@
 package nbrun
 
 import (
-	"encoding/csv"
 	"math"
-	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -17,24 +15,7 @@ func init() { notebookChecks["14-your-proxy.ipynb"] = checkYourProxy }
 // notebook's code), a record a row by column name.
 func proxyData(t *testing.T, name string) []csvRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(repoRoot, "data", "proxycheck", name))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	recs, err := csv.NewReader(f).ReadAll() // fails on a row of another length than the header
-	if err != nil {
-		t.Fatalf("%s: %v", name, err)
-	}
-	var out []csvRow
-	for _, rec := range recs[1:] {
-		r := csvRow{}
-		for i, col := range recs[0] {
-			r[col] = rec[i]
-		}
-		out = append(out, r)
-	}
-	return out
+	return csvRowsAt(t, filepath.Join(repoRoot, "data", "proxycheck", name))
 }
 
 // logMeasured is a proxycheck log's backends' mean response (end - recv) over

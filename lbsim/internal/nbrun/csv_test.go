@@ -33,14 +33,24 @@ func (r csvRow) f(t *testing.T, col string) float64 {
 // readCSVRows reads name.csv, written by the notebook with nb.Save, from outDir.
 func readCSVRows(t *testing.T, outDir, name string) []csvRow {
 	t.Helper()
-	f, err := os.Open(filepath.Join(outDir, name+".csv"))
-	if err != nil {
+	if _, err := os.Stat(filepath.Join(outDir, name+".csv")); err != nil {
 		t.Fatalf("the notebook did not save %s.csv: %v", name, err)
+	}
+	return csvRowsAt(t, filepath.Join(outDir, name+".csv"))
+}
+
+// csvRowsAt reads the CSV file at path, a record a row by column name; a
+// row of another length than the header fails the test.
+func csvRowsAt(t *testing.T, path string) []csvRow {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
 	}
 	defer f.Close()
 	recs, err := csv.NewReader(f).ReadAll()
 	if err != nil || len(recs) < 1 {
-		t.Fatalf("%s.csv: %v", name, err)
+		t.Fatalf("%s: %v", filepath.Base(path), err)
 	}
 	var out []csvRow
 	for _, rec := range recs[1:] {
